@@ -1,1 +1,49 @@
-export const packageName = '@syclkit/device-if';
+export { ConditionError, ConditionOpcode, conditionsEqual, constantConditionSequence, decodeCondition, encodeCondition, isInt32 } from './condition.js';
+export type { Condition, ConditionErrorCode, DecodeConditionOptions, EncodeConditionOptions } from './condition.js';
+
+export { ambiguousArchitectureOperands, architectureOperand, architectureOperandsOf, truncateArchitecture } from './architecture.js';
+
+export { deviceFacts, evaluateCondition } from './evaluate.js';
+export type { DeviceFacts } from './evaluate.js';
+
+export { createConditionNames, formatCondition } from './format.js';
+export type { ConditionNames, ConditionNameTables } from './format.js';
+
+export {
+  allAspectsCondition,
+  andConditions,
+  anyArchitectureCondition,
+  architectureCondition,
+  aspectCondition,
+  ifArchitectureIs,
+  ifDeviceHas,
+  notCondition,
+  orConditions,
+} from './builders.js';
+export type { ArchitectureIsChain, DeviceHasChain } from './builders.js';
+
+export { normalizeCondition, normalizedConditionKey } from './normalize.js';
+
+export {
+  ConditionalAspectsFormatError,
+  architectureAspectsFromTable,
+  conditionallyUsedAspectsEqual,
+  fromConditionallyUsedAspectsOperands,
+  simplifyConditionallyUsedAspects,
+  toConditionallyUsedAspectsOperands,
+} from './conditional-aspects.js';
+export type {
+  ArchitectureAspects,
+  ConditionalAspectsPair,
+  ConditionallyUsedAspects,
+  ConditionallyUsedAspectsOperands,
+  SimplifyConditionalAspectsOptions,
+} from './conditional-aspects.js';
+
+export { propagateConditionalAspects } from './conditional-propagation.js';
+export type {
+  AspectCallGraphCall,
+  AspectCallGraphFunction,
+  ConditionalAspectsSemantics,
+  PropagateConditionalAspectsOptions,
+} from './conditional-propagation.js';
