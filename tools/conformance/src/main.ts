@@ -62,8 +62,13 @@ function describeSelection(options: Options): string {
 }
 
 function writeOutput(target: string, text: string, context: MainContext, io: MainIO): void {
-  if (target === '-') io.stdout.write(text);
-  else writeFileAtomic(resolve(context.cwd, target), text);
+  if (target === '-') {
+    io.stdout.write(text);
+    return;
+  }
+  const path = resolve(context.cwd, target);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, text);
 }
 
 async function run(argv: readonly string[], io: MainIO, context: MainContext): Promise<number> {
