@@ -5,7 +5,7 @@
  * @055b860f (a superset of the @2f2a758e table in the reference notes). A value is laid out as
  * `0xAA BBBB CCCCCCCC DD`: AA the family, BBBB reserved (0), CCCCCCCC the id inside the family
  * (Intel GPU: the GMDID / IP version; NVIDIA: the SM number as hex digits; AMD: the gfx number
- * as hex digits; Intel CPU: the CPU IP version), DD reserved (0).
+ * as hex digits; Intel CPU: the CPU IP version), DD reserved (0, except 0xa0 for sm_90a).
  */
 
 export type ArchitectureFamily = 'intel_gpu' | 'nvidia_gpu' | 'amd_gpu' | 'intel_cpu' | 'unknown';
@@ -24,7 +24,7 @@ export interface ArchitectureFields {
   readonly reserved: number;
   /** CCCCCCCC: 32 bits. */
   readonly id: number;
-  /** DD: 8 bits, 0 in every known value. */
+  /** DD: 8 bits; 0 except in nvidia_gpu_sm_90a (0xa0, the "a" variant of sm_90). */
   readonly suffix: number;
 }
 
@@ -135,6 +135,7 @@ const ROWS: readonly Row[] = [
   ['intel_gpu_ptl_h', 0x0000000780000400n, ['intel_gpu_30_0_4']],
   ['intel_gpu_ptl_u', 0x0000000780400100n, ['intel_gpu_30_1_1']],
   ['intel_gpu_wcl', 0x0000000780c00000n, ['intel_gpu_30_3_0']],
+  // Upstream quirk: the values of nvl_s and nvl_u say revision 4, their version aliases say 0.
   ['intel_gpu_nvl_s', 0x0000000781000400n, ['intel_gpu_nvl_hx', 'intel_gpu_nvl_ul', 'intel_gpu_30_4_0']],
   ['intel_gpu_nvl_u', 0x0000000781400400n, ['intel_gpu_nvl_h', 'intel_gpu_30_5_0']],
   ['intel_gpu_nvl_p', 0x00000008c2800000n, ['intel_gpu_35_10_0']],
@@ -245,7 +246,8 @@ export function architecturesForConditionOperand(operand: number): readonly Arch
 export function architectureForSyclTarget(target: string): ArchitectureInfo | undefined {
   if (target === 'spir64_x86_64') return byName.get('x86_64');
   const info = byName.get(target);
-  return info !== undefined && info.syclTarget !== undefined ? info : undefined;
+  // GPU target names (and their aliases) are spelled like the enumerators; other enumerators are not target names.
+  return info !== undefined && info.syclTarget === info.name ? info : undefined;
 }
 
 /** The `-fsycl-targets` value for an architecture name, value or alias. */
