@@ -97,7 +97,7 @@ export class FileTable {
 
   /**
    * `--replace=<name>,<sourceName>`: copies a column of `source` into column `name`. As upstream,
-   * a table with a single column uses that column whatever the name given, so a file list (one
+   * a table with at most one column uses that column whatever the name given, so a file list (one
    * untitled column) can replace any column by naming it.
    */
   replaceColumn(name: string, source: FileTable, sourceName: string = name): FileTable {
@@ -107,12 +107,16 @@ export class FileTable {
       );
     }
     if (this.columnCount === 0 && source.columnCount === 0) throw new FormatError('empty table');
-    const target = this.columnCount === 1 ? this.columns[0]! : name;
-    const sourceIndex = source.columnCount === 1 ? 0 : source.columnIndex(sourceName);
+    const targetIndex = this.columnCount <= 1 ? 0 : this.columnIndex(name);
+    const sourceIndex = source.columnCount <= 1 ? 0 : source.columnIndex(sourceName);
+    if (targetIndex < 0) throw new FormatError(`column not found: ${name}`);
     if (sourceIndex < 0) throw new FormatError(`column not found: ${sourceName}`);
-    return this.replaceColumnCells(
-      target,
-      source.rows.map((row) => row[sourceIndex]!),
+    if (this.rowCount === 0) return this;
+    return new FileTable(
+      this.columns,
+      Object.freeze(
+        this.rows.map((row, r) => Object.freeze(row.map((cell, c) => (c === targetIndex ? source.rows[r]![sourceIndex]! : cell)))),
+      ),
     );
   }
 

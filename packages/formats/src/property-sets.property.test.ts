@@ -1,0 +1,86 @@
+// Properties checked:
+// 1. readPropertySetRegistry(writePropertySetRegistry(r)) = r (sets, properties, order, values)
+//    for generated registries (set names without newlines; property names without '=' or
+//    newlines, not starting with '[').
+// 2. The writer is a fixed point: write(read(write(r))) = write(r), and every line ends in '\n'.
+// 3. Reading bytes (UTF-8) and reading the string give the same registry.
+// 4. Corrupting one base64 character of a BYTE_ARRAY value with a character outside the alphabet
+//    is a FormatError at that line and column, never a wrong value.
+// 5. add() keeps the first value of a repeated property; the file reader keeps the last.
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { buildRegistry, propertyName, propertyValue, registryShape, registryShapeOf, setName } from '../test/arbitraries.js';
+import { FormatError } from './errors.js';
+import { PropertySetRegistry, readPropertySetRegistry, writePropertySetRegistry } from './property-sets.js';
+import { PropertyType } from './property-value.js';
+import { fcOptions } from './testing.js';
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+describe('.prop properties', () => {
+  test.prop([registryShape], fcOptions())('read(write(r)) = r', (shape) => {
+    const text = writePropertySetRegistry(buildRegistry(shape));
+    expect(registryShapeOf(readPropertySetRegistry(text))).toEqual(shape);
+  });
+
+  test.prop([registryShape], fcOptions())('write(read(write(r))) = write(r), each line ending in \\n', (shape) => {
+    const text = writePropertySetRegistry(buildRegistry(shape));
+    expect(writePropertySetRegistry(readPropertySetRegistry(text))).toBe(text);
+    if (text !== '') expect(text.endsWith('\n')).toBe(true);
+  });
+
+  test.prop([registryShape], fcOptions())('reading UTF-8 bytes equals reading the string', (shape) => {
+    const text = writePropertySetRegistry(buildRegistry(shape));
+    expect(registryShapeOf(readPropertySetRegistry(Buffer.from(text, 'utf8')))).toEqual(
+      registryShapeOf(readPropertySetRegistry(text)),
+    );
+  });
+
+  test.prop(
+    [
+      setName,
+      propertyName,
+      fc.uint8Array({ maxLength: 24 }),
+      fc.nat(),
+      fc.constantFrom('=', '|', '-', '_', ' ', '.', '*', 'é', '😀', '\0'),
+    ],
+    fcOptions(),
+  )('a corrupted base64 character is an error at its line and column', (set, name, payload, position, bad) => {
+    const registry = new PropertySetRegistry();
+    registry.add(set, name, { type: PropertyType.BYTE_ARRAY, bitCount: payload.length * 8, payload });
+    const text = writePropertySetRegistry(registry);
+    const lineStart = text.indexOf('\n') + 1;
+    const valueStart = lineStart + name.length + '=2|'.length;
+    const valueLength = text.length - 1 - valueStart;
+    const index = valueStart + (position % valueLength);
+    const corrupted = text.slice(0, index) + bad + text.slice(index + 1);
+    expect(ALPHABET.includes(text[index]!)).toBe(true);
+    let error: unknown;
+    try {
+      readPropertySetRegistry(corrupted, { fileName: 'c.prop' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(FormatError);
+    expect((error as FormatError).location).toEqual({ file: 'c.prop', line: 2, column: index - lineStart + 1 });
+  });
+
+  test.prop([setName, propertyName, propertyValue, propertyValue], fcOptions())(
+    'add() keeps the first value; the reader keeps the last',
+    (set, name, first, second) => {
+      const registry = new PropertySetRegistry();
+      registry.add(set, name, first);
+      registry.add(set, name, second);
+      expect(registry.get(set, name)).toEqual(first);
+
+      const once = (value: typeof first): string => {
+        const single = new PropertySetRegistry();
+        single.add(set, name, value);
+        return writePropertySetRegistry(single);
+      };
+      const header = `[${set}]\n`;
+      const text = once(first) + once(second).slice(header.length);
+      expect(readPropertySetRegistry(text).get(set, name)).toEqual(second);
+    },
+  );
+});
