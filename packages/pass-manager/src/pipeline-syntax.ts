@@ -8,8 +8,8 @@
  *   name      = namechar { namechar } ;      namechar = letter | digit | "-" | "_" | "." ;
  *   entry     = { any character except ";" "<" ">" } ;
  *
- * Whitespace is allowed around "," "(" ")" and at the ends, nowhere else; inside "<...>" it is
- * part of the entry.
+ * Whitespace is allowed around "," and ")", after "(" and at the ends; nowhere else (not between a
+ * name and its "<" or "("). Inside "<...>" it is part of the entry.
  */
 import { PipelineError } from './errors.js';
 import type { OptionEntry } from './options.js';
