@@ -119,7 +119,7 @@ async function run(argv: readonly string[], io: MainIO, context: MainContext): P
 
     const mapped = [...options.toolMap].map(([tool, command]) => `${tool}=${command}`);
     human.write(
-      `conformance: ${tests.length} tests (${describeSelection(options)}${listed.length > 0 ? ', plus the ratchet' : ''}) from ${corpusDir}\n` +
+      `conformance: ${tests.length} test${tests.length === 1 ? '' : 's'} (${describeSelection(options)}${listed.length > 0 ? ', plus the ratchet' : ''}) from ${corpusDir}\n` +
         `conformance: LLVM tools from ${llvmBin}; syclkit ${syclkitBin}${mapped.length > 0 ? `; tool map ${mapped.join(', ')}` : ''}\n`,
     );
     results = await runTests(
