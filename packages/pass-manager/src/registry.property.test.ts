@@ -8,6 +8,7 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
+import type { UnitKind } from './index.js';
 import { fcOptions, pipelineArbitrary } from '../test/testing.js';
 import { imageSetKind, moduleKind, toyRegistry } from '../test/toy.js';
 
@@ -26,7 +27,7 @@ describe('pipeline text round trip', () => {
     });
 
     test.prop([pipelineArbitrary(registry, kind)], fcOptions())(`a built ${kind.name} pipeline prints as its nodes do`, (pipeline) => {
-      expect(registry.build(pipeline, { unit: kind }).text).toBe(registry.print(pipeline, { unit: kind }));
+      expect(registry.build(pipeline, { unit: kind as UnitKind<object> }).text).toBe(registry.print(pipeline, { unit: kind }));
     });
   }
 
