@@ -93,6 +93,11 @@ describe('LSB-first base64 (intel/llvm Base64.cpp)', () => {
     expect(captureError(() => decodeLsbBase64('AB\u{1F600}')).reason).toBe('invalid character U+1F600 in base64 value');
   });
 
+  it('reports the first bad character even when the length is also wrong', () => {
+    expect(captureError(() => decodeLsbBase64('AAAA!')).index).toBe(4);
+    expect(captureError(() => decodeLsbBase64('!AAAA')).index).toBe(0);
+  });
+
   it('rejects a trailing group of one character (invalid encoded sequence length)', () => {
     const error = captureError(() => decodeLsbBase64('AAAAA'));
     expect(error.reason).toMatch(/^invalid encoded sequence length 5/);

@@ -2,7 +2,7 @@ import { decodeLsbBase64, encodeLsbBase64 } from './base64.js';
 import { Base64DecodeError, FormatError, type SourceLocation } from './errors.js';
 import { DEFAULT_FILE_NAME, splitLines, type ReadOptions, type TextInput } from './lines.js';
 import {
-  byteArrayFromRaw,
+  parseRawByteArray,
   PropertyType,
   rawByteArray,
   recordPropertyOrigin,
@@ -12,6 +12,14 @@ import {
 /** One property set: property name → value, in insertion order. */
 export type PropertySet = ReadonlyMap<string, PropertyValue>;
 
+// Assigned in PropertySetRegistry's static block; lets the reader bypass the name checks.
+let storeUnchecked: (
+  registry: PropertySetRegistry,
+  setName: string,
+  propertyName?: string,
+  value?: PropertyValue,
+) => void;
+
 /**
  * Property sets in insertion order, each an insertion-ordered map, like upstream's
  * `PropertySetRegistry` (MapVector of MapVector). Names are checked on insertion so that whatever
@@ -19,6 +27,15 @@ export type PropertySet = ReadonlyMap<string, PropertyValue>;
  */
 export class PropertySetRegistry implements Iterable<[string, PropertySet]> {
   readonly #sets = new Map<string, Map<string, PropertyValue>>();
+
+  static {
+    // The reader's names are valid by construction; skipping the checks keeps reading fast.
+    storeUnchecked = (registry, setName, propertyName, value) => {
+      let set = registry.#sets.get(setName);
+      if (set === undefined) registry.#sets.set(setName, (set = new Map()));
+      if (propertyName !== undefined) set.set(propertyName, value!);
+    };
+  }
 
   /** Number of sets. */
   get size(): number {
@@ -154,7 +171,7 @@ export function readPropertySetRegistry(input: TextInput, options: ReadOptions =
       const end = text.lastIndexOf(']');
       if (end < 0) throw new FormatError(`invalid line: ${text}: set header has no ']'`, at(text.length + 1));
       currentSet = text.slice(1, end);
-      registry.ensureSet(currentSet);
+      storeUnchecked(registry, currentSet);
       continue;
     }
     if (currentSet === undefined) throw new FormatError('property category missing', at(1));
@@ -191,7 +208,7 @@ export function readPropertySetRegistry(input: TextInput, options: ReadOptions =
       throw new FormatError(`bad property type ${typeText}`, at(typeStart + 1));
     }
     recordPropertyOrigin(value, { location: at(1), setName: currentSet, propertyName: name });
-    registry.replace(currentSet, name, value);
+    storeUnchecked(registry, currentSet, name, value);
   }
   if (currentSet === undefined) throw new FormatError('invalid property set registry: no set header', { file, line: 1, column: 1 });
   return registry;
@@ -206,7 +223,7 @@ function parseByteArray(text: string, at: (offset: number) => SourceLocation): P
     throw error;
   }
   try {
-    return byteArrayFromRaw(raw);
+    return parseRawByteArray(raw, false);
   } catch (error) {
     if (error instanceof FormatError) throw new FormatError(`invalid property value: ${error.reason}`, at(0));
     throw error;

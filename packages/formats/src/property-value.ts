@@ -194,25 +194,42 @@ export function decodeBitVector(value: PropertyValue): boolean[] {
 /** The bytes upstream stores for a BYTE_ARRAY: 8-byte little-endian bit count, then the payload. */
 export function rawByteArray(value: ByteArrayPropertyValue): Uint8Array {
   const raw = new Uint8Array(SIZE_PREFIX_BYTES + value.payload.length);
-  new DataView(raw.buffer).setBigUint64(0, BigInt(value.bitCount), true);
+  // Plain arithmetic instead of DataView/BigInt: this runs for every byte array post-link writes.
+  const bits = value.bitCount;
+  const low = bits % 0x1_0000_0000;
+  const high = (bits - low) / 0x1_0000_0000;
+  for (let i = 0; i < 4; i++) {
+    raw[i] = low >>> (8 * i);
+    raw[4 + i] = high >>> (8 * i);
+  }
   raw.set(value.payload, SIZE_PREFIX_BYTES);
   return raw;
 }
 
 /**
- * Parses raw BYTE_ARRAY bytes (size prefix included). The prefix must agree with the payload length
- * exactly; upstream would read past the end of a short buffer instead.
+ * Parses raw BYTE_ARRAY bytes (size prefix included); the payload is copied. The prefix must agree
+ * with the payload length exactly; upstream would read past the end of a short buffer instead.
  */
 export function byteArrayFromRaw(raw: Uint8Array): ByteArrayPropertyValue {
+  return parseRawByteArray(raw, true);
+}
+
+/** @internal `byteArrayFromRaw`, optionally sharing `raw`'s memory (for freshly decoded bytes). */
+export function parseRawByteArray(raw: Uint8Array, copy: boolean): ByteArrayPropertyValue {
   if (raw.length < SIZE_PREFIX_BYTES) {
     throw new FormatError(`byte array of ${raw.length} bytes is shorter than its 8-byte size prefix`);
   }
-  const bits = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getBigUint64(0, true);
+  const low = (raw[0]! | (raw[1]! << 8) | (raw[2]! << 16) | (raw[3]! << 24)) >>> 0;
+  const high = (raw[4]! | (raw[5]! << 8) | (raw[6]! << 16) | (raw[7]! << 24)) >>> 0;
   const payloadBytes = raw.length - SIZE_PREFIX_BYTES;
-  if ((bits + 7n) / 8n !== BigInt(payloadBytes)) {
-    throw new FormatError(`size prefix says ${bits} bits but ${payloadBytes} payload bytes follow`);
+  // Exact while high < 2^21; anything larger cannot match a payload that fits in memory.
+  const bits = high * 0x1_0000_0000 + low;
+  if (high >= 1 << 21 || Math.ceil(bits / 8) !== payloadBytes) {
+    const exactBits = (BigInt(high) << 32n) | BigInt(low);
+    throw new FormatError(`size prefix says ${exactBits} bits but ${payloadBytes} payload bytes follow`);
   }
-  return { type: PropertyType.BYTE_ARRAY, bitCount: Number(bits), payload: raw.slice(SIZE_PREFIX_BYTES) };
+  const payload = copy ? raw.slice(SIZE_PREFIX_BYTES) : raw.subarray(SIZE_PREFIX_BYTES);
+  return { type: PropertyType.BYTE_ARRAY, bitCount: bits, payload };
 }
 
 /** Whether two values are the same type and hold the same bits. */
