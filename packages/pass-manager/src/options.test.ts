@@ -11,6 +11,8 @@ describe('option builders', () => {
     expect(option.stringList({ doc: 'd' }).default).toEqual([]);
     expect(option.enum(['x', 'y'], { doc: 'd' }).default).toBe('x');
     expect(() => option.enum([], { doc: 'd' })).toThrow(/at least one value/);
+    expect(() => option.enum([';', '#'], { doc: 'd' })).toThrow(/contains ';'/);
+    expect(() => option.enum(['a', 'a'], { doc: 'd' })).toThrow(/repeat/);
   });
 
   it('infer the typed option values of a schema', () => {
@@ -102,6 +104,7 @@ describe('definePass checks the declaration', () => {
     expect(() =>
       definePass({ ...base, name: 'clash', options: { x: option.boolean({ doc: '' }), noX: option.integer({ doc: '' }) } }),
     ).toThrow(/'no-x' would mean both/);
+    expect(() => definePass({ ...base, name: 'eq', options: { m: option.enum(['a=b'], { doc: '', bare: true }) } })).toThrow(/contains '='/);
   });
 
   it('rejects invalid defaults and bad diagnostic codes', () => {

@@ -90,6 +90,11 @@ export const option = {
   }),
   enum: <const V extends string>(values: readonly V[], config: Config<NoInfer<V>> & { readonly bare?: boolean }): EnumOption<V> => {
     if (values.length === 0) throw new TypeError('an enum option needs at least one value');
+    for (const value of values) {
+      // Values must print back into `<...>` unchanged.
+      if (value === '' || /[;<>\s]/.test(value)) throw new TypeError(`enum value '${value}' is empty or contains ';', '<', '>' or whitespace`);
+    }
+    if (new Set(values).size !== values.length) throw new TypeError(`enum values repeat: ${values.join(', ')}`);
     return { type: 'enum', values, doc: config.doc, default: config.default ?? values[0]!, ...(config.bare === true && { bare: true }) };
   },
 };
@@ -141,7 +146,12 @@ export function checkSchema(passName: string, schema: OptionsSchema): void {
     const name = optionTextName(key);
     claim(name, key);
     if (spec.type === 'boolean') claim(`no-${name}`, key);
-    if (spec.type === 'enum' && spec.bare === true) for (const value of spec.values) claim(value, key);
+    if (spec.type === 'enum' && spec.bare === true) {
+      for (const value of spec.values) {
+        if (value.includes('=')) throw new TypeError(`pass '${passName}': bare enum value '${value}' of option '${name}' contains '='`);
+        claim(value, key);
+      }
+    }
     const problem = valueProblem(spec, spec.default);
     if (problem !== undefined) throw new TypeError(`pass '${passName}': default of option '${name}' ${problem}`);
   }
