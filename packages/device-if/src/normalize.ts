@@ -186,11 +186,15 @@ function simplifyJunction(kind: Junction, operands: readonly Node[]): Node {
     ops = next;
 
     // Absorption: drop a compound operand whose operand set contains another operand's set.
+    // Unit resolution can just have made two operands equal; of equal sets the first stays.
     const setOf = (op: Node): Set<string> =>
       new Set(op.t === dual ? op.ops.map((o) => (o as LitNode | JunctionNode).key) : [(op as LitNode | JunctionNode).key]);
     const sets = ops.map(setOf);
+    const contains = (outer: Set<string>, inner: Set<string>): boolean => [...inner].every((k) => outer.has(k));
     const absorbed = ops.map(
-      (op, i) => op.t === dual && sets.some((s, j) => j !== i && s.size <= sets[i]!.size && [...s].every((k) => sets[i]!.has(k))),
+      (op, i) =>
+        op.t === dual &&
+        sets.some((s, j) => j !== i && contains(sets[i]!, s) && (s.size < sets[i]!.size || j < i)),
     );
     if (absorbed.some(Boolean)) {
       ops = ops.filter((_, i) => !absorbed[i]);
