@@ -1,1 +1,19 @@
-export const toolName = 'bench';
+export { generateModule, writeModule, generatorVersion, type GeneratedModule, type ModuleStats, type TextSink } from './generator.js';
+export { defaultGeneratorOptions, resolveGeneratorOptions, OptionError, type GeneratorOptions } from './options.js';
+export { generateToSize, writeModuleFile, type SizedGeneratorOptions, type SizedModule } from './output.js';
+export {
+  compareCommands,
+  substitute,
+  type CommandSpec,
+  type CommandResult,
+  type ComparisonResult,
+  type HarnessOptions,
+  type RatioResult,
+  type Runner,
+  type RunOutcome,
+} from './harness.js';
+export { createProcessRunner, detectMemoryProbe, type MemoryProbe } from './process-runner.js';
+export { median, medianRatio, pairedRatios, growthExponent, describeGrowth } from './stats.js';
+export { benchmarks, runCompare, type BenchmarkDefinition, type BenchmarkReport } from './benchmarks.js';
+export { renderText, renderMarkdown } from './report.js';
+export { main } from './main.js';

@@ -1,0 +1,295 @@
+/**
+ * The built-in benchmarks: each names its commands (syclkit's and LLVM's), its generated inputs
+ * and what it concludes from the numbers.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { basename } from 'node:path';
+import { cachedModule } from './cache.js';
+import { compareCommands, type CommandSpec, type ComparisonResult, type Runner } from './harness.js';
+import type { SizedGeneratorOptions } from './output.js';
+import { describeGrowth, growthExponent } from './stats.js';
+import { parseSize } from './units.js';
+
+export interface BenchmarkConfig {
+  readonly cacheDir: string;
+  /** argv prefix that runs syclkit, e.g. `[node, <repo>/packages/cli/bin/syclkit.js]`. */
+  readonly syclkit: readonly string[];
+  /** LLVM 16 `opt`. */
+  readonly llvmOpt: string;
+  readonly runner: Runner;
+  readonly memory: string;
+  readonly runs?: number;
+  readonly warmup?: number;
+  readonly timeoutMs: number;
+  /** Overrides the benchmark's sizes (functions for propagate, kernels for post-link-split). */
+  readonly sizes?: readonly number[];
+  readonly log: (message: string) => void;
+}
+
+export interface InputInfo {
+  readonly path: string;
+  readonly bytes: number;
+  readonly functions: number;
+  readonly kernels: number;
+  readonly generationMs: number;
+  /** `given`: a file named on the command line; otherwise a generated module. */
+  readonly origin: 'given' | 'cached' | 'generated';
+  readonly options: SizedGeneratorOptions;
+}
+
+export interface CaseReport {
+  readonly name: string;
+  /** The size this case scales (functions or kernels), for growth analysis. */
+  readonly size?: number;
+  readonly input: InputInfo;
+  readonly comparison: ComparisonResult;
+}
+
+export interface Environment {
+  readonly node: string;
+  readonly platform: string;
+  readonly cpu: string;
+  readonly cores: number;
+  readonly memoryGiB: number;
+  /** How max RSS was measured ("GNU time (/usr/bin/time -f %M)" or why it is n/a). */
+  readonly maxRss: string;
+}
+
+export interface BenchmarkReport {
+  readonly benchmark: string;
+  readonly title: string;
+  readonly measures: string;
+  readonly date: string;
+  readonly environment: Environment;
+  readonly cases: readonly CaseReport[];
+  /** Conclusions: ratios against targets, growth. */
+  readonly findings: readonly string[];
+}
+
+export interface BenchmarkDefinition {
+  readonly name: string;
+  readonly title: string;
+  readonly measures: string;
+  readonly defaultRuns: number;
+  readonly defaultWarmup: number;
+  readonly defaultSizes?: readonly number[];
+  run(config: BenchmarkConfig): Promise<BenchmarkReport>;
+}
+
+export function environment(memory: string): Environment {
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: cpus().length,
+    memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
+    maxRss: memory,
+  };
+}
+
+/** `llvm-16 opt` for `/usr/lib/llvm-16/bin/opt`, else the file name. */
+export function toolLabel(path: string): string {
+  const m = /llvm-(\d+)\/bin\/([^/]+)$/.exec(path);
+  return m ? `llvm-${m[1]} ${m[2]}` : basename(path);
+}
+
+/** The `LLVM version X.Y.Z` line of `<tool> --version`, if it runs. */
+export function toolVersion(path: string): string | undefined {
+  const r = spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 10_000 });
+  return /LLVM version ([\w.]+)/.exec(r.stdout ?? '')?.[1];
+}
+
+function inputInfo(config: BenchmarkConfig, options: SizedGeneratorOptions): InputInfo {
+  const m = cachedModule(config.cacheDir, options, config.log);
+  if (m.cached) config.log(`using cached ${m.path}`);
+  return {
+    path: m.path,
+    bytes: m.stats.bytes,
+    functions: m.stats.definitions,
+    kernels: m.stats.kernels,
+    generationMs: m.generationMs,
+    origin: m.cached ? 'cached' : 'generated',
+    options,
+  };
+}
+
+async function runCase(config: BenchmarkConfig, definition: BenchmarkDefinition, name: string, input: InputInfo, commands: CommandSpec[], size?: number): Promise<CaseReport> {
+  config.log(`${definition.name}: ${name}`);
+  const comparison = await compareCommands(commands, input.path, config.runner, {
+    runs: config.runs ?? definition.defaultRuns,
+    warmup: config.warmup ?? definition.defaultWarmup,
+    timeoutMs: config.timeoutMs,
+    log: (m) => config.log(`  ${m}`),
+  });
+  return size === undefined ? { name, input, comparison } : { name, size, input, comparison };
+}
+
+function report(definition: BenchmarkDefinition, config: BenchmarkConfig, cases: CaseReport[], findings: string[]): BenchmarkReport {
+  return {
+    benchmark: definition.name,
+    title: definition.title,
+    measures: definition.measures,
+    date: new Date().toISOString(),
+    environment: environment(config.memory),
+    cases,
+    findings,
+  };
+}
+
+function llvmParsePrint(config: BenchmarkConfig): CommandSpec {
+  return { label: `${toolLabel(config.llvmOpt)} -S`, argv: [config.llvmOpt, '-S', '{input}', '-o', '/dev/null'] };
+}
+
+/** For benchmarks over several sizes: each candidate's ratio at every size on one line. */
+function ratioFindings(cases: readonly CaseReport[]): string[] {
+  if (cases.length < 2) return [];
+  const pairs = cases[0]!.comparison.ratios.map((r) => `${r.candidate} / ${r.baseline}`);
+  return pairs.map((pair, i) => {
+    const bySize = cases.map((c) => {
+      const r = c.comparison.ratios[i];
+      return `${c.name}: ${r?.median == null ? 'n/a' : `${r.median.toFixed(2)}x`}`;
+    });
+    return `${pair} (median of per-round ratios) — ${bySize.join(', ')}`;
+  });
+}
+
+/** Growth of each command's median time over the cases' sizes. */
+function growthFindings(cases: readonly CaseReport[], unit: string): string[] {
+  if (cases.length < 2) return [];
+  const labels = cases[0]!.comparison.commands.map((c) => c.label);
+  return labels.map((label) => {
+    const points = cases.flatMap((c) => {
+      const r = c.comparison.commands.find((x) => x.label === label);
+      return r && r.failure === undefined && c.size !== undefined ? [{ size: c.size, time: r.time.median }] : [];
+    });
+    if (points.length < 2) return `${label}: growth over ${unit} n/a (fewer than two successful sizes)`;
+    const perUnit = points.map((p) => `${((p.time / p.size) * 1000).toFixed(2)} µs/${unit.replace(/s$/, '')} at ${p.size}`).join(', ');
+    return `${label}: ${describeGrowth(growthExponent(points))} over ${unit}; ${perUnit}`;
+  });
+}
+
+export const parsePrint: BenchmarkDefinition = {
+  name: 'parse-print',
+  title: 'Parse and print a >= 10 MiB DPC++-shaped module',
+  measures: '`syclkit opt -S X -o /dev/null` vs LLVM 16 `opt -S X -o /dev/null`: reading and writing textual IR, no passes.',
+  defaultRuns: 5,
+  defaultWarmup: 1,
+  async run(config) {
+    const input = inputInfo(config, { targetSize: parseSize('10MiB') });
+    const commands: CommandSpec[] = [
+      { label: 'syclkit opt -S', argv: [...config.syclkit, 'opt', '-S', '{input}', '-o', '/dev/null'] },
+      llvmParsePrint(config),
+    ];
+    const cases = [await runCase(config, this, `${(input.bytes / 1024 ** 2).toFixed(1)} MiB`, input, commands)];
+    return report(this, config, cases, []);
+  },
+};
+
+export const propagate: BenchmarkDefinition = {
+  name: 'propagate',
+  title: 'sycl-propagate-aspects-usage at 25k/50k/100k functions',
+  measures:
+    '`syclkit opt -passes=sycl-propagate-aspects-usage -S` (parse, propagate, print) vs LLVM 16 `opt -S` on the same file (LLVM 16 has no such pass: the baseline is parse + print); growth with module size.',
+  defaultRuns: 3,
+  defaultWarmup: 1,
+  defaultSizes: [25_000, 50_000, 100_000],
+  async run(config) {
+    const cases: CaseReport[] = [];
+    for (const functions of config.sizes ?? this.defaultSizes!) {
+      // One body segment per function keeps 100k functions near 200 MB.
+      const input = inputInfo(config, { functions, kernels: Math.max(1, Math.round(functions / 25)), tus: 16, segments: 1 });
+      const commands: CommandSpec[] = [
+        {
+          label: 'syclkit opt -passes=sycl-propagate-aspects-usage',
+          argv: [...config.syclkit, 'opt', '-passes=sycl-propagate-aspects-usage', '-S', '{input}', '-o', '/dev/null'],
+        },
+        llvmParsePrint(config),
+      ];
+      cases.push(await runCase(config, this, `${functions} functions`, input, commands, functions));
+    }
+    return report(this, config, cases, [...ratioFindings(cases), ...growthFindings(cases, 'functions')]);
+  },
+};
+
+export const postLinkTargetRatio = 4;
+export const postLinkTargetKernels = 4000;
+
+export const postLinkSplit: BenchmarkDefinition = {
+  name: 'post-link-split',
+  title: 'sycl-post-link -split=kernel at 1k/2k/4k/8k kernels',
+  measures:
+    '`syclkit post-link -split=kernel -symbols -properties -S -o <tmp>/out.table X` vs LLVM 16 `opt -S X` (parse + print of the whole module), with peak memory. Target: ratio <= 4 at 4k kernels.',
+  defaultRuns: 3,
+  defaultWarmup: 1,
+  defaultSizes: [1000, 2000, 4000, 8000],
+  async run(config) {
+    const cases: CaseReport[] = [];
+    for (const kernels of config.sizes ?? this.defaultSizes!) {
+      const input = inputInfo(config, { kernels, functions: kernels * 4, tus: 16 });
+      const commands: CommandSpec[] = [
+        {
+          label: 'syclkit post-link -split=kernel',
+          argv: [...config.syclkit, 'post-link', '-split=kernel', '-symbols', '-properties', '-S', '-o', '{tmp}/out.table', '{input}'],
+          verify: ({ tmpDir }) => verifyTable(`${tmpDir}/out.table`),
+        },
+        llvmParsePrint(config),
+      ];
+      cases.push(await runCase(config, this, `${kernels} kernels`, input, commands, kernels));
+    }
+    const findings = [...ratioFindings(cases), ...growthFindings(cases, 'kernels')];
+    const atTarget = cases.find((c) => c.size === postLinkTargetKernels);
+    const ratio = atTarget?.comparison.ratios[0];
+    if (atTarget === undefined) findings.push(`target (ratio <= ${postLinkTargetRatio} at ${postLinkTargetKernels} kernels): not measured in this run`);
+    else if (ratio?.median == null) findings.push(`target (ratio <= ${postLinkTargetRatio} at ${postLinkTargetKernels} kernels): n/a (${ratio?.note ?? 'no ratio'})`);
+    else findings.push(`target (ratio <= ${postLinkTargetRatio} at ${postLinkTargetKernels} kernels): ${ratio.median <= postLinkTargetRatio ? 'met' : 'NOT met'} (${ratio.median.toFixed(2)}x)`);
+    return report(this, config, cases, findings);
+  },
+};
+
+/** A post-link run must leave a file table with a header and at least one row. */
+export function verifyTable(path: string): string | undefined {
+  if (!existsSync(path) || !statSync(path).isFile()) return `no file table at ${path}`;
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  return lines.length >= 2 ? undefined : `file table ${path} has no rows`;
+}
+
+export const benchmarks: readonly BenchmarkDefinition[] = [parsePrint, propagate, postLinkSplit];
+
+export interface CompareInput {
+  /** An existing file, or generator options for a cached generated module. */
+  readonly file?: string;
+  readonly generate?: SizedGeneratorOptions;
+}
+
+/** The generic mode: any commands with `{input}`/`{tmp}`, on a given or generated input. */
+export async function runCompare(config: BenchmarkConfig, commands: CommandSpec[], input: CompareInput, baseline?: number): Promise<BenchmarkReport> {
+  let info: InputInfo;
+  if (input.file !== undefined) {
+    const bytes = statSync(input.file).size;
+    info = { path: input.file, bytes, functions: Number.NaN, kernels: Number.NaN, generationMs: 0, origin: 'given', options: {} };
+  } else {
+    info = inputInfo(config, input.generate ?? {});
+  }
+  const definition: BenchmarkDefinition = {
+    name: 'compare',
+    title: 'Compare commands on one input',
+    measures: commands.map((c) => `\`${c.argv.join(' ')}\``).join(' vs '),
+    defaultRuns: 5,
+    defaultWarmup: 1,
+    run: async () => {
+      throw new Error('not used');
+    },
+  };
+  config.log(`compare: ${info.path}`);
+  const comparison = await compareCommands(commands, info.path, config.runner, {
+    runs: config.runs ?? definition.defaultRuns,
+    warmup: config.warmup ?? definition.defaultWarmup,
+    timeoutMs: config.timeoutMs,
+    log: (m) => config.log(`  ${m}`),
+    ...(baseline !== undefined ? { baseline } : {}),
+  });
+  const cases: CaseReport[] = [{ name: basename(info.path), input: info, comparison }];
+  return report(definition, config, cases, []);
+}

@@ -1,8 +1,0 @@
-import { describe, expect, it } from 'vitest';
-import * as api from './index.js';
-
-describe('bench public surface', () => {
-  it('exports at least one name', () => {
-    expect(Object.keys(api).length).toBeGreaterThan(0);
-  });
-});
