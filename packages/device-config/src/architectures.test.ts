@@ -117,6 +117,12 @@ describe('architecture table', () => {
     expect(architectureByName('intel_gpu_nvl_p')?.family).toBe('intel_gpu');
   });
 
+  it('exposes the GMDID of Intel GPUs only', () => {
+    expect(architectureByName('intel_gpu_pvc')?.gmdid).toBe(0x030f0007);
+    expect(architectureByName('intel_gpu_bdw')?.gmdid).toBe(0x02000000);
+    expect(architectureByName('nvidia_gpu_sm_80')?.gmdid).toBeUndefined();
+  });
+
   it('finds enumerators by value', () => {
     expect(architectureByValue(0x000000030f000700n)?.name).toBe('intel_gpu_pvc');
     expect(architectureByValue(0x1234n)).toBeUndefined();

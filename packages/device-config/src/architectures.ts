@@ -44,7 +44,9 @@ export interface ArchitectureInfo {
   readonly aliases: readonly string[];
   /** The `-fsycl-targets` value that compiles for exactly this architecture, if any. */
   readonly syclTarget: string | undefined;
-  /** Intel GPUs only: the GMDID held in CCCCCCCC, split into fields. */
+  /** Intel GPUs only: the GMDID (IP version) held in CCCCCCCC, as Level Zero / OpenCL report it. */
+  readonly gmdid: number | undefined;
+  /** Intel GPUs only: the GMDID split into fields. */
   readonly ipVersion: IntelGpuIpVersion | undefined;
 }
 
@@ -213,6 +215,7 @@ export const ARCHITECTURES: readonly ArchitectureInfo[] = Object.freeze(
       family,
       aliases: Object.freeze([...aliases]),
       syclTarget: syclTargetOf(name, family),
+      gmdid: family === 'intel_gpu' ? id : undefined,
       ipVersion: family === 'intel_gpu' ? Object.freeze(decodeIntelGpuIpVersion(id)) : undefined,
     });
   }),
