@@ -96,6 +96,14 @@ describe('timePasses', () => {
     expect(timer.entries()).toEqual([]);
   });
 
+  it('counts the pass even when an earlier after-hook stopped the run', () => {
+    let clock = 0;
+    const timer = timePasses({ now: () => (clock += 1) });
+    const result = build('function(lying-pass),noop').run(toyModule('m', { f: [] }), { instrumentations: [verifyAnalysisInvalidation(), timer] });
+    expect(result.stopped).toBe(true);
+    expect(timer.entries()).toEqual([{ pass: 'lying-pass', runs: 1, milliseconds: 1 }]);
+  });
+
   it('still counts a pass that stopped the run', () => {
     let clock = 0;
     const timer = timePasses({ now: () => (clock += 1) });

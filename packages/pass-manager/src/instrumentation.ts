@@ -29,10 +29,13 @@ export interface PassTimer extends Instrumentation {
 export function timePasses(options: { readonly now?: () => number } = {}): PassTimer {
   const now = options.now ?? (() => performance.now());
   const totals = new Map<string, { runs: number; milliseconds: number }>();
-  const starts: number[] = [];
+  // Keyed by the event (one per pass run), so a hook that never ran cannot unbalance anything.
+  const starts = new Map<PassEvent, number>();
   const stop = (event: PassEvent): void => {
-    if (event.adaptor) return;
-    const elapsed = now() - starts.pop()!;
+    const start = starts.get(event);
+    if (start === undefined) return;
+    starts.delete(event);
+    const elapsed = now() - start;
     const total = totals.get(event.pass);
     if (total === undefined) totals.set(event.pass, { runs: 1, milliseconds: elapsed });
     else {
@@ -47,7 +50,7 @@ export function timePasses(options: { readonly now?: () => number } = {}): PassT
   return {
     name: 'time-passes',
     beforePass(event) {
-      if (!event.adaptor) starts.push(now());
+      if (!event.adaptor) starts.set(event, now());
     },
     afterPass: stop,
     afterPassFailed: stop,
@@ -130,18 +133,19 @@ export function verifyEach(): Instrumentation {
  * returned `PreservedAnalyses.all()`, fails (`unreported-change`, fatal) if the fingerprint moved.
  */
 export function verifyAnalysisInvalidation(): Instrumentation {
-  const fingerprints: string[] = [];
+  const fingerprints = new Map<PassEvent, string>();
   return {
     name: 'verify-analysis-invalidation',
     beforePass(event) {
-      if (!event.adaptor) fingerprints.push(event.kind.fingerprint(event.unit));
+      if (!event.adaptor) fingerprints.set(event, event.kind.fingerprint(event.unit));
     },
     afterPassFailed(event) {
-      if (!event.adaptor) fingerprints.pop();
+      fingerprints.delete(event);
     },
     afterPass(event, preserved: PreservedAnalyses) {
-      if (event.adaptor) return;
-      const before = fingerprints.pop()!;
+      const before = fingerprints.get(event);
+      if (before === undefined) return;
+      fingerprints.delete(event);
       if (!preserved.areAllPreserved()) return;
       if (event.kind.fingerprint(event.unit) === before) return;
       event.report({

@@ -214,9 +214,23 @@ function runPasses<U extends object>(
     }
     state.analyses.invalidate(unit, result);
     preserved = preserved.intersect(result);
-    if (event !== undefined) for (const i of state.after) i.afterPass!(event, result);
+    if (event !== undefined) runAfterHooks(state, event, result);
   }
   return preserved;
+}
+
+/** Every after-hook runs even when one stops the run (so timers and stacks stay balanced). */
+function runAfterHooks(state: RunState, event: PassEvent, result: PreservedAnalyses): void {
+  let stop: FatalStop | undefined;
+  for (const i of state.after) {
+    try {
+      i.afterPass!(event, result);
+    } catch (error) {
+      if (!(error instanceof FatalStop)) throw error;
+      stop ??= error;
+    }
+  }
+  if (stop !== undefined) throw stop;
 }
 
 function passEvent<U extends object>(pass: Pass<U>, unit: U, kind: UnitKind<U>, depth: number, state: RunState): PassEvent {
