@@ -120,8 +120,10 @@ describe('DeviceConfig.withEntries', () => {
     expect(names.at(-1)).toBe('zzz');
   });
 
-  it('freezes the stored entries', () => {
-    const changed = builtin.withEntries([userEntry('zzz', ['fp16'])]);
+  it('freezes copies of the stored entries, not the caller objects', () => {
+    const given = userEntry('zzz', ['fp16']);
+    const changed = builtin.withEntries([given]);
+    expect(Object.isFrozen(given.aspects)).toBe(false);
     expect(Object.isFrozen(changed.entry('zzz')?.aspects)).toBe(true);
     expect(Object.isFrozen(changed)).toBe(true);
   });

@@ -98,7 +98,16 @@ export class DeviceConfig {
     const knownNames = new Set(this.#knownBySpelling.keys());
     for (const given of entries) {
       const canonical = this.#knownBySpelling.get(given.name)?.name ?? given.name;
-      const entry = deepFreeze({ ...given, name: canonical, aspects: [...given.aspects], subGroupSizes: [...given.subGroupSizes], aotToolchainOptions: given.aotToolchainOptions.map((o) => ({ ...o })) });
+      // Copy before freezing so the caller's objects stay as they were.
+      const entry: TargetConfigEntry = deepFreeze({
+        name: canonical,
+        aspects: [...given.aspects],
+        maySupportOtherAspects: given.maySupportOtherAspects,
+        subGroupSizes: [...given.subGroupSizes],
+        aotToolchain: given.aotToolchain,
+        aotToolchainOptions: given.aotToolchainOptions.map((option) => ({ ...option })),
+        source: given.source.kind === 'file' ? { kind: 'file', location: { ...given.source.location } } : { kind: 'builtin' },
+      });
       map.set(canonical, entry);
       const isConfigOnlyKey = BUILTIN_TARGET_ENTRIES.some((builtin) => builtin.name === canonical) && !knownNames.has(canonical);
       if (!knownNames.has(canonical) && parseSyclTriple(canonical) === undefined && !isConfigOnlyKey) {
