@@ -47,11 +47,6 @@ export function splitLines(input: TextInput, file: string): SourceLine[] {
   return lines;
 }
 
-/** Whether the input holds no bytes at all. */
-export function isEmptyInput(input: TextInput): boolean {
-  return input.length === 0;
-}
-
 function decodeText(input: TextInput, file: string): string {
   if (typeof input === 'string') return input;
   try {
