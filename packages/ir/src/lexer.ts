@@ -1,0 +1,432 @@
+/**
+ * Tokenizer for LLVM textual IR, following LLLexer's rules. The source is a latin1 string (one
+ * char per byte) so names and strings are byte sequences, exactly as LLVM sees them.
+ */
+import { IrSyntaxError } from './errors.js';
+
+export const enum Tok {
+  Eof,
+  Error,
+  Equal, // =
+  Comma,
+  Star,
+  LSquare,
+  RSquare,
+  LBrace,
+  RBrace,
+  Less,
+  Greater,
+  LParen,
+  RParen,
+  Exclaim, // ! (before digits, {, " ...)
+  Bar,
+  Colon,
+  DotDotDot,
+  /** `%name` / `%"quoted"` (text = name). */
+  LocalVar,
+  /** `%123` (num). */
+  LocalVarID,
+  GlobalVar,
+  GlobalID,
+  /** `$name`. */
+  ComdatVar,
+  /** `!name` (text = unescaped name). */
+  MetadataVar,
+  /** `#123`. */
+  AttrGrpID,
+  /** `#dbg_value` and friends (text = `dbg_value`). */
+  DbgRecord,
+  /** `name:` or `"quoted":` (text = name). */
+  LabelStr,
+  /** `123:` (num). */
+  LabelID,
+  /** `"..."` (text = unescaped bytes). */
+  String,
+  /** Integer literal (text = digits with sign), including `u0x..`/`s0x..` (see hexInt). */
+  Int,
+  /** Decimal floating-point literal (text = as written). */
+  Float,
+  /** Hex floating-point literal `0x...`, `0xK...` etc. (text = as written). */
+  HexFloat,
+  /** `iN` integer type (num = width). */
+  IntType,
+  /** Keyword or other identifier made of [A-Za-z0-9_] (text). */
+  Ident,
+}
+
+const CH_0 = 48;
+const CH_9 = 57;
+
+function isDigit(c: number): boolean {
+  return c >= CH_0 && c <= CH_9;
+}
+function isAlpha(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+function isAlnum(c: number): boolean {
+  return isAlpha(c) || isDigit(c);
+}
+function isHexDigit(c: number): boolean {
+  return isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+/** [-a-zA-Z$._0-9] */
+function isLabelChar(c: number): boolean {
+  return isAlnum(c) || c === 45 || c === 36 || c === 46 || c === 95;
+}
+/** First char of a variable name: [-a-zA-Z$._] */
+function isVarStart(c: number): boolean {
+  return isAlpha(c) || c === 45 || c === 36 || c === 46 || c === 95;
+}
+
+/** Replaces `\\` with `\` and `\XX` (two hex digits) with the byte, as LLVM's UnEscapeLexed. */
+export function unescape(raw: string): string {
+  if (raw.indexOf('\\') < 0) return raw;
+  let out = '';
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 92 /* \ */) {
+      if (raw.charCodeAt(i + 1) === 92) {
+        out += '\\';
+        i++;
+        continue;
+      }
+      if (isHexDigit(raw.charCodeAt(i + 1)) && isHexDigit(raw.charCodeAt(i + 2))) {
+        out += String.fromCharCode(parseInt(raw.substr(i + 1, 2), 16));
+        i += 2;
+        continue;
+      }
+    }
+    out += raw[i];
+  }
+  return out;
+}
+
+export class Lexer {
+  readonly src: string;
+  readonly file: string;
+  pos = 0;
+  /** Current token. */
+  kind: Tok = Tok.Eof;
+  start = 0;
+  text = '';
+  num = 0;
+
+  constructor(src: string, file: string) {
+    this.src = src;
+    this.file = file;
+  }
+
+  error(message: string, at = this.start): IrSyntaxError {
+    return IrSyntaxError.at(this.src, this.file, at, message);
+  }
+
+  /** Advances to the next token and returns its kind. */
+  next(): Tok {
+    const src = this.src;
+    const len = src.length;
+    let p = this.pos;
+    for (;;) {
+      // skip whitespace and comments
+      while (p < len) {
+        const c = src.charCodeAt(p);
+        if (c === 32 || c === 10 || c === 9 || c === 13 || c === 0) {
+          p++;
+          continue;
+        }
+        if (c === 59 /* ; */) {
+          while (p < len && src.charCodeAt(p) !== 10) p++;
+          continue;
+        }
+        if (c === 47 /* / */ && src.charCodeAt(p + 1) === 42 /* * */) {
+          const end = src.indexOf('*/', p + 2);
+          if (end < 0) {
+            this.start = p;
+            throw this.error('unterminated comment');
+          }
+          p = end + 2;
+          continue;
+        }
+        break;
+      }
+      this.start = p;
+      if (p >= len) {
+        this.pos = p;
+        return (this.kind = Tok.Eof);
+      }
+      const c = src.charCodeAt(p);
+      switch (c) {
+        case 61:
+          return this.single(p, Tok.Equal);
+        case 44:
+          return this.single(p, Tok.Comma);
+        case 42:
+          return this.single(p, Tok.Star);
+        case 91:
+          return this.single(p, Tok.LSquare);
+        case 93:
+          return this.single(p, Tok.RSquare);
+        case 123:
+          return this.single(p, Tok.LBrace);
+        case 125:
+          return this.single(p, Tok.RBrace);
+        case 60:
+          return this.single(p, Tok.Less);
+        case 62:
+          return this.single(p, Tok.Greater);
+        case 40:
+          return this.single(p, Tok.LParen);
+        case 41:
+          return this.single(p, Tok.RParen);
+        case 124:
+          return this.single(p, Tok.Bar);
+        case 58:
+          return this.single(p, Tok.Colon);
+        case 37: // %
+          return this.lexVar(p, Tok.LocalVar, Tok.LocalVarID);
+        case 64: // @
+          return this.lexVar(p, Tok.GlobalVar, Tok.GlobalID);
+        case 36: {
+          // $name or $"quoted"
+          if (src.charCodeAt(p + 1) === 34) {
+            const end = this.stringEnd(p + 1);
+            this.text = unescape(src.slice(p + 2, end));
+            this.pos = end + 1;
+            return (this.kind = Tok.ComdatVar);
+          }
+          let q = p + 1;
+          while (q < len && isLabelChar(src.charCodeAt(q))) q++;
+          if (q === p + 1) throw this.error('expected comdat name after $');
+          this.text = src.slice(p + 1, q);
+          this.pos = q;
+          return (this.kind = Tok.ComdatVar);
+        }
+        case 33: {
+          // ! : metadata name or a bare exclaim
+          const d = src.charCodeAt(p + 1);
+          if (isVarStart(d) || d === 92) {
+            let q = p + 1;
+            for (;;) {
+              const e = src.charCodeAt(q);
+              if (isLabelChar(e) || e === 92) q++;
+              else break;
+            }
+            this.text = unescape(src.slice(p + 1, q));
+            this.pos = q;
+            return (this.kind = Tok.MetadataVar);
+          }
+          return this.single(p, Tok.Exclaim);
+        }
+        case 35: {
+          // #123 or #dbg_xxx
+          let q = p + 1;
+          if (isDigit(src.charCodeAt(q))) {
+            while (isDigit(src.charCodeAt(q))) q++;
+            this.num = Number(src.slice(p + 1, q));
+            this.pos = q;
+            return (this.kind = Tok.AttrGrpID);
+          }
+          while (q < len && (isAlnum(src.charCodeAt(q)) || src.charCodeAt(q) === 95)) q++;
+          if (q === p + 1) throw this.error("expected attribute group id or debug record after '#'");
+          this.text = src.slice(p + 1, q);
+          this.pos = q;
+          return (this.kind = Tok.DbgRecord);
+        }
+        case 34: {
+          // "string" or "label":
+          const end = this.stringEnd(p);
+          this.text = unescape(src.slice(p + 1, end));
+          if (src.charCodeAt(end + 1) === 58) {
+            this.pos = end + 2;
+            return (this.kind = Tok.LabelStr);
+          }
+          this.pos = end + 1;
+          return (this.kind = Tok.String);
+        }
+        case 46: {
+          // .label: or ...
+          if (src.charCodeAt(p + 1) === 46 && src.charCodeAt(p + 2) === 46) {
+            this.pos = p + 3;
+            return (this.kind = Tok.DotDotDot);
+          }
+          const q = this.labelTail(p);
+          if (q >= 0) {
+            this.text = src.slice(p, q - 1);
+            this.pos = q;
+            return (this.kind = Tok.LabelStr);
+          }
+          throw this.error("unexpected '.'");
+        }
+        case 43: // +
+        case 45: // -
+          return this.lexNumberOrLabel(p);
+        default:
+          if (isDigit(c)) return this.lexNumberOrLabel(p);
+          if (isAlpha(c) || c === 95) return this.lexIdentifier(p);
+          throw this.error(`unexpected character '${String.fromCharCode(c)}'`);
+      }
+    }
+  }
+
+  private single(p: number, kind: Tok): Tok {
+    this.pos = p + 1;
+    return (this.kind = kind);
+  }
+
+  /** Index of the closing quote of a string starting at `p` (a `"`). */
+  private stringEnd(p: number): number {
+    const end = this.src.indexOf('"', p + 1);
+    if (end < 0) throw this.error('end of file in string constant', p);
+    return end;
+  }
+
+  /** If `[-a-zA-Z$._0-9]*:` follows at `p`, the index after the colon; else -1. */
+  private labelTail(p: number): number {
+    const src = this.src;
+    let q = p;
+    while (q < src.length && isLabelChar(src.charCodeAt(q))) q++;
+    return src.charCodeAt(q) === 58 ? q + 1 : -1;
+  }
+
+  private lexVar(p: number, named: Tok, numbered: Tok): Tok {
+    const src = this.src;
+    const c = src.charCodeAt(p + 1);
+    if (c === 34) {
+      const end = this.stringEnd(p + 1);
+      const name = unescape(src.slice(p + 2, end));
+      if (name.indexOf('\0') >= 0) throw this.error('Null bytes are not allowed in names');
+      this.text = name;
+      this.pos = end + 1;
+      return (this.kind = named);
+    }
+    if (isVarStart(c)) {
+      let q = p + 2;
+      while (isLabelChar(src.charCodeAt(q))) q++;
+      this.text = src.slice(p + 1, q);
+      this.pos = q;
+      return (this.kind = named);
+    }
+    if (isDigit(c)) {
+      let q = p + 1;
+      while (isDigit(src.charCodeAt(q))) q++;
+      this.num = Number(src.slice(p + 1, q));
+      this.pos = q;
+      return (this.kind = numbered);
+    }
+    throw this.error(`expected a name or number after '${src[p]}'`);
+  }
+
+  private lexNumberOrLabel(p: number): Tok {
+    const src = this.src;
+    const first = src.charCodeAt(p);
+    let q = p + 1;
+    if (!isDigit(first) && !isDigit(src.charCodeAt(q))) {
+      // `-label:` (only `-` can start a label here)
+      const end = first === 45 ? this.labelTail(q) : -1;
+      if (end >= 0) {
+        this.text = src.slice(p, end - 1);
+        this.pos = end;
+        return (this.kind = Tok.LabelStr);
+      }
+      throw this.error(`unexpected character '${String.fromCharCode(first)}'`);
+    }
+    while (isDigit(src.charCodeAt(q))) q++;
+    const after = src.charCodeAt(q);
+    if (isDigit(first) && after === 58) {
+      this.num = Number(src.slice(p, q));
+      this.pos = q + 1;
+      return (this.kind = Tok.LabelID);
+    }
+    if (first === 48 && q === p + 1 && after === 120 /* x */) return this.lexHex(p);
+    if (after !== 46 /* . */ && (isLabelChar(after) || after === 58)) {
+      const end = this.labelTail(q);
+      if (end >= 0) {
+        this.text = src.slice(p, end - 1);
+        this.pos = end;
+        return (this.kind = Tok.LabelStr);
+      }
+    }
+    if (after !== 46) {
+      if (first === 43) throw this.error("unexpected '+'");
+      this.text = src.slice(p, q);
+      this.pos = q;
+      return (this.kind = Tok.Int);
+    }
+    q++;
+    while (isDigit(src.charCodeAt(q))) q++;
+    const e = src.charCodeAt(q);
+    if (e === 101 || e === 69) {
+      const s = src.charCodeAt(q + 1);
+      if (isDigit(s) || ((s === 45 || s === 43) && isDigit(src.charCodeAt(q + 2)))) {
+        q += 2;
+        while (isDigit(src.charCodeAt(q))) q++;
+      }
+    }
+    this.text = src.slice(p, q);
+    this.pos = q;
+    return (this.kind = Tok.Float);
+  }
+
+  private lexHex(p: number): Tok {
+    const src = this.src;
+    let q = p + 2;
+    const k = src.charCodeAt(q);
+    if ((k >= 75 && k <= 77) || k === 72 || k === 82) q++; // K L M H R
+    if (!isHexDigit(src.charCodeAt(q))) throw this.error('invalid hexadecimal floating-point constant');
+    while (isHexDigit(src.charCodeAt(q))) q++;
+    this.text = src.slice(p, q);
+    this.pos = q;
+    return (this.kind = Tok.HexFloat);
+  }
+
+  private lexIdentifier(p: number): Tok {
+    const src = this.src;
+    let q = p;
+    while (isLabelChar(src.charCodeAt(q))) q++;
+    if (src.charCodeAt(q) === 58) {
+      this.text = src.slice(p, q);
+      this.pos = q + 1;
+      return (this.kind = Tok.LabelStr);
+    }
+    // iN integer type: 'i' followed by digits (stop at the first non-digit)
+    if (src.charCodeAt(p) === 105 && isDigit(src.charCodeAt(p + 1))) {
+      let r = p + 1;
+      while (isDigit(src.charCodeAt(r))) r++;
+      const bits = Number(src.slice(p + 1, r));
+      if (bits < 1 || bits > 8388608) throw this.error('bitwidth for integer type out of range!');
+      this.num = bits;
+      this.pos = r;
+      return (this.kind = Tok.IntType);
+    }
+    // [us]0x... hexadecimal integer
+    const c0 = src.charCodeAt(p);
+    if ((c0 === 117 || c0 === 115) && src.charCodeAt(p + 1) === 48 && src.charCodeAt(p + 2) === 120 && isHexDigit(src.charCodeAt(p + 3))) {
+      let r = p + 3;
+      while (isHexDigit(src.charCodeAt(r))) r++;
+      this.text = src.slice(p, r);
+      this.pos = r;
+      return (this.kind = Tok.Int);
+    }
+    let r = p;
+    while (r < q && (isAlnum(src.charCodeAt(r)) || src.charCodeAt(r) === 95)) r++;
+    this.text = src.slice(p, r);
+    this.pos = r;
+    return (this.kind = Tok.Ident);
+  }
+
+  /** Peeks at the raw character after the current token (used for `c"..."`-style adjacency). */
+  peekChar(): number {
+    return this.src.charCodeAt(this.pos);
+  }
+}
+
+/** Value of an integer token: decimal (possibly signed) or `u0x`/`s0x` hex. */
+export function intTokenValue(text: string): bigint {
+  const c = text.charCodeAt(0);
+  if ((c === 117 || c === 115) && text[1] === '0' && text[2] === 'x') {
+    const digits = text.slice(3);
+    const v = BigInt('0x' + digits);
+    if (c === 115) return BigInt.asIntN(digits.length * 4, v);
+    return v;
+  }
+  return BigInt(text);
+}

@@ -1,0 +1,2909 @@
+/**
+ * Parser for LLVM textual IR (the LLVM 16 dialect, plus the LLVM 17–19 syntax found in newer
+ * DPC++ output such as debug records and `inrange(...)`). Typed pointers (`i32 addrspace(4)*`)
+ * are read as opaque pointers, as LLVM 16 does.
+ *
+ * Structure follows LLParser: top-level entities, then per-function state with forward
+ * references; forward references to globals and metadata are resolved at the end.
+ */
+import {
+  ALLOC_KIND_FLAGS,
+  AttributeList,
+  AttributeSet,
+  enumAttr,
+  intAttr,
+  isAttributeKeyword,
+  packMemoryEffects,
+  parseModRef,
+  stringAttr,
+  typeAttr,
+  type Attribute,
+} from './attributes.js';
+import { callingConvFromNumber, isCallingConvKeyword } from './callingconv.js';
+import { makeArray, makeConstantExpr, makeString, makeStruct, makeVector, nullValue } from './constfold.js';
+import { Context } from './context.js';
+import { IrSyntaxError } from './errors.js';
+import { fpLiteralBits } from './fp.js';
+import { upgradeIntrinsics } from './upgrade.js';
+import {
+  AggregateInst,
+  AllocaInst,
+  BINARY_OPS,
+  CAST_OPS,
+  CallInst,
+  CatchSwitchInst,
+  CmpInst,
+  Flag,
+  GetElementPtrInst,
+  Instruction,
+  LandingPadInst,
+  MemoryInst,
+  ShuffleVectorInst,
+  type AtomicOrdering,
+  type DebugRecord,
+  type Opcode,
+  type OperandBundle,
+} from './instructions.js';
+import { Lexer, Tok, intTokenValue } from './lexer.js';
+import { DINode, type Attachment, type DIFieldValue, type MDNode, type MDTuple, type Metadata, type ValueAsMetadata } from './metadata.js';
+import { Module } from './module.js';
+import type { FloatKind, FunctionType, PointerType, StructType, Type } from './types.js';
+import {
+  Argument,
+  BasicBlock,
+  BlockAddress,
+  ConstantExpr,
+  DSOLocalEquivalent,
+  GlobalAlias,
+  GlobalIFunc,
+  GlobalVariable,
+  IRFunction,
+  InlineAsm,
+  MetadataAsValue,
+  NoCFIValue,
+  type Comdat,
+  type ComdatSelection,
+  type Constant,
+  type ConstantExprOpcode,
+  type GlobalValue,
+  type Linkage,
+  type Value,
+} from './values.js';
+
+export interface ParseOptions {
+  /** Name used in error messages and as the module id and default source filename. */
+  readonly filename?: string;
+  /** Context to create types and metadata in (share one to link modules). */
+  readonly context?: Context;
+}
+
+/** Parses textual IR. `source` should be decoded as latin1 so bytes map one-to-one to chars. */
+export function parseModule(source: string, options: ParseOptions = {}): Module {
+  const filename = options.filename ?? '<stdin>';
+  const parser = new Parser(source, filename, options.context ?? new Context());
+  return parser.parseModule();
+}
+
+/** Placeholder for a global referenced before its definition. */
+class ForwardGlobal {
+  readonly vk = 'fwd' as const;
+  constructor(
+    readonly type: Type,
+    readonly name: string,
+    readonly id: number,
+    readonly loc: number,
+  ) {}
+}
+
+/** Placeholder for a local value (instruction or argument) referenced before its definition. */
+class ForwardLocal {
+  readonly vk = 'fwdlocal' as const;
+  constructor(
+    readonly type: Type,
+    readonly name: string,
+    readonly id: number,
+    readonly loc: number,
+  ) {}
+}
+
+type AnyValue = Value | ForwardGlobal | ForwardLocal;
+
+const LINKAGES = new Set<string>([
+  'private', 'internal', 'available_externally', 'linkonce', 'weak', 'common', 'appending', 'extern_weak',
+  'linkonce_odr', 'weak_odr', 'external',
+]);
+const ORDERINGS = new Set<string>(['unordered', 'monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst']);
+const ICMP_PREDICATES = new Set(['eq', 'ne', 'ugt', 'uge', 'ult', 'ule', 'sgt', 'sge', 'slt', 'sle']);
+const FCMP_PREDICATES = new Set([
+  'false', 'oeq', 'ogt', 'oge', 'olt', 'ole', 'one', 'ord', 'uno', 'ueq', 'ugt', 'uge', 'ult', 'ule', 'une', 'true',
+]);
+const RMW_OPERATIONS = new Set([
+  'xchg', 'add', 'sub', 'and', 'nand', 'or', 'xor', 'max', 'min', 'umax', 'umin', 'fadd', 'fsub', 'fmax', 'fmin',
+  'uinc_wrap', 'udec_wrap', 'usub_cond', 'usub_sat', 'fmaximum', 'fminimum',
+]);
+const FLOAT_KINDS = new Set<string>(['half', 'bfloat', 'float', 'double', 'x86_fp80', 'fp128', 'ppc_fp128']);
+const FMF_FLAGS: Record<string, number> = {
+  nnan: Flag.NNAN,
+  ninf: Flag.NINF,
+  nsz: Flag.NSZ,
+  arcp: Flag.ARCP,
+  contract: Flag.CONTRACT,
+  afn: Flag.AFN,
+  reassoc: Flag.REASSOC,
+  fast: Flag.NNAN | Flag.NINF | Flag.NSZ | Flag.ARCP | Flag.CONTRACT | Flag.AFN | Flag.REASSOC,
+};
+/** Legacy function attributes LLVM 16 upgrades into `memory(...)` (none, read, write per location). */
+const MEMORY_UPGRADES: Record<string, [number, number, number]> = {
+  readnone: [0, 0, 0],
+  readonly: [1, 1, 1],
+  writeonly: [2, 2, 2],
+  argmemonly: [3, 0, 0],
+  inaccessiblememonly: [0, 3, 0],
+  inaccessiblemem_or_argmemonly: [3, 3, 0],
+};
+
+interface PendingAttrs {
+  readonly target: IRFunction | CallInst | GlobalVariable;
+  readonly inline: Attribute[];
+  readonly groups: number[];
+  readonly memory: number | undefined;
+  readonly loc: number;
+}
+
+interface FunctionState {
+  fn: IRFunction;
+  named: Map<string, Value>;
+  numbered: Value[];
+  fwdNamed: Map<string, ForwardLocal>;
+  fwdNumbered: Map<number, ForwardLocal>;
+  blocksNamed: Map<string, BasicBlock>;
+  blocksNumbered: Map<number, BasicBlock>;
+  /** Blocks created by a forward reference that have not been defined yet (for errors). */
+  blockRefLoc: Map<BasicBlock, number>;
+  definedBlocks: Set<BasicBlock>;
+  hasForwardLocals: boolean;
+}
+
+class Parser {
+  private readonly lex: Lexer;
+  private readonly ctx: Context;
+  private readonly m: Module;
+  private readonly namedTypes = new Map<string, { type: StructType; defined: boolean; loc: number }>();
+  private readonly numberedTypes = new Map<number, { type: StructType; defined: boolean; loc: number }>();
+  private readonly numberedGlobals: (GlobalValue | undefined)[] = [];
+  private readonly fwdGlobals = new Map<string, ForwardGlobal>();
+  private readonly fwdGlobalIds = new Map<number, ForwardGlobal>();
+  private readonly mdSlots = new Map<number, MDNode>();
+  private readonly mdDefined = new Set<number>();
+  private readonly mdRefLoc = new Map<number, number>();
+  private readonly attrGroups = new Map<number, { attrs: Attribute[]; memory: number | undefined }>();
+  private readonly pendingAttrs: PendingAttrs[] = [];
+  private readonly wrappersOfForwardGlobals: ValueAsMetadata[] = [];
+  private readonly blockAddresses: { ba: BlockAddress; loc: number }[] = [];
+  /** Instructions and holders that reference forward globals, patched at the end. */
+  private sawForwardGlobal = false;
+  private pfs: FunctionState | undefined;
+
+  constructor(
+    source: string,
+    private readonly filename: string,
+    context: Context,
+  ) {
+    this.lex = new Lexer(source, filename);
+    this.ctx = context;
+    this.m = new Module(filename, context);
+  }
+
+  // --- token helpers -----------------------------------------------------------------------------
+
+  /** The current token kind (a method, so TypeScript does not keep stale narrowings). */
+  private t(): Tok {
+    return this.lex.kind;
+  }
+  private next(): Tok {
+    return this.lex.next();
+  }
+  private error(message: string, at?: number): IrSyntaxError {
+    return this.lex.error(message, at);
+  }
+  private isIdent(word: string): boolean {
+    return this.lex.kind === Tok.Ident && this.lex.text === word;
+  }
+  private eatIdent(word: string): boolean {
+    if (this.isIdent(word)) {
+      this.next();
+      return true;
+    }
+    return false;
+  }
+  private expectIdent(word: string, message = `expected '${word}'`): void {
+    if (!this.eatIdent(word)) throw this.error(message);
+  }
+  private eat(kind: Tok): boolean {
+    if (this.lex.kind === kind) {
+      this.next();
+      return true;
+    }
+    return false;
+  }
+  private expect(kind: Tok, message: string): void {
+    if (this.lex.kind !== kind) throw this.error(message);
+    this.next();
+  }
+  /** Kind of the token after the current one, without consuming anything. */
+  private peek(): Tok {
+    const l = this.lex;
+    const saved = { pos: l.pos, kind: l.kind, start: l.start, text: l.text, num: l.num };
+    const k = l.next();
+    l.pos = saved.pos;
+    l.kind = saved.kind;
+    l.start = saved.start;
+    l.text = saved.text;
+    l.num = saved.num;
+    return k;
+  }
+  private expectString(message: string): string {
+    if (this.t() !== Tok.String) throw this.error(message);
+    const s = this.lex.text;
+    this.next();
+    return s;
+  }
+  private expectUInt(message: string): number {
+    if (this.t() !== Tok.Int || this.lex.text.startsWith('-')) throw this.error(message);
+    const v = Number(intTokenValue(this.lex.text));
+    this.next();
+    return v;
+  }
+  private expectInt(message: string): bigint {
+    if (this.t() !== Tok.Int) throw this.error(message);
+    const v = intTokenValue(this.lex.text);
+    this.next();
+    return v;
+  }
+
+  // --- module ------------------------------------------------------------------------------------
+
+  parseModule(): Module {
+    this.next();
+    while (this.t() !== Tok.Eof) this.parseTopLevelEntity();
+    this.finish();
+    return this.m;
+  }
+
+  private parseTopLevelEntity(): void {
+    const l = this.lex;
+    switch (l.kind) {
+      case Tok.Ident:
+        switch (l.text) {
+          case 'declare':
+            return this.parseDeclare();
+          case 'define':
+            return this.parseDefine();
+          case 'source_filename':
+            this.next();
+            this.expect(Tok.Equal, "expected '=' after source_filename");
+            this.m.sourceFilename = this.expectString('expected source_filename string');
+            return;
+          case 'target':
+            return this.parseTargetDefinition();
+          case 'module':
+            this.next();
+            this.expectIdent('asm', "expected 'module asm'");
+            this.m.inlineAsm.push(...this.expectString('expected module asm string').split('\n'));
+            return;
+          case 'deplibs':
+            this.next();
+            this.expect(Tok.Equal, "expected '=' after deplibs");
+            this.expect(Tok.LSquare, "expected '['");
+            if (!this.eat(Tok.RSquare)) {
+              do this.expectString('expected string');
+              while (this.eat(Tok.Comma));
+              this.expect(Tok.RSquare, "expected ']'");
+            }
+            return;
+          case 'attributes':
+            return this.parseAttributeGroup();
+          case 'uselistorder':
+          case 'uselistorder_bb':
+            return this.skipUseListOrder();
+          default:
+            throw this.error('expected top-level entity');
+        }
+      case Tok.LocalVar:
+      case Tok.LocalVarID:
+        return this.parseTypeDefinition();
+      case Tok.GlobalVar:
+      case Tok.GlobalID:
+        return this.parseGlobalEntity();
+      case Tok.ComdatVar:
+        return this.parseComdat();
+      case Tok.MetadataVar:
+        return this.parseNamedMetadata();
+      case Tok.Exclaim:
+        return this.parseStandaloneMetadata();
+      default:
+        throw this.error('expected top-level entity');
+    }
+  }
+
+  private parseTargetDefinition(): void {
+    this.next();
+    if (this.eatIdent('triple')) {
+      this.expect(Tok.Equal, "expected '=' after target triple");
+      this.m.triple = this.expectString('expected string');
+    } else if (this.eatIdent('datalayout')) {
+      this.expect(Tok.Equal, "expected '=' after target datalayout");
+      this.m.dataLayout = this.expectString('expected string');
+    } else throw this.error('unknown target property');
+  }
+
+  private skipUseListOrder(): void {
+    // uselistorder / uselistorder_bb only affect use-list order, which we do not model.
+    this.next();
+    const line = this.lex.src.indexOf('\n', this.lex.start);
+    while (this.t() !== Tok.Eof && (line < 0 || this.lex.start < line)) this.next();
+  }
+
+  // --- types -------------------------------------------------------------------------------------
+
+  private parseTypeDefinition(): void {
+    const loc = this.lex.start;
+    const isNamed = this.t() === Tok.LocalVar;
+    const name = this.lex.text;
+    const id = this.lex.num;
+    this.next();
+    this.expect(Tok.Equal, "expected '=' after name");
+    this.expectIdent('type', "expected 'type' after '='");
+    const entry = isNamed ? this.namedTypeEntry(name, loc) : this.numberedTypeEntry(id, loc);
+    if (entry.defined) throw this.error(`redefinition of type`, loc);
+    entry.defined = true;
+    const t = entry.type;
+    if (this.eatIdent('opaque')) return;
+    if (this.t() === Tok.LBrace) {
+      t.setBody(this.parseStructBody(), false);
+    } else if (this.t() === Tok.Less && this.peek() === Tok.LBrace) {
+      this.next();
+      t.setBody(this.parseStructBody(), true);
+      this.expect(Tok.Greater, "expected '>' in packed struct");
+    } else {
+      // `%T = type i32` (a non-struct alias) is not valid for identified types in modern LLVM.
+      throw this.error('expected struct body or opaque');
+    }
+  }
+
+  private namedTypeEntry(name: string, loc: number): { type: StructType; defined: boolean; loc: number } {
+    let e = this.namedTypes.get(name);
+    if (e === undefined) {
+      e = { type: this.ctx.createStruct(name), defined: false, loc };
+      this.namedTypes.set(name, e);
+    }
+    return e;
+  }
+
+  private numberedTypeEntry(id: number, loc: number): { type: StructType; defined: boolean; loc: number } {
+    let e = this.numberedTypes.get(id);
+    if (e === undefined) {
+      e = { type: this.ctx.createStruct(''), defined: false, loc };
+      this.numberedTypes.set(id, e);
+    }
+    return e;
+  }
+
+  /** Parses `{ T, T }` (current token is `{`). */
+  private parseStructBody(): Type[] {
+    this.expect(Tok.LBrace, "expected '{'");
+    const elements: Type[] = [];
+    if (this.eat(Tok.RBrace)) return elements;
+    do elements.push(this.parseType());
+    while (this.eat(Tok.Comma));
+    this.expect(Tok.RBrace, "expected '}' at end of struct");
+    return elements;
+  }
+
+  private parseType(allowVoid = false): Type {
+    const loc = this.lex.start;
+    let t = this.parseBaseType();
+    // typed-pointer and function-type suffixes
+    for (;;) {
+      if (this.t() === Tok.Star) {
+        if (t.kind === 'label') throw this.error('basic block pointers are invalid');
+        if (t.kind === 'void') throw this.error('pointers to void are invalid - use i8* instead');
+        if (t.kind === 'pointer' && t.pointee === undefined && this.lex.src.slice(loc, loc + 3) === 'ptr')
+          throw this.error('ptr* is invalid - use ptr instead');
+        this.next();
+        t = this.ctx.ptr(0);
+        continue;
+      }
+      if (this.isIdent('addrspace')) {
+        const as = this.parseAddrSpace();
+        if (this.t() !== Tok.Star) throw this.error("expected '*' in address space");
+        this.next();
+        t = this.ctx.ptr(as);
+        continue;
+      }
+      if (this.t() === Tok.LParen) {
+        t = this.parseFunctionTypeParams(t);
+        continue;
+      }
+      break;
+    }
+    if (!allowVoid && t.kind === 'void') throw this.error('void type only allowed for function results', loc);
+    return t;
+  }
+
+  private parseAddrSpace(): number {
+    this.expectIdent('addrspace');
+    this.expect(Tok.LParen, "expected '(' in address space");
+    if (this.t() === Tok.String) {
+      const s = this.lex.text;
+      this.next();
+      this.expect(Tok.RParen, "expected ')' in address space");
+      const dl = this.m.layout;
+      if (s === 'A') return dl.allocaAddressSpace;
+      if (s === 'G') return dl.globalsAddressSpace;
+      if (s === 'P') return dl.programAddressSpace;
+      throw this.error(`invalid symbolic addrspace '${s}'`);
+    }
+    const as = this.expectUInt('expected address space');
+    this.expect(Tok.RParen, "expected ')' in address space");
+    return as;
+  }
+
+  private parseFunctionTypeParams(ret: Type): FunctionType {
+    this.expect(Tok.LParen, "expected '('");
+    const params: Type[] = [];
+    let varArgs = false;
+    if (!this.eat(Tok.RParen)) {
+      for (;;) {
+        if (this.eat(Tok.DotDotDot)) {
+          varArgs = true;
+          break;
+        }
+        params.push(this.parseType());
+        // attributes and names are not allowed in function types, but old IR had attrs; skip them
+        this.parseParamAttributes();
+        if (!this.eat(Tok.Comma)) break;
+      }
+      this.expect(Tok.RParen, "expected ')' at end of argument list");
+    }
+    return this.ctx.fn(ret, params, varArgs);
+  }
+
+  private parseBaseType(): Type {
+    const l = this.lex;
+    const ctx = this.ctx;
+    switch (l.kind) {
+      case Tok.IntType: {
+        const t = ctx.int(l.num);
+        this.next();
+        return t;
+      }
+      case Tok.Ident: {
+        const w = l.text;
+        if (FLOAT_KINDS.has(w)) {
+          this.next();
+          return ctx.floatType(w as FloatKind);
+        }
+        switch (w) {
+          case 'void':
+            this.next();
+            return ctx.void;
+          case 'label':
+            this.next();
+            return ctx.label;
+          case 'metadata':
+            this.next();
+            return ctx.metadata;
+          case 'token':
+            this.next();
+            return ctx.token;
+          case 'x86_mmx':
+            this.next();
+            return ctx.x86_mmx;
+          case 'x86_amx':
+            this.next();
+            return ctx.x86_amx;
+          case 'ptr': {
+            this.next();
+            const as = this.isIdent('addrspace') ? this.parseAddrSpace() : 0;
+            return ctx.ptr(as);
+          }
+          case 'target':
+            return this.parseTargetExtType();
+          case 'opaque':
+            throw this.error("'opaque' is only valid in a type definition");
+          default:
+            throw this.error('expected type');
+        }
+      }
+      case Tok.LBrace:
+        return ctx.literalStruct(this.parseStructBody(), false);
+      case Tok.LSquare: {
+        this.next();
+        const n = this.expectUInt('expected number in array type');
+        this.expectIdent('x', "expected 'x' after element count");
+        const elem = this.parseType();
+        this.expect(Tok.RSquare, "expected ']' at end of array type");
+        return ctx.array(elem, n);
+      }
+      case Tok.Less: {
+        this.next();
+        if (this.t() === Tok.LBrace) {
+          const t = ctx.literalStruct(this.parseStructBody(), true);
+          this.expect(Tok.Greater, "expected '>' at end of packed struct");
+          return t;
+        }
+        const scalable = this.eatIdent('vscale');
+        if (scalable) this.expectIdent('x', "expected 'x' after vscale");
+        const n = this.expectUInt('expected number in vector type');
+        this.expectIdent('x', "expected 'x' after element count");
+        const elem = this.parseType();
+        this.expect(Tok.Greater, "expected '>' at end of vector type");
+        return ctx.vector(elem, n, scalable);
+      }
+      case Tok.LocalVar: {
+        const e = this.namedTypeEntry(l.text, l.start);
+        this.next();
+        return e.type;
+      }
+      case Tok.LocalVarID: {
+        const e = this.numberedTypeEntry(l.num, l.start);
+        this.next();
+        return e.type;
+      }
+      default:
+        throw this.error('expected type');
+    }
+  }
+
+  private parseTargetExtType(): Type {
+    this.expectIdent('target');
+    this.expect(Tok.LParen, "expected '(' in target extension type");
+    const name = this.expectString('expected string for target type name');
+    const types: Type[] = [];
+    const ints: number[] = [];
+    while (this.eat(Tok.Comma)) {
+      if (this.t() === Tok.Int) ints.push(this.expectUInt('expected type parameter'));
+      else {
+        if (ints.length > 0) throw this.error('expected uint32 param');
+        types.push(this.parseType());
+      }
+    }
+    this.expect(Tok.RParen, "expected ')' in target extension type");
+    return this.ctx.targetExt(name, types, ints);
+  }
+
+  // --- comdat, attribute groups ------------------------------------------------------------------
+
+  private parseComdat(): void {
+    const name = this.lex.text;
+    const loc = this.lex.start;
+    this.next();
+    this.expect(Tok.Equal, "expected '=' here");
+    this.expectIdent('comdat', "expected comdat keyword");
+    const kinds = ['any', 'exactmatch', 'largest', 'nodeduplicate', 'samesize', 'noduplicates'];
+    if (this.t() !== Tok.Ident || !kinds.includes(this.lex.text)) throw this.error('unknown selection kind');
+    let selection = this.lex.text;
+    if (selection === 'noduplicates') selection = 'nodeduplicate';
+    this.next();
+    const existing = this.m.comdats.get(name);
+    if (existing !== undefined && this.definedComdats.has(name)) throw this.error(`redefinition of comdat '$${name}'`, loc);
+    this.definedComdats.add(name);
+    this.m.getOrCreateComdat(name).selection = selection as ComdatSelection;
+  }
+  private readonly definedComdats = new Set<string>();
+
+  private parseAttributeGroup(): void {
+    this.next();
+    if (this.t() !== Tok.AttrGrpID) throw this.error('expected attribute group id');
+    const id = this.lex.num;
+    this.next();
+    this.expect(Tok.Equal, "expected '=' here");
+    this.expect(Tok.LBrace, "expected '{' here");
+    const { attrs, memory, groups } = this.parseFnAttributes(true);
+    if (groups.length > 0) throw this.error('attribute groups cannot reference other groups');
+    this.expect(Tok.RBrace, "expected end of attribute group");
+    const prev = this.attrGroups.get(id);
+    if (prev) {
+      prev.attrs.push(...attrs);
+      if (memory !== undefined) prev.memory = memory;
+    } else this.attrGroups.set(id, { attrs, memory });
+  }
+
+  // --- attributes --------------------------------------------------------------------------------
+
+  private parseAttrTypeArg(key: string, optional: boolean): Attribute {
+    if (this.t() !== Tok.LParen) {
+      if (optional) return typeAttr(key, undefined);
+      throw this.error(`expected '(' after ${key}`);
+    }
+    this.next();
+    const t = this.parseType();
+    this.expect(Tok.RParen, "expected ')'");
+    return typeAttr(key, t);
+  }
+
+  private parseParenUInt(key: string): number {
+    this.expect(Tok.LParen, `expected '(' after ${key}`);
+    const v = this.expectUInt(`expected integer in ${key}`);
+    this.expect(Tok.RParen, "expected ')'");
+    return v;
+  }
+
+  private parseAlignValue(inGroup: boolean): number {
+    let v: number;
+    if (inGroup && this.eat(Tok.Equal)) v = this.expectUInt('expected alignment');
+    else if (this.t() === Tok.LParen) v = this.parseParenUInt('align');
+    else v = this.expectUInt('expected alignment');
+    if (v === 0 || (v & (v - 1)) !== 0 || v > 2 ** 32) throw this.error('alignment is not a power of two');
+    return v;
+  }
+
+  /**
+   * Attributes that can appear on parameters and return values. Stops at the first token that is
+   * not a parameter attribute.
+   */
+  private parseParamAttributes(): Attribute[] {
+    const attrs: Attribute[] = [];
+    for (;;) {
+      const l = this.lex;
+      if (l.kind === Tok.String) {
+        attrs.push(this.parseStringAttribute());
+        continue;
+      }
+      if (l.kind !== Tok.Ident) return attrs;
+      const w = l.text;
+      switch (w) {
+        case 'align':
+          this.next();
+          attrs.push(intAttr('align', this.parseAlignValue(false)));
+          continue;
+        case 'alignstack':
+          this.next();
+          attrs.push(intAttr('alignstack', this.parseParenUInt('alignstack')));
+          continue;
+        case 'dereferenceable':
+        case 'dereferenceable_or_null':
+          this.next();
+          attrs.push(intAttr(w, this.parseParenUInt(w)));
+          continue;
+        case 'byval':
+        case 'sret':
+        case 'inalloca':
+        case 'preallocated':
+        case 'byref':
+        case 'elementtype':
+          this.next();
+          attrs.push(this.parseAttrTypeArg(w, w === 'byval' || w === 'sret' || w === 'inalloca'));
+          continue;
+        case 'nofpclass':
+        case 'range':
+        case 'initializes':
+        case 'captures':
+          this.next();
+          attrs.push({ kind: 'raw', key: w, text: this.captureBalancedParens() });
+          continue;
+        default:
+          if (isAttributeKeyword(w) && !FN_ONLY.has(w) && !TYPE_ARG_ATTRS.has(w)) {
+            this.next();
+            attrs.push(enumAttr(w));
+            continue;
+          }
+          return attrs;
+      }
+    }
+  }
+
+  /** Captures `( ... )` verbatim (for attributes we carry without interpreting). */
+  private captureBalancedParens(): string {
+    if (this.t() !== Tok.LParen) throw this.error("expected '('");
+    const start = this.lex.start;
+    let depth = 0;
+    do {
+      if (this.t() === Tok.LParen) depth++;
+      else if (this.t() === Tok.RParen) depth--;
+      else if (this.t() === Tok.Eof) throw this.error('unterminated attribute');
+      this.next();
+    } while (depth > 0);
+    return this.lex.src.slice(start, this.lex.start).trimEnd();
+  }
+
+  private parseStringAttribute(): Attribute {
+    const key = this.lex.text;
+    this.next();
+    if (this.eat(Tok.Equal)) return stringAttr(key, this.expectString('expected string value for attribute'));
+    return stringAttr(key, '');
+  }
+
+  /**
+   * Function attributes (also used for call sites and attribute groups): keywords, string
+   * attributes, `#N` group references, and LLVM 16's upgrade of legacy memory attributes.
+   */
+  private parseFnAttributes(inGroup: boolean): { attrs: Attribute[]; groups: number[]; memory: number | undefined } {
+    const attrs: Attribute[] = [];
+    const groups: number[] = [];
+    let memory: [number, number, number] | undefined;
+    for (;;) {
+      const l = this.lex;
+      if (l.kind === Tok.AttrGrpID) {
+        if (inGroup) throw this.error('cannot have an attribute group reference in an attribute group');
+        groups.push(l.num);
+        this.next();
+        continue;
+      }
+      if (l.kind === Tok.String) {
+        attrs.push(this.parseStringAttribute());
+        continue;
+      }
+      if (l.kind !== Tok.Ident) break;
+      const w = l.text;
+      const upgrade = MEMORY_UPGRADES[w];
+      if (upgrade !== undefined) {
+        this.next();
+        // like `MemoryEffects &=`: the intersection of the allowed accesses per location
+        memory = memory ? [memory[0] & upgrade[0], memory[1] & upgrade[1], memory[2] & upgrade[2]] : [...upgrade];
+        continue;
+      }
+      switch (w) {
+        case 'align':
+          this.next();
+          attrs.push(intAttr('align', this.parseAlignValue(inGroup)));
+          continue;
+        case 'alignstack':
+          this.next();
+          if (inGroup && this.eat(Tok.Equal)) attrs.push(intAttr('alignstack', this.expectUInt('expected stack alignment')));
+          else attrs.push(intAttr('alignstack', this.parseParenUInt('alignstack')));
+          continue;
+        case 'allocsize':
+        case 'vscale_range': {
+          this.next();
+          this.expect(Tok.LParen, `expected '(' after ${w}`);
+          const a = this.expectUInt(`expected integer in ${w}`);
+          let b: number | undefined;
+          if (this.eat(Tok.Comma)) b = this.expectUInt(`expected integer in ${w}`);
+          this.expect(Tok.RParen, "expected ')'");
+          attrs.push(intAttr(w, [a, w === 'vscale_range' ? (b ?? a) : b]));
+          continue;
+        }
+        case 'uwtable': {
+          this.next();
+          let kind = 2;
+          if (this.eat(Tok.LParen)) {
+            if (this.eatIdent('sync')) kind = 1;
+            else if (this.eatIdent('async')) kind = 2;
+            else throw this.error("expected 'sync' or 'async'");
+            this.expect(Tok.RParen, "expected ')'");
+          }
+          attrs.push(intAttr('uwtable', kind));
+          continue;
+        }
+        case 'memory':
+          this.next();
+          attrs.push(intAttr('memory', this.parseMemoryEffects()));
+          continue;
+        case 'allockind': {
+          this.next();
+          this.expect(Tok.LParen, "expected '('");
+          const text = this.expectString('expected allockind value');
+          this.expect(Tok.RParen, "expected ')'");
+          let bits = 0;
+          for (const part of text.split(',')) {
+            const i = (ALLOC_KIND_FLAGS as readonly string[]).indexOf(part);
+            if (i < 0) throw this.error(`unknown allockind ${part}`);
+            bits |= 1 << i;
+          }
+          attrs.push(intAttr('allockind', bits));
+          continue;
+        }
+        case 'dereferenceable':
+        case 'dereferenceable_or_null':
+          this.next();
+          attrs.push(intAttr(w, this.parseParenUInt(w)));
+          continue;
+        case 'nofpclass':
+        case 'range':
+          this.next();
+          attrs.push({ kind: 'raw', key: w, text: this.captureBalancedParens() });
+          continue;
+        default:
+          if (isAttributeKeyword(w) && !TYPE_ARG_ATTRS.has(w)) {
+            this.next();
+            attrs.push(enumAttr(w));
+            continue;
+          }
+          if (TYPE_ARG_ATTRS.has(w) && inGroup) {
+            this.next();
+            attrs.push(this.parseAttrTypeArg(w, true));
+            continue;
+          }
+      }
+      break;
+    }
+    return { attrs, groups, memory: memory === undefined ? undefined : packMemoryEffects({ argmem: memory[0], inaccessiblemem: memory[1], other: memory[2] }) };
+  }
+
+  private parseMemoryEffects(): number {
+    this.expect(Tok.LParen, "expected '('");
+    const effects = { argmem: 3, inaccessiblemem: 3, other: 3 };
+    let first = true;
+    let sawDefault = false;
+    do {
+      if (this.t() !== Tok.Ident && this.t() !== Tok.LabelStr) throw this.error('expected memory location (argmem, inaccessiblemem) or access kind (none, read, write, readwrite)');
+      const w = this.lex.text;
+      const mr = parseModRef(w);
+      if (mr !== undefined) {
+        this.next();
+        effects.argmem = effects.inaccessiblemem = effects.other = mr;
+        if (!first && sawDefault) throw this.error('default access kind must be specified first');
+        sawDefault = true;
+      } else if ((w === 'argmem' || w === 'inaccessiblemem') && (this.t() === Tok.LabelStr || this.peek() === Tok.Colon)) {
+        // `argmem:` lexes as a label; `argmem :` as an identifier and a colon
+        const isLabel = this.t() === Tok.LabelStr;
+        this.next();
+        if (!isLabel) this.expect(Tok.Colon, "expected ':' after location");
+        if (this.t() !== Tok.Ident || parseModRef(this.lex.text) === undefined) throw this.error('expected access kind');
+        effects[w] = parseModRef(this.lex.text)!;
+        this.next();
+      } else throw this.error('expected memory location or access kind');
+      first = false;
+    } while (this.eat(Tok.Comma));
+    this.expect(Tok.RParen, "expected ')'");
+    return packMemoryEffects(effects);
+  }
+
+  private recordFnAttrs(target: IRFunction | CallInst | GlobalVariable, parsed: { attrs: Attribute[]; groups: number[]; memory: number | undefined }, loc: number): AttributeSet {
+    if (parsed.groups.length > 0) {
+      this.pendingAttrs.push({ target, inline: parsed.attrs, groups: parsed.groups, memory: parsed.memory, loc });
+    }
+    const all = parsed.memory === undefined ? parsed.attrs : [...parsed.attrs, intAttr('memory', parsed.memory)];
+    return AttributeSet.of(all);
+  }
+
+  // --- globals -----------------------------------------------------------------------------------
+
+  private parseOptionalLinkage(): { linkage: Linkage | undefined; dsoLocal: boolean; visibility: 'default' | 'hidden' | 'protected'; dll: 'none' | 'dllimport' | 'dllexport' } {
+    let linkage: Linkage | undefined;
+    if (this.t() === Tok.Ident && LINKAGES.has(this.lex.text)) {
+      linkage = this.lex.text as Linkage;
+      this.next();
+    }
+    let dsoLocal = false;
+    if (this.eatIdent('dso_local')) dsoLocal = true;
+    else this.eatIdent('dso_preemptable');
+    let visibility: 'default' | 'hidden' | 'protected' = 'default';
+    if (this.t() === Tok.Ident && (this.lex.text === 'default' || this.lex.text === 'hidden' || this.lex.text === 'protected')) {
+      visibility = this.lex.text as typeof visibility;
+      this.next();
+    }
+    let dll: 'none' | 'dllimport' | 'dllexport' = 'none';
+    if (this.t() === Tok.Ident && (this.lex.text === 'dllimport' || this.lex.text === 'dllexport')) {
+      dll = this.lex.text as typeof dll;
+      this.next();
+    }
+    return { linkage, dsoLocal, visibility, dll };
+  }
+
+  private parseThreadLocal(): 'none' | 'localdynamic' | 'initialexec' | 'localexec' | 'generaldynamic' {
+    if (!this.eatIdent('thread_local')) return 'none';
+    if (!this.eat(Tok.LParen)) return 'generaldynamic';
+    if (this.t() !== Tok.Ident || !['localdynamic', 'initialexec', 'localexec'].includes(this.lex.text)) throw this.error('expected localdynamic, initialexec or localexec');
+    const mode = this.lex.text as 'localdynamic' | 'initialexec' | 'localexec';
+    this.next();
+    this.expect(Tok.RParen, "expected ')' after thread local model");
+    return mode;
+  }
+
+  private parseUnnamedAddr(): 'none' | 'unnamed_addr' | 'local_unnamed_addr' {
+    if (this.eatIdent('unnamed_addr')) return 'unnamed_addr';
+    if (this.eatIdent('local_unnamed_addr')) return 'local_unnamed_addr';
+    return 'none';
+  }
+
+  private parseGlobalEntity(): void {
+    const loc = this.lex.start;
+    const named = this.t() === Tok.GlobalVar;
+    const name = named ? this.lex.text : '';
+    const id = named ? -1 : this.lex.num;
+    this.next();
+    this.expect(Tok.Equal, "expected '=' in global variable");
+    if (!named && id !== this.numberedGlobals.length) throw this.error(`variable expected to be numbered '@${this.numberedGlobals.length}'`, loc);
+    const { linkage, dsoLocal, visibility, dll } = this.parseOptionalLinkage();
+    const threadLocal = this.parseThreadLocal();
+    const unnamedAddr = this.parseUnnamedAddr();
+    if (this.isIdent('alias') || this.isIdent('ifunc')) {
+      const isAlias = this.lex.text === 'alias';
+      this.next();
+      const valueType = this.parseType();
+      this.expect(Tok.Comma, "expected comma after alias or ifunc's type");
+      const aliaseeType = this.parseType();
+      const aliasee = this.parseConstantValue(aliaseeType);
+      const ptrType = aliaseeType.kind === 'pointer' ? aliaseeType : this.ctx.ptr(0);
+      if (named && this.m.getGlobalValue(name) !== undefined) throw this.error(`redefinition of global '@${name}'`, loc);
+      const gv = isAlias ? new GlobalAlias(name, valueType, ptrType, aliasee as Constant) : new GlobalIFunc(name, valueType, ptrType, aliasee as Constant);
+      gv.linkage = linkage ?? 'external';
+      gv.dsoLocal = dsoLocal || gv.isImplicitDSOLocal();
+      gv.visibility = visibility;
+      gv.dllStorage = dll;
+      gv.threadLocal = threadLocal;
+      gv.unnamedAddr = unnamedAddr;
+      while (this.eat(Tok.Comma)) {
+        if (this.eatIdent('partition')) gv.partition = this.expectString('expected partition string');
+        else throw this.error('unknown alias or ifunc property!');
+      }
+      if (gv instanceof GlobalAlias) this.m.addAlias(gv);
+      else this.m.addIFunc(gv);
+      this.defineGlobal(gv, named, loc);
+      return;
+    }
+    if (named && this.m.getGlobalValue(name) !== undefined) throw this.error(`redefinition of global '@${name}'`, loc);
+    const addressSpace = this.isIdent('addrspace') ? this.parseAddrSpace() : this.m.layout.globalsAddressSpace;
+    const externallyInitialized = this.eatIdent('externally_initialized');
+    let isConstant: boolean;
+    if (this.eatIdent('constant')) isConstant = true;
+    else if (this.eatIdent('global')) isConstant = false;
+    else throw this.error("expected 'global' or 'constant'");
+    const valueType = this.parseType();
+    const gv = new GlobalVariable(name, valueType, this.ctx.ptr(addressSpace));
+    gv.linkage = linkage ?? 'external';
+    gv.visibility = visibility;
+    gv.dllStorage = dll;
+    gv.threadLocal = threadLocal;
+    gv.unnamedAddr = unnamedAddr;
+    gv.isConstant = isConstant;
+    gv.externallyInitialized = externallyInitialized;
+    gv.dsoLocal = dsoLocal || gv.isImplicitDSOLocal();
+    this.m.addGlobalVariable(gv);
+    this.defineGlobal(gv, named, loc);
+    if (linkage === undefined || (linkage !== 'extern_weak' && linkage !== 'external')) {
+      gv.initializer = this.parseConstantValue(valueType) as Constant;
+    }
+    while (this.eat(Tok.Comma)) {
+      if (this.isIdent('section')) {
+        this.next();
+        gv.section = this.expectString('expected global section string');
+      } else if (this.isIdent('partition')) {
+        this.next();
+        gv.partition = this.expectString('expected partition string');
+      } else if (this.isIdent('align')) {
+        this.next();
+        gv.align = this.parseAlignValue(false);
+      } else if (this.isIdent('comdat')) {
+        gv.comdat = this.parseComdatRef(gv.name);
+      } else if (this.isIdent('code_model')) {
+        this.next();
+        gv.codeModel = this.expectString('expected code model');
+      } else if (this.t() === Tok.Ident && ['no_sanitize_address', 'no_sanitize_hwaddress', 'sanitize_memtag', 'sanitize_address_dyninit'].includes(this.lex.text)) {
+        const f = (gv.sanitizer ??= {});
+        const w = this.lex.text;
+        if (w === 'no_sanitize_address') f.noAddress = true;
+        else if (w === 'no_sanitize_hwaddress') f.noHWAddress = true;
+        else if (w === 'sanitize_memtag') f.memtag = true;
+        else f.isDynInit = true;
+        this.next();
+      } else if (this.t() === Tok.MetadataVar) {
+        this.parseAttachment(gv.attachments);
+      } else throw this.error('unknown global variable property!');
+    }
+    if (this.t() === Tok.AttrGrpID || (this.t() === Tok.String && this.peek() === Tok.Equal)) {
+      const attrLoc = this.lex.start;
+      gv.attributes = this.recordFnAttrs(gv, this.parseFnAttributes(false), attrLoc);
+    }
+  }
+
+  private parseComdatRef(defaultName: string): Comdat {
+    this.expectIdent('comdat');
+    if (this.eat(Tok.LParen)) {
+      if (this.t() !== Tok.ComdatVar) throw this.error('expected comdat variable');
+      const name = this.lex.text;
+      this.next();
+      this.expect(Tok.RParen, "expected ')' after comdat var");
+      return this.m.getOrCreateComdat(name);
+    }
+    if (defaultName === '') throw this.error('comdat cannot be unnamed');
+    return this.m.getOrCreateComdat(defaultName);
+  }
+
+  /** Registers a defined global, resolving an earlier forward reference of the same name. */
+  private defineGlobal(gv: GlobalValue, named: boolean, loc: number): void {
+    let fwd: ForwardGlobal | undefined;
+    if (named) {
+      fwd = this.fwdGlobals.get(gv.name);
+      this.fwdGlobals.delete(gv.name);
+    } else {
+      const id = this.numberedGlobals.length;
+      this.numberedGlobals.push(gv);
+      fwd = this.fwdGlobalIds.get(id);
+      this.fwdGlobalIds.delete(id);
+    }
+    if (fwd !== undefined) {
+      if (fwd.type !== gv.type) throw this.error(`forward reference and definition of global have different types`, loc);
+      this.resolvedForward.set(fwd, gv);
+    }
+  }
+  private readonly resolvedForward = new Map<ForwardGlobal, GlobalValue>();
+
+  // --- functions ---------------------------------------------------------------------------------
+
+  private parseDeclare(): void {
+    this.next();
+    const attachments: Attachment[] = [];
+    while (this.t() === Tok.MetadataVar) this.parseAttachmentNoComma(attachments);
+    const fn = this.parseFunctionHeader(false);
+    fn.attachments = attachments;
+  }
+
+  private parseDefine(): void {
+    this.next();
+    const fn = this.parseFunctionHeader(true);
+    while (this.t() === Tok.MetadataVar) this.parseAttachmentNoComma(fn.attachments);
+    this.parseFunctionBody(fn);
+  }
+
+  private parseFunctionHeader(isDefine: boolean): IRFunction {
+    const headerLoc = this.lex.start;
+    const { linkage, dsoLocal, visibility, dll } = this.parseOptionalLinkage();
+    if (!isDefine && linkage !== undefined && linkage !== 'external' && linkage !== 'extern_weak')
+      throw this.error(`invalid linkage for function declaration`, headerLoc);
+    const cc = this.parseOptionalCallingConv();
+    const retAttrs = this.parseParamAttributes();
+    const retLoc = this.lex.start;
+    const retType = this.parseType(true);
+    if (retType.kind === 'function' || retType.kind === 'label') throw this.error('invalid function return type', retLoc);
+    const nameLoc = this.lex.start;
+    let name = '';
+    let numbered = false;
+    if (this.t() === Tok.GlobalVar) name = this.lex.text;
+    else if (this.t() === Tok.GlobalID) {
+      numbered = true;
+      if (this.lex.num !== this.numberedGlobals.length) throw this.error(`function expected to be numbered '%${this.numberedGlobals.length}'`);
+    } else throw this.error('expected function name');
+    this.next();
+    this.expect(Tok.LParen, "expected '(' in function argument list");
+    const params: Type[] = [];
+    const paramAttrs: AttributeSet[] = [];
+    const argNames: string[] = [];
+    const argNameLocs: number[] = [];
+    let varArgs = false;
+    if (!this.eat(Tok.RParen)) {
+      for (;;) {
+        if (this.eat(Tok.DotDotDot)) {
+          varArgs = true;
+          break;
+        }
+        const t = this.parseType();
+        if (t.kind === 'void') throw this.error('argument can not have void type');
+        params.push(t);
+        paramAttrs.push(AttributeSet.of(this.parseParamAttributes()));
+        argNameLocs.push(this.lex.start);
+        if (this.t() === Tok.LocalVar) {
+          argNames.push(this.lex.text);
+          this.next();
+        } else if (this.t() === Tok.LocalVarID) {
+          argNames.push('#' + this.lex.num);
+          this.next();
+        } else argNames.push('');
+        if (!this.eat(Tok.Comma)) break;
+      }
+      this.expect(Tok.RParen, "expected ')' at end of argument list");
+    }
+    const unnamedAddr = this.parseUnnamedAddr();
+    let addressSpace = this.m.layout.programAddressSpace;
+    if (this.isIdent('addrspace')) addressSpace = this.parseAddrSpace();
+    const fnAttrLoc = this.lex.start;
+    const parsedFnAttrs = this.parseFnAttributes(false);
+    let section = '';
+    let partition = '';
+    let comdat: Comdat | undefined;
+    let align: number | undefined;
+    let gc = '';
+    let prefix: Constant | undefined;
+    let prologue: Constant | undefined;
+    let personality: Constant | undefined;
+    if (this.eatIdent('section')) section = this.expectString('expected section name');
+    if (this.eatIdent('partition')) partition = this.expectString('expected partition name');
+    if (this.isIdent('comdat')) comdat = this.parseComdatRef(name);
+    if (this.isIdent('align')) {
+      this.next();
+      align = this.parseAlignValue(false);
+    }
+    if (this.eatIdent('gc')) gc = this.expectString('expected gc name');
+    if (this.eatIdent('prefix')) prefix = this.parseTypeAndConstant();
+    if (this.eatIdent('prologue')) prologue = this.parseTypeAndConstant();
+    if (this.eatIdent('personality')) personality = this.parseTypeAndConstant();
+
+    const fnType = this.ctx.fn(retType, params, varArgs);
+    // An `align` among the function attributes is the function's alignment, not an attribute.
+    const alignAttr = parsedFnAttrs.attrs.find((a) => a.key === 'align');
+    if (alignAttr !== undefined) {
+      parsedFnAttrs.attrs = parsedFnAttrs.attrs.filter((a) => a !== alignAttr);
+      if (align === undefined && alignAttr.kind === 'int') align = alignAttr.value as number;
+    }
+    const fn = new IRFunction(name, fnType, this.ctx.ptr(addressSpace), AttributeList.empty);
+    fn.attributes = new AttributeList(AttributeSet.empty, AttributeSet.of(retAttrs), paramAttrs);
+    fn.attributes = fn.attributes.withFn(this.recordFnAttrs(fn, parsedFnAttrs, fnAttrLoc));
+    fn.linkage = linkage ?? 'external';
+    fn.visibility = visibility;
+    fn.dllStorage = dll;
+    fn.dsoLocal = dsoLocal || fn.isImplicitDSOLocal();
+    fn.callingConv = cc;
+    fn.unnamedAddr = unnamedAddr;
+    fn.section = section;
+    fn.partition = partition;
+    fn.comdat = comdat;
+    fn.align = align;
+    fn.gc = gc;
+    fn.prefix = prefix;
+    fn.prologue = prologue;
+    fn.personality = personality;
+    fn.args = params.map((t, i) => {
+      const n = argNames[i]!;
+      return new Argument(t, n.startsWith('#') ? '' : n, fn);
+    });
+    // Validate numbered argument names now (they must count from 0).
+    let nextId = 0;
+    argNames.forEach((n, i) => {
+      if (n.startsWith('#')) {
+        if (Number(n.slice(1)) !== nextId) throw this.error(`argument expected to be numbered '%${nextId}'`, argNameLocs[i]);
+        nextId++;
+      } else if (n === '') nextId++;
+    });
+    const existing = name === '' ? undefined : this.m.getGlobalValue(name);
+    if (existing !== undefined) throw this.error(`invalid redefinition of function '${name}'`, nameLoc);
+    this.m.addFunction(fn);
+    this.defineGlobal(fn, !numbered, nameLoc);
+    return fn;
+  }
+
+  private parseOptionalCallingConv(): string {
+    if (this.t() !== Tok.Ident) return 'ccc';
+    const w = this.lex.text;
+    if (w === 'cc') {
+      this.next();
+      return callingConvFromNumber(this.expectUInt('expected calling convention number'));
+    }
+    if (isCallingConvKeyword(w)) {
+      this.next();
+      return w;
+    }
+    return 'ccc';
+  }
+
+  private parseTypeAndConstant(): Constant {
+    const t = this.parseType();
+    return this.parseConstantValue(t) as Constant;
+  }
+
+  private parseFunctionBody(fn: IRFunction): void {
+    this.expect(Tok.LBrace, "expected '{' in function body");
+    const st: FunctionState = {
+      fn,
+      named: new Map(),
+      numbered: [],
+      fwdNamed: new Map(),
+      fwdNumbered: new Map(),
+      blocksNamed: new Map(),
+      blocksNumbered: new Map(),
+      blockRefLoc: new Map(),
+      definedBlocks: new Set(),
+      hasForwardLocals: false,
+    };
+    this.pfs = st;
+    for (const a of fn.args) {
+      if (a.name === '') st.numbered.push(a);
+      else {
+        if (st.named.has(a.name)) throw this.error(`redefinition of argument '%${a.name}'`);
+        st.named.set(a.name, a);
+      }
+    }
+    if (this.t() === Tok.RBrace) throw this.error('function body requires at least one basic block');
+    while (this.t() !== Tok.RBrace) {
+      if (this.t() === Tok.Eof) throw this.error("expected '}' at end of function body");
+      this.parseBasicBlock(st);
+    }
+    this.next();
+    for (const [b, loc] of st.blockRefLoc) {
+      if (!st.definedBlocks.has(b)) throw this.error(`use of undefined value '%${b.name !== '' ? b.name : '?'}'`, loc);
+    }
+    if (st.fwdNamed.size > 0) {
+      const [name, f] = st.fwdNamed.entries().next().value as [string, ForwardLocal];
+      throw this.error(`use of undefined value '%${name}'`, f.loc);
+    }
+    if (st.fwdNumbered.size > 0) {
+      const [id, f] = st.fwdNumbered.entries().next().value as [number, ForwardLocal];
+      throw this.error(`use of undefined value '%${id}'`, f.loc);
+    }
+    if (st.hasForwardLocals) this.patchForwardLocals(st);
+    this.pfs = undefined;
+  }
+
+  private patchForwardLocals(st: FunctionState): void {
+    const resolve = (v: AnyValue): Value => (v.vk === 'fwdlocal' ? this.resolvedLocals.get(v)! : (v as Value));
+    for (const b of st.fn.blocks) {
+      for (const inst of b.instructions) {
+        const ops = inst.operands as AnyValue[];
+        for (let i = 0; i < ops.length; i++) {
+          const op = ops[i]!;
+          if (op.vk === 'fwdlocal') ops[i] = resolve(op);
+          else if (op.vk === 'metadata' && op.metadata.mk === 'value' && (op.metadata.value as AnyValue).vk === 'fwdlocal') {
+            op.metadata = this.ctx.md.value(resolve(op.metadata.value as AnyValue));
+          } else if (op.vk === 'metadata' && op.metadata.mk === 'arglist') {
+            const args = op.metadata.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(resolve(a.value as AnyValue)) : a));
+            op.metadata = this.ctx.md.argList(args);
+          }
+        }
+        if (inst instanceof CallInst) for (const bundle of inst.bundles) bundle.inputs.forEach((v, i) => (bundle.inputs[i] = resolve(v as AnyValue)));
+        if (inst.debugRecords) {
+          for (let r = 0; r < inst.debugRecords.length; r++) {
+            const rec = inst.debugRecords[r]!;
+            const operands = rec.operands.map((md) => {
+              if (md !== null && md.mk === 'value' && (md.value as AnyValue).vk === 'fwdlocal') return this.ctx.md.value(resolve(md.value as AnyValue));
+              if (md !== null && md.mk === 'arglist')
+                return this.ctx.md.argList(md.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(resolve(a.value as AnyValue)) : a)));
+              return md;
+            });
+            inst.debugRecords[r] = { kind: rec.kind, operands };
+          }
+        }
+      }
+    }
+  }
+  private readonly resolvedLocals = new Map<ForwardLocal, Value>();
+
+  private getBlock(st: FunctionState, nameOrId: string | number, loc: number): BasicBlock {
+    if (typeof nameOrId === 'string') {
+      let b = st.blocksNamed.get(nameOrId);
+      if (b === undefined) {
+        const v = st.named.get(nameOrId);
+        if (v !== undefined) throw this.error(`'%${nameOrId}' is not a basic block`, loc);
+        b = new BasicBlock(nameOrId, st.fn, this.ctx.label);
+        st.blocksNamed.set(nameOrId, b);
+        st.blockRefLoc.set(b, loc);
+      }
+      return b;
+    }
+    let b = st.blocksNumbered.get(nameOrId);
+    if (b === undefined) {
+      const v = st.numbered[nameOrId];
+      if (v !== undefined) {
+        if (v.vk === 'block') return v;
+        throw this.error(`'%${nameOrId}' is not a basic block`, loc);
+      }
+      b = new BasicBlock('', st.fn, this.ctx.label);
+      st.blocksNumbered.set(nameOrId, b);
+      st.blockRefLoc.set(b, loc);
+    }
+    return b;
+  }
+
+  private parseBasicBlock(st: FunctionState): void {
+    let block: BasicBlock;
+    const loc = this.lex.start;
+    if (this.t() === Tok.LabelStr) {
+      const name = this.lex.text;
+      this.next();
+      block = this.getBlock(st, name, loc);
+      if (st.definedBlocks.has(block)) throw this.error(`redefinition of label '%${name}'`, loc);
+    } else {
+      const id = st.numbered.length;
+      if (this.t() === Tok.LabelID) {
+        if (this.lex.num !== id) throw this.error(`label expected to be numbered '${id}'`, loc);
+        this.next();
+      }
+      block = st.blocksNumbered.get(id) ?? new BasicBlock('', st.fn, this.ctx.label);
+      st.blocksNumbered.delete(id);
+      st.numbered.push(block);
+    }
+    st.definedBlocks.add(block);
+    st.blockRefLoc.delete(block);
+    st.fn.blocks.push(block);
+    let records: DebugRecord[] | null = null;
+    for (;;) {
+      if (this.t() === Tok.DbgRecord) {
+        (records ??= []).push(this.parseDebugRecord());
+        continue;
+      }
+      if (this.isIdent('uselistorder')) {
+        this.skipUseListOrder();
+        continue;
+      }
+      const inst = this.parseInstructionLine(st);
+      inst.parent = block;
+      if (records !== null) {
+        inst.debugRecords = records;
+        records = null;
+      }
+      block.instructions.push(inst);
+      if (inst.isTerminator) break;
+      if (this.t() === Tok.RBrace || this.t() === Tok.Eof || this.t() === Tok.LabelStr || this.t() === Tok.LabelID)
+        throw this.error('expected instruction opcode');
+    }
+  }
+
+  private parseDebugRecord(): DebugRecord {
+    const kind = this.lex.text.replace(/^dbg_/, '');
+    if (!['value', 'declare', 'assign', 'label'].includes(kind)) throw this.error(`unknown debug record type '#${this.lex.text}'`);
+    this.next();
+    this.expect(Tok.LParen, "expected '(' after debug record");
+    const operands: (Metadata | null)[] = [];
+    if (!this.eat(Tok.RParen)) {
+      do operands.push(this.parseMetadataOperandOfRecord());
+      while (this.eat(Tok.Comma));
+      this.expect(Tok.RParen, "expected ')' at end of debug record");
+    }
+    return { kind, operands };
+  }
+
+  private parseMetadataOperandOfRecord(): Metadata | null {
+    if (this.isIdent('null')) {
+      this.next();
+      return null;
+    }
+    if (this.isIdent('metadata')) {
+      this.next();
+      return this.parseValueAsMetadataOrNode();
+    }
+    return this.parseMetadata();
+  }
+
+  // --- instructions ------------------------------------------------------------------------------
+
+  private parseInstructionLine(st: FunctionState): Instruction {
+    const loc = this.lex.start;
+    let name = '';
+    let id = -1;
+    if (this.t() === Tok.LocalVar) {
+      name = this.lex.text;
+      this.next();
+      this.expect(Tok.Equal, "expected '=' after instruction name");
+    } else if (this.t() === Tok.LocalVarID) {
+      id = this.lex.num;
+      this.next();
+      this.expect(Tok.Equal, "expected '=' after instruction id");
+    }
+    const inst = this.parseInstruction(st);
+    // attachments: `, !kind !N` (an instruction parser stops before such a comma)
+    while (this.t() === Tok.Comma && this.peek() === Tok.MetadataVar) {
+      this.next();
+      const list = (inst.attachments ??= []);
+      this.parseAttachmentNoComma(list);
+    }
+    const isVoid = inst.type.kind === 'void';
+    if (isVoid) {
+      if (name !== '' || id >= 0) throw this.error(`instructions returning void cannot have a name`, loc);
+      return inst;
+    }
+    if (name !== '') {
+      if (st.named.has(name) || st.blocksNamed.has(name)) throw this.error(`multiple definition of local value named '${name}'`, loc);
+      inst.name = name;
+      st.named.set(name, inst);
+      const fwd = st.fwdNamed.get(name);
+      if (fwd !== undefined) {
+        if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeName(fwd.type)}'`, loc);
+        st.fwdNamed.delete(name);
+        this.resolvedLocals.set(fwd, inst);
+      }
+    } else {
+      const next = st.numbered.length;
+      if (id >= 0 && id !== next) throw this.error(`instruction expected to be numbered '%${next}'`, loc);
+      st.numbered.push(inst);
+      const fwd = st.fwdNumbered.get(next);
+      if (fwd !== undefined) {
+        st.fwdNumbered.delete(next);
+        this.resolvedLocals.set(fwd, inst);
+      }
+    }
+    return inst;
+  }
+
+  private parseFastMathFlags(): number {
+    let flags = 0;
+    while (this.t() === Tok.Ident) {
+      const f = FMF_FLAGS[this.lex.text];
+      if (f === undefined) break;
+      flags |= f;
+      this.next();
+    }
+    return flags;
+  }
+
+  private parseInstruction(st: FunctionState): Instruction {
+    if (this.t() !== Tok.Ident) throw this.error('expected instruction opcode');
+    const op = this.lex.text;
+    const loc = this.lex.start;
+    const ctx = this.ctx;
+    this.next();
+    if (BINARY_OPS.has(op)) {
+      let flags = 0;
+      if (op === 'add' || op === 'sub' || op === 'mul' || op === 'shl') {
+        for (;;) {
+          if (this.eatIdent('nuw')) flags |= Flag.NUW;
+          else if (this.eatIdent('nsw')) flags |= Flag.NSW;
+          else break;
+        }
+      } else if (op === 'udiv' || op === 'sdiv' || op === 'lshr' || op === 'ashr') {
+        if (this.eatIdent('exact')) flags |= Flag.EXACT;
+      } else if (op === 'or') {
+        if (this.eatIdent('disjoint')) flags |= Flag.DISJOINT;
+      } else if (op[0] === 'f') flags |= this.parseFastMathFlags();
+      const lhs = this.parseTypeAndValue(st);
+      this.expect(Tok.Comma, "expected ',' in arithmetic operation");
+      const rhs = this.parseValue(lhs.type, st);
+      return new Instruction(op as Opcode, lhs.type, [lhs, rhs], '', flags);
+    }
+    if (CAST_OPS.has(op)) {
+      let flags = 0;
+      if (op === 'zext' || op === 'uitofp') {
+        if (this.eatIdent('nneg')) flags |= Flag.NNEG;
+      } else if (op === 'trunc') {
+        for (;;) {
+          if (this.eatIdent('nuw')) flags |= Flag.NUW;
+          else if (this.eatIdent('nsw')) flags |= Flag.NSW;
+          else break;
+        }
+      }
+      const v = this.parseTypeAndValue(st);
+      this.expectIdent('to', "expected 'to' after cast value");
+      const dest = this.parseType();
+      return new Instruction(op as Opcode, dest, [v], '', flags);
+    }
+    switch (op) {
+      case 'ret': {
+        if (this.isIdent('void')) {
+          this.next();
+          return new Instruction('ret', ctx.void, []);
+        }
+        const v = this.parseTypeAndValue(st);
+        return new Instruction('ret', ctx.void, [v]);
+      }
+      case 'br': {
+        const first = this.parseTypeAndValue(st);
+        if (first.vk === 'block') return new Instruction('br', ctx.void, [first]);
+        if (first.type !== ctx.i1) throw this.error('branch condition must have i1 type', loc);
+        this.expect(Tok.Comma, "expected ',' after branch condition");
+        const t = this.parseTypeAndBlock(st);
+        this.expect(Tok.Comma, "expected ',' after true destination");
+        const f = this.parseTypeAndBlock(st);
+        return new Instruction('br', ctx.void, [first, t, f]);
+      }
+      case 'switch': {
+        const cond = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after switch condition");
+        const def = this.parseTypeAndBlock(st);
+        this.expect(Tok.LSquare, "expected '[' with switch table");
+        const ops: Value[] = [cond, def];
+        while (this.t() !== Tok.RSquare) {
+          const c = this.parseTypeAndValue(st);
+          this.expect(Tok.Comma, "expected ',' after case value");
+          ops.push(c, this.parseTypeAndBlock(st));
+        }
+        this.next();
+        return new Instruction('switch', ctx.void, ops);
+      }
+      case 'indirectbr': {
+        const addr = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after indirectbr address");
+        this.expect(Tok.LSquare, "expected '[' with indirectbr");
+        const ops: Value[] = [addr];
+        if (this.t() !== Tok.RSquare) {
+          do ops.push(this.parseTypeAndBlock(st));
+          while (this.eat(Tok.Comma));
+        }
+        this.expect(Tok.RSquare, "expected ']' at end of block list");
+        return new Instruction('indirectbr', ctx.void, ops);
+      }
+      case 'unreachable':
+        return new Instruction('unreachable', ctx.void, []);
+      case 'resume':
+        return new Instruction('resume', ctx.void, [this.parseTypeAndValue(st)]);
+      case 'fneg': {
+        const flags = this.parseFastMathFlags();
+        const v = this.parseTypeAndValue(st);
+        return new Instruction('fneg', v.type, [v], '', flags);
+      }
+      case 'icmp':
+      case 'fcmp': {
+        let flags = op === 'fcmp' ? this.parseFastMathFlags() : 0;
+        if (op === 'icmp' && this.eatIdent('samesign')) flags |= Flag.SAMESIGN;
+        const preds = op === 'icmp' ? ICMP_PREDICATES : FCMP_PREDICATES;
+        if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error(`expected ${op} predicate (e.g. 'eq')`);
+        const pred = this.lex.text;
+        this.next();
+        const lhs = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after compare value");
+        const rhs = this.parseValue(lhs.type, st);
+        const resultType = lhs.type.kind === 'vector' ? ctx.vector(ctx.i1, lhs.type.length, lhs.type.scalable) : ctx.i1;
+        return new CmpInst(op, resultType, pred, [lhs, rhs], '', flags);
+      }
+      case 'select': {
+        const flags = this.parseFastMathFlags();
+        const c = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after select condition");
+        const a = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after select value");
+        const b = this.parseTypeAndValue(st);
+        return new Instruction('select', a.type, [c, a, b], '', flags);
+      }
+      case 'va_arg': {
+        const v = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after vaarg operand");
+        const t = this.parseType();
+        return new Instruction('va_arg', t, [v]);
+      }
+      case 'extractelement': {
+        const v = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after extract value");
+        const i = this.parseTypeAndValue(st);
+        if (v.type.kind !== 'vector') throw this.error('invalid extractelement operands', loc);
+        return new Instruction('extractelement', v.type.element, [v, i]);
+      }
+      case 'insertelement': {
+        const v = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after insertelement value");
+        const e = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after insertelement value");
+        const i = this.parseTypeAndValue(st);
+        return new Instruction('insertelement', v.type, [v, e, i]);
+      }
+      case 'shufflevector': {
+        const a = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after shuffle mask");
+        const b = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected ',' after shuffle value");
+        const mask = this.parseTypeAndValue(st);
+        if (a.type.kind !== 'vector' || mask.type.kind !== 'vector') throw this.error('invalid shufflevector operands', loc);
+        const resultType = ctx.vector(a.type.element, mask.type.length, mask.type.scalable);
+        return new ShuffleVectorInst(resultType, [a, b], shuffleMaskOf(mask), mask);
+      }
+      case 'phi': {
+        const flags = this.parseFastMathFlags();
+        const t = this.parseType();
+        const ops: Value[] = [];
+        do {
+          this.expect(Tok.LSquare, "expected '[' in phi value list");
+          ops.push(this.parseValue(t, st));
+          this.expect(Tok.Comma, "expected ',' after insertelement value");
+          ops.push(this.parseValue(ctx.label, st));
+          this.expect(Tok.RSquare, "expected ']' in phi value list");
+        } while (this.t() === Tok.Comma && this.peek() === Tok.LSquare && this.next() !== Tok.Eof);
+        return new Instruction('phi', t, ops, '', flags);
+      }
+      case 'landingpad': {
+        const t = this.parseType();
+        const cleanup = this.eatIdent('cleanup');
+        const clauses: Value[] = [];
+        const kinds: ('catch' | 'filter')[] = [];
+        while (this.isIdent('catch') || this.isIdent('filter')) {
+          kinds.push(this.lex.text as 'catch' | 'filter');
+          this.next();
+          clauses.push(this.parseTypeAndValue(st));
+        }
+        return new LandingPadInst(t, clauses, kinds, cleanup);
+      }
+      case 'freeze': {
+        const v = this.parseTypeAndValue(st);
+        return new Instruction('freeze', v.type, [v]);
+      }
+      case 'call':
+        return this.parseCall(st, 0);
+      case 'tail':
+      case 'musttail':
+      case 'notail': {
+        this.expectIdent('call', `expected 'call' after '${op}'`);
+        return this.parseCall(st, op === 'tail' ? Flag.TAIL : op === 'musttail' ? Flag.MUSTTAIL : Flag.NOTAIL);
+      }
+      case 'invoke':
+      case 'callbr':
+        return this.parseCall(st, 0, op);
+      case 'alloca':
+        return this.parseAlloca(st);
+      case 'load':
+        return this.parseLoad(st);
+      case 'store':
+        return this.parseStore(st);
+      case 'cmpxchg':
+        return this.parseCmpXchg(st);
+      case 'atomicrmw':
+        return this.parseAtomicRMW(st);
+      case 'fence': {
+        const inst = new MemoryInst('fence', ctx.void, []);
+        this.parseScopeAndOrdering(inst);
+        return inst;
+      }
+      case 'getelementptr':
+        return this.parseGEP(st);
+      case 'extractvalue': {
+        const v = this.parseTypeAndValue(st);
+        const indices = this.parseIndexList();
+        return new AggregateInst('extractvalue', indexedType(v.type, indices, () => this.error('invalid indices for extractvalue', loc)), [v], indices);
+      }
+      case 'insertvalue': {
+        const agg = this.parseTypeAndValue(st);
+        this.expect(Tok.Comma, "expected comma after insertvalue operand");
+        const v = this.parseTypeAndValue(st);
+        const indices = this.parseIndexList();
+        indexedType(agg.type, indices, () => this.error('invalid indices for insertvalue', loc));
+        return new AggregateInst('insertvalue', agg.type, [agg, v], indices);
+      }
+      case 'cleanupret': {
+        this.expectIdent('from', "expected 'from' after cleanupret");
+        const pad = this.parseValue(ctx.token, st);
+        this.expectIdent('unwind', "expected 'unwind' in cleanupret");
+        const ops: Value[] = [pad];
+        if (this.eatIdent('to')) this.expectIdent('caller', "expected 'caller' in cleanupret");
+        else ops.push(this.parseTypeAndBlock(st));
+        return new Instruction('cleanupret', ctx.void, ops);
+      }
+      case 'catchret': {
+        this.expectIdent('from', "expected 'from' after catchret");
+        const pad = this.parseValue(ctx.token, st);
+        this.expectIdent('to', "expected 'to' in catchret");
+        return new Instruction('catchret', ctx.void, [pad, this.parseTypeAndBlock(st)]);
+      }
+      case 'catchswitch': {
+        this.expectIdent('within', "expected 'within' after catchswitch");
+        const parent = this.parseExceptionPadParent(st);
+        this.expect(Tok.LSquare, "expected '[' with catchswitch labels");
+        const ops: Value[] = [parent];
+        do ops.push(this.parseTypeAndBlock(st));
+        while (this.eat(Tok.Comma));
+        this.expect(Tok.RSquare, "expected ']' after catchswitch labels");
+        const handlers = ops.length - 1;
+        this.expectIdent('unwind', "expected 'unwind' after catchswitch scope");
+        if (this.eatIdent('to')) this.expectIdent('caller', "expected 'caller' in catchswitch");
+        else ops.push(this.parseTypeAndBlock(st));
+        return new CatchSwitchInst(ctx.token, ops, handlers);
+      }
+      case 'catchpad':
+      case 'cleanuppad': {
+        this.expectIdent('within', `expected 'within' after ${op}`);
+        const parent = op === 'catchpad' ? this.parseValue(ctx.token, st) : this.parseExceptionPadParent(st);
+        this.expect(Tok.LSquare, "expected '[' in pad arguments");
+        const ops: Value[] = [parent];
+        if (this.t() !== Tok.RSquare) {
+          do {
+            const t = this.parseType();
+            ops.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
+          } while (this.eat(Tok.Comma));
+        }
+        this.expect(Tok.RSquare, "expected ']' in pad arguments");
+        return new Instruction(op, ctx.token, ops);
+      }
+      default:
+        throw this.error('expected instruction opcode', loc);
+    }
+  }
+
+  private parseExceptionPadParent(st: FunctionState): Value {
+    if (this.isIdent('none')) {
+      this.next();
+      return this.ctx.none(this.ctx.token);
+    }
+    return this.parseValue(this.ctx.token, st);
+  }
+
+  private parseIndexList(): number[] {
+    const indices: number[] = [];
+    while (this.t() === Tok.Comma && this.peek() === Tok.Int) {
+      this.next();
+      indices.push(this.expectUInt('expected index'));
+    }
+    if (indices.length === 0) throw this.error('expected index');
+    return indices;
+  }
+
+  private parseTypeAndBlock(st: FunctionState): BasicBlock {
+    const t = this.parseType();
+    if (t.kind !== 'label') throw this.error('expected a basic block');
+    const v = this.parseValue(t, st);
+    if (v.vk !== 'block') throw this.error('expected a basic block');
+    return v;
+  }
+
+  private parseAlignClause(): number | undefined {
+    if (!this.isIdent('align')) return undefined;
+    this.next();
+    return this.parseAlignValue(false);
+  }
+
+  private parseAlloca(st: FunctionState): Instruction {
+    let flags = 0;
+    if (this.eatIdent('inalloca')) flags |= Flag.INALLOCA;
+    if (this.eatIdent('swifterror')) flags |= Flag.SWIFTERROR;
+    const loc = this.lex.start;
+    const t = this.parseType();
+    let size: Value = this.ctx.constI32(1);
+    let align: number | undefined;
+    let as = this.m.layout.allocaAddressSpace;
+    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+      this.next();
+      if (this.isIdent('align')) align = this.parseAlignClause();
+      else if (this.isIdent('addrspace')) as = this.parseAddrSpace();
+      else size = this.parseTypeAndValue(st);
+    }
+    if (align === undefined) {
+      if (!isSizedType(t)) throw this.error('Cannot allocate unsized type', loc);
+      align = this.m.layout.prefAlign(t);
+    }
+    return new AllocaInst(this.ctx.ptr(as), t, size, align, as, '', flags);
+  }
+
+  private parseScopeAndOrdering(inst: MemoryInst, both = false): void {
+    if (this.eatIdent('syncscope')) {
+      this.expect(Tok.LParen, "expected '(' in syncscope");
+      inst.syncScope = this.expectString('expected syncscope name');
+      this.expect(Tok.RParen, "expected ')' in syncscope");
+    }
+    inst.ordering = this.parseOrdering();
+    if (both) inst.failureOrdering = this.parseOrdering();
+  }
+
+  private parseOrdering(): AtomicOrdering {
+    if (this.t() !== Tok.Ident || !ORDERINGS.has(this.lex.text)) throw this.error('Expected ordering on atomic instruction');
+    const o = this.lex.text as AtomicOrdering;
+    this.next();
+    return o;
+  }
+
+  private parseLoad(st: FunctionState): Instruction {
+    let flags = 0;
+    const atomic = this.eatIdent('atomic');
+    if (atomic) flags |= Flag.ATOMIC;
+    if (this.eatIdent('volatile')) flags |= Flag.VOLATILE;
+    const loc = this.lex.start;
+    const t = this.parseType();
+    this.expect(Tok.Comma, "expected comma after load's type");
+    const ptr = this.parseTypeAndValue(st);
+    const inst = new MemoryInst('load', t, [ptr], '', flags);
+    if (atomic) this.parseScopeAndOrdering(inst);
+    if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+      this.next();
+      inst.align = this.parseAlignClause();
+      if (inst.align === undefined) throw this.error("expected 'align'");
+    }
+    if (inst.align === undefined) {
+      if (!isSizedType(t)) throw this.error('loading unsized types is not allowed', loc);
+      inst.align = this.m.layout.abiAlign(t);
+    }
+    return inst;
+  }
+
+  private parseStore(st: FunctionState): Instruction {
+    let flags = 0;
+    const atomic = this.eatIdent('atomic');
+    if (atomic) flags |= Flag.ATOMIC;
+    if (this.eatIdent('volatile')) flags |= Flag.VOLATILE;
+    const v = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after store operand");
+    const ptr = this.parseTypeAndValue(st);
+    const inst = new MemoryInst('store', this.ctx.void, [v, ptr], '', flags);
+    if (atomic) this.parseScopeAndOrdering(inst);
+    if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+      this.next();
+      inst.align = this.parseAlignClause();
+      if (inst.align === undefined) throw this.error("expected 'align'");
+    }
+    inst.align ??= this.m.layout.abiAlign(v.type);
+    return inst;
+  }
+
+  private parseCmpXchg(st: FunctionState): Instruction {
+    let flags = 0;
+    if (this.eatIdent('weak')) flags |= Flag.WEAK;
+    if (this.eatIdent('volatile')) flags |= Flag.VOLATILE;
+    const ptr = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after cmpxchg address");
+    const cmp = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after cmpxchg cmp operand");
+    const nv = this.parseTypeAndValue(st);
+    const inst = new MemoryInst('cmpxchg', this.ctx.literalStruct([cmp.type, this.ctx.i1]), [ptr, cmp, nv], '', flags);
+    this.parseScopeAndOrdering(inst, true);
+    if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+      this.next();
+      inst.align = this.parseAlignClause();
+    }
+    inst.align ??= this.m.layout.storeSize(cmp.type);
+    return inst;
+  }
+
+  private parseAtomicRMW(st: FunctionState): Instruction {
+    let flags = 0;
+    if (this.eatIdent('volatile')) flags |= Flag.VOLATILE;
+    if (this.t() !== Tok.Ident || !RMW_OPERATIONS.has(this.lex.text)) throw this.error('expected binary operation in atomicrmw');
+    const operation = this.lex.text;
+    this.next();
+    const ptr = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after atomicrmw address");
+    const v = this.parseTypeAndValue(st);
+    const inst = new MemoryInst('atomicrmw', v.type, [ptr, v], '', flags);
+    inst.rmwOperation = operation;
+    this.parseScopeAndOrdering(inst);
+    if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+      this.next();
+      inst.align = this.parseAlignClause();
+    }
+    inst.align ??= this.m.layout.storeSize(v.type);
+    return inst;
+  }
+
+  private parseGEP(st: FunctionState): Instruction {
+    let flags = 0;
+    for (;;) {
+      if (this.eatIdent('inbounds')) flags |= Flag.INBOUNDS;
+      else if (this.eatIdent('nusw')) flags |= Flag.NUSW;
+      else if (this.eatIdent('nuw')) flags |= Flag.NUW;
+      else break;
+    }
+    const sourceType = this.parseType();
+    this.expect(Tok.Comma, "expected comma after getelementptr's type");
+    const ptr = this.parseTypeAndValue(st);
+    const ops: Value[] = [ptr];
+    let vectorLength = ptr.type.kind === 'vector' ? ptr.type.length : -1;
+    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+      this.next();
+      const idx = this.parseTypeAndValue(st);
+      if (idx.type.kind === 'vector') vectorLength = idx.type.length;
+      ops.push(idx);
+    }
+    const base = ptr.type.kind === 'vector' ? ptr.type.element : ptr.type;
+    const resultType = vectorLength >= 0 ? this.ctx.vector(base, vectorLength) : base;
+    return new GetElementPtrInst(resultType, sourceType, ops, '', flags);
+  }
+
+  private parseCall(st: FunctionState, tailFlags: number, opcode: 'call' | 'invoke' | 'callbr' = 'call'): Instruction {
+    let flags = tailFlags;
+    if (opcode === 'call') flags |= this.parseFastMathFlags();
+    const cc = this.parseOptionalCallingConv();
+    const retAttrs = this.parseParamAttributes();
+    let callAS = this.m.layout.programAddressSpace;
+    if (this.isIdent('addrspace')) callAS = this.parseAddrSpace();
+    const retLoc = this.lex.start;
+    const retOrFnType = this.parseType(true);
+    const calleeLoc = this.lex.start;
+    // The callee is parsed once the function type is known (after the arguments).
+    const calleeSave = { pos: this.lex.pos, kind: this.lex.kind, start: this.lex.start, text: this.lex.text, num: this.lex.num };
+    this.skipCallee();
+    this.expect(Tok.LParen, "expected '(' in call");
+    const args: Value[] = [];
+    const argAttrs: AttributeSet[] = [];
+    if (!this.eat(Tok.RParen)) {
+      for (;;) {
+        if (this.eat(Tok.DotDotDot)) break;
+        const t = this.parseType();
+        const attrs = this.parseParamAttributes();
+        argAttrs.push(AttributeSet.of(attrs));
+        args.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
+        if (!this.eat(Tok.Comma)) break;
+      }
+      this.expect(Tok.RParen, "expected ')' at end of argument list");
+    }
+    const fnAttrLoc = this.lex.start;
+    const parsedFnAttrs = this.parseFnAttributes(false);
+    const bundles = this.parseOperandBundles(st);
+    let fnType: FunctionType;
+    if (retOrFnType.kind === 'function') fnType = retOrFnType;
+    else {
+      if (retOrFnType.kind === 'label') throw this.error('Invalid result type for LLVM function', retLoc);
+      fnType = this.ctx.fn(retOrFnType, args.map((a) => a.type), false);
+    }
+    const afterArgs = { pos: this.lex.pos, kind: this.lex.kind, start: this.lex.start, text: this.lex.text, num: this.lex.num };
+    Object.assign(this.lex, calleeSave);
+    const callee = this.parseCallee(fnType, callAS, st);
+    Object.assign(this.lex, afterArgs);
+    if (fnType.params.length !== args.length && !fnType.varArgs) throw this.error('invalid number of arguments to function', calleeLoc);
+    const operands: Value[] = [callee, ...args];
+    let indirectCount = 0;
+    if (opcode === 'invoke') {
+      this.expectIdent('to', "expected 'to' in invoke");
+      operands.push(this.parseTypeAndBlock(st));
+      this.expectIdent('unwind', "expected 'unwind' in invoke");
+      operands.push(this.parseTypeAndBlock(st));
+    } else if (opcode === 'callbr') {
+      this.expectIdent('to', "expected 'to' in callbr");
+      operands.push(this.parseTypeAndBlock(st));
+      this.expect(Tok.LSquare, "expected '[' in callbr");
+      if (this.t() !== Tok.RSquare) {
+        do {
+          operands.push(this.parseTypeAndBlock(st));
+          indirectCount++;
+        } while (this.eat(Tok.Comma));
+      }
+      this.expect(Tok.RSquare, "expected ']' at end of block list");
+    }
+    const attrs = new AttributeList(AttributeSet.empty, AttributeSet.of(retAttrs), argAttrs);
+    const inst = new CallInst(opcode, fnType.returnType, fnType, operands, attrs, '', flags);
+    inst.callingConv = cc;
+    inst.bundles = bundles;
+    inst.indirectDestCount = indirectCount;
+    inst.attributes = attrs.withFn(this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
+    return inst;
+  }
+
+  /** Skips over the callee token(s) so the argument list can be read first. */
+  private skipCallee(): void {
+    if (this.isIdent('asm')) {
+      this.next();
+      while (this.t() === Tok.Ident) this.next();
+      this.expectString('expected asm string');
+      this.expect(Tok.Comma, "expected comma in inline asm expression");
+      this.expectString('expected asm constraints');
+      return;
+    }
+    if (this.t() === Tok.GlobalVar || this.t() === Tok.GlobalID || this.t() === Tok.LocalVar || this.t() === Tok.LocalVarID) {
+      this.next();
+      return;
+    }
+    // constant-expression callee, e.g. `bitcast (ptr @f to ptr)`
+    if (this.t() === Tok.Ident) {
+      this.next();
+      while (this.t() === Tok.Ident) this.next();
+      if (this.t() === Tok.LParen) {
+        let depth = 0;
+        do {
+          if (this.t() === Tok.LParen) depth++;
+          else if (this.t() === Tok.RParen) depth--;
+          else if (this.t() === Tok.Eof) throw this.error('unterminated callee expression');
+          this.next();
+        } while (depth > 0);
+      }
+      return;
+    }
+    throw this.error('expected function name or value in call');
+  }
+
+  private parseCallee(fnType: FunctionType, addressSpace: number, st: FunctionState): Value {
+    if (this.isIdent('asm')) return this.parseInlineAsm(fnType);
+    return this.parseValue(this.ctx.ptr(addressSpace), st);
+  }
+
+  private parseInlineAsm(fnType: FunctionType): InlineAsm {
+    this.expectIdent('asm');
+    const flags = { sideEffect: false, alignStack: false, intelDialect: false, canThrow: false };
+    for (;;) {
+      if (this.eatIdent('sideeffect')) flags.sideEffect = true;
+      else if (this.eatIdent('alignstack')) flags.alignStack = true;
+      else if (this.eatIdent('inteldialect')) flags.intelDialect = true;
+      else if (this.eatIdent('unwind')) flags.canThrow = true;
+      else break;
+    }
+    const asm = this.expectString('expected asm string');
+    this.expect(Tok.Comma, "expected comma in inline asm expression");
+    const constraints = this.expectString('expected constraint string');
+    return new InlineAsm(this.ctx.ptr(0), fnType, asm, constraints, flags);
+  }
+
+  private parseOperandBundles(st: FunctionState): OperandBundle[] {
+    if (this.t() !== Tok.LSquare) return [];
+    this.next();
+    const bundles: OperandBundle[] = [];
+    do {
+      const tag = this.expectString('expected operand bundle tag');
+      this.expect(Tok.LParen, "expected '(' in operand bundle");
+      const inputs: Value[] = [];
+      if (this.t() !== Tok.RParen) {
+        do {
+          const t = this.parseType();
+          inputs.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
+        } while (this.eat(Tok.Comma));
+      }
+      this.expect(Tok.RParen, "expected ')' in operand bundle");
+      bundles.push({ tag, inputs });
+    } while (this.eat(Tok.Comma));
+    this.expect(Tok.RSquare, "expected ']' at end of operand bundles");
+    return bundles;
+  }
+
+  // --- values ------------------------------------------------------------------------------------
+
+  private parseTypeAndValue(st: FunctionState | undefined): Value {
+    const t = this.parseType();
+    if (t.kind === 'metadata') return this.parseMetadataAsValue(st);
+    return this.parseValue(t, st);
+  }
+
+  private parseMetadataAsValue(st: FunctionState | undefined): MetadataAsValue {
+    const md = this.parseValueAsMetadataOrNode(st);
+    return new MetadataAsValue(this.ctx.metadata, md);
+  }
+
+  /** After `metadata`: a node, string, DIArgList, or `<type> <value>` (possibly function-local). */
+  private parseValueAsMetadataOrNode(st: FunctionState | undefined = this.pfs): Metadata {
+    if (this.t() === Tok.MetadataVar && this.lex.text === 'DIArgList') {
+      this.next();
+      this.expect(Tok.LParen, "expected '(' here");
+      const args: ValueAsMetadata[] = [];
+      if (this.t() !== Tok.RParen) {
+        do {
+          const t = this.parseType();
+          args.push(this.ctx.md.value(this.parseValue(t, st)));
+        } while (this.eat(Tok.Comma));
+      }
+      this.expect(Tok.RParen, "expected ')' here");
+      return this.ctx.md.argList(args);
+    }
+    if (this.t() === Tok.Exclaim || this.t() === Tok.MetadataVar) return this.parseMetadata();
+    const t = this.parseType();
+    const v = this.parseValue(t, st);
+    return this.wrapValue(v);
+  }
+
+  private wrapValue(v: Value): ValueAsMetadata {
+    const w = this.ctx.md.value(v);
+    if ((v as AnyValue).vk === 'fwd' || this.containsForward(v)) this.wrappersOfForwardGlobals.push(w);
+    return w;
+  }
+
+  /** Parses a value of type `t` (local or constant). */
+  private parseValue(t: Type, st: FunctionState | undefined): Value {
+    const l = this.lex;
+    const loc = l.start;
+    switch (l.kind) {
+      case Tok.LocalVar:
+      case Tok.LocalVarID: {
+        if (st === undefined) throw this.error('invalid use of function-local name');
+        const named = l.kind === Tok.LocalVar;
+        const key = named ? l.text : l.num;
+        this.next();
+        if (t.kind === 'label') return this.getBlock(st, key, loc);
+        const v = named ? st.named.get(key as string) : st.numbered[key as number];
+        if (v !== undefined) {
+          if (v.type !== t) throw this.error(`'%${key}' defined with type '${typeName(v.type)}' but expected '${typeName(t)}'`, loc);
+          return v;
+        }
+        if (named && st.blocksNamed.has(key as string)) throw this.error(`'%${key}' is not a basic block`, loc);
+        return this.forwardLocal(st, key, t, loc);
+      }
+      default:
+        return this.parseConstantValue(t, st);
+    }
+  }
+
+  private forwardLocal(st: FunctionState, key: string | number, t: Type, loc: number): Value {
+    const map = typeof key === 'string' ? st.fwdNamed : st.fwdNumbered;
+    let f = (map as Map<string | number, ForwardLocal>).get(key);
+    if (f === undefined) {
+      f = new ForwardLocal(t, typeof key === 'string' ? key : '', typeof key === 'number' ? key : -1, loc);
+      (map as Map<string | number, ForwardLocal>).set(key, f);
+    } else if (f.type !== t) throw this.error(`'%${key}' defined with type '${typeName(f.type)}' but expected '${typeName(t)}'`, loc);
+    st.hasForwardLocals = true;
+    return f as unknown as Value;
+  }
+
+  private globalRef(t: Type, loc: number): Value {
+    const l = this.lex;
+    const named = l.kind === Tok.GlobalVar;
+    const name = l.text;
+    const id = l.num;
+    this.next();
+    if (t.kind !== 'pointer') throw this.error('global variable reference must have pointer type', loc);
+    const existing = named ? this.m.getGlobalValue(name) : this.numberedGlobals[id];
+    if (existing !== undefined) {
+      if (existing.type !== t) throw this.error(`'@${named ? name : id}' defined with type '${typeName(existing.type)}' but expected '${typeName(t)}'`, loc);
+      return existing;
+    }
+    const map = named ? this.fwdGlobals : this.fwdGlobalIds;
+    const key = named ? name : id;
+    let f = (map as Map<string | number, ForwardGlobal>).get(key);
+    if (f === undefined) {
+      f = new ForwardGlobal(t, named ? name : '', named ? -1 : id, loc);
+      (map as Map<string | number, ForwardGlobal>).set(key, f);
+    }
+    this.sawForwardGlobal = true;
+    return f as unknown as Value;
+  }
+
+  /** Constants (and global references) of type `t`. */
+  private parseConstantValue(t: Type, st?: FunctionState): Value {
+    const l = this.lex;
+    const ctx = this.ctx;
+    const loc = l.start;
+    switch (l.kind) {
+      case Tok.GlobalVar:
+      case Tok.GlobalID:
+        return this.globalRef(t, loc);
+      case Tok.Int: {
+        const text = l.text;
+        this.next();
+        if (t.kind === 'integer') return ctx.constInt(t, intTokenValue(text));
+        if (t.kind === 'float') return this.fpConstant(t.fp, text, false, loc);
+        throw this.error('integer constant must have integer type', loc);
+      }
+      case Tok.Float:
+      case Tok.HexFloat: {
+        const text = l.text;
+        const hex = l.kind === Tok.HexFloat;
+        this.next();
+        if (t.kind !== 'float') throw this.error('floating point constant invalid for type', loc);
+        return this.fpConstant(t.fp, text, hex, loc);
+      }
+      case Tok.LBrace: {
+        this.next();
+        const fields: Constant[] = [];
+        if (this.t() !== Tok.RBrace) {
+          do fields.push(this.parseTypeAndValue(st) as Constant);
+          while (this.eat(Tok.Comma));
+        }
+        this.expect(Tok.RBrace, "expected end of struct constant");
+        if (t.kind !== 'struct' || t.packed) throw this.error('constant expression type mismatch', loc);
+        this.checkStructFields(t, fields, loc);
+        return this.track(makeStruct(ctx, t, fields));
+      }
+      case Tok.Less: {
+        this.next();
+        if (this.eat(Tok.LBrace)) {
+          const fields: Constant[] = [];
+          if (this.t() !== Tok.RBrace) {
+            do fields.push(this.parseTypeAndValue(st) as Constant);
+            while (this.eat(Tok.Comma));
+          }
+          this.expect(Tok.RBrace, "expected end of packed struct");
+          this.expect(Tok.Greater, "expected end of constant");
+          if (t.kind !== 'struct' || !t.packed) throw this.error('constant expression type mismatch', loc);
+          this.checkStructFields(t, fields, loc);
+          return this.track(makeStruct(ctx, t, fields));
+        }
+        const elements: Constant[] = [];
+        if (this.t() !== Tok.Greater) {
+          do elements.push(this.parseTypeAndValue(st) as Constant);
+          while (this.eat(Tok.Comma));
+        }
+        this.expect(Tok.Greater, "expected end of constant");
+        if (t.kind !== 'vector' || t.length !== elements.length) throw this.error('constant expression type mismatch', loc);
+        return this.track(makeVector(ctx, t, elements));
+      }
+      case Tok.LSquare: {
+        this.next();
+        const elements: Constant[] = [];
+        if (this.t() !== Tok.RSquare) {
+          do elements.push(this.parseTypeAndValue(st) as Constant);
+          while (this.eat(Tok.Comma));
+        }
+        this.expect(Tok.RSquare, "expected end of array constant");
+        if (t.kind !== 'array' || t.length !== elements.length) throw this.error(`constant expression type mismatch`, loc);
+        for (const e of elements) if (e.type !== t.element) throw this.error(`array element type mismatch`, loc);
+        return this.track(makeArray(ctx, t, elements));
+      }
+      case Tok.Exclaim:
+      case Tok.MetadataVar:
+        throw this.error('metadata value must have metadata type', loc);
+      case Tok.Ident:
+        return this.parseKeywordConstant(t, st, loc);
+      default:
+        throw this.error('expected value token', loc);
+    }
+  }
+
+  private checkStructFields(t: StructType, fields: Constant[], loc: number): void {
+    const expected = t.elements ?? [];
+    if (expected.length !== fields.length) throw this.error('initializer with struct type has wrong # elements', loc);
+    fields.forEach((f, i) => {
+      if (f.type !== expected[i]) throw this.error(`element ${i} of struct initializer doesn't match struct element type`, loc);
+    });
+  }
+
+  private fpConstant(kind: FloatKind, text: string, hex: boolean, loc: number): Value {
+    const bits = fpLiteralBits(kind, text, hex);
+    if (typeof bits === 'string') throw this.error(bits, loc);
+    return this.ctx.constFP(this.ctx.floatType(kind), bits);
+  }
+
+  private parseKeywordConstant(t: Type, st: FunctionState | undefined, loc: number): Value {
+    const ctx = this.ctx;
+    const w = this.lex.text;
+    switch (w) {
+      case 'true':
+      case 'false':
+        this.next();
+        if (t !== ctx.i1) throw this.error(`'${w}' must have i1 type (or vector of i1)`, loc);
+        return ctx.bool(w === 'true');
+      case 'null':
+        this.next();
+        if (t.kind !== 'pointer') throw this.error('null must be a pointer type', loc);
+        return ctx.nullPtr(t);
+      case 'undef':
+        this.next();
+        return ctx.undef(t);
+      case 'poison':
+        this.next();
+        return ctx.poison(t);
+      case 'zeroinitializer':
+        this.next();
+        if (t.kind === 'void' || t.kind === 'label' || t.kind === 'function') throw this.error('invalid type for null constant', loc);
+        return nullValue(ctx, t);
+      case 'none':
+        this.next();
+        if (t.kind !== 'token' && t.kind !== 'target') throw this.error('invalid type for none constant', loc);
+        return ctx.none(t);
+      case 'c': {
+        this.next();
+        if (this.t() !== Tok.String) throw this.error('expected string', loc);
+        const bytes = this.lex.text;
+        this.next();
+        if (t.kind !== 'array' || t.element !== ctx.i8 || t.length !== bytes.length) throw this.error('constant expression type mismatch', loc);
+        return makeString(ctx, t, bytes);
+      }
+      case 'asm':
+        throw this.error('inline asm is only valid as a call operand', loc);
+      case 'blockaddress': {
+        this.next();
+        this.expect(Tok.LParen, "expected '(' in block address expression");
+        const fn = this.parseValue(ctx.ptr(this.m.layout.programAddressSpace), undefined);
+        this.expect(Tok.Comma, "expected comma in block address expression");
+        if (this.t() !== Tok.LocalVar && this.t() !== Tok.LocalVarID) throw this.error('expected basic block name in block address');
+        const blockName = this.t() === Tok.LocalVar ? this.lex.text : `#${this.lex.num}`;
+        this.next();
+        this.expect(Tok.RParen, "expected ')' in block address expression");
+        const ba = new BlockAddress(t, fn, blockName);
+        this.blockAddresses.push({ ba, loc });
+        return ba;
+      }
+      case 'dso_local_equivalent':
+      case 'no_cfi': {
+        this.next();
+        const gv = this.parseValue(t, undefined);
+        return w === 'no_cfi' ? new NoCFIValue(t, gv) : new DSOLocalEquivalent(t, gv);
+      }
+      case 'splat': {
+        this.next();
+        this.expect(Tok.LParen, "expected '(' after splat");
+        const scalar = this.parseTypeAndValue(st) as Constant;
+        this.expect(Tok.RParen, "expected ')' after splat");
+        if (t.kind !== 'vector') throw this.error('splat must have vector type', loc);
+        return this.track(makeVector(ctx, t, new Array<Constant>(t.length).fill(scalar)));
+      }
+      default:
+        return this.parseConstantExpr(t, st, loc);
+    }
+  }
+
+  private parseConstantExpr(t: Type, st: FunctionState | undefined, loc: number): Value {
+    const ctx = this.ctx;
+    const op = this.lex.text;
+    this.next();
+    const typeAndConst = (): Constant => this.parseTypeAndValue(st) as Constant;
+    if (CAST_OPS.has(op)) {
+      this.expect(Tok.LParen, "expected '(' after constantexpr cast");
+      const v = typeAndConst();
+      this.expectIdent('to', "expected 'to' in constantexpr cast");
+      const dest = this.parseType();
+      this.expect(Tok.RParen, "expected ')' at end of constantexpr cast");
+      if (dest !== t) throw this.error('constant expression type mismatch', loc);
+      return this.track(makeConstantExpr(ctx, op as ConstantExprOpcode, dest, [v]));
+    }
+    if (op === 'getelementptr') {
+      const flags: string[] = [];
+      let inRange: [bigint, bigint] | undefined;
+      for (;;) {
+        if (this.isIdent('inbounds') || this.isIdent('nusw') || this.isIdent('nuw')) {
+          flags.push(this.lex.text);
+          this.next();
+        } else if (this.isIdent('inrange')) {
+          this.next();
+          this.expect(Tok.LParen, "expected '('");
+          const lo = this.expectInt('expected integer');
+          this.expect(Tok.Comma, "expected ','");
+          const hi = this.expectInt('expected integer');
+          this.expect(Tok.RParen, "expected ')'");
+          inRange = [lo, hi];
+        } else break;
+      }
+      this.expect(Tok.LParen, "expected '(' in constantexpr");
+      const source = this.parseType();
+      const ops: Constant[] = [];
+      let inRangeOperand: number | undefined;
+      while (this.eat(Tok.Comma)) {
+        if (this.eatIdent('inrange')) inRangeOperand = ops.length;
+        ops.push(typeAndConst());
+      }
+      this.expect(Tok.RParen, "expected ')' in constantexpr");
+      const extra = { flags, sourceElementType: source, ...(inRangeOperand !== undefined ? { inRangeOperand } : {}), ...(inRange ? { inRange } : {}) };
+      return this.track(makeConstantExpr(ctx, 'getelementptr', t, ops, extra));
+    }
+    if (op === 'icmp' || op === 'fcmp') {
+      const preds = op === 'icmp' ? ICMP_PREDICATES : FCMP_PREDICATES;
+      if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error('expected compare predicate');
+      const predicate = this.lex.text;
+      this.next();
+      this.expect(Tok.LParen, "expected '(' in compare constantexpr");
+      const a = typeAndConst();
+      this.expect(Tok.Comma, "expected comma in compare constantexpr");
+      const b = typeAndConst();
+      this.expect(Tok.RParen, "expected ')' in compare constantexpr");
+      return this.track(makeConstantExpr(ctx, op, t, [a, b], { predicate }));
+    }
+    const generic = new Set(['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor', 'fneg', 'fadd', 'fsub', 'fmul', 'fdiv', 'frem', 'select', 'extractelement', 'insertelement', 'shufflevector', 'extractvalue', 'insertvalue']);
+    if (generic.has(op)) {
+      const flags: string[] = [];
+      while (this.t() === Tok.Ident && ['nuw', 'nsw', 'exact'].includes(this.lex.text)) {
+        flags.push(this.lex.text);
+        this.next();
+      }
+      this.expect(Tok.LParen, "expected '(' in constantexpr");
+      const ops: Constant[] = [];
+      do ops.push(typeAndConst());
+      while (this.eat(Tok.Comma) && this.t() !== Tok.Int);
+      const indices: number[] = [];
+      if (op === 'extractvalue' || op === 'insertvalue') while (this.t() === Tok.Int) {
+        indices.push(this.expectUInt('expected index'));
+        this.eat(Tok.Comma);
+      }
+      this.expect(Tok.RParen, "expected ')' in constantexpr");
+      const extra: Record<string, unknown> = {};
+      if (flags.length) extra['flags'] = flags;
+      if (indices.length) extra['indices'] = indices;
+      if (op === 'shufflevector') extra['mask'] = shuffleMaskOf(ops[2]!);
+      return this.track(makeConstantExpr(ctx, op as ConstantExprOpcode, t, op === 'shufflevector' ? ops.slice(0, 2) : ops, extra));
+    }
+    throw this.error('expected value token', loc);
+  }
+
+  private containsForward(v: Value): boolean {
+    return this.forwardConstants.has(v as Constant);
+  }
+
+  /** Remembers constants built from forward references so they can be rebuilt at the end. */
+  private track(c: Value): Value {
+    if (!this.sawForwardGlobal) return c;
+    const ops = constantOperands(c);
+    if (ops.some((o) => (o as AnyValue).vk === 'fwd' || this.forwardConstants.has(o as Constant))) this.forwardConstants.add(c as Constant);
+    return c;
+  }
+  private readonly forwardConstants = new Set<Constant>();
+
+  // --- metadata ----------------------------------------------------------------------------------
+
+  private mdSlot(id: number, loc: number): MDNode {
+    let n = this.mdSlots.get(id);
+    if (n === undefined) {
+      n = this.ctx.md.shell('tuple', false);
+      this.mdSlots.set(id, n);
+      this.mdRefLoc.set(id, loc);
+    }
+    return n;
+  }
+
+  private parseNamedMetadata(): void {
+    const name = this.lex.text;
+    this.next();
+    this.expect(Tok.Equal, "expected '=' here");
+    this.expect(Tok.Exclaim, "Expected '!' here");
+    this.expect(Tok.LBrace, "Expected '{' here");
+    const ops: MDNode[] = [];
+    if (this.t() !== Tok.RBrace) {
+      do {
+        if (this.t() === Tok.MetadataVar && this.lex.text === 'DIExpression') {
+          ops.push(this.parseMetadata() as unknown as MDNode);
+          continue;
+        }
+        this.expect(Tok.Exclaim, "Expected '!' here");
+        const loc = this.lex.start;
+        const id = this.expectUInt('expected metadata number');
+        ops.push(this.mdSlot(id, loc));
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RBrace, "expected end of metadata node");
+    const existing = this.m.namedMetadata.get(name);
+    if (existing) existing.push(...ops);
+    else this.m.namedMetadata.set(name, ops);
+  }
+
+  private parseStandaloneMetadata(): void {
+    this.next();
+    const loc = this.lex.start;
+    const id = this.expectUInt('expected metadata number');
+    this.expect(Tok.Equal, "expected '=' here");
+    if (this.mdDefined.has(id)) throw this.error(`Metadata id is already used`, loc);
+    const distinct = this.eatIdent('distinct');
+    let shell = this.mdSlots.get(id);
+    const bodyLoc = this.lex.start;
+    if (this.t() === Tok.Exclaim && this.peek() === Tok.LBrace) {
+      this.next();
+      const ops = this.parseMDTupleBody();
+      shell ??= this.ctx.md.shell('tuple', distinct);
+      (shell as { distinct: boolean }).distinct = distinct;
+      (shell as MDTuple).operands = ops;
+    } else if (this.t() === Tok.MetadataVar) {
+      const className = this.lex.text;
+      if (className === 'DIExpression' || className === 'DIArgList') {
+        // A numbered DIExpression is legal input; it is printed inline everywhere.
+        const expr = this.parseMetadata();
+        this.exprSlots.set(id, expr);
+        this.mdDefined.add(id);
+        return;
+      }
+      this.next();
+      const fields = this.parseDIFields(className);
+      const isDistinct = distinct || becomesDistinct(className, fields);
+      shell = shell === undefined ? this.ctx.md.shell('di', isDistinct, className) : convertShellToDI(shell, className, isDistinct);
+      shell.fields = fields;
+    } else {
+      throw this.error('expected metadata node', bodyLoc);
+    }
+    this.mdSlots.set(id, shell);
+    this.mdDefined.add(id);
+  }
+  private readonly exprSlots = new Map<number, Metadata>();
+
+  private parseMDTupleBody(): (Metadata | null)[] {
+    this.expect(Tok.LBrace, "expected '{' here");
+    const ops: (Metadata | null)[] = [];
+    if (this.t() !== Tok.RBrace) {
+      do {
+        if (this.isIdent('null')) {
+          this.next();
+          ops.push(null);
+        } else if (this.t() === Tok.Exclaim || this.t() === Tok.MetadataVar) ops.push(this.parseMetadata());
+        else {
+          const t = this.parseType();
+          if (t.kind === 'metadata') throw this.error('invalid metadata-value-metadata roundtrip');
+          ops.push(this.wrapValue(this.parseValue(t, this.pfs)));
+        }
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RBrace, "expected end of metadata node");
+    return ops;
+  }
+
+  /** `!N`, `!{...}`, `!"str"`, `!DIxxx(...)`, `distinct !{...}` inline. */
+  private parseMetadata(): Metadata {
+    const l = this.lex;
+    const loc = l.start;
+    if (this.isIdent('distinct')) {
+      this.next();
+      if (this.t() === Tok.Exclaim && this.peek() === Tok.LBrace) {
+        this.next();
+        return this.ctx.md.distinctTuple(this.parseMDTupleBody());
+      }
+      if (this.t() === Tok.MetadataVar) {
+        const className = l.text;
+        this.next();
+        return this.ctx.md.di(className, this.parseDIFields(className), true);
+      }
+      throw this.error('expected metadata node');
+    }
+    if (l.kind === Tok.MetadataVar) {
+      const className = l.text;
+      this.next();
+      if (className === 'DIExpression') return this.parseDIExpressionBody();
+      if (className === 'DIArgList') throw this.error('DIArgList is only valid as a call argument', loc);
+      if (this.t() !== Tok.LParen) throw this.error(`expected '(' after !${className}`);
+      const fields = this.parseDIFields(className);
+      if (becomesDistinct(className, fields)) return this.ctx.md.di(className, fields, true);
+      const node = this.ctx.md.shell('di', false, className);
+      node.fields = fields;
+      this.inlineNodes.push(node);
+      return node;
+    }
+    this.expect(Tok.Exclaim, "expected '!' here");
+    if (l.kind === Tok.String) {
+      const s = l.text;
+      this.next();
+      return this.ctx.md.string(s);
+    }
+    if (l.kind === Tok.LBrace) {
+      const node = this.ctx.md.shell('tuple', false);
+      node.operands = this.parseMDTupleBody();
+      this.inlineNodes.push(node);
+      return node;
+    }
+    if (l.kind === Tok.Int) {
+      const idLoc = l.start;
+      const id = this.expectUInt('expected metadata number');
+      const expr = this.exprSlots.get(id);
+      if (expr !== undefined) return expr;
+      return this.mdSlot(id, idLoc);
+    }
+    throw this.error('expected metadata', loc);
+  }
+  /** Inline uniqued nodes (`!{...}` written in place), canonicalized with the numbered ones. */
+  private readonly inlineNodes: MDNode[] = [];
+
+  private parseDIExpressionBody(): Metadata {
+    this.expect(Tok.LParen, "expected '(' here");
+    const elements: (string | bigint)[] = [];
+    if (this.t() !== Tok.RParen) {
+      do {
+        if (this.t() === Tok.Ident) {
+          elements.push(this.lex.text);
+          this.next();
+        } else if (this.t() === Tok.Int) elements.push(this.expectInt('expected integer'));
+        else throw this.error('expected unsigned integer');
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RParen, "expected ')' here");
+    return this.ctx.md.expression(elements);
+  }
+
+  private parseDIFields(className: string): Map<string, DIFieldValue> {
+    this.expect(Tok.LParen, `expected '(' after !${className}`);
+    const fields = new Map<string, DIFieldValue>();
+    if (this.t() !== Tok.RParen) {
+      do {
+        if (this.t() !== Tok.LabelStr) throw this.error(`expected field label here`);
+        const name = this.lex.text;
+        if (fields.has(name)) throw this.error(`field '${name}' cannot be specified more than once`);
+        this.next();
+        fields.set(name, this.parseDIFieldValue(className, name));
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RParen, "expected ')' here");
+    return fields;
+  }
+
+  private parseDIFieldValue(className: string, fieldName: string): DIFieldValue {
+    const l = this.lex;
+    switch (l.kind) {
+      case Tok.Int:
+        return { k: 'int', v: this.expectInt('expected integer') };
+      case Tok.String: {
+        const s = l.text;
+        this.next();
+        return { k: 'str', v: s };
+      }
+      case Tok.Exclaim:
+      case Tok.MetadataVar:
+        return { k: 'md', v: this.parseMetadata() };
+      case Tok.Ident: {
+        const w = l.text;
+        if (w === 'true' || w === 'false') {
+          this.next();
+          return { k: 'bool', v: w === 'true' };
+        }
+        if (w === 'null') {
+          this.next();
+          return { k: 'md', v: null };
+        }
+        if (w === 'distinct') return { k: 'md', v: this.parseMetadata() };
+        const parts: (string | bigint)[] = [];
+        this.next();
+        parts.push(w);
+        let isFlags = false;
+        while (this.eat(Tok.Bar)) {
+          isFlags = true;
+          if (this.t() === Tok.Int) parts.push(this.expectInt('expected integer'));
+          else if (this.t() === Tok.Ident) {
+            parts.push(this.lex.text);
+            this.next();
+          } else throw this.error('expected flag');
+        }
+        if (isFlags || fieldName === 'flags' || fieldName === 'spFlags') return { k: 'flags', v: parts };
+        return { k: 'enum', v: w };
+      }
+      default:
+        throw this.error(`invalid value for field '${fieldName}' of !${className}`);
+    }
+  }
+
+  /** `!kind !N` (no leading comma). */
+  private parseAttachmentNoComma(list: Attachment[]): void {
+    if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata attachment');
+    const kind = this.ctx.md.kinds.id(this.lex.text);
+    this.next();
+    const node = this.parseMetadata();
+    if (node.mk !== 'tuple' && node.mk !== 'di') throw this.error('expected metadata node');
+    const i = list.findIndex((a) => a.kind === kind);
+    if (i >= 0) list[i] = { kind, node };
+    else list.push({ kind, node });
+  }
+
+  /** `, !kind !N` after a global variable (comma already consumed). */
+  private parseAttachment(list: Attachment[]): void {
+    this.parseAttachmentNoComma(list);
+  }
+
+  // --- finishing ---------------------------------------------------------------------------------
+
+  private finish(): void {
+    // undefined types
+    for (const [name, e] of this.namedTypes) if (!e.defined && e.type.elements === undefined && this.typeMustBeDefined(e)) throw this.error(`use of undefined type named '${name}'`, e.loc);
+    for (const [id, e] of this.numberedTypes) if (!e.defined) throw this.error(`use of undefined type '%${id}'`, e.loc);
+    // undefined globals
+    for (const [name, f] of this.fwdGlobals) throw this.error(`use of undefined value '@${name}'`, f.loc);
+    for (const [id, f] of this.fwdGlobalIds) throw this.error(`use of undefined value '@${id}'`, f.loc);
+    // undefined metadata
+    for (const [id, loc] of this.mdRefLoc) if (!this.mdDefined.has(id)) throw this.error(`use of undefined metadata '!${id}'`, loc);
+    // attribute groups
+    for (const p of this.pendingAttrs) {
+      const merged: Attribute[] = [...p.inline];
+      let memory = p.memory;
+      for (const g of p.groups) {
+        const group = this.attrGroups.get(g);
+        if (group === undefined) throw this.error(`attribute group #${g} is not defined`, p.loc);
+        merged.push(...group.attrs);
+        if (group.memory !== undefined) memory = group.memory;
+      }
+      if (memory !== undefined) merged.push(intAttr('memory', memory));
+      const set = AttributeSet.of(merged);
+      const target = p.target;
+      if (target instanceof GlobalVariable) target.attributes = set;
+      else target.attributes = target.attributes.withFn(set);
+    }
+    for (const fn of this.m.functions) {
+      const a = fn.attributes.fn.get('align');
+      if (a?.kind === 'int') {
+        fn.align ??= a.value as number;
+        fn.attributes = fn.attributes.withFn(fn.attributes.fn.without('align'));
+      }
+    }
+    if (this.resolvedForward.size > 0) this.patchForwardGlobals();
+    this.resolveBlockAddresses();
+    this.finishMetadata();
+    upgradeIntrinsics(this.m);
+  }
+
+  private typeMustBeDefined(e: { type: StructType; defined: boolean }): boolean {
+    // A named type that is referenced but never defined is an error in LLVM.
+    return !e.defined;
+  }
+
+  private patchForwardGlobals(): void {
+    const resolved = this.resolvedForward;
+    const rebuilt = new Map<Constant, Constant>();
+    const fix = (v: Value): Value => {
+      const any = v as AnyValue;
+      if (any.vk === 'fwd') return resolved.get(any)!;
+      if (this.forwardConstants.has(v as Constant)) return rebuild(v as Constant);
+      return v;
+    };
+    const rebuild = (c: Constant): Constant => {
+      let r = rebuilt.get(c);
+      if (r !== undefined) return r;
+      r = rebuildConstant(this.ctx, c, (o) => fix(o) as Constant);
+      rebuilt.set(c, r);
+      return r;
+    };
+    for (const gv of this.m.globals) if (gv.initializer) gv.initializer = fix(gv.initializer) as Constant;
+    for (const a of this.m.aliases) a.aliasee = fix(a.aliasee) as Constant;
+    for (const i of this.m.ifuncs) i.resolver = fix(i.resolver) as Constant;
+    for (const fn of this.m.functions) {
+      if (fn.personality) fn.personality = fix(fn.personality) as Constant;
+      if (fn.prefix) fn.prefix = fix(fn.prefix) as Constant;
+      if (fn.prologue) fn.prologue = fix(fn.prologue) as Constant;
+      for (const b of fn.blocks) {
+        for (const inst of b.instructions) {
+          const ops = inst.operands;
+          for (let i = 0; i < ops.length; i++) {
+            const op = ops[i]!;
+            const f = fix(op);
+            if (f !== op) ops[i] = f;
+          }
+          if (inst instanceof CallInst) for (const bundle of inst.bundles) bundle.inputs.forEach((v, i) => (bundle.inputs[i] = fix(v)));
+        }
+      }
+    }
+    for (const { ba } of this.blockAddresses) ba.fn = fix(ba.fn);
+    // metadata wrappers: point them at the real values
+    for (const w of this.wrappersOfForwardGlobals) {
+      (w as { value: Value }).value = fix(w.value);
+    }
+    this.valueWrapperFixups = this.wrappersOfForwardGlobals;
+  }
+  private valueWrapperFixups: ValueAsMetadata[] = [];
+
+  private resolveBlockAddresses(): void {
+    for (const { ba, loc } of this.blockAddresses) {
+      const fn = ba.fn;
+      if (fn.vk !== 'function') throw this.error('expected function name in blockaddress', loc);
+      const name = ba.block as string;
+      let block: BasicBlock | undefined;
+      if (name.startsWith('#')) {
+        const id = Number(name.slice(1));
+        let n = fn.args.filter((a) => a.name === '').length;
+        for (const b of fn.blocks) {
+          if (b.name === '') {
+            if (n === id) block = b;
+            n++;
+          }
+          for (const i of b.instructions) if (i.name === '' && i.type.kind !== 'void') n++;
+        }
+      } else block = fn.blocks.find((b) => b.name === name);
+      if (block === undefined) throw this.error(`referenced value is not a basic block`, loc);
+      ba.block = block;
+    }
+  }
+
+  private finishMetadata(): void {
+    const md = this.ctx.md;
+    // Value wrappers that became duplicates after forward globals were resolved.
+    const wrapperDupes = new Map<Metadata, Metadata>();
+    for (const w of this.valueWrapperFixups) {
+      const canonical = md.value(w.value);
+      if (canonical !== w) wrapperDupes.set(w, canonical);
+    }
+    if (wrapperDupes.size > 0) this.replaceMetadataEverywhere(wrapperDupes as Map<MDNode, MDNode>);
+    const shells: MDNode[] = [];
+    for (const n of this.mdSlots.values()) if (!n.distinct) shells.push(n);
+    for (const n of this.inlineNodes) shells.push(n);
+    // distinct nodes also need their operands canonicalized
+    const distinct: MDNode[] = [];
+    for (const n of this.mdSlots.values()) if (n.distinct) distinct.push(n);
+    const replacements = md.canonicalize([...shells, ...distinct]);
+    if (replacements.size > 0) this.replaceMetadataEverywhere(replacements);
+  }
+
+  /** Rewrites every reference to a replaced metadata node (attachments, named metadata, operands). */
+  private replaceMetadataEverywhere(map: Map<MDNode, MDNode>): void {
+    const get = <T extends Metadata | null>(m: T): T => ((m !== null && (map.get(m as MDNode) as T | undefined)) || m);
+    const fixNode = (n: MDNode): void => {
+      if (n.mk === 'tuple') {
+        for (let i = 0; i < n.operands.length; i++) n.operands[i] = get(n.operands[i]!);
+      } else for (const [k, f] of n.fields) if (f.k === 'md') n.fields.set(k, { k: 'md', v: get(f.v) });
+    };
+    for (const n of this.mdSlots.values()) fixNode(n);
+    for (const n of map.values()) fixNode(n);
+    for (const n of this.inlineNodes) fixNode(n);
+    for (const [id, n] of this.mdSlots) {
+      const r = map.get(n);
+      if (r) this.mdSlots.set(id, r);
+    }
+    const fixList = (list: Attachment[] | null): void => {
+      if (list === null) return;
+      for (let i = 0; i < list.length; i++) {
+        const a = list[i]!;
+        const r = map.get(a.node);
+        if (r) list[i] = { kind: a.kind, node: r };
+      }
+    };
+    for (const [name, ops] of this.m.namedMetadata) this.m.namedMetadata.set(name, ops.map((o) => get(o)));
+    for (const g of this.m.globals) fixList(g.attachments);
+    for (const f of this.m.functions) {
+      fixList(f.attachments);
+      for (const b of f.blocks) {
+        for (const inst of b.instructions) {
+          fixList(inst.attachments);
+          for (const op of inst.operands) if (op.vk === 'metadata') op.metadata = get(op.metadata);
+          if (inst.debugRecords) for (let r = 0; r < inst.debugRecords.length; r++) {
+            const rec = inst.debugRecords[r]!;
+            inst.debugRecords[r] = { kind: rec.kind, operands: rec.operands.map((o) => get(o)) };
+          }
+        }
+      }
+    }
+  }
+}
+
+/** Function attributes that are never parameter attributes (stop the parameter attribute list). */
+const FN_ONLY = new Set([
+  'alwaysinline', 'builtin', 'cold', 'convergent', 'disable_sanitizer_instrumentation', 'fn_ret_thunk_extern', 'hot',
+  'inlinehint', 'jumptable', 'minsize', 'mustprogress', 'naked', 'nobuiltin', 'nocallback', 'nocf_check',
+  'noduplicate', 'nofree', 'noimplicitfloat', 'noinline', 'nomerge', 'noprofile', 'norecurse', 'noredzone',
+  'noreturn', 'nosanitize_bounds', 'nosanitize_coverage', 'nosync', 'nounwind', 'nonlazybind',
+  'null_pointer_is_valid', 'optforfuzzing', 'optsize', 'optnone', 'presplitcoroutine', 'returns_twice',
+  'safestack', 'sanitize_address', 'sanitize_hwaddress', 'sanitize_memtag', 'sanitize_memory', 'sanitize_thread',
+  'shadowcallstack', 'skipprofile', 'speculatable', 'speculative_load_hardening', 'ssp', 'sspreq', 'sspstrong',
+  'strictfp', 'willreturn', 'allocsize', 'uwtable', 'vscale_range', 'memory', 'allockind', 'alignstack',
+  'argmemonly', 'inaccessiblememonly', 'inaccessiblemem_or_argmemonly',
+]);
+const TYPE_ARG_ATTRS = new Set(['byval', 'sret', 'inalloca', 'preallocated', 'byref', 'elementtype']);
+
+function typeName(t: Type): string {
+  switch (t.kind) {
+    case 'integer':
+      return `i${t.bits}`;
+    case 'float':
+      return t.fp;
+    case 'pointer':
+      return t.addressSpace === 0 ? 'ptr' : `ptr addrspace(${t.addressSpace})`;
+    case 'struct':
+      return t.name !== '' ? `%${t.name}` : t.literal ? '{...}' : '%<numbered>';
+    case 'array':
+      return `[${t.length} x ${typeName(t.element)}]`;
+    case 'vector':
+      return `<${t.scalable ? 'vscale x ' : ''}${t.length} x ${typeName(t.element)}>`;
+    case 'function':
+      return `${typeName(t.returnType)} (${t.params.map(typeName).join(', ')}${t.varArgs ? ', ...' : ''})`;
+    case 'target':
+      return `target("${t.name}")`;
+    default:
+      return t.kind;
+  }
+}
+
+function isSizedType(t: Type): boolean {
+  switch (t.kind) {
+    case 'void':
+    case 'label':
+    case 'metadata':
+    case 'token':
+    case 'function':
+      return false;
+    case 'struct':
+      return t.elements !== undefined && t.elements.every(isSizedType);
+    case 'array':
+    case 'vector':
+      return isSizedType(t.element);
+    default:
+      return true;
+  }
+}
+
+function indexedType(t: Type, indices: readonly number[], fail: () => Error): Type {
+  let cur = t;
+  for (const i of indices) {
+    if (cur.kind === 'struct' && cur.elements && i < cur.elements.length) cur = cur.elements[i]!;
+    else if (cur.kind === 'array' && i < cur.length) cur = cur.element;
+    else throw fail();
+  }
+  return cur;
+}
+
+/** Mask elements of a shufflevector mask constant (-1 for undef/poison lanes). */
+function shuffleMaskOf(mask: Value): number[] {
+  const t = mask.type;
+  const n = t.kind === 'vector' ? t.length : 0;
+  switch (mask.vk) {
+    case 'zero':
+      return new Array<number>(n).fill(0);
+    case 'undef':
+    case 'poison':
+      return new Array<number>(n).fill(-1);
+    case 'vector':
+      return mask.elements.map((e) => (e.vk === 'int' ? Number(e.value) : -1));
+    default:
+      return new Array<number>(n).fill(-1);
+  }
+}
+
+function constantOperands(c: Value): readonly Value[] {
+  switch (c.vk) {
+    case 'array':
+    case 'vector':
+      return c.elements;
+    case 'struct':
+      return c.fields;
+    case 'expr':
+      return c.operands;
+    case 'blockaddress':
+      return [c.fn];
+    case 'dso_local_equivalent':
+    case 'no_cfi':
+      return [c.global];
+    default:
+      return [];
+  }
+}
+
+/** Rebuilds a constant with its operands mapped (used to resolve forward global references). */
+export function rebuildConstant(ctx: Context, c: Constant, map: (v: Constant) => Constant): Constant {
+  switch (c.vk) {
+    case 'array':
+      return makeArray(ctx, c.type, c.elements.map(map));
+    case 'vector':
+      return makeVector(ctx, c.type, c.elements.map(map));
+    case 'struct':
+      return makeStruct(ctx, c.type, c.fields.map(map));
+    case 'expr':
+      return new ConstantExpr(c.opcode, c.type, c.operands.map(map), c.extra);
+    case 'dso_local_equivalent':
+      return new DSOLocalEquivalent(c.type, map(c.global as Constant));
+    case 'no_cfi':
+      return new NoCFIValue(c.type, map(c.global as Constant));
+    default:
+      return c;
+  }
+}
+
+/**
+ * A forward-referenced `!N` starts as an empty tuple shell; when its definition turns out to be a
+ * specialized node, the same object becomes that node so no reference needs rewriting.
+ */
+function convertShellToDI(shell: MDNode, className: string, distinct: boolean): DINode {
+  if (shell.mk === 'di') {
+    (shell as { distinct: boolean }).distinct = distinct;
+    return shell;
+  }
+  const node = shell as unknown as Record<string, unknown>;
+  Object.setPrototypeOf(node, DINode.prototype);
+  node['mk'] = 'di';
+  delete node['operands'];
+  node['className'] = className;
+  node['fields'] = new Map<string, DIFieldValue>();
+  node['distinct'] = distinct;
+  return node as unknown as DINode;
+}
+
+/** LLParser makes a DICompositeType with an ODR identifier distinct even when written uniqued. */
+function becomesDistinct(className: string, fields: ReadonlyMap<string, DIFieldValue>): boolean {
+  if (className !== 'DICompositeType') return false;
+  const id = fields.get('identifier');
+  return id !== undefined && id.k === 'str' && id.v !== '';
+}
