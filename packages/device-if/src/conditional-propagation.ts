@@ -313,14 +313,16 @@ function prototypeSemantics(functions: readonly AspectCallGraphFunction[], looku
     }
   };
 
-  // Root-to-leaf paths (a leaf has no callees) that pass through a conditional caller.
+  // Root-to-leaf paths (a leaf has no callees) that pass through a conditional caller. A function
+  // whose callees are all on the path already ends it too, where the prototype would recurse forever.
   const paths: string[][] = [];
   const collectPaths = (name: string, path: string[]): void => {
     path.push(name);
-    if (!graph.has(name)) {
+    const callees = calleesOf(name).filter((callee) => !path.includes(callee));
+    if (callees.length === 0) {
       if (path.some(isConditionalCaller)) paths.push([...path]);
     } else {
-      for (const callee of calleesOf(name)) if (!path.includes(callee)) collectPaths(callee, path);
+      for (const callee of callees) collectPaths(callee, path);
     }
     path.pop();
   };
