@@ -1,1 +1,125 @@
-export const packageName = '@syclkit/ir';
+export { Context, normalizeInt } from './context.js';
+export {
+  TypeContext,
+  SimpleType,
+  IntegerType,
+  FloatType,
+  PointerType,
+  ArrayType,
+  VectorType,
+  FunctionType,
+  StructType,
+  TargetExtType,
+  subtypes,
+  isIntegerType,
+  isFloatingType,
+  isVoidType,
+  scalarType,
+  isFirstClassType,
+  isSized,
+} from './types.js';
+export type { Type, FloatKind, SimpleKind } from './types.js';
+export {
+  ConstantInt,
+  ConstantFP,
+  ConstantPointerNull,
+  ConstantAggregateZero,
+  UndefValue,
+  PoisonValue,
+  ConstantNone,
+  ConstantArray,
+  ConstantString,
+  ConstantStruct,
+  ConstantVector,
+  ConstantExpr,
+  BlockAddress,
+  DSOLocalEquivalent,
+  NoCFIValue,
+  Comdat,
+  GlobalVariable,
+  GlobalAlias,
+  GlobalIFunc,
+  IRFunction,
+  Argument,
+  BasicBlock,
+  InlineAsm,
+  MetadataAsValue,
+  isGlobalValue,
+  isConstant,
+  isPlainConstant,
+  isNullValue,
+  stripPointerCasts,
+} from './values.js';
+export type {
+  Value,
+  Constant,
+  GlobalValue,
+  GlobalObject,
+  Linkage,
+  Visibility,
+  DLLStorage,
+  UnnamedAddr,
+  ThreadLocal,
+  ComdatSelection,
+  ConstantExprOpcode,
+  ConstantExprExtra,
+  SanitizerFlags,
+  InlineAsmFlags,
+} from './values.js';
+export {
+  Instruction,
+  AllocaInst,
+  MemoryInst,
+  GetElementPtrInst,
+  CmpInst,
+  CallInst,
+  AggregateInst,
+  ShuffleVectorInst,
+  LandingPadInst,
+  CatchSwitchInst,
+  Flag,
+  FAST_MATH_MASK,
+  TERMINATORS,
+  BINARY_OPS,
+  CAST_OPS,
+  isCall,
+} from './instructions.js';
+export type { Opcode, AtomicOrdering, OperandBundle, DebugRecord } from './instructions.js';
+export {
+  MDString,
+  ValueAsMetadata,
+  MDTuple,
+  DINode,
+  DIExpression,
+  DIArgList,
+  MetadataContext,
+  MetadataKinds,
+  FIXED_METADATA_KINDS,
+  isMDNode,
+  isNumberedNode,
+  childNodes,
+} from './metadata.js';
+export type { Metadata, MDNode, DIFieldValue, Attachment } from './metadata.js';
+export {
+  AttributeSet,
+  AttributeList,
+  ATTRIBUTE_KIND_ORDER,
+  enumAttr,
+  intAttr,
+  typeAttr,
+  stringAttr,
+  isAttributeKeyword,
+  formatMemoryEffects,
+  packMemoryEffects,
+  unpackMemoryEffects,
+} from './attributes.js';
+export type { Attribute, MemoryLocation } from './attributes.js';
+export { Module, getMetadata, setMetadata } from './module.js';
+export { DataLayout } from './datalayout.js';
+export { parseModule } from './parser.js';
+export type { ParseOptions } from './parser.js';
+export { printModule, formatName, escapeString } from './printer.js';
+export { IrSyntaxError, IrError } from './errors.js';
+export { callingConvFromNumber, isCallingConvKeyword, KERNEL_CALLING_CONVENTIONS } from './callingconv.js';
+export { lookupIntrinsic, intrinsicAttributes, upgradeIntrinsics, upgradeDebugInfo, stripDebugInfo, debugMetadataVersion } from './upgrade.js';
+export { formatFP, fpValue } from './fp.js';

@@ -24,7 +24,7 @@ import { makeArray, makeConstantExpr, makeString, makeStruct, makeVector, nullVa
 import { Context } from './context.js';
 import { IrSyntaxError } from './errors.js';
 import { fpLiteralBits } from './fp.js';
-import { upgradeIntrinsics } from './upgrade.js';
+import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
 import {
   AggregateInst,
   AllocaInst,
@@ -75,13 +75,18 @@ export interface ParseOptions {
   readonly filename?: string;
   /** Context to create types and metadata in (share one to link modules). */
   readonly context?: Context;
+  /** Receives warnings such as LLVM's "ignoring debug info with an invalid version". */
+  readonly onWarning?: (message: string) => void;
 }
 
 /** Parses textual IR. `source` should be decoded as latin1 so bytes map one-to-one to chars. */
 export function parseModule(source: string, options: ParseOptions = {}): Module {
   const filename = options.filename ?? '<stdin>';
   const parser = new Parser(source, filename, options.context ?? new Context());
-  return parser.parseModule();
+  const m = parser.parseModule();
+  const warning = upgradeDebugInfo(m);
+  if (warning !== undefined) options.onWarning?.(warning);
+  return m;
 }
 
 /** Placeholder for a global referenced before its definition. */

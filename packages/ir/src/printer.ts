@@ -814,8 +814,9 @@ class ModulePrinter {
     const scalable = t.kind === 'vector' && t.scalable;
     const maskType = `<${scalable ? 'vscale x ' : ''}${n} x i32>`;
     if (mask.every((m) => m === 0)) return `, ${maskType} zeroinitializer`;
-    if (mask.every((m) => m === -1)) return `, ${maskType} poison`;
-    return `, ${maskType} <${mask.map((m) => (m === -1 ? 'i32 poison' : `i32 ${m}`)).join(', ')}>`;
+    // LLVM 16 spells undefined lanes `undef` (LLVM 17+ says `poison`)
+    if (mask.every((m) => m === -1)) return `, ${maskType} undef`;
+    return `, ${maskType} <${mask.map((m) => (m === -1 ? 'i32 undef' : `i32 ${m}`)).join(', ')}>`;
   }
 
   private callText(c: CallInst): string {
@@ -1020,13 +1021,13 @@ function optimizationFlags(op: string, flags: number): string {
   if (fmf !== 0) {
     if (fmf === FAST_MATH_MASK) s += ' fast';
     else {
+      if (fmf & Flag.REASSOC) s += ' reassoc';
       if (fmf & Flag.NNAN) s += ' nnan';
       if (fmf & Flag.NINF) s += ' ninf';
       if (fmf & Flag.NSZ) s += ' nsz';
       if (fmf & Flag.ARCP) s += ' arcp';
       if (fmf & Flag.CONTRACT) s += ' contract';
       if (fmf & Flag.AFN) s += ' afn';
-      if (fmf & Flag.REASSOC) s += ' reassoc';
     }
   }
   if (op === 'getelementptr') {

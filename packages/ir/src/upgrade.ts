@@ -116,3 +116,70 @@ export function upgradeIntrinsics(m: Module): void {
   }
   m.removeAll(new Set(renamed.keys()));
 }
+
+/** The `"Debug Info Version"` module flag (0 when absent), as `getDebugMetadataVersionFromModule`. */
+export function debugMetadataVersion(m: Module): number {
+  for (const flag of m.namedMetadata.get('llvm.module.flags') ?? []) {
+    if (flag.mk !== 'tuple') continue;
+    const key = flag.operands[1];
+    const value = flag.operands[2];
+    if (key?.mk === 'string' && key.value === 'Debug Info Version' && value?.mk === 'value' && value.value.vk === 'int') return value.value.num;
+  }
+  return 0;
+}
+
+const DEBUG_INTRINSICS = new Set(['llvm.dbg.declare', 'llvm.dbg.value', 'llvm.dbg.addr', 'llvm.dbg.label', 'llvm.dbg.assign']);
+
+/** LLVM's `StripDebugInfo`; returns whether anything was removed. */
+export function stripDebugInfo(m: Module): boolean {
+  let changed = false;
+  for (const name of [...m.namedMetadata.keys()]) {
+    if (name.startsWith('llvm.dbg.') || name === 'llvm.gcov') {
+      m.namedMetadata.delete(name);
+      changed = true;
+    }
+  }
+  const kinds = m.context.md.kinds;
+  const dbg = 0;
+  const stripped = new Set([dbg, kinds.id('heapallocsite'), kinds.id('DIAssignID')]);
+  for (const f of m.functions) {
+    const before = f.attachments.length;
+    f.attachments = f.attachments.filter((a) => a.kind !== dbg);
+    if (f.attachments.length !== before) changed = true;
+    for (const b of f.blocks) {
+      const kept = b.instructions.filter((i) => !(i instanceof CallInst && i.calledFunction !== undefined && DEBUG_INTRINSICS.has(i.calledFunction.name)));
+      if (kept.length !== b.instructions.length) {
+        b.instructions = kept;
+        changed = true;
+      }
+      for (const i of b.instructions) {
+        if (i.debugRecords) {
+          i.debugRecords = null;
+          changed = true;
+        }
+        if (i.attachments === null) continue;
+        const n = i.attachments.length;
+        i.attachments = i.attachments.filter((a) => !stripped.has(a.kind));
+        if (i.attachments.some((a) => a.kind === dbg) || i.attachments.length !== n) changed = true;
+        if (i.attachments.length === 0) i.attachments = null;
+      }
+    }
+  }
+  for (const g of m.globals) {
+    const before = g.attachments.length;
+    g.attachments = g.attachments.filter((a) => a.kind !== dbg);
+    if (g.attachments.length !== before) changed = true;
+  }
+  return changed;
+}
+
+/**
+ * LLVM's `UpgradeDebugInfo` for modules without a current `"Debug Info Version"` flag: the debug
+ * info is dropped and the returned warning (LLVM's wording) should be shown to the user.
+ */
+export function upgradeDebugInfo(m: Module): string | undefined {
+  const version = debugMetadataVersion(m);
+  if (version === 3) return undefined;
+  const modified = stripDebugInfo(m);
+  return modified ? `ignoring debug info with an invalid version (${version}) in ${m.id}` : undefined;
+}
