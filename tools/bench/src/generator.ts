@@ -5,7 +5,7 @@
 import { syclAspects } from './aspects.js';
 import { convergentCall, emitSegments, localMemory, convert, loadValue, storeValue, valuePointer, type BodyContext, type BodyState } from './bodies.js';
 import { FunctionBuilder, intrinsicAttributes, ModuleEmitter, type DebugScope, type FunctionRef } from './emitter.js';
-import { ArrayType, floatType, globalName, i1, i32, i64, localName, PointerType, StructType, voidType, type IrType, type Value } from './ir-types.js';
+import { ArrayType, floatType, globalName, i1, i32, i64, localName, StructType, voidType, type IrType, type Value } from './ir-types.js';
 import { kindInfo, smallConstant } from './kinds.js';
 import { diString, mdString } from './metadata.js';
 import { resolveGeneratorOptions, type GeneratorOptions } from './options.js';
