@@ -106,7 +106,7 @@ export function formatOptions(specs: readonly OptionSpec[]): string {
   const rows = specs
     .filter((s) => s.help !== undefined)
     .map((s) => {
-      const value = (s.kind ?? 'flag') === 'value' ? `=${s.valueName ?? '<value>'}` : '';
+      const value = (s.kind ?? 'flag') === 'value' ? `${s.joinedOnly ? '=' : ' '}${s.valueName ?? '<value>'}` : '';
       return [`  -${s.name}${value}`, s.help ?? ''] as const;
     });
   const width = Math.min(34, Math.max(0, ...rows.map(([left]) => left.length)) + 2);

@@ -123,3 +123,4 @@ export { IrSyntaxError, IrError } from './errors.js';
 export { callingConvFromNumber, isCallingConvKeyword, KERNEL_CALLING_CONVENTIONS } from './callingconv.js';
 export { lookupIntrinsic, intrinsicAttributes, upgradeIntrinsics, upgradeDebugInfo, stripDebugInfo, debugMetadataVersion } from './upgrade.js';
 export { formatFP, fpValue } from './fp.js';
+export { moduleKind, functionKind, moduleVerifiers } from './unit-kinds.js';

@@ -1,0 +1,133 @@
+import { parseModule, printModule, type Module } from '@syclkit/ir';
+import {
+  formatDiagnostics,
+  parseDiagnosticFlags,
+  printIR,
+  timePasses,
+  verifyEach,
+  type Instrumentation,
+  type PassRegistry,
+} from '@syclkit/pass-manager';
+import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
+import { CliError, type Command } from '../command.js';
+import { readInput, writeFileAtomic, type CliIO } from '../io.js';
+import { isBitcode, runLlvmTool } from '../llvm-tools.js';
+import { passRegistry } from '../passes.js';
+
+const BASE_OPTIONS: readonly OptionSpec[] = [
+  { name: 'passes', kind: 'value', joinedOnly: true, valueName: '<pipeline>', help: "Pipeline to run, LLVM syntax: 'a,b<opt>,function(c)'" },
+  { name: 'S', help: 'Write textual IR (default: bitcode, through LLVM llvm-as)' },
+  { name: 'o', kind: 'value', valueName: '<file>', help: "Output file ('-' for stdout, the default)" },
+  { name: 'f', help: 'Allow bitcode output to a terminal' },
+  { name: 'disable-output', help: 'Run the passes but write nothing' },
+  { name: 'print-pipeline-passes', help: 'Print the canonical pipeline text and exit' },
+  { name: 'print-passes', help: 'List the registered passes with their options and exit' },
+  { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
+  { name: 'verify-each', help: 'Verify the module after every pass' },
+  { name: 'print-after-all', help: 'Print the module after every pass (to stderr)' },
+  { name: 'W', kind: 'value', repeatable: true, valueName: '<diag>', help: 'Diagnostics: -Werror, -Wno-<code>, -Werror=<code> (also written joined)' },
+  { name: 'R', kind: 'value', repeatable: true, valueName: '<code>', help: 'Show remarks of the given code (also -R<code>)' },
+  { name: 'diagnostics-format', kind: 'value', joinedOnly: true, valueName: 'text|json', help: 'How to print diagnostics (default text)' },
+  { name: 'help', aliases: ['h', '-help'], help: 'Show this help' },
+];
+
+function usage(registry: PassRegistry): string {
+  const flagSpecs: OptionSpec[] = registry.commandLineFlags().map((f) => ({
+    name: f.name,
+    kind: f.takesValue ? 'value' : 'flag',
+    valueName: f.takesValue ? '<value>' : undefined,
+    help: f.help,
+  })) as OptionSpec[];
+  return (
+    'usage: syclkit opt [options] [<input.ll>|-]\n\n' +
+    'Reads LLVM IR (text, or bitcode when llvm-dis is installed), runs a pass pipeline and writes\n' +
+    "the result; a drop-in for the 'opt' of intel/llvm's tests. Without -passes it is a parse/print\n" +
+    "round trip identical to LLVM 16 'opt -S'.\n\noptions:\n" +
+    formatOptions(BASE_OPTIONS) +
+    (flagSpecs.length > 0 ? '\npass options (cl::opt style, -name=value):\n' + formatOptions(flagSpecs) : '')
+  );
+}
+
+/** Splits argv into our options and `-W...`-style / pass `cl::opt` flags. */
+function splitArgs(argv: readonly string[], registry: PassRegistry): { ours: string[]; passFlags: [string, string | undefined][]; diagFlags: string[] } {
+  const passFlagNames = new Map(registry.commandLineFlags().map((f) => [f.name, f]));
+  const ours: string[] = [];
+  const passFlags: [string, string | undefined][] = [];
+  const diagFlags: string[] = [];
+  for (const arg of argv) {
+    const m = /^--?([^=]+)(?:=(.*))?$/.exec(arg);
+    if (m && passFlagNames.has(m[1]!)) {
+      passFlags.push([m[1]!, m[2]]);
+      continue;
+    }
+    if (/^-[WR]/.test(arg) && arg.length > 2) {
+      diagFlags.push(arg);
+      continue;
+    }
+    ours.push(arg);
+  }
+  return { ours, passFlags, diagFlags };
+}
+
+/** Reads a module from a file or stdin; bitcode goes through llvm-dis. */
+export async function readModule(input: string, io: CliIO, onWarning: (message: string) => void): Promise<Module> {
+  const bytes = await readInput(input, io);
+  const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode').toString('latin1') : bytes.toString('latin1');
+  return parseModule(text, { filename: input === '-' ? '<stdin>' : input, onWarning });
+}
+
+export const command: Command = {
+  name: 'opt',
+  summary: 'Run a pass pipeline over LLVM IR (drop-in for the opt of intel/llvm tests)',
+  async run(argv, io) {
+    const registry = passRegistry();
+    const { ours, passFlags, diagFlags } = splitArgs(argv, registry);
+    const args = parseArgs(ours, BASE_OPTIONS);
+    if (args.flags.has('help')) {
+      io.stdout.write(usage(registry));
+      return 0;
+    }
+    if (args.flags.has('print-passes')) {
+      io.stdout.write(registry.describe());
+      return 0;
+    }
+    if (args.positionals.length > 1) throw new UsageError(`expected one input file, got ${args.positionals.length}`);
+    const pipelineText = valueOf(args, 'passes') ?? '';
+    const nodes = registry.parse(pipelineText, { source: '-passes' });
+    if (args.flags.has('print-pipeline-passes')) {
+      io.stdout.write(registry.print(nodes) + '\n');
+      return 0;
+    }
+    const flags = registry.parseFlags(passFlags);
+    const policy = parseDiagnosticFlags(
+      [...diagFlags, ...(args.values.get('W') ?? []).map((w) => `-W${w}`), ...(args.values.get('R') ?? []).map((r) => `-R${r}`)],
+      { knownCodes: registry.diagnosticCodes().keys() },
+    );
+    const input = args.positionals[0] ?? '-';
+    const output = valueOf(args, 'o') ?? '-';
+    const text = args.flags.has('S');
+    if (!text && !args.flags.has('disable-output') && output === '-' && io.stdoutIsTTY && !args.flags.has('f')) {
+      throw new CliError("refusing to write bitcode to a terminal; use -S for text, -o <file>, or -f");
+    }
+    const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`));
+    const instrumentations: Instrumentation[] = [];
+    const timer = args.flags.has('time-passes') ? timePasses() : undefined;
+    if (timer) instrumentations.push(timer);
+    if (args.flags.has('verify-each')) instrumentations.push(verifyEach());
+    if (args.flags.has('print-after-all')) instrumentations.push(printIR({ write: (s) => io.stderr.write(s), after: 'all' }));
+    const result = registry.build<Module>(nodes, { flags }).run(module, { file: module.id, policy: policy.policy, instrumentations });
+    const diagnostics = [...policy.diagnostics, ...result.diagnostics];
+    if (diagnostics.length > 0) {
+      if (valueOf(args, 'diagnostics-format') === 'json') io.stderr.write(JSON.stringify(diagnostics, null, 2) + '\n');
+      else io.stderr.write(formatDiagnostics(diagnostics, { file: module.id }));
+    }
+    if (timer) io.stderr.write(timer.report());
+    if (result.stopped || result.errorCount > 0) return 1;
+    if (args.flags.has('disable-output')) return 0;
+    const printed = printModule(module);
+    const bytes = text ? Buffer.from(printed, 'latin1') : runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(printed, 'latin1'), 'writing bitcode (omit -S)');
+    if (output === '-') io.stdout.write(bytes);
+    else writeFileAtomic(output, bytes);
+    return 0;
+  },
+};
