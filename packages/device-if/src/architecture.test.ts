@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousArchitectureOperands, architectureOperand, architectureOperandsOf, truncateArchitecture } from './architecture.js';
+import {
+  ambiguousArchitectureOperands,
+  architectureOperand,
+  architectureOperandsOf,
+  truncateArchitecture,
+} from './architecture.js';
 import { decodeCondition } from './condition.js';
 
 describe('truncateArchitecture', () => {

@@ -22,7 +22,9 @@ export function architectureOperand(architecture: number | bigint): number {
     throw new ConditionError(
       'not-int32',
       0,
-      `architecture operand ${String(architecture)} is not a 32-bit signed integer; pass the 64-bit enum value as a bigint to truncate it`,
+      `architecture operand ${String(
+        architecture,
+      )} is not a 32-bit signed integer; pass the 64-bit enum value as a bigint to truncate it`,
     );
   }
   return architecture;
@@ -58,10 +60,7 @@ export function architectureOperandsOf(condition: Condition): number[] {
  * given. Callers use it to warn that e.g. `arch(0)` also matches intel_gpu_bdw and intel_gpu_tgllp
  * when the user wrote x86_64; evaluation itself cannot tell them apart.
  */
-export function ambiguousArchitectureOperands(
-  condition: Condition,
-  knownArchitectures: Iterable<bigint>,
-): Map<number, bigint[]> {
+export function ambiguousArchitectureOperands(condition: Condition, knownArchitectures: Iterable<bigint>): Map<number, bigint[]> {
   const byOperand = new Map<number, bigint[]>();
   for (const value of knownArchitectures) {
     const operand = truncateArchitecture(value);

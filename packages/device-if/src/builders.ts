@@ -96,10 +96,7 @@ function deviceHasChain(branches: readonly Condition[], elseCondition: Condition
     elseCondition,
     elseIfDeviceHas(...aspects) {
       const test = allAspectsCondition(aspects);
-      return deviceHasChain(
-        [...branches, andConditions(elseCondition, test)],
-        andConditions(elseCondition, notCondition(test)),
-      );
+      return deviceHasChain([...branches, andConditions(elseCondition, test)], andConditions(elseCondition, notCondition(test)));
     },
     otherwise: () => [...branches, elseCondition],
   };

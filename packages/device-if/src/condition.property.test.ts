@@ -84,7 +84,12 @@ describe('condition encoding properties', () => {
   });
 
   test.prop(
-    [fc.array(fc.array(fc.constantFrom(...ARCHITECTURE_OPERANDS), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 })],
+    [
+      fc.array(fc.array(fc.constantFrom(...ARCHITECTURE_OPERANDS), { minLength: 1, maxLength: 3 }), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+    ],
     fcOptions(),
   )('if_architecture_is chains produce decodable sequences', (clauses) => {
     let chain = ifArchitectureIs(...clauses[0]!);

@@ -23,7 +23,8 @@ function thrown(run: () => unknown): ConditionError {
   throw new Error('expected a ConditionError');
 }
 
-const decodeError = (sequence: readonly number[], options = {}): ConditionError => thrown(() => decodeCondition(sequence, options));
+const decodeError = (sequence: readonly number[], options = {}): ConditionError =>
+  thrown(() => decodeCondition(sequence, options));
 
 describe('ConditionOpcode', () => {
   it('has the header ABI values -1..-5', () => {
@@ -75,7 +76,9 @@ describe('decodeCondition', () => {
     const error = decodeError([-4, -1, 5, -1]);
     expect(error.code).toBe('unexpected-end');
     expect(error.position).toBe(4);
-    expect(error.message).toBe('expected the aspect value of ConditionAspect (opened at position 3) at position 4, but the expression ends');
+    expect(error.message).toBe(
+      'expected the aspect value of ConditionAspect (opened at position 3) at position 4, but the expression ends',
+    );
   });
 
   it('reports a missing architecture value after ConditionArchitecture', () => {

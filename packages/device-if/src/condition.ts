@@ -133,16 +133,19 @@ export function decodeCondition(sequence: readonly number[], options: DecodeCond
   let position = 0;
 
   const readValue = (what: string): number => {
-    if (position >= sequence.length) fail('unexpected-end', position, `expected ${what} at position ${position}, but the expression ends`);
+    if (position >= sequence.length)
+      fail('unexpected-end', position, `expected ${what} at position ${position}, but the expression ends`);
     const value = sequence[position]!;
-    if (!isInt32(value)) fail('not-int32', position, `value ${String(value)} at position ${position} is not a 32-bit signed integer`);
+    if (!isInt32(value))
+      fail('not-int32', position, `value ${String(value)} at position ${position} is not a 32-bit signed integer`);
     position += 1;
     return value;
   };
 
   while (slots.length > 0) {
     const slot = slots.pop()!;
-    if (slot.depth > maxDepth) fail('too-deep', position, `expression nests deeper than ${maxDepth} levels at position ${position}`);
+    if (slot.depth > maxDepth)
+      fail('too-deep', position, `expression nests deeper than ${maxDepth} levels at position ${position}`);
     const at = position;
     const expected = slot.role === '' ? `an opcode (${OPCODE_LIST})` : `an opcode (${OPCODE_LIST}) for ${slot.role}`;
     const opcode = readValue(expected);
@@ -186,7 +189,9 @@ export function decodeCondition(sequence: readonly number[], options: DecodeCond
     fail(
       'trailing-values',
       position,
-      `unexpected value ${String(sequence[position])} at position ${position}: the expression is complete after ${position} values`,
+      `unexpected value ${String(
+        sequence[position],
+      )} at position ${position}: the expression is complete after ${position} values`,
     );
   }
   return root!;
@@ -206,7 +211,11 @@ export function encodeCondition(condition: Condition, options: EncodeConditionOp
   const out: number[] = [];
   const pushValue = (value: number): void => {
     if (!isInt32(value)) {
-      throw new ConditionError('not-int32', out.length, `value ${String(value)} at position ${out.length} is not a 32-bit signed integer`);
+      throw new ConditionError(
+        'not-int32',
+        out.length,
+        `value ${String(value)} at position ${out.length} is not a 32-bit signed integer`,
+      );
     }
     out.push(value);
   };

@@ -87,7 +87,9 @@ describe('simplifyConditionallyUsedAspects', () => {
   });
 
   it('writes conditions in normal form and aspects ascending', () => {
-    expect(simplifyConditionallyUsedAspects([pair([-5, -1, 9, -1, 7], [30, 3, 12, 3])]).pairs).toEqual([pair([-5, -1, 7, -1, 9], [3, 12, 30])]);
+    expect(simplifyConditionallyUsedAspects([pair([-5, -1, 9, -1, 7], [30, 3, 12, 3])]).pairs).toEqual([
+      pair([-5, -1, 7, -1, 9], [3, 12, 30]),
+    ]);
   });
 
   it('drops aspects the function already uses unconditionally, and then empty pairs', () => {
@@ -110,7 +112,9 @@ describe('simplifyConditionallyUsedAspects', () => {
 
   it('keeps aspects a condition does not require: under a negation or an OR of aspects', () => {
     expect(simplifyConditionallyUsedAspects([pair([-3, -1, FP16], [FP16])]).pairs).toEqual([pair([-3, -1, FP16], [FP16])]);
-    expect(simplifyConditionallyUsedAspects([pair([-5, -1, FP16, -1, FP64], [FP16])]).pairs).toEqual([pair([-5, -1, FP16, -1, FP64], [FP16])]);
+    expect(simplifyConditionallyUsedAspects([pair([-5, -1, FP16, -1, FP64], [FP16])]).pairs).toEqual([
+      pair([-5, -1, FP16, -1, FP64], [FP16]),
+    ]);
   });
 
   it('drops aspects every architecture of an OR of architectures has, per the device configuration', () => {
@@ -121,7 +125,9 @@ describe('simplifyConditionallyUsedAspects', () => {
     const condition = [-5, -2, pvc, -2, dg1];
     const result = simplifyConditionallyUsedAspects([pair(condition, [1, FP16, FP64, ATOMIC64])], { architectureAspects });
     expect(result.pairs).toEqual([pair([-5, -2, dg1, -2, pvc], [1, FP64])]);
-    expect(simplifyConditionallyUsedAspects([pair([-2, pvc], [1, FP64])], { architectureAspects }).pairs).toEqual([pair([-2, pvc], [1])]);
+    expect(simplifyConditionallyUsedAspects([pair([-2, pvc], [1, FP64])], { architectureAspects }).pairs).toEqual([
+      pair([-2, pvc], [1]),
+    ]);
     expect(simplifyConditionallyUsedAspects([pair([-4, -1, 9, -2, pvc], [FP64])], { architectureAspects }).pairs).toEqual([]);
   });
 
@@ -145,7 +151,9 @@ describe('simplifyConditionallyUsedAspects', () => {
       [TGLLP, [ESIMD, FP16, ATOMIC64]],
       [X86_64, []],
     ]);
-    expect(simplifyConditionallyUsedAspects([pair([-2, 0], [FP16])], { architectureAspects: withCpu }).pairs).toEqual([pair([-2, 0], [FP16])]);
+    expect(simplifyConditionallyUsedAspects([pair([-2, 0], [FP16])], { architectureAspects: withCpu }).pairs).toEqual([
+      pair([-2, 0], [FP16]),
+    ]);
   });
 
   it('drops pairs whose condition is always false', () => {
@@ -162,7 +170,9 @@ describe('simplifyConditionallyUsedAspects', () => {
 
   it('rejects a malformed condition, naming the pair', () => {
     expect(() => simplifyConditionallyUsedAspects([pair([-1, 5], [1]), pair([0, 0], [2])])).toThrow(ConditionError);
-    expect(() => simplifyConditionallyUsedAspects([pair([-1, 5], [1]), pair([0, 0], [2])])).toThrow(/^pair 1: expected an opcode/);
+    expect(() => simplifyConditionallyUsedAspects([pair([-1, 5], [1]), pair([0, 0], [2])])).toThrow(
+      /^pair 1: expected an opcode/,
+    );
   });
 });
 

@@ -50,15 +50,22 @@ export function fromConditionallyUsedAspectsOperands(operands: unknown): Conditi
   return operands.map((pair: unknown, p) => {
     if (!Array.isArray(pair) || pair.length !== 2) {
       const found = Array.isArray(pair) ? `${pair.length} operands` : 'a value that is not a node';
-      throw new ConditionalAspectsFormatError([p], `pair ${p}: expected a node with 2 operands (condition, aspects), found ${found}`);
+      throw new ConditionalAspectsFormatError(
+        [p],
+        `pair ${p}: expected a node with 2 operands (condition, aspects), found ${found}`,
+      );
     }
     const [condition, aspects] = [0, 1].map((side) => {
       const list: unknown = pair[side];
       const what = side === 0 ? 'condition' : 'aspects';
-      if (!Array.isArray(list)) throw new ConditionalAspectsFormatError([p, side], `pair ${p}: the ${what} operand is not a node`);
+      if (!Array.isArray(list))
+        throw new ConditionalAspectsFormatError([p, side], `pair ${p}: the ${what} operand is not a node`);
       return list.map((value: unknown, v) => {
         if (typeof value !== 'number' || !isInt32(value)) {
-          throw new ConditionalAspectsFormatError([p, side, v], `pair ${p}: ${what} operand ${v} is not an i32 constant (${String(value)})`);
+          throw new ConditionalAspectsFormatError(
+            [p, side, v],
+            `pair ${p}: ${what} operand ${v} is not an i32 constant (${String(value)})`,
+          );
         }
         return value;
       });
@@ -222,7 +229,10 @@ function impliedAspects(condition: Condition, architectureAspects: ArchitectureA
  * normalized conditions with the same aspect sets, regardless of pair order or of how a condition
  * was written. Pairs with equal conditions are merged first, as the simplification does.
  */
-export function conditionallyUsedAspectsEqual(a: readonly ConditionalAspectsPair[], b: readonly ConditionalAspectsPair[]): boolean {
+export function conditionallyUsedAspectsEqual(
+  a: readonly ConditionalAspectsPair[],
+  b: readonly ConditionalAspectsPair[],
+): boolean {
   const summarize = (pairs: readonly ConditionalAspectsPair[]): Map<string, string> => {
     const byCondition = new Map<string, Set<number>>();
     pairs.forEach((pair, index) => {

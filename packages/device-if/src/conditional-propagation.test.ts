@@ -67,7 +67,10 @@ const CORPUS_CONDITIONS: Record<string, number[][]> = {
 
 const operandsByFunction = (graph: AspectCallGraphFunction[], semantics: 'design' | 'intel-llvm-prototype') =>
   new Map(
-    [...propagateConditionalAspects(graph, { semantics })].map(([name, result]) => [name, toConditionallyUsedAspectsOperands(result.pairs)]),
+    [...propagateConditionalAspects(graph, { semantics })].map(([name, result]) => [
+      name,
+      toConditionallyUsedAspectsOperands(result.pairs),
+    ]),
   );
 
 describe("propagateConditionalAspects, semantics 'intel-llvm-prototype'", () => {
@@ -77,9 +80,12 @@ describe("propagateConditionalAspects, semantics 'intel-llvm-prototype'", () => 
   });
 
   it('spells out conditional-aspects-2: the union pair sits between the two single ones', () => {
-    const result = propagateConditionalAspects(corpusGraph('conditional-aspects-2.ll', CORPUS_CONDITIONS['conditional-aspects-2.ll']!), {
-      semantics: 'intel-llvm-prototype',
-    });
+    const result = propagateConditionalAspects(
+      corpusGraph('conditional-aspects-2.ll', CORPUS_CONDITIONS['conditional-aspects-2.ll']!),
+      {
+        semantics: 'intel-llvm-prototype',
+      },
+    );
     expect(result.get('kernel')!.pairs).toEqual([
       { condition: [0], aspects: [1] },
       { condition: [0], aspects: [1, 2] },
@@ -140,7 +146,12 @@ describe("propagateConditionalAspects, semantics 'design'", () => {
   });
 
   it('merges sibling pairs with equal conditions (corpus graph 2 with real conditions)', () => {
-    const result = propagateConditionalAspects(corpusGraph('conditional-aspects-2.ll', [[-4, -1, 6, -1, 5], [-4, -1, 5, -1, 6]]));
+    const result = propagateConditionalAspects(
+      corpusGraph('conditional-aspects-2.ll', [
+        [-4, -1, 6, -1, 5],
+        [-4, -1, 5, -1, 6],
+      ]),
+    );
     expect(result.get('kernel')!.pairs).toEqual([{ condition: [-4, -1, 5, -1, 6], aspects: [1, 2] }]);
   });
 
@@ -164,7 +175,9 @@ describe("propagateConditionalAspects, semantics 'design'", () => {
   it('applies the OR-of-architectures rule with a device configuration', () => {
     const graph = corpusGraph('conditional-aspects-1.ll', [pvc]);
     const architectureAspects = architectureAspectsFromTable([[0x000000030f000700n, [5, 6, 28, 53]]]);
-    expect(propagateConditionalAspects(graph, { architectureAspects }).get('kernel')!.pairs).toEqual([{ condition: pvc, aspects: [3] }]);
+    expect(propagateConditionalAspects(graph, { architectureAspects }).get('kernel')!.pairs).toEqual([
+      { condition: pvc, aspects: [3] },
+    ]);
   });
 
   it('includes aspects of functions the action calls unconditionally, but not through another conditional call', () => {
@@ -220,7 +233,9 @@ describe("propagateConditionalAspects, semantics 'design'", () => {
 
 describe('propagateConditionalAspects input checks', () => {
   it('rejects calls to functions missing from the graph and duplicate names', () => {
-    expect(() => propagateConditionalAspects([{ name: 'kernel', calls: [{ callee: 'nowhere' }] }])).toThrow(/'kernel' calls 'nowhere'/);
+    expect(() => propagateConditionalAspects([{ name: 'kernel', calls: [{ callee: 'nowhere' }] }])).toThrow(
+      /'kernel' calls 'nowhere'/,
+    );
     expect(() => propagateConditionalAspects([{ name: 'f' }, { name: 'f' }])).toThrow(/listed twice/);
   });
 });

@@ -165,7 +165,12 @@ function decodeCall(condition: readonly number[], caller: string, callee: string
     return decodeCondition(condition);
   } catch (error) {
     if (error instanceof ConditionError) {
-      throw new ConditionError(error.code, error.position, `call from '${caller}' to '${callee}': ${error.message}`, error.sequence);
+      throw new ConditionError(
+        error.code,
+        error.position,
+        `call from '${caller}' to '${callee}': ${error.message}`,
+        error.sequence,
+      );
     }
     throw error;
   }
@@ -176,10 +181,7 @@ function decodeCall(condition: readonly number[], caller: string, callee: string
  * values, ascending from the 5th on (it moves into a `std::set` and stays there).
  */
 class LlvmSmallSet {
-  private constructor(
-    private values: number[],
-    private large: boolean,
-  ) {}
+  private constructor(private values: number[], private large: boolean) {}
 
   static empty(): LlvmSmallSet {
     return new LlvmSmallSet([], false);
@@ -243,7 +245,10 @@ class DefaultMap<V> extends Map<string, V> {
  * SmallPtrSet then iterates in pointer-hash order), and recursion is cut where the prototype would
  * not terminate.
  */
-function prototypeSemantics(functions: readonly AspectCallGraphFunction[], lookup: Lookup): Map<string, ConditionallyUsedAspects> {
+function prototypeSemantics(
+  functions: readonly AspectCallGraphFunction[],
+  lookup: Lookup,
+): Map<string, ConditionallyUsedAspects> {
   const isConditionalCaller = (name: string): boolean => lookup(name, name).conditionalCaller === true;
 
   // Call graph: a call to a conditional caller whose argument 0 is a function gives the edges

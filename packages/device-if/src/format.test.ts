@@ -29,7 +29,9 @@ describe('formatCondition', () => {
   });
 
   it('keeps the first name of a value and lists colliding architectures', () => {
-    expect(formatCondition(decodeCondition([-5, -1, 5, -2, 0]), names)).toBe('fp16 || arch(x86_64|intel_gpu_bdw|intel_gpu_tgllp)');
+    expect(formatCondition(decodeCondition([-5, -1, 5, -2, 0]), names)).toBe(
+      'fp16 || arch(x86_64|intel_gpu_bdw|intel_gpu_tgllp)',
+    );
   });
 
   it('parenthesizes only where precedence requires it', () => {

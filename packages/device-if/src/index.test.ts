@@ -2,7 +2,47 @@ import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 
 describe('device-if public surface', () => {
-  it('exports at least one name', () => {
-    expect(Object.keys(api).length).toBeGreaterThan(0);
+  it('exports exactly these names (types are erased at runtime)', () => {
+    expect(Object.keys(api).sort()).toEqual(
+      [
+        'ConditionError',
+        'ConditionOpcode',
+        'ConditionalAspectsFormatError',
+        'allAspectsCondition',
+        'ambiguousArchitectureOperands',
+        'andConditions',
+        'anyArchitectureCondition',
+        'architectureAspectsFromTable',
+        'architectureCondition',
+        'architectureOperand',
+        'architectureOperandsOf',
+        'aspectCondition',
+        'conditionallyUsedAspectsEqual',
+        'conditionsEqual',
+        'constantConditionSequence',
+        'createConditionNames',
+        'decodeCondition',
+        'deviceFacts',
+        'encodeCondition',
+        'evaluateCondition',
+        'formatCondition',
+        'fromConditionallyUsedAspectsOperands',
+        'ifArchitectureIs',
+        'ifDeviceHas',
+        'isInt32',
+        'normalizeCondition',
+        'normalizedConditionKey',
+        'notCondition',
+        'orConditions',
+        'propagateConditionalAspects',
+        'simplifyConditionallyUsedAspects',
+        'toConditionallyUsedAspectsOperands',
+        'truncateArchitecture',
+      ].sort(),
+    );
+  });
+
+  it('has no default export', () => {
+    expect('default' in api).toBe(false);
   });
 });

@@ -1,7 +1,20 @@
-export { ConditionError, ConditionOpcode, conditionsEqual, constantConditionSequence, decodeCondition, encodeCondition, isInt32 } from './condition.js';
+export {
+  ConditionError,
+  ConditionOpcode,
+  conditionsEqual,
+  constantConditionSequence,
+  decodeCondition,
+  encodeCondition,
+  isInt32,
+} from './condition.js';
 export type { Condition, ConditionErrorCode, DecodeConditionOptions, EncodeConditionOptions } from './condition.js';
 
-export { ambiguousArchitectureOperands, architectureOperand, architectureOperandsOf, truncateArchitecture } from './architecture.js';
+export {
+  ambiguousArchitectureOperands,
+  architectureOperand,
+  architectureOperandsOf,
+  truncateArchitecture,
+} from './architecture.js';
 
 export { deviceFacts, evaluateCondition } from './evaluate.js';
 export type { DeviceFacts } from './evaluate.js';

@@ -85,8 +85,14 @@ describe('normalizeCondition', () => {
   it('folds constants away, or returns a constant node at the top', () => {
     const fp16: Condition = { kind: 'aspect', aspect: 5 };
     expect(normalizeCondition({ kind: 'and', left: fp16, right: { kind: 'constant', value: true } })).toEqual(fp16);
-    expect(normalizeCondition({ kind: 'or', left: fp16, right: { kind: 'constant', value: true } })).toEqual({ kind: 'constant', value: true });
-    expect(normalizeCondition({ kind: 'not', operand: { kind: 'constant', value: true } })).toEqual({ kind: 'constant', value: false });
+    expect(normalizeCondition({ kind: 'or', left: fp16, right: { kind: 'constant', value: true } })).toEqual({
+      kind: 'constant',
+      value: true,
+    });
+    expect(normalizeCondition({ kind: 'not', operand: { kind: 'constant', value: true } })).toEqual({
+      kind: 'constant',
+      value: false,
+    });
   });
 
   it('folds the canonical constant encodings back to constants', () => {
@@ -97,8 +103,12 @@ describe('normalizeCondition', () => {
 
 describe('normalizedConditionKey', () => {
   it('is equal for conditions with the same normal form and names constants', () => {
-    expect(normalizedConditionKey(decodeCondition([-4, -1, 6, -1, 5]))).toBe(normalizedConditionKey(decodeCondition([-4, -1, 5, -1, 6])));
-    expect(normalizedConditionKey(decodeCondition([-4, -1, 6, -1, 5]))).not.toBe(normalizedConditionKey(decodeCondition([-5, -1, 5, -1, 6])));
+    expect(normalizedConditionKey(decodeCondition([-4, -1, 6, -1, 5]))).toBe(
+      normalizedConditionKey(decodeCondition([-4, -1, 5, -1, 6])),
+    );
+    expect(normalizedConditionKey(decodeCondition([-4, -1, 6, -1, 5]))).not.toBe(
+      normalizedConditionKey(decodeCondition([-5, -1, 5, -1, 6])),
+    );
     expect(normalizedConditionKey(decodeCondition([-4, -1, 5, -3, -1, 5]))).toBe('false');
   });
 });

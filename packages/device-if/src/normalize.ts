@@ -192,9 +192,7 @@ function simplifyJunction(kind: Junction, operands: readonly Node[]): Node {
     const sets = ops.map(setOf);
     const contains = (outer: Set<string>, inner: Set<string>): boolean => [...inner].every((k) => outer.has(k));
     const absorbed = ops.map(
-      (op, i) =>
-        op.t === dual &&
-        sets.some((s, j) => j !== i && contains(sets[i]!, s) && (s.size < sets[i]!.size || j < i)),
+      (op, i) => op.t === dual && sets.some((s, j) => j !== i && contains(sets[i]!, s) && (s.size < sets[i]!.size || j < i)),
     );
     if (absorbed.some(Boolean)) {
       ops = ops.filter((_, i) => !absorbed[i]);

@@ -3,7 +3,7 @@
  * conditions then share leaves often enough to exercise duplicates, complements and absorption.
  */
 import { fc } from '@fast-check/vitest';
-import { architectureCondition, aspectCondition, notCondition } from '../src/builders.js';
+import { architectureCondition, aspectCondition, ifArchitectureIs, ifDeviceHas, notCondition } from '../src/builders.js';
 import type { Condition } from '../src/condition.js';
 import { deviceFacts, type DeviceFacts } from '../src/evaluate.js';
 
@@ -59,3 +59,30 @@ export const device: fc.Arbitrary<GeneratedDevice> = fc
     architecture: fc.option(fc.constantFrom(...DEVICE_ARCHITECTURES), { nil: undefined }),
   })
   .map(({ aspects, architecture }) => ({ aspects, architecture, facts: deviceFacts(aspects, architecture) }));
+
+/**
+ * One clause of an `if_device_has` or `if_architecture_is` chain (its call condition or the
+ * otherwise condition), the shapes real code produces: ANDs of aspects, ORs of architectures and
+ * their negations.
+ */
+export const headerCondition: fc.Arbitrary<Condition> = fc
+  .record({
+    architectures: fc.boolean(),
+    clauses: fc.array(fc.array(fc.nat(3), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 }),
+    pick: fc.nat(),
+  })
+  .map(({ architectures, clauses, pick }) => {
+    let conditions: readonly Condition[];
+    if (architectures) {
+      const operands = clauses.map((clause) => clause.map((i) => ARCHITECTURE_OPERANDS[i]!));
+      let chain = ifArchitectureIs(...operands[0]!);
+      for (const clause of operands.slice(1)) chain = chain.elseIfArchitectureIs(...clause);
+      conditions = chain.otherwise();
+    } else {
+      const aspects = clauses.map((clause) => clause.map((i) => ASPECTS[i]!));
+      let chain = ifDeviceHas(...aspects[0]!);
+      for (const clause of aspects.slice(1)) chain = chain.elseIfDeviceHas(...clause);
+      conditions = chain.otherwise();
+    }
+    return conditions[pick % conditions.length]!;
+  });
