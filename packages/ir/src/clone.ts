@@ -1,0 +1,272 @@
+/**
+ * Copies a module, or the part of it a module splitter selects, into a new module of the same
+ * context (LLVM's `CloneModule` with `ShouldCloneDefinition`). Linear in the size of the copied
+ * part: every value, constant and metadata node is visited once.
+ */
+import { AttributeList } from './attributes.js';
+import { Module } from './module.js';
+import { ValueMapper } from './mapper.js';
+import {
+  Argument,
+  GlobalAlias,
+  GlobalIFunc,
+  GlobalVariable,
+  IRFunction,
+  type Comdat,
+  type Constant,
+  type GlobalValue,
+} from './values.js';
+import type { FunctionType } from './types.js';
+
+export interface CloneOptions {
+  /**
+   * Globals to copy (all when absent). A global that is not kept but is referenced by kept code
+   * or initializers is still copied, as an external declaration (an alias becomes a function or
+   * variable declaration), so the clone stays well formed. Unreferenced, unkept globals are left out.
+   */
+  readonly keep?: (gv: GlobalValue) => boolean;
+  /** Kept functions whose bodies are copied (all when absent); the others become declarations. */
+  readonly bodies?: (fn: IRFunction) => boolean;
+  /** Module id of the clone (the source's by default). */
+  readonly id?: string;
+}
+
+/** The result's globals keep the source order; `map` gives each copied global its copy. */
+export interface CloneResult {
+  readonly module: Module;
+  readonly map: ReadonlyMap<GlobalValue, GlobalValue>;
+}
+
+/** Clones `m` (or the selected part) into a new module in the same context. */
+export function cloneModule(m: Module, options: CloneOptions = {}): Module {
+  return cloneModuleWithMap(m, options).module;
+}
+
+/** Like {@link cloneModule}, also returning the map from source globals to their copies. */
+export function cloneModuleWithMap(m: Module, options: CloneOptions = {}): CloneResult {
+  return new ModuleCloner(m, options).run();
+}
+
+class ModuleCloner {
+  private readonly out: Module;
+  private readonly map = new Map<GlobalValue, GlobalValue>();
+  private readonly kept = new Set<GlobalValue>();
+  private readonly mapper: ValueMapper;
+
+  constructor(
+    private readonly src: Module,
+    private readonly options: CloneOptions,
+  ) {
+    const out = new Module(options.id ?? src.id, src.context);
+    out.sourceFilename = src.sourceFilename;
+    out.dataLayout = src.dataLayout;
+    out.triple = src.triple;
+    out.typedPointers = src.typedPointers;
+    out.inlineAsm = [...src.inlineAsm];
+    this.out = out;
+    this.mapper = new ValueMapper({
+      context: src.context,
+      mapGlobal: (gv) => this.mapGlobal(gv),
+    });
+  }
+
+  run(): CloneResult {
+    const { src, out, options } = this;
+    const keep = options.keep;
+    for (const gv of src.globalValues()) if (keep === undefined || keep(gv)) this.kept.add(gv);
+    // Prototypes of kept globals first: bodies and initializers refer to them.
+    for (const gv of src.globalValues()) if (this.kept.has(gv)) this.prototype(gv);
+    const bodies = options.bodies;
+    for (const g of src.globals) {
+      if (!this.kept.has(g)) continue;
+      const copy = this.map.get(g) as GlobalVariable;
+      copy.attachments = this.mapper.mapAttachments(g.attachments) ?? [];
+      if (g.initializer !== undefined) copy.initializer = this.mapConstant(g.initializer);
+    }
+    for (const f of src.functions) {
+      if (!this.kept.has(f)) continue;
+      const copy = this.map.get(f) as IRFunction;
+      if (f.isDeclaration || (bodies !== undefined && !bodies(f))) {
+        if (f.isDeclaration) copy.attachments = this.mapper.mapAttachments(f.attachments) ?? [];
+        else makeDeclaration(copy);
+        continue;
+      }
+      if (f.prefix) copy.prefix = this.mapConstant(f.prefix);
+      if (f.prologue) copy.prologue = this.mapConstant(f.prologue);
+      if (f.personality) copy.personality = this.mapConstant(f.personality);
+      copy.attachments = this.mapper.mapAttachments(f.attachments) ?? [];
+      this.mapper.cloneBody(f, copy);
+    }
+    for (const a of src.aliases) if (this.kept.has(a)) (this.map.get(a) as GlobalAlias).aliasee = this.mapConstant(a.aliasee);
+    for (const i of src.ifuncs) if (this.kept.has(i)) (this.map.get(i) as GlobalIFunc).resolver = this.mapConstant(i.resolver);
+    this.mapper.finish();
+    for (const [name, ops] of src.namedMetadata) out.setNamedMetadata(name, ops.map((op) => this.mapper.mapNode(op)));
+    this.restoreOrder();
+    this.copyComdats();
+    return { module: out, map: this.map };
+  }
+
+  private mapConstant(c: Constant): Constant {
+    const mapped = this.mapper.mapConstant(c);
+    if (mapped === null) throw new Error('unreachable: globals always map while cloning');
+    return mapped;
+  }
+
+  /** Kept globals map to their copies; referenced unkept ones get a declaration on first use. */
+  private mapGlobal(gv: GlobalValue): Constant | null {
+    const copy = this.map.get(gv);
+    if (copy !== undefined) return copy;
+    if (gv.parent !== this.src) return gv; // a global of another module: left as is (the verifier reports it)
+    return this.declaration(gv);
+  }
+
+  /** A copy of `gv` with everything but its body, initializer, aliasee or resolver. */
+  private prototype(gv: GlobalValue): GlobalValue {
+    let copy: GlobalValue;
+    switch (gv.vk) {
+      case 'global': {
+        const v = new GlobalVariable(gv.name, gv.valueType, gv.type);
+        v.isConstant = gv.isConstant;
+        v.externallyInitialized = gv.externallyInitialized;
+        v.section = gv.section;
+        v.align = gv.align;
+        v.attributes = gv.attributes;
+        v.sanitizer = gv.sanitizer;
+        v.codeModel = gv.codeModel;
+        v.comdat = gv.comdat;
+        copy = v;
+        this.out.addGlobalVariable(v);
+        break;
+      }
+      case 'function': {
+        const f = new IRFunction(gv.name, gv.functionType, gv.type, gv.attributes);
+        f.callingConv = gv.callingConv;
+        f.section = gv.section;
+        f.align = gv.align;
+        f.gc = gv.gc;
+        f.comdat = gv.comdat;
+        f.args = gv.args.map((a) => new Argument(a.type, a.name, f));
+        copy = f;
+        this.out.addFunction(f);
+        break;
+      }
+      case 'alias':
+        copy = new GlobalAlias(gv.name, gv.valueType, gv.type, gv.aliasee);
+        this.out.addAlias(copy);
+        break;
+      case 'ifunc':
+        copy = new GlobalIFunc(gv.name, gv.valueType, gv.type, gv.resolver);
+        this.out.addIFunc(copy);
+        break;
+    }
+    copyLinkageAndVisibility(copy, gv);
+    this.map.set(gv, copy);
+    return copy;
+  }
+
+  /** An external declaration standing for a referenced global that is not kept. */
+  private declaration(gv: GlobalValue): GlobalValue {
+    let copy: GlobalValue;
+    if (gv.vk === 'alias' || gv.vk === 'ifunc') {
+      // an alias cannot be a declaration: declare a function or variable of its value type
+      if (gv.valueType.kind === 'function') {
+        const f = new IRFunction(gv.name, gv.valueType as FunctionType, gv.type, AttributeList.empty);
+        f.args = f.functionType.params.map((t) => new Argument(t, '', f));
+        this.out.addFunction(f);
+        copy = f;
+      } else {
+        const v = new GlobalVariable(gv.name, gv.valueType, gv.type);
+        v.threadLocal = gv.threadLocal;
+        this.out.addGlobalVariable(v);
+        copy = v;
+      }
+      this.map.set(gv, copy);
+      return copy;
+    }
+    copy = this.prototype(gv);
+    if (copy.vk === 'global' && gv.vk === 'global') {
+      copy.attachments = this.mapper.mapAttachments(gv.attachments) ?? [];
+      if (gv.initializer !== undefined) makeVariableDeclaration(copy);
+    } else if (copy.vk === 'function' && gv.vk === 'function') {
+      if (gv.isDeclaration) copy.attachments = this.mapper.mapAttachments(gv.attachments) ?? [];
+      else makeDeclaration(copy);
+    }
+    return copy;
+  }
+
+  /** Puts the copies in the source's order (declarations were created on first use). */
+  private restoreOrder(): void {
+    const { src, out, map } = this;
+    const reorder = <T extends GlobalValue>(target: T[], source: readonly GlobalValue[]): void => {
+      target.length = 0;
+      for (const gv of source) {
+        const copy = map.get(gv);
+        if (copy !== undefined) (target as GlobalValue[]).push(copy);
+      }
+    };
+    // copies of aliases may be declarations living in the function or variable lists
+    const order = (kind: GlobalValue['vk']): GlobalValue[] => {
+      const list: GlobalValue[] = [];
+      for (const gv of src.globalValues()) if (map.get(gv)?.vk === kind) list.push(gv);
+      return list;
+    };
+    reorder(out.globals, order('global'));
+    reorder(out.functions, order('function'));
+    reorder(out.aliases, src.aliases);
+    reorder(out.ifuncs, src.ifuncs);
+  }
+
+  /** Comdats referenced by the copied objects, in the source's comdat order. */
+  private copyComdats(): void {
+    const used = new Set<unknown>();
+    for (const g of this.out.globals) if (g.comdat) used.add(g.comdat);
+    for (const f of this.out.functions) if (f.comdat) used.add(f.comdat);
+    const copies = new Map<unknown, Comdat>();
+    for (const c of this.src.comdats.values()) {
+      if (!used.has(c)) continue;
+      const copy = this.out.getOrCreateComdat(c.name);
+      copy.selection = c.selection;
+      copies.set(c, copy);
+    }
+    for (const g of this.out.globals) if (g.comdat) g.comdat = copies.get(g.comdat) ?? this.adopt(g.comdat);
+    for (const f of this.out.functions) if (f.comdat) f.comdat = copies.get(f.comdat) ?? this.adopt(f.comdat);
+  }
+
+  /** A comdat object not registered in the source's table (built by hand): registered by name. */
+  private adopt(c: Comdat): Comdat {
+    const copy = this.out.getOrCreateComdat(c.name);
+    copy.selection = c.selection;
+    return copy;
+  }
+}
+
+function copyLinkageAndVisibility(copy: GlobalValue, gv: GlobalValue): void {
+  copy.linkage = gv.linkage;
+  copy.visibility = gv.visibility;
+  copy.dllStorage = gv.dllStorage;
+  copy.unnamedAddr = gv.unnamedAddr;
+  copy.threadLocal = gv.threadLocal;
+  copy.dsoLocal = gv.dsoLocal;
+  copy.partition = gv.partition;
+}
+
+/** Turns a copied function definition into an external declaration (LLVM's CloneModule rule). */
+function makeDeclaration(f: IRFunction): void {
+  f.blocks = [];
+  f.linkage = externalLinkage(f);
+  f.comdat = undefined;
+  f.personality = undefined;
+  f.prefix = undefined;
+  f.prologue = undefined;
+  f.attachments = [];
+}
+
+function makeVariableDeclaration(v: GlobalVariable): void {
+  v.initializer = undefined;
+  v.linkage = externalLinkage(v);
+  v.comdat = undefined;
+}
+
+function externalLinkage(gv: GlobalValue): GlobalValue['linkage'] {
+  return gv.linkage === 'extern_weak' ? 'extern_weak' : 'external';
+}

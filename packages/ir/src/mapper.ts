@@ -1,0 +1,560 @@
+/**
+ * Maps values, constants, metadata, attributes and function bodies from one module into another
+ * (LLVM's ValueMapper, reduced to what cloning and linking need). The caller decides what a global
+ * value maps to (`mapGlobal`) and may remap types (`mapType`, the linker's type map); everything
+ * else is derived:
+ *
+ * - constants are rebuilt only when an operand or their type changes, otherwise shared (constants
+ *   are immutable);
+ * - metadata nodes are rebuilt only when they (transitively) reach a value that maps to something
+ *   else; the rest is shared, since nodes are interned per context;
+ * - instructions are copied with their operands mapped, visiting operands in LLVM's operand order
+ *   (call arguments and bundles before the callee), which decides the order in which a linker
+ *   discovers globals.
+ */
+import { AttributeList, AttributeSet, typeAttr, type Attribute } from './attributes.js';
+import type { Context } from './context.js';
+import { makeArray, makeConstantExpr, makeStruct, makeVector } from './constfold.js';
+import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst, type DebugRecord, type Instruction, type OperandBundle } from './instructions.js';
+import type { Attachment, DIFieldValue, MDNode, Metadata, ValueAsMetadata } from './metadata.js';
+import type { FunctionType, PointerType, Type } from './types.js';
+import {
+  Argument,
+  BasicBlock,
+  BlockAddress,
+  ConstantArray,
+  ConstantExpr,
+  ConstantString,
+  ConstantStruct,
+  ConstantVector,
+  DSOLocalEquivalent,
+  InlineAsm,
+  MetadataAsValue,
+  NoCFIValue,
+  type Constant,
+  type GlobalValue,
+  type IRFunction,
+  type Value,
+} from './values.js';
+import { IrError } from './errors.js';
+
+export interface MapperOptions {
+  readonly context: Context;
+  /**
+   * What a global value of the source maps to; `null` when it has no counterpart (metadata
+   * operands that refer to it become `null`, like LLVM's `RF_NullMapMissingGlobalValues`).
+   */
+  readonly mapGlobal: (gv: GlobalValue) => Constant | null;
+  /** Type remapping (the linker's struct type map); identity when absent. */
+  readonly mapType?: (t: Type) => Type;
+  /**
+   * Rebuild changed constants through the folding constructors of `constfold.ts` (as LLVM's
+   * `ConstantExpr::get*` would). Off by default: cloning keeps every constant's shape exactly.
+   */
+  readonly fold?: boolean;
+}
+
+/** Local values (arguments, blocks, instructions) of one function mapped to their copies. */
+export type LocalMap = Map<Value, Value>;
+
+export class ValueMapper {
+  readonly context: Context;
+  private readonly mapGlobalHook: (gv: GlobalValue) => Constant | null;
+  private readonly typeHook: ((t: Type) => Type) | undefined;
+  private readonly fold: boolean;
+  private readonly constants = new Map<Constant, Constant | null>();
+  private readonly nodes = new Map<MDNode, MDNode>();
+  private readonly blocks = new Map<BasicBlock, BasicBlock>();
+  private readonly pendingBlockAddresses: { readonly copy: BlockAddress; readonly block: BasicBlock }[] = [];
+  private readonly attributeLists = new Map<AttributeList, AttributeList>();
+  /** Deferred work (bodies, initializers), run last-in first-out like LLVM's mapper worklist. */
+  private readonly scheduled: (() => void)[] = [];
+
+  constructor(options: MapperOptions) {
+    this.context = options.context;
+    this.mapGlobalHook = options.mapGlobal;
+    this.typeHook = options.mapType;
+    this.fold = options.fold ?? false;
+  }
+
+  // --- scheduling ----------------------------------------------------------------------------------
+
+  /** Queues work to run at the next {@link flush}. */
+  schedule(work: () => void): void {
+    this.scheduled.push(work);
+  }
+
+  /** Runs queued work, newest first, including work queued while flushing. */
+  flush(): void {
+    for (let work = this.scheduled.pop(); work !== undefined; work = this.scheduled.pop()) work();
+  }
+
+  /** Resolves block addresses whose blocks were copied after the constant was mapped. */
+  finish(): void {
+    for (const { copy, block } of this.pendingBlockAddresses) copy.block = this.blocks.get(block) ?? block.name;
+    this.pendingBlockAddresses.length = 0;
+  }
+
+  // --- types and attributes ------------------------------------------------------------------------
+
+  mapType<T extends Type>(t: T): T {
+    return this.typeHook === undefined ? t : (this.typeHook(t) as T);
+  }
+
+  mapAttributeList(list: AttributeList): AttributeList {
+    if (this.typeHook === undefined || list === AttributeList.empty) return list;
+    let mapped = this.attributeLists.get(list);
+    if (mapped === undefined) {
+      const fn = this.mapAttributeSet(list.fn);
+      const ret = this.mapAttributeSet(list.ret);
+      const params = list.params.map((p) => this.mapAttributeSet(p));
+      const same = fn === list.fn && ret === list.ret && params.every((p, i) => p === list.params[i]);
+      mapped = same ? list : new AttributeList(fn, ret, params);
+      this.attributeLists.set(list, mapped);
+    }
+    return mapped;
+  }
+
+  mapAttributeSet(set: AttributeSet): AttributeSet {
+    if (this.typeHook === undefined) return set;
+    let changed = false;
+    const out: Attribute[] = [];
+    for (const a of set.attributes) {
+      if (a.kind === 'type' && a.type !== undefined) {
+        const t = this.mapType(a.type);
+        if (t !== a.type) {
+          changed = true;
+          out.push(typeAttr(a.key, t));
+          continue;
+        }
+      }
+      out.push(a);
+    }
+    return changed ? AttributeSet.of(out) : set;
+  }
+
+  // --- values --------------------------------------------------------------------------------------
+
+  /** Maps an operand of an instruction of a function whose locals are in `locals`. */
+  mapValue(v: Value, locals: LocalMap | undefined): Value {
+    switch (v.vk) {
+      case 'argument':
+      case 'block':
+      case 'instruction': {
+        const local = locals?.get(v);
+        if (local === undefined) throw new IrError(`operand ${describeLocal(v)} does not belong to the function being copied`);
+        return local;
+      }
+      case 'metadata':
+        return new MetadataAsValue(v.type, this.mapMetadataOperand(v.metadata, locals) ?? this.context.md.tuple([]));
+      case 'asm':
+        return this.mapInlineAsm(v);
+      default: {
+        const c = this.mapConstant(v);
+        if (c === null) throw new IrError(`reference to ${describeGlobal(v)}, which has no counterpart in the destination module`);
+        return c;
+      }
+    }
+  }
+
+  private mapInlineAsm(v: InlineAsm): InlineAsm {
+    if (this.typeHook === undefined) return v;
+    const type = this.mapType(v.type);
+    const fnType = this.mapType(v.functionType);
+    return type === v.type && fnType === v.functionType ? v : new InlineAsm(type, fnType, v.asm, v.constraints, v.flags);
+  }
+
+  /** Maps a constant; `null` when it is (or contains) a global without counterpart. */
+  mapConstant(c: Constant): Constant | null {
+    switch (c.vk) {
+      case 'global':
+      case 'function':
+      case 'alias':
+      case 'ifunc':
+        return this.mapGlobalHook(c);
+      case 'int':
+        return c;
+      case 'fp':
+      case 'null':
+      case 'zero':
+      case 'undef':
+      case 'poison':
+      case 'none':
+        return this.typeHook === undefined ? c : this.retypeSimple(c);
+      default:
+        break;
+    }
+    const known = this.constants.get(c);
+    if (known !== undefined) return known;
+    const mapped = this.mapCompound(c);
+    this.constants.set(c, mapped);
+    return mapped;
+  }
+
+  private retypeSimple(c: Constant): Constant {
+    const t = this.mapType(c.type);
+    if (t === c.type) return c;
+    const ctx = this.context;
+    switch (c.vk) {
+      case 'fp':
+        return ctx.constFP(t, c.bits);
+      case 'null':
+        return ctx.nullPtr(t as PointerType);
+      case 'zero':
+        return ctx.zero(t);
+      case 'undef':
+        return ctx.undef(t);
+      case 'poison':
+        return ctx.poison(t);
+      case 'none':
+        return ctx.none(t);
+      default:
+        return c;
+    }
+  }
+
+  private mapCompound(c: Constant): Constant | null {
+    const ctx = this.context;
+    switch (c.vk) {
+      case 'string': {
+        const t = this.mapType(c.type);
+        return t === c.type ? c : new ConstantString(t, c.bytes);
+      }
+      case 'array':
+      case 'vector':
+      case 'struct': {
+        const elements = c.vk === 'struct' ? c.fields : c.elements;
+        const mapped = this.mapConstants(elements);
+        if (mapped === null) return null;
+        const t = this.mapType(c.type);
+        if (mapped === elements && t === c.type) return c;
+        if (this.fold) return c.vk === 'array' ? makeArray(ctx, t, mapped) : c.vk === 'vector' ? makeVector(ctx, t, mapped) : makeStruct(ctx, t, mapped);
+        return c.vk === 'array' ? new ConstantArray(t, mapped) : c.vk === 'vector' ? new ConstantVector(t, mapped) : new ConstantStruct(t, mapped);
+      }
+      case 'expr': {
+        const ops = this.mapConstants(c.operands);
+        if (ops === null) return null;
+        const t = this.mapType(c.type);
+        const source = c.extra.sourceElementType;
+        const mappedSource = source === undefined ? undefined : this.mapType(source);
+        if (ops === c.operands && t === c.type && mappedSource === source) return c;
+        const extra = mappedSource === source ? c.extra : { ...c.extra, sourceElementType: mappedSource };
+        return this.fold ? makeConstantExpr(ctx, c.opcode, t, ops, extra) : new ConstantExpr(c.opcode, t, ops, extra);
+      }
+      case 'blockaddress': {
+        const fn = this.mapConstant(c.fn as Constant);
+        if (fn === null) return null;
+        const copy = new BlockAddress(this.mapType(c.type), fn, typeof c.block === 'string' ? c.block : c.block.name);
+        if (typeof c.block !== 'string') this.pendingBlockAddresses.push({ copy, block: c.block });
+        return copy;
+      }
+      case 'dso_local_equivalent':
+      case 'no_cfi': {
+        const g = this.mapConstant(c.global as Constant);
+        if (g === null) return null;
+        if (g === c.global && this.mapType(c.type) === c.type) return c;
+        return c.vk === 'no_cfi' ? new NoCFIValue(this.mapType(c.type), g) : new DSOLocalEquivalent(this.mapType(c.type), g);
+      }
+      default:
+        return c;
+    }
+  }
+
+  /** The same array when nothing changed, `null` when an element has no counterpart. */
+  private mapConstants(list: readonly Constant[]): readonly Constant[] | null {
+    let out: Constant[] | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i]!;
+      const m = this.mapConstant(e);
+      if (m === null) return null;
+      if (m !== e && out === undefined) out = list.slice(0, i);
+      if (out !== undefined) out.push(m);
+    }
+    return out ?? list;
+  }
+
+  // --- metadata ------------------------------------------------------------------------------------
+
+  /** Maps metadata written as an operand (may hold function-local values or a DIArgList). */
+  mapMetadataOperand(md: Metadata | null, locals: LocalMap | undefined): Metadata | null {
+    if (md === null) return null;
+    const ctx = this.context.md;
+    switch (md.mk) {
+      case 'string':
+      case 'expr':
+        return md;
+      case 'value': {
+        const v = md.value;
+        const mapped = isLocal(v) ? this.mapValue(v, locals) : this.mapValueInMetadata(v);
+        return mapped === null ? null : mapped === v ? md : ctx.value(mapped);
+      }
+      case 'arglist': {
+        const args: ValueAsMetadata[] = [];
+        let changed = false;
+        for (const a of md.args) {
+          const mapped = this.mapMetadataOperand(a, locals);
+          const wrapper = mapped !== null && mapped.mk === 'value' ? mapped : ctx.value(this.context.poison(a.value.type));
+          if (wrapper !== a) changed = true;
+          args.push(wrapper);
+        }
+        return changed ? ctx.argList(args) : md;
+      }
+      default:
+        return this.mapNode(md);
+    }
+  }
+
+  /** Maps a value held by metadata (constants and globals only; locals live in operands). */
+  private mapValueInMetadata(v: Value): Value | null {
+    if (v.vk === 'metadata' || v.vk === 'asm') return v;
+    if (isLocal(v)) return null;
+    return this.mapConstant(v as Constant);
+  }
+
+  mapAttachments(list: readonly Attachment[] | null): Attachment[] | null {
+    if (list === null) return null;
+    return list.map((a) => {
+      const node = this.mapNode(a.node);
+      return node === a.node ? a : { kind: a.kind, node };
+    });
+  }
+
+  mapDebugRecords(records: readonly DebugRecord[] | null, locals: LocalMap): DebugRecord[] | null {
+    if (records === null) return null;
+    return records.map((r) => ({ kind: r.kind, operands: r.operands.map((op) => this.mapMetadataOperand(op, locals)) }));
+  }
+
+  /**
+   * Maps a node: the node itself unless it reaches a value that maps to something else, in which
+   * case a new node with mapped operands (uniqued ones interned again, distinct ones copied).
+   * Linear over the nodes reached: each node is classified once.
+   */
+  mapNode(root: MDNode): MDNode {
+    const known = this.nodes.get(root);
+    if (known !== undefined) return known;
+    // 1. Collect the nodes reachable from root that are not classified yet.
+    const fresh: MDNode[] = [];
+    const index = new Map<MDNode, number>();
+    const stack: MDNode[] = [root];
+    index.set(root, 0);
+    fresh.push(root);
+    const directlyChanged: boolean[] = [];
+    const parents: number[][] = [];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      const i = index.get(node)!;
+      let changed = false;
+      forEachOperand(node, (op) => {
+        if (op === null) return;
+        if (op.mk === 'tuple' || op.mk === 'di') {
+          const mapped = this.nodes.get(op);
+          if (mapped !== undefined) {
+            if (mapped !== op) changed = true;
+            return;
+          }
+          let j = index.get(op);
+          if (j === undefined) {
+            j = fresh.length;
+            index.set(op, j);
+            fresh.push(op);
+            stack.push(op);
+          }
+          (parents[j] ??= []).push(i);
+        } else if (this.mapMetadataOperand(op, undefined) !== op) changed = true;
+      });
+      directlyChanged[i] = changed;
+    }
+    // 2. Propagate "changed" from operands to the nodes that use them.
+    const changed = new Uint8Array(fresh.length);
+    const work: number[] = [];
+    for (let i = 0; i < fresh.length; i++) if (directlyChanged[i]) (changed[i] = 1), work.push(i);
+    while (work.length > 0) {
+      const i = work.pop()!;
+      for (const p of parents[i] ?? []) if (changed[p] === 0) (changed[p] = 1), work.push(p);
+    }
+    const rebuild: MDNode[] = [];
+    for (let i = 0; i < fresh.length; i++) {
+      const node = fresh[i]!;
+      if (changed[i] === 0) this.nodes.set(node, node);
+      else rebuild.push(node);
+    }
+    if (rebuild.length > 0) this.rebuildNodes(rebuild);
+    return this.nodes.get(root)!;
+  }
+
+  /**
+   * Builds replacements for changed nodes. Distinct nodes get empty copies first so cycles
+   * through them resolve; uniqued nodes are interned children first; a cycle made only of
+   * uniqued nodes (rare) falls back to uninterned copies.
+   */
+  private rebuildNodes(changed: readonly MDNode[]): void {
+    const md = this.context.md;
+    const toFill: [MDNode, MDNode][] = [];
+    const shellOf = (n: MDNode): MDNode => (n.mk === 'tuple' ? md.shell('tuple', n.distinct) : md.shell('di', n.distinct, n.className));
+    const pending = new Set<MDNode>(changed);
+    for (const n of changed) {
+      if (!n.distinct) continue;
+      const copy = shellOf(n);
+      this.nodes.set(n, copy);
+      toFill.push([n, copy]);
+      pending.delete(n);
+    }
+    const onStack = new Set<MDNode>();
+    for (const start of changed) {
+      if (!pending.has(start)) continue;
+      // iterative post-order over the pending uniqued nodes
+      const frames: { node: MDNode; children: MDNode[]; next: number }[] = [];
+      const enter = (node: MDNode): void => {
+        const children: MDNode[] = [];
+        forEachOperand(node, (op) => {
+          if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && pending.has(op)) children.push(op);
+        });
+        onStack.add(node);
+        frames.push({ node, children, next: 0 });
+      };
+      enter(start);
+      while (frames.length > 0) {
+        const top = frames[frames.length - 1]!;
+        if (top.next < top.children.length) {
+          const child = top.children[top.next++]!;
+          if (!pending.has(child)) continue;
+          if (onStack.has(child)) {
+            // a cycle of uniqued nodes: give the node on the stack an uninterned copy now
+            if (!this.nodes.has(child)) {
+              const copy = shellOf(child);
+              this.nodes.set(child, copy);
+              toFill.push([child, copy]);
+            }
+            continue;
+          }
+          enter(child);
+          continue;
+        }
+        frames.pop();
+        onStack.delete(top.node);
+        pending.delete(top.node);
+        if (this.nodes.has(top.node)) continue; // became a cycle copy, filled below
+        this.nodes.set(top.node, this.internMapped(top.node));
+      }
+    }
+    for (const [source, copy] of toFill) fillNode(copy, source, (op) => this.mapNodeOperand(op));
+  }
+
+  private internMapped(n: MDNode): MDNode {
+    const md = this.context.md;
+    if (n.mk === 'tuple') return md.tuple(n.operands.map((op) => this.mapNodeOperand(op)));
+    return md.di(n.className, mapFields(n.fields, (op) => this.mapNodeOperand(op)));
+  }
+
+  private mapNodeOperand(op: Metadata | null): Metadata | null {
+    if (op === null) return null;
+    if (op.mk === 'tuple' || op.mk === 'di') return this.nodes.get(op) ?? op;
+    return this.mapMetadataOperand(op, undefined);
+  }
+
+  // --- instructions and bodies ---------------------------------------------------------------------
+
+  /**
+   * Copies the body of `source` into `target` (which must have no blocks), with arguments,
+   * blocks and instructions mapped. `adjustCall` may edit each copied call (the linker drops
+   * `nocallback`).
+   */
+  cloneBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
+    const locals: LocalMap = new Map();
+    const label = this.context.label;
+    target.args = source.args.map((a) => {
+      const copy = new Argument(this.mapType(a.type), a.name, target);
+      locals.set(a, copy);
+      return copy;
+    });
+    const blocks: BasicBlock[] = [];
+    const pairs: [Instruction, Instruction][] = [];
+    for (const b of source.blocks) {
+      const nb = new BasicBlock(b.name, target, label);
+      locals.set(b, nb);
+      this.blocks.set(b, nb);
+      blocks.push(nb);
+      for (const inst of b.instructions) {
+        const copy = shallowCopy(inst);
+        copy.parent = nb;
+        locals.set(inst, copy);
+        nb.instructions.push(copy);
+        pairs.push([inst, copy]);
+      }
+    }
+    target.blocks = blocks;
+    for (const [inst, copy] of pairs) this.fillInstruction(inst, copy, locals, adjustCall);
+  }
+
+  private fillInstruction(inst: Instruction, copy: Instruction, locals: LocalMap, adjustCall?: (call: CallInst) => void): void {
+    const ops = inst.operands;
+    const out: Value[] = new Array<Value>(ops.length);
+    if (inst instanceof CallInst) {
+      // LLVM's operand order: arguments, bundle operands, destinations, then the callee.
+      const c = copy as CallInst;
+      const argEnd = 1 + inst.argCount;
+      for (let i = 1; i < argEnd; i++) out[i] = this.mapValue(ops[i]!, locals);
+      c.bundles = inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
+      for (let i = argEnd; i < ops.length; i++) out[i] = this.mapValue(ops[i]!, locals);
+      out[0] = this.mapValue(ops[0]!, locals);
+      c.functionType = this.mapType(inst.functionType) as FunctionType;
+      c.attributes = this.mapAttributeList(inst.attributes);
+      copy.operands = out;
+      if (adjustCall) adjustCall(c);
+    } else {
+      for (let i = 0; i < ops.length; i++) out[i] = this.mapValue(ops[i]!, locals);
+      copy.operands = out;
+    }
+    copy.attachments = this.mapAttachments(inst.attachments);
+    copy.debugRecords = this.mapDebugRecords(inst.debugRecords, locals);
+    if (this.typeHook !== undefined) {
+      copy.type = this.mapType(inst.type);
+      if (inst instanceof AllocaInst) (copy as AllocaInst).allocatedType = this.mapType(inst.allocatedType);
+      if (inst instanceof GetElementPtrInst) (copy as GetElementPtrInst).sourceElementType = this.mapType(inst.sourceElementType);
+      if (inst instanceof ShuffleVectorInst) (copy as ShuffleVectorInst).maskValue = this.mapValue(inst.maskValue, locals);
+    }
+  }
+}
+
+/** A copy of an instruction with the same class and fields; arrays are copied, operands shared. */
+function shallowCopy(inst: Instruction): Instruction {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(inst) as object) as Instruction, inst);
+  copy.operands = inst.operands.slice();
+  const any = copy as unknown as Record<string, unknown>;
+  for (const key of ['mask', 'indices', 'clauseKinds'] as const) {
+    const v = any[key];
+    if (Array.isArray(v)) any[key] = v.slice();
+  }
+  return copy;
+}
+
+function isLocal(v: Value): boolean {
+  return v.vk === 'argument' || v.vk === 'block' || v.vk === 'instruction';
+}
+
+function describeLocal(v: Value): string {
+  const name = (v as { name?: string }).name;
+  return name ? `%${name}` : `(unnamed ${v.vk})`;
+}
+
+function describeGlobal(v: Value): string {
+  const name = (v as { name?: string }).name;
+  return name ? `@${name}` : 'a constant';
+}
+
+/** Calls `fn` for each metadata operand of a node (tuple operands, DI `md` fields). */
+export function forEachOperand(node: MDNode, fn: (op: Metadata | null) => void): void {
+  if (node.mk === 'tuple') for (const op of node.operands) fn(op);
+  else for (const f of node.fields.values()) if (f.k === 'md') fn(f.v);
+}
+
+function mapFields(fields: ReadonlyMap<string, DIFieldValue>, map: (op: Metadata | null) => Metadata | null): Map<string, DIFieldValue> {
+  const out = new Map<string, DIFieldValue>();
+  for (const [name, f] of fields) out.set(name, f.k === 'md' ? { k: 'md', v: map(f.v) } : f);
+  return out;
+}
+
+function fillNode(copy: MDNode, source: MDNode, map: (op: Metadata | null) => Metadata | null): void {
+  if (copy.mk === 'tuple' && source.mk === 'tuple') copy.operands = source.operands.map(map);
+  else if (copy.mk === 'di' && source.mk === 'di') copy.fields = mapFields(source.fields, map);
+}
