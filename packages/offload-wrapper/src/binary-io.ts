@@ -1,0 +1,191 @@
+import { ContainerError } from './errors.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A growable little-endian byte buffer. */
+export class ByteBuilder {
+  #bytes = new Uint8Array(256);
+  #view = new DataView(this.#bytes.buffer);
+  #length = 0;
+
+  get length(): number {
+    return this.#length;
+  }
+
+  #reserve(extra: number): void {
+    const needed = this.#length + extra;
+    if (needed <= this.#bytes.length) return;
+    let size = this.#bytes.length * 2;
+    while (size < needed) size *= 2;
+    const bigger = new Uint8Array(size);
+    bigger.set(this.#bytes.subarray(0, this.#length));
+    this.#bytes = bigger;
+    this.#view = new DataView(bigger.buffer);
+  }
+
+  u8(value: number): this {
+    this.#reserve(1);
+    this.#view.setUint8(this.#length, value);
+    this.#length += 1;
+    return this;
+  }
+
+  u16(value: number): this {
+    this.#reserve(2);
+    this.#view.setUint16(this.#length, value, true);
+    this.#length += 2;
+    return this;
+  }
+
+  u32(value: number): this {
+    this.#reserve(4);
+    this.#view.setUint32(this.#length, value >>> 0, true);
+    this.#length += 4;
+    return this;
+  }
+
+  /** A u64 from a safe integer. */
+  u64(value: number): this {
+    this.#reserve(8);
+    this.#view.setBigUint64(this.#length, BigInt(value), true);
+    this.#length += 8;
+    return this;
+  }
+
+  bytes(bytes: Uint8Array): this {
+    this.#reserve(bytes.length);
+    this.#bytes.set(bytes, this.#length);
+    this.#length += bytes.length;
+    return this;
+  }
+
+  /** u32 byte length, then the UTF-8 bytes (no terminator). */
+  string(text: string): this {
+    const utf8 = encoder.encode(text);
+    return this.u32(utf8.length).bytes(utf8);
+  }
+
+  /** u32 byte length, then the bytes. */
+  blob(bytes: Uint8Array): this {
+    return this.u32(bytes.length).bytes(bytes);
+  }
+
+  /** Overwrites a u32 written earlier. */
+  patchU32(at: number, value: number): void {
+    this.#view.setUint32(at, value >>> 0, true);
+  }
+
+  finish(): Uint8Array {
+    return this.#bytes.slice(0, this.#length);
+  }
+}
+
+/**
+ * Reads little-endian fields from a region of a file held in memory, with bounds checks: every
+ * read names what it expected, and errors carry the absolute file offset.
+ */
+export class ByteCursor {
+  #view: DataView;
+  #pos = 0;
+
+  constructor(
+    readonly data: Uint8Array,
+    /** File offset of `data[0]`. */
+    readonly base: number,
+    readonly file: string,
+    /** The region, for messages: `metadata of image 3`, `index`, … */
+    readonly region: string,
+  ) {
+    this.#view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  get position(): number {
+    return this.#pos;
+  }
+
+  get remaining(): number {
+    return this.data.length - this.#pos;
+  }
+
+  /** Absolute file offset of the next byte. */
+  get offset(): number {
+    return this.base + this.#pos;
+  }
+
+  error(reason: string, at: number = this.offset): ContainerError {
+    return new ContainerError(reason, this.file, at);
+  }
+
+  #need(count: number, what: string): void {
+    if (count > this.remaining) {
+      throw this.error(
+        `${this.region}: expected ${what} (${count} byte${count === 1 ? '' : 's'}), but only ${this.remaining} byte${this.remaining === 1 ? '' : 's'} of the ${this.region} remain`,
+      );
+    }
+  }
+
+  u8(what: string): number {
+    this.#need(1, what);
+    return this.#view.getUint8(this.#pos++);
+  }
+
+  u16(what: string): number {
+    this.#need(2, what);
+    const value = this.#view.getUint16(this.#pos, true);
+    this.#pos += 2;
+    return value;
+  }
+
+  u32(what: string): number {
+    this.#need(4, what);
+    const value = this.#view.getUint32(this.#pos, true);
+    this.#pos += 4;
+    return value;
+  }
+
+  /** A u64 that must fit a safe integer (offsets, lengths, bit counts). */
+  u64(what: string): number {
+    this.#need(8, what);
+    const at = this.offset;
+    const value = this.#view.getBigUint64(this.#pos, true);
+    this.#pos += 8;
+    if (value > BigInt(Number.MAX_SAFE_INTEGER)) throw this.error(`${this.region}: ${what} ${value} is too large`, at);
+    return Number(value);
+  }
+
+  bytes(count: number, what: string): Uint8Array {
+    this.#need(count, what);
+    const out = this.data.subarray(this.#pos, this.#pos + count);
+    this.#pos += count;
+    return out;
+  }
+
+  /** A u32 length, then that many bytes (copied). */
+  blob(what: string): Uint8Array {
+    const length = this.u32(`the length of ${what}`);
+    return this.bytes(length, what).slice();
+  }
+
+  /** A u32 length, then UTF-8 text without NUL. */
+  string(what: string): string {
+    const length = this.u32(`the length of ${what}`);
+    const at = this.offset;
+    const raw = this.bytes(length, what);
+    let text: string;
+    try {
+      text = decoder.decode(raw);
+    } catch {
+      throw this.error(`${this.region}: ${what} is not valid UTF-8`, at);
+    }
+    if (text.includes('\0')) throw this.error(`${this.region}: ${what} contains NUL`, at + raw.indexOf(0));
+    return text;
+  }
+
+  /** Checks the region is fully consumed. */
+  end(): void {
+    if (this.remaining !== 0) {
+      throw this.error(`${this.region}: expected its end, found ${this.remaining} more byte${this.remaining === 1 ? '' : 's'}`);
+    }
+  }
+}
