@@ -52,16 +52,21 @@ export interface MapperOptions {
    * `ConstantExpr::get*` would). Off by default: cloning keeps every constant's shape exactly.
    */
   readonly fold?: boolean;
+  /** Constants (other than globals) replaced outright, checked before anything else. */
+  readonly replaceConstant?: (c: Constant) => Constant | undefined;
 }
 
 /** Local values (arguments, blocks, instructions) of one function mapped to their copies. */
-export type LocalMap = Map<Value, Value>;
+export interface LocalMap {
+  get(v: Value): Value | undefined;
+}
 
 export class ValueMapper {
   readonly context: Context;
   private readonly mapGlobalHook: (gv: GlobalValue) => Constant | null;
   private readonly typeHook: ((t: Type) => Type) | undefined;
   private readonly fold: boolean;
+  private readonly replaceConstant: ((c: Constant) => Constant | undefined) | undefined;
   private readonly constants = new Map<Constant, Constant | null>();
   private readonly nodes = new Map<MDNode, MDNode>();
   private readonly blocks = new Map<BasicBlock, BasicBlock>();
@@ -75,6 +80,7 @@ export class ValueMapper {
     this.mapGlobalHook = options.mapGlobal;
     this.typeHook = options.mapType;
     this.fold = options.fold ?? false;
+    this.replaceConstant = options.replaceConstant;
   }
 
   // --- scheduling ----------------------------------------------------------------------------------
@@ -172,6 +178,13 @@ export class ValueMapper {
       case 'alias':
       case 'ifunc':
         return this.mapGlobalHook(c);
+      default:
+        if (this.replaceConstant !== undefined) {
+          const r = this.replaceConstant(c);
+          if (r !== undefined) return r;
+        }
+    }
+    switch (c.vk) {
       case 'int':
         return c;
       case 'fp':
@@ -460,7 +473,7 @@ export class ValueMapper {
    * `nocallback`).
    */
   cloneBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
-    const locals: LocalMap = new Map();
+    const locals = new Map<Value, Value>();
     const label = this.context.label;
     target.args = source.args.map((a) => {
       const copy = new Argument(this.mapType(a.type), a.name, target);
