@@ -14,7 +14,7 @@ import { Prng } from './prng.js';
 import { TypeFactory } from './types.js';
 
 /** Bumped whenever the output for given options changes (it keys the benchmark cache). */
-export const generatorVersion = 1;
+export const generatorVersion = 2;
 
 export const spirDataLayout = 'e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64';
 
@@ -418,7 +418,7 @@ class ModulePrinter {
     } else {
       x = { type: kind.value, ref: smallConstant(f.kind, rng.int(1, 9)) };
     }
-    const s: BodyState = { fb, ctx: this.ctx, f, rng, k: kind, storage, data, idx: { type: i64, ref: '0' }, x, cur: x };
+    const s: BodyState = { fb, ctx: this.ctx, f, rng, k: kind, storage, data, idx: gid, x, cur: x };
     s.cur = loadValue(s, 0);
     if (k.usesLocalMemory) localMemory(s);
     emitSegments(s, this.options.segments);
