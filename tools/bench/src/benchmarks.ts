@@ -55,6 +55,8 @@ export interface Environment {
   readonly memoryGiB: number;
   /** How max RSS was measured ("GNU time (/usr/bin/time -f %M)" or why it is n/a). */
   readonly maxRss: string;
+  /** The LLVM `opt` the built-in benchmarks compare with, and its version. */
+  readonly llvmOpt: string;
 }
 
 export interface BenchmarkReport {
@@ -78,7 +80,8 @@ export interface BenchmarkDefinition {
   run(config: BenchmarkConfig): Promise<BenchmarkReport>;
 }
 
-export function environment(memory: string): Environment {
+export function environment(memory: string, llvmOpt: string): Environment {
+  const version = toolVersion(llvmOpt);
   return {
     node: process.version,
     platform: `${process.platform}-${process.arch}`,
@@ -86,6 +89,7 @@ export function environment(memory: string): Environment {
     cores: cpus().length,
     memoryGiB: Math.round((totalmem() / 1024 ** 3) * 10) / 10,
     maxRss: memory,
+    llvmOpt: version !== undefined ? `${llvmOpt} (LLVM ${version})` : `${llvmOpt} (not runnable)`,
   };
 }
 
@@ -132,7 +136,7 @@ function report(definition: BenchmarkDefinition, config: BenchmarkConfig, cases:
     title: definition.title,
     measures: definition.measures,
     date: new Date().toISOString(),
-    environment: environment(config.memory),
+    environment: environment(config.memory, config.llvmOpt),
     cases,
     findings,
   };

@@ -485,4 +485,3 @@ export function emitSegments(s: BodyState, averageSegments: number): void {
   for (const segment of segments) segment(s);
 }
 
-export { c as constantValue };

@@ -4,8 +4,6 @@ import { doubleType, floatType, halfType, i32, i64, type IrType } from './ir-typ
 /** The element type a generated function computes with; `double` and `half` are optional features. */
 export type ElemKind = 'i32' | 'i64' | 'float' | 'double' | 'half';
 
-export const elemKinds: readonly ElemKind[] = ['i32', 'i64', 'float', 'double', 'half'];
-
 export interface KindInfo {
   readonly kind: ElemKind;
   /** The SSA type values of this kind have. */

@@ -7,7 +7,7 @@ const report: BenchmarkReport = {
   title: 'Parse and print',
   measures: 'ours vs llvm',
   date: '2026-01-02T03:04:05.000Z',
-  environment: { node: 'v20', platform: 'linux-x64', cpu: 'CPU', cores: 2, memoryGiB: 8, maxRss: 'GNU time' },
+  environment: { node: 'v20', platform: 'linux-x64', cpu: 'CPU', cores: 2, memoryGiB: 8, maxRss: 'GNU time', llvmOpt: '/x/opt (LLVM 16.0.6)' },
   cases: [
     {
       name: '10.4 MiB',

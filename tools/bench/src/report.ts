@@ -29,7 +29,7 @@ export function renderText(report: BenchmarkReport): string {
   lines.push(`${report.benchmark}: ${report.title}`);
   lines.push(`measures: ${report.measures}`);
   const e = report.environment;
-  lines.push(`host: ${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, node ${e.node}; max RSS: ${e.maxRss}`);
+  lines.push(`host: ${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, node ${e.node}; max RSS: ${e.maxRss}; LLVM opt: ${e.llvmOpt}`);
   for (const c of report.cases) {
     lines.push('');
     lines.push(`[${c.name}] ${inputLine(c)}`);
@@ -60,7 +60,7 @@ export function renderMarkdown(report: BenchmarkReport): string {
   lines.push('');
   lines.push(`${report.measures}`);
   lines.push('');
-  lines.push(`Host: ${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, node ${e.node}. Max RSS: ${e.maxRss}.`);
+  lines.push(`Host: ${e.cpu}, ${e.cores} cores, ${e.memoryGiB} GiB, node ${e.node}. Max RSS: ${e.maxRss}. LLVM opt: ${e.llvmOpt}.`);
   lines.push('');
   lines.push('| case | input | command | median | min | max | max RSS | ratio (median) |');
   lines.push('|---|---|---|---|---|---|---|---|');
