@@ -1,11 +1,15 @@
-import { createRegistry, type PassEntry, type PassRegistry } from '@syclkit/pass-manager';
+import { createRegistry, type PassRegistry, type RegistryConfig } from '@syclkit/pass-manager';
 import { functionKind, moduleKind } from '@syclkit/ir';
+import { conditionalCallOnDevicePass, resolveDeviceIfPass } from '@syclkit/device-if';
 
 /**
  * Every pass `syclkit` knows, one line each. Contributors add theirs with
  * `registry.extend({ passes: [...] })` (see `--load-pass`).
  */
-export const builtinPasses: readonly PassEntry[] = [];
+export const builtinPasses: NonNullable<RegistryConfig['passes']> = [
+  conditionalCallOnDevicePass,
+  resolveDeviceIfPass,
+];
 
 let registry: PassRegistry | undefined;
 

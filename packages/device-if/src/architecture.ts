@@ -5,12 +5,15 @@
  * the truncation too, and distinct architectures can collide: x86_64 (0x03…00), unknown (0x99…00),
  * intel_gpu_bdw (0x2_00000000) and intel_gpu_tgllp (0x3_00000000) all truncate to 0.
  */
+import { truncateArchitectureToInt32 } from '@syclkit/device-config';
 import { ConditionError, isInt32, type Condition } from './condition.js';
 
-/** The int32 operand the header emits for a 64-bit `architecture` value (`static_cast<int>`). */
-export function truncateArchitecture(value: bigint): number {
-  return Number(BigInt.asIntN(32, value));
-}
+/**
+ * The int32 operand the header emits for a 64-bit `architecture` value (`static_cast<int>`).
+ * The same function as `@syclkit/device-config`'s `truncateArchitectureToInt32`, re-exported
+ * under this package's name so that the two can never disagree.
+ */
+export const truncateArchitecture: (value: bigint) => number = truncateArchitectureToInt32;
 
 /**
  * An architecture as a Condition Expression operand: a bigint is a full 64-bit enum value and is

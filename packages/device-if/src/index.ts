@@ -16,7 +16,7 @@ export {
   truncateArchitecture,
 } from './architecture.js';
 
-export { deviceFacts, evaluateCondition } from './evaluate.js';
+export { decideCondition, deviceFacts, evaluateCondition } from './evaluate.js';
 export type { DeviceFacts } from './evaluate.js';
 
 export { createConditionNames, formatCondition } from './format.js';
@@ -60,3 +60,30 @@ export type {
   ConditionalAspectsSemantics,
   PropagateConditionalAspectsOptions,
 } from './conditional-propagation.js';
+
+export { conditionalCallSite, conditionalCallerForm } from './conditional-calls.js';
+export type { ConditionalCallSite, ConditionalCallerForm } from './conditional-calls.js';
+
+export { conditionalCallOnDevicePass, rewriteConditionalCallers } from './conditional-call-on-device.js';
+export type {
+  RewriteConditionalCallersOptions,
+  RewriteConditionalCallersResult,
+  RewrittenConditionalCaller,
+} from './conditional-call-on-device.js';
+
+export { resolveConditionalCallsForTarget, resolveDeviceIfPass } from './resolve.js';
+export type {
+  ConditionalCallOutcome,
+  ConditionalCallResolution,
+  ResolveConditionalCallsOptions,
+  ResolvedConditionalCall,
+} from './resolve.js';
+
+export { RESOLVE_DEVICE_IF_DIAGNOSTICS } from './problems.js';
+export type { DeviceIfProblem, DeviceIfProblemCode } from './problems.js';
+
+export { aspectTableForModule, deviceConfigConditionNames, targetArchitectureAspects, targetDeviceFacts } from './targets.js';
+export type { TargetDeviceFacts, TargetFactsOptions } from './targets.js';
+
+export { Phase1Error, phase1TargetView, selectPhase1Clause } from './phase1.js';
+export type { Phase1TargetView } from './phase1.js';

@@ -1,0 +1,274 @@
+/**
+ * Small IR helpers shared by the passes of this package: reading and writing the aspect metadata,
+ * debug locations for diagnostics, and finding every reference to a set of functions.
+ *
+ * `@syclkit/ir` has no use-lists, so references are found by walking the module. The walk covers
+ * instruction operands (looking into constant expressions and aggregates), global initializers,
+ * aliases, ifuncs and a function's prefix, prologue and personality. Metadata is not walked: like
+ * LLVM, which drops metadata references to a deleted function instead of keeping it alive, a
+ * reference from metadata does not count.
+ */
+import {
+  getMetadata,
+  setMetadata,
+  type CallInst,
+  type Context,
+  type IRFunction,
+  type Instruction,
+  type Metadata,
+  type MDNode,
+  type Module,
+  type Value,
+} from '@syclkit/ir';
+import type { DebugLocation } from '@syclkit/pass-manager';
+
+/** The attribute the device headers put on `call_if_on_device_conditionally`. */
+export const CONDITIONAL_CALLER_ATTRIBUTE = 'sycl-call-if-on-device-conditionally';
+
+/** A `ConstantInt` of at most 32 bits as a number, else undefined. */
+export function int32Value(value: Value): number | undefined {
+  if (value.vk !== 'int' || value.type.bits > 32) return undefined;
+  return value.num;
+}
+
+/** The integers of a metadata operand: `i32 6` gives 6, `!{!"fp64", i32 6}` gives 6. */
+function aspectOperandValue(operand: Metadata | null): number | undefined {
+  if (operand === null) return undefined;
+  if (operand.mk === 'value') return int32Value(operand.value);
+  if (operand.mk === 'tuple' && operand.operands.length === 2 && operand.operands[0]?.mk === 'string') {
+    return aspectOperandValue(operand.operands[1] ?? null);
+  }
+  return undefined;
+}
+
+/** Aspect numbers of a function's `!sycl_used_aspects`, in order (both the plain and the named form). */
+export function readUsedAspects(fn: IRFunction, context: Context): number[] {
+  const node = getMetadata(fn, context, 'sycl_used_aspects');
+  if (node === undefined || node.mk !== 'tuple') return [];
+  const out: number[] = [];
+  for (const operand of node.operands) {
+    const value = aspectOperandValue(operand);
+    if (value !== undefined) out.push(value);
+  }
+  return out;
+}
+
+/**
+ * Appends aspects to a function's `!sycl_used_aspects`, keeping what is there. New entries follow
+ * the style of the existing list: `!{!"name", i32 N}` pairs when it holds pairs and the name is
+ * known, plain `i32 N` otherwise.
+ */
+export function appendUsedAspects(fn: IRFunction, context: Context, aspects: readonly number[], names: ReadonlyMap<number, string>): void {
+  if (aspects.length === 0) return;
+  const node = getMetadata(fn, context, 'sycl_used_aspects');
+  const existing = node?.mk === 'tuple' ? node.operands : [];
+  const named = existing.some((operand) => operand?.mk === 'tuple');
+  const md = context.md;
+  const added = aspects.map((aspect): Metadata => {
+    const value = md.value(context.constI32(aspect));
+    const name = names.get(aspect);
+    return named && name !== undefined ? md.tuple([md.string(name), value]) : value;
+  });
+  setMetadata(fn, context, 'sycl_used_aspects', md.tuple([...existing, ...added]));
+}
+
+/** Drops one metadata attachment from a function; returns whether it was there. */
+export function dropFunctionMetadata(fn: IRFunction, context: Context, kind: string): boolean {
+  const id = context.md.kinds.lookup(kind);
+  if (id === undefined || !fn.attachments.some((a) => a.kind === id)) return false;
+  setMetadata(fn, context, kind, undefined);
+  return true;
+}
+
+/** `(name, value)` pairs of the module's `!sycl_aspects`, in order; malformed operands are skipped. */
+export function moduleAspectPairs(module: Module): [string, number][] {
+  const pairs: [string, number][] = [];
+  for (const node of module.getNamedMetadata('sycl_aspects') ?? []) {
+    if (node.mk !== 'tuple' || node.operands.length !== 2) continue;
+    const [name, value] = node.operands;
+    const number = aspectOperandValue(value ?? null);
+    if (name?.mk === 'string' && number !== undefined) pairs.push([name.value, number]);
+  }
+  return pairs;
+}
+
+// --- debug locations ----------------------------------------------------------------------------
+
+function field(node: MDNode, name: string): Metadata | null | undefined {
+  return node.mk === 'di' ? node.mdField(name) : undefined;
+}
+
+function fileOf(scope: Metadata | null | undefined): string | undefined {
+  for (let node = scope, depth = 0; node != null && node.mk === 'di' && depth < 16; depth++) {
+    if (node.className === 'DIFile') return node.strField('filename');
+    const file = field(node, 'file');
+    if (file != null && file.mk === 'di' && file.className === 'DIFile') return file.strField('filename');
+    node = field(node, 'scope');
+  }
+  return undefined;
+}
+
+function toDebugLocation(node: MDNode, depth: number): DebugLocation | undefined {
+  if (node.mk !== 'di' || node.className !== 'DILocation' || depth > 64) return undefined;
+  const line = node.intField('line');
+  if (line === undefined) return undefined;
+  const column = node.intField('column');
+  const scope = field(node, 'scope');
+  const file = fileOf(scope);
+  let scopeName: string | undefined;
+  for (let s = scope, d = 0; s != null && s.mk === 'di' && d < 16 && scopeName === undefined; d++) {
+    if (s.className === 'DISubprogram') scopeName = s.strField('linkageName') ?? s.strField('name');
+    s = field(s, 'scope');
+  }
+  const inlined = field(node, 'inlinedAt');
+  const inlinedAt = inlined != null && inlined.mk === 'di' ? toDebugLocation(inlined, depth + 1) : undefined;
+  return {
+    line,
+    ...(column !== undefined && column !== 0 && { column }),
+    ...(file !== undefined && { file }),
+    ...(scopeName !== undefined && { scope: scopeName }),
+    ...(inlinedAt !== undefined && { inlinedAt }),
+  };
+}
+
+/** The `!dbg` location of an instruction, for diagnostics. */
+export function debugLocationOf(inst: Instruction, context: Context): DebugLocation | undefined {
+  const dbg = context.md.kinds.lookup('dbg');
+  const node = dbg === undefined ? undefined : inst.attachments?.find((a) => a.kind === dbg)?.node;
+  return node === undefined ? undefined : toDebugLocation(node, 0);
+}
+
+// --- references ---------------------------------------------------------------------------------
+
+/** How a function is referenced: as the callee of a `call`, or any other way. */
+export type FunctionReference =
+  | { readonly kind: 'call'; readonly call: CallInst }
+  | { readonly kind: 'other'; readonly where: string };
+
+/** Calls `visit` for every function of `targets` that `value` mentions (looking into constants). */
+function forEachFunctionIn(value: Value, targets: ReadonlySet<IRFunction>, visit: (fn: IRFunction) => void, seen: Set<Value>): void {
+  switch (value.vk) {
+    case 'function':
+      if (targets.has(value)) visit(value);
+      return;
+    case 'expr':
+    case 'array':
+    case 'struct':
+    case 'vector': {
+      if (seen.has(value)) return;
+      seen.add(value);
+      const parts = value.vk === 'expr' ? value.operands : value.vk === 'struct' ? value.fields : value.elements;
+      for (const part of parts) forEachFunctionIn(part, targets, visit, seen);
+      return;
+    }
+    case 'blockaddress':
+      forEachFunctionIn(value.fn, targets, visit, seen);
+      return;
+    case 'dso_local_equivalent':
+    case 'no_cfi':
+      forEachFunctionIn(value.global, targets, visit, seen);
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * Every reference to the functions in `targets`, in module order. A `call` whose callee operand is
+ * the function is a `call` reference; the function as an argument, in an `invoke`, in a constant or
+ * an initializer is `other`.
+ */
+export function functionReferences(module: Module, targets: ReadonlySet<IRFunction>): Map<IRFunction, FunctionReference[]> {
+  const refs = new Map<IRFunction, FunctionReference[]>();
+  for (const fn of targets) refs.set(fn, []);
+  if (targets.size === 0) return refs;
+  const seen = new Set<Value>();
+  const other = (where: string) => (fn: IRFunction) => refs.get(fn)!.push({ kind: 'other', where });
+  for (const gv of module.globals) {
+    if (gv.initializer !== undefined) forEachFunctionIn(gv.initializer, targets, other(`the initializer of @${gv.name}`), seen);
+  }
+  for (const fn of module.functions) {
+    for (const extra of [fn.prefix, fn.prologue, fn.personality]) {
+      if (extra !== undefined) forEachFunctionIn(extra, targets, other(`a prefix, prologue or personality of @${fn.name}`), seen);
+    }
+    for (const block of fn.blocks) {
+      for (const inst of block.instructions) {
+        inst.operands.forEach((operand, index) => {
+          if (index === 0 && inst.opcode === 'call' && operand.vk === 'function') {
+            if (targets.has(operand)) refs.get(operand)!.push({ kind: 'call', call: inst as CallInst });
+            return;
+          }
+          forEachFunctionIn(operand, targets, other(`an operand of ${inst.opcode} in @${fn.name}`), seen);
+        });
+        if (inst.opcode === 'call' || inst.opcode === 'invoke' || inst.opcode === 'callbr') {
+          for (const bundle of (inst as CallInst).bundles) {
+            for (const input of bundle.inputs) forEachFunctionIn(input, targets, other(`an operand bundle in @${fn.name}`), seen);
+          }
+        }
+      }
+    }
+  }
+  for (const alias of module.aliases) forEachFunctionIn(alias.aliasee, targets, other(`alias @${alias.name}`), seen);
+  for (const ifunc of module.ifuncs) forEachFunctionIn(ifunc.resolver, targets, other(`ifunc @${ifunc.name}`), seen);
+  return refs;
+}
+
+// --- instruction surgery ------------------------------------------------------------------------
+
+/** Replaces uses of `from` by `to` in the operands of the instructions of `fn`. */
+function replaceUsesInFunction(fn: IRFunction, from: Value, to: Value): void {
+  for (const block of fn.blocks) {
+    for (const inst of block.instructions) {
+      const operands = inst.operands;
+      for (let i = 0; i < operands.length; i++) if (operands[i] === from) operands[i] = to;
+    }
+  }
+}
+
+/**
+ * Puts `replacement` where `old` is and drops `old`: debug records move to the replacement and uses
+ * of `old`'s value (only possible within its function) are redirected.
+ */
+export function replaceInstruction(old: Instruction, replacement: Instruction): void {
+  const block = old.parent;
+  if (block === null) throw new Error('replaceInstruction: the instruction is not in a block');
+  const index = block.instructions.indexOf(old);
+  block.instructions[index] = replacement;
+  replacement.parent = block;
+  if (old.debugRecords !== null) {
+    replacement.debugRecords = [...(old.debugRecords ?? []), ...(replacement.debugRecords ?? [])];
+    old.debugRecords = null;
+  }
+  old.parent = null;
+  if (old.type.kind !== 'void') replaceUsesInFunction(block.parent, old, replacement);
+}
+
+/** Inserts `inst` right before `before`. */
+export function insertBefore(inst: Instruction, before: Instruction): void {
+  const block = before.parent;
+  if (block === null) throw new Error('insertBefore: the instruction is not in a block');
+  block.instructions.splice(block.instructions.indexOf(before), 0, inst);
+  inst.parent = block;
+}
+
+/**
+ * Removes an instruction. Its debug records move to the next instruction and any use of its value
+ * becomes `poison`, as when LLVM erases an instruction after replacing its uses.
+ */
+export function eraseInstruction(inst: Instruction, context: Context): void {
+  const block = inst.parent;
+  if (block === null) return;
+  if (inst.type.kind !== 'void') replaceUsesInFunction(block.parent, inst, context.poison(inst.type));
+  const index = block.instructions.indexOf(inst);
+  block.instructions.splice(index, 1);
+  const next = block.instructions[index];
+  if (inst.debugRecords !== null && next !== undefined) next.debugRecords = [...inst.debugRecords, ...(next.debugRecords ?? [])];
+  inst.parent = null;
+}
+
+/** A copy of the `!dbg` attachment of `from` (and nothing else), for a new instruction. */
+export function debugAttachmentOf(from: Instruction, context: Context): Instruction['attachments'] {
+  const dbg = context.md.kinds.lookup('dbg');
+  const attachment = dbg === undefined ? undefined : from.attachments?.find((a) => a.kind === dbg);
+  return attachment === undefined ? null : [attachment];
+}
