@@ -300,7 +300,8 @@ function castOpcode(from: Type, to: Type): 'addrspacecast' | 'bitcast' | undefin
 }
 
 function typeText(type: Type): string {
-  return type.kind === 'pointer' ? (type.addressSpace === 0 ? 'a pointer' : `a pointer in address space ${type.addressSpace}`) : `a ${type.kind} value`;
+  if (type.kind === 'pointer') return type.addressSpace === 0 ? 'a pointer' : `a pointer in address space ${type.addressSpace}`;
+  return type.kind === 'integer' ? `an i${type.bits}` : `a value of kind ${type.kind}`;
 }
 
 /** Deletes conditional callers nothing refers to; returns their names. */
