@@ -1,1 +1,30 @@
-export const packageName = '@syclkit/post-link';
+export { isEntryPoint, entryPoints, isKernel, isSyclExternal, isEsimdFunction } from './entry-points.js';
+export type { EntryPointOptions } from './entry-points.js';
+export { functionFeatures, readAspectOperands } from './sycl-metadata.js';
+export type { AspectOperand, FunctionFeatures, SubGroupSize } from './sycl-metadata.js';
+export { DependencyGraph, collectImageGlobals } from './dependency-graph.js';
+export type { DependencyGraphOptions } from './dependency-graph.js';
+export { groupEntryPoints, groupScope, entryKey, upstreamSourceKey, requirementKey, usedAspectSet } from './grouping.js';
+export type { SplitMode, RequirementPolicy, GroupScope, EntryGroup, EsimdKind, GroupingOptions } from './grouping.js';
+export { planSplit, splitModule } from './split.js';
+export type { SplitOptions, SplitImage, SplitPlan } from './split.js';
+export { computeImageRequirements, checkExternalFunctions, aspectTableOf } from './requirements.js';
+export type { ImageRequirements, NamedAspect, ExternalCheckResult, ExternalCheckWarning } from './requirements.js';
+export { computeImageProperties, deviceRequirementEntries } from './properties.js';
+export type { PropertyOptions, ImagePropertyInput } from './properties.js';
+export { deviceLibReqMask, deviceLibExtension } from './devicelib.js';
+export { targetIncompatibility } from './target-filter.js';
+export type { Incompatibility, ImageTargetFacts } from './target-filter.js';
+export { parseOutputSpec, outputPrefix, imageFileNames } from './output-names.js';
+export type { OutputTableSpec, ImageFileNames } from './output-names.js';
+export { runPostLink, PostLinkError } from './post-link.js';
+export type {
+  PostLinkOptions,
+  PostLinkIO,
+  PostLinkResult,
+  PostLinkDiagnostic,
+  PostLinkImageReport,
+  ImageProcessor,
+  ProcessorContext,
+  ProcessedImage,
+} from './post-link.js';

@@ -5,4 +5,6 @@ export const commands: readonly { readonly name: string; readonly summary: strin
   { name: 'opt', summary: 'Run a pass pipeline over LLVM IR (drop-in for the opt of intel/llvm tests)', load: async () => (await import('./opt.js')).command },
   { name: 'targets', summary: 'List the known device targets (name, aliases, architecture, aspects, sub-group sizes)', load: async () => (await import('./targets.js')).command },
   { name: 'macros', summary: 'Print the -D flags a driver passes for a -fsycl-targets list', load: async () => (await import('./macros.js')).command },
+  { name: 'post-link', summary: 'Split device code into images with symbols, properties and file tables (drop-in for sycl-post-link)', load: async () => (await import('./post-link.js')).command },
+  { name: 'module-split', summary: 'Split a module into device images (drop-in for sycl-module-split)', load: async () => (await import('./module-split.js')).command },
 ];

@@ -1,0 +1,83 @@
+import { FileTable, writeFileTable, writePropertySetRegistry, writeSymbolFile } from '@syclkit/formats';
+import { printModule } from '@syclkit/ir';
+import {
+  computeImageProperties,
+  computeImageRequirements,
+  planSplit,
+  type SplitMode,
+} from '@syclkit/post-link';
+import { rmSync } from 'node:fs';
+import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
+import { CliError, type Command } from '../command.js';
+import { writeFileAtomic, type CliIO } from '../io.js';
+import { runLlvmTool } from '../llvm-tools.js';
+import { readModule } from './opt.js';
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'o', kind: 'value', valueName: '<prefix>', help: "Output prefix (default 'output'): <prefix>_<n>.{ll,bc,sym,prop} and <prefix>.table" },
+  { name: 'S', help: 'Write textual IR (.ll) instead of bitcode (.bc, through LLVM llvm-as)' },
+  { name: 'split', kind: 'value', joinedOnly: true, valueName: 'kernel|source|auto', help: 'Split mode (default: none)' },
+  { name: 'allow-device-image-dependencies', help: 'Dynamic linking: importable functions are not pulled into images' },
+  { name: 'help', aliases: ['h', '-help'], help: 'Show this help' },
+];
+
+function usage(): string {
+  return (
+    'usage: syclkit module-split [options] [<input>|-]\n\n' +
+    "A drop-in for intel/llvm's sycl-module-split test tool: splits a module and writes every image\n" +
+    'with its symbols and properties, plus <prefix>.table.\n\noptions:\n' +
+    formatOptions(OPTIONS)
+  );
+}
+
+export const command: Command = {
+  name: 'module-split',
+  summary: "Split a module into device images (drop-in for sycl-module-split)",
+  async run(argv, io: CliIO) {
+    const args = parseArgs(argv, OPTIONS);
+    if (args.flags.has('help')) {
+      io.stdout.write(usage());
+      return 0;
+    }
+    if (args.positionals.length > 1) throw new UsageError(`expected one input file, got ${args.positionals.length}`);
+    const split = valueOf(args, 'split');
+    if (split !== undefined && !['kernel', 'source', 'auto'].includes(split)) {
+      throw new UsageError(`invalid value '${split}' for -split; expected kernel|source|auto`);
+    }
+    const mode = (split ?? 'none') as SplitMode;
+    const prefix = valueOf(args, 'o') ?? 'output';
+    const text = args.flags.has('S');
+    const module = await readModule(args.positionals[0] ?? '-', io, (message) => io.stderr.write(`syclkit module-split: warning: ${message}\n`));
+    const written: string[] = [];
+    const write = (path: string, data: string | Uint8Array): void => {
+      writeFileAtomic(path, data);
+      written.push(path);
+    };
+    const rows: string[][] = [];
+    try {
+      for (const image of planSplit(module, { mode }).images()) {
+        const n = rows.length;
+        const ir = printModule(image.module);
+        const code = `${prefix}_${n}.${text ? 'll' : 'bc'}`;
+        write(code, text ? ir : new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(ir, 'latin1'), 'writing bitcode (use -S for text)')));
+        const properties = `${prefix}_${n}.prop`;
+        const requirements = computeImageRequirements(image.module, image.entryPoints);
+        const registry = computeImageProperties(
+          { module: image.module, entryPoints: image.entryPoints, esimd: image.esimd, requirements },
+          { legacyReqdWorkGroupSize: false, dropReqdWorkGroupSize: mode === 'none' },
+        );
+        write(properties, writePropertySetRegistry(registry));
+        const symbols = `${prefix}_${n}.sym`;
+        // sycl-module-split writes the symbol table followed by one more newline.
+        write(symbols, writeSymbolFile(image.entryPoints.map((fn) => fn.name)) + '\n');
+        rows.push([code, properties, symbols]);
+      }
+      writeFileAtomic(`${prefix}.table`, writeFileTable(FileTable.create(['Code', 'Properties', 'Symbols'], rows)));
+    } catch (error) {
+      for (const path of written) rmSync(path, { force: true });
+      if (error instanceof CliError || error instanceof UsageError) throw error;
+      throw error;
+    }
+    return 0;
+  },
+};

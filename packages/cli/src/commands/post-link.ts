@@ -1,0 +1,198 @@
+import { DeviceConfig, loadDeviceConfigFile, renderDiagnostic } from '@syclkit/device-config';
+import { writeFileTable } from '@syclkit/formats';
+import type { Module } from '@syclkit/ir';
+import {
+  parseOutputSpec,
+  PostLinkError,
+  runPostLink,
+  isEsimdFunction,
+  type PostLinkOptions,
+  type RequirementPolicy,
+  type SplitMode,
+} from '@syclkit/post-link';
+import { rmSync } from 'node:fs';
+import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
+import { CliError, type Command } from '../command.js';
+import { writeFileAtomic, type CliIO } from '../io.js';
+import { runLlvmTool } from '../llvm-tools.js';
+import { readModule } from './opt.js';
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'o', kind: 'value', repeatable: true, valueName: '<table>|<target>,<table>', help: 'Output file table (repeatable; a target filters the rows and adds compile_target)' },
+  { name: 'out-dir', kind: 'value', valueName: '<dir>', help: 'Directory for the generated files' },
+  { name: 'split', kind: 'value', joinedOnly: true, valueName: 'kernel|source|auto|none', help: 'Device code split mode (default: none)' },
+  { name: 'symbols', help: 'Write .sym files and the Symbols column' },
+  { name: 'properties', help: 'Write .prop files and the Properties column (always on: the 2023 tool always wrote them)' },
+  { name: 'S', help: 'Write textual IR (.ll) instead of bitcode (.bc, through LLVM llvm-as)' },
+  { name: 'f', help: 'Allow bitcode output to a terminal' },
+  { name: 'ir-output-only', help: 'Write one IR file to -o, no table (no split allowed)' },
+  { name: 'emit-only-kernels-as-entry-points', help: 'Only kernels (and indirectly-callable functions) are entry points' },
+  { name: 'split-esimd', help: 'Split SYCL and ESIMD entry points into separate images' },
+  { name: 'emit-param-info', help: 'SYCL/kernel param opt from !sycl_kernel_omit_args' },
+  { name: 'emit-program-metadata', help: 'SYCL/program metadata' },
+  { name: 'emit-exported-symbols', help: 'SYCL/exported symbols' },
+  { name: 'emit-imported-symbols', help: 'SYCL/imported symbols' },
+  { name: 'device-globals', help: 'SYCL/device globals, and check device_image_scope variables stay in one image' },
+  { name: 'allow-device-image-dependencies', aliases: ['support-dynamic-linking'], help: 'Dynamic linking: importable functions are not pulled into images' },
+  { name: 'reduce-memory-usage', help: 'Accepted for compatibility (images are always written one at a time)' },
+  { name: 'lower-esimd', help: 'ESIMD lowering (not supported: an error if the module has ESIMD code)' },
+  { name: 'force-disable-esimd-opt', help: 'ESIMD option (accepted with -lower-esimd)' },
+  { name: 'spec-const', kind: 'value', joinedOnly: true, valueName: 'native|emulation', help: 'Spec-constant lowering (not supported: an error if the module uses spec constants)' },
+  { name: 'generate-device-image-default-spec-consts', help: 'Default-value spec-constant images (not supported, see -spec-const)' },
+  { name: 'emit-kernel-names', help: 'SYCL/kernel names (not supported: an error if the module has kernels)' },
+  { name: 'device-lib-dir', kind: 'value', valueName: '<dir>', help: 'bf16 device libraries (not supported: an error if the module uses them)' },
+  { name: 'O0' }, { name: 'O1' }, { name: 'O2' }, { name: 'O3' }, { name: 'Os' }, { name: 'Oz' },
+  { name: 'device-config-file', kind: 'value', joinedOnly: true, valueName: '<yaml>', help: 'syclkit: extra targets for -o <target>,<table> (DeviceConfigFile.md YAML)' },
+  { name: 'bundling', kind: 'value', joinedOnly: true, valueName: 'upstream|design', help: 'syclkit: upstream grouping (default) or the OptionalDeviceFeatures.md rule' },
+  { name: 'incompatible-images', kind: 'value', joinedOnly: true, valueName: 'drop|empty-module', help: 'syclkit: rows of target tables for unsupported images (default: drop; design: empty-module)' },
+  { name: 'check-sycl-external', help: 'syclkit: SYCL_EXTERNAL checks after bundling (default on with -bundling=design)' },
+  { name: 'legacy-reqd-work-group-size', help: 'syclkit: also write the uint32 reqd_work_group_size (default on; =false to omit)' },
+  { name: 'help', aliases: ['h', '-help'], help: 'Show this help' },
+];
+
+function usage(): string {
+  return (
+    'usage: syclkit post-link [options] [<input.bc|input.ll>|-]\n\n' +
+    "A drop-in for intel/llvm's sycl-post-link: splits device code into images, writes the images,\n" +
+    'their symbol tables and property sets, and a file table per -o.\n\noptions:\n' +
+    formatOptions(OPTIONS)
+  );
+}
+
+const SPLIT_MODES: readonly SplitMode[] = ['kernel', 'source', 'auto', 'none'];
+
+function oneOf<T extends string>(args: ParsedArgs, name: string, values: readonly T[]): T | undefined {
+  const v = valueOf(args, name);
+  if (v === undefined) return undefined;
+  if (!(values as readonly string[]).includes(v)) throw new UsageError(`invalid value '${v}' for -${name}; expected ${values.join('|')}`);
+  return v as T;
+}
+
+function boolFlag(args: ParsedArgs, name: string, fallback: boolean): boolean {
+  if (args.flags.has(name)) return true;
+  // `-name=false` removes the flag; tell that apart from "not given".
+  return args.ordered.some((o) => o.name === name) ? false : fallback;
+}
+
+/** Flags whose feature syclkit does not implement: fine when the module gives them nothing to do. */
+function checkUnsupported(args: ParsedArgs, module: Module): void {
+  const notSupported = (flag: string, what: string): never => {
+    throw new CliError(`-${flag} is not supported by syclkit post-link (${what})`);
+  };
+  if (args.flags.has('lower-esimd') && module.functions.some((fn) => isEsimdFunction(module, fn))) {
+    notSupported('lower-esimd', 'the module has ESIMD functions to lower');
+  }
+  const usesSpecConstants = module.functions.some((fn) => /__sycl_get\w*SpecConstantValue/.test(fn.name));
+  if (valueOf(args, 'spec-const') !== undefined && usesSpecConstants) notSupported('spec-const', 'the module uses specialization constants');
+  if (args.flags.has('generate-device-image-default-spec-consts') && usesSpecConstants) {
+    notSupported('generate-device-image-default-spec-consts', 'the module uses specialization constants');
+  }
+  if (args.flags.has('emit-kernel-names') && module.functions.some((fn) => fn.callingConv === 'spir_kernel' && !fn.isDeclaration)) {
+    notSupported('emit-kernel-names', 'the module has kernels');
+  }
+  if (valueOf(args, 'device-lib-dir') !== undefined && module.functions.some((fn) => /^__devicelib_Convert(BF16ToF|FToBF16)INTEL/.test(fn.name))) {
+    notSupported('device-lib-dir', 'the module uses the bf16 device library');
+  }
+}
+
+function checkCombinations(args: ParsedArgs): void {
+  const actions = [
+    'symbols', 'properties', 'emit-param-info', 'emit-program-metadata', 'split-esimd', 'emit-kernel-names',
+    'emit-exported-symbols', 'emit-imported-symbols', 'device-globals', 'lower-esimd', 'generate-device-image-default-spec-consts',
+  ];
+  const hasAction = args.values.has('split') || args.values.has('spec-const') || actions.some((a) => args.flags.has(a));
+  if (!hasAction) throw new CliError('no actions specified; try --help for usage info');
+  if (!args.flags.has('ir-output-only')) return;
+  const split = valueOf(args, 'split');
+  if (split !== undefined && split !== 'auto') throw new CliError(`-split=${split} can't be used with -ir-output-only`);
+  for (const flag of ['split-esimd', 'symbols', 'properties', 'emit-param-info', 'emit-program-metadata', 'emit-kernel-names', 'emit-exported-symbols', 'emit-imported-symbols', 'generate-device-image-default-spec-consts']) {
+    if (args.flags.has(flag)) throw new CliError(`-${flag} can't be used with -ir-output-only`);
+  }
+}
+
+function stem(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(0, dot) : name;
+}
+
+export const command: Command = {
+  name: 'post-link',
+  summary: "Split device code into images with symbols, properties and file tables (drop-in for sycl-post-link)",
+  async run(argv, io: CliIO) {
+    const args = parseArgs(argv, OPTIONS);
+    if (args.flags.has('help')) {
+      io.stdout.write(usage());
+      return 0;
+    }
+    if (args.positionals.length > 1) throw new UsageError(`expected one input file, got ${args.positionals.length}`);
+    checkCombinations(args);
+    const mode = oneOf(args, 'split', SPLIT_MODES);
+    const bundling = oneOf<RequirementPolicy>(args, 'bundling', ['upstream', 'design']) ?? 'upstream';
+    const design = bundling === 'design';
+    const incompatible = oneOf(args, 'incompatible-images', ['drop', 'empty-module'] as const) ?? (design ? 'empty-module' : 'drop');
+    const input = args.positionals[0] ?? '-';
+    const irOnly = args.flags.has('ir-output-only');
+    const given = args.values.get('o') ?? [];
+    const outputs = given.length > 0 ? given.map(parseOutputSpec) : [{ path: `${stem(input)}${irOnly ? '.out' : '.files'}` }];
+    if (irOnly && outputs[0]!.target !== undefined) throw new UsageError('-ir-output-only takes a file name, not <target>,<file>');
+    const text = args.flags.has('S');
+    if (!text && irOnly && outputs[0]!.path === '-' && io.stdoutIsTTY && !args.flags.has('f')) {
+      throw new CliError('refusing to write bitcode to a terminal; use -S for text, or -f');
+    }
+
+    let config = DeviceConfig.builtin();
+    const configFile = valueOf(args, 'device-config-file');
+    if (configFile !== undefined) {
+      // A bad file throws DeviceConfigFileError, which renders itself (file:line:col).
+      const loaded = loadDeviceConfigFile(config, configFile);
+      for (const d of loaded.diagnostics) io.stderr.write(renderDiagnostic(d).replace(/\n?$/, '\n'));
+      config = loaded.config;
+    }
+
+    const module = await readModule(input, io, (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`));
+    checkUnsupported(args, module);
+
+    const options: PostLinkOptions = {
+      outputs,
+      ...(valueOf(args, 'out-dir') !== undefined ? { outDir: valueOf(args, 'out-dir')! } : {}),
+      mode: mode ?? 'none',
+      irOutputOnly: irOnly,
+      emitOnlyKernelsAsEntryPoints: args.flags.has('emit-only-kernels-as-entry-points'),
+      policy: bundling,
+      splitEsimd: args.flags.has('split-esimd'),
+      symbols: args.flags.has('symbols'),
+      properties: true,
+      textIR: text,
+      deviceConfig: config,
+      incompatibleImages: incompatible,
+      checkExternalFunctions: boolFlag(args, 'check-sycl-external', design),
+      legacyReqdWorkGroupSize: boolFlag(args, 'legacy-reqd-work-group-size', true),
+      emitParamInfo: args.flags.has('emit-param-info'),
+      emitProgramMetadata: args.flags.has('emit-program-metadata'),
+      emitExportedSymbols: args.flags.has('emit-exported-symbols'),
+      emitImportedSymbols: args.flags.has('emit-imported-symbols'),
+      deviceGlobals: args.flags.has('device-globals'),
+      inputPath: input,
+      outputsGiven: given.length > 0,
+    };
+    const stdoutSink = (data: string | Uint8Array): void => void io.stdout.write(data);
+    let result;
+    try {
+      result = runPostLink(module, options, {
+        writeFile: (path, data) => (path === '-' ? stdoutSink(data) : writeFileAtomic(path, data)),
+        removeFile: (path) => rmSync(path, { force: true }),
+        encodeBitcode: (ir) => new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(ir, 'latin1'), 'writing bitcode (use -S for text)')),
+      });
+    } catch (error) {
+      if (error instanceof PostLinkError) throw new CliError(error.message);
+      throw error;
+    }
+    for (const d of result.diagnostics) {
+      if (d.severity === 'note' && d.code === 'incompatible-image') continue;
+      io.stderr.write(d.code === 'no-modifications' ? `sycl-post-link NOTE: ${d.message}\n` : `syclkit post-link: ${d.severity}: ${d.message}\n`);
+    }
+    for (const { spec, table } of result.tables) writeFileAtomic(spec.path, writeFileTable(table));
+    return 0;
+  },
+};

@@ -1,0 +1,234 @@
+/**
+ * Building one device image from the input module (reference §5.5), the way `extractSubModule`
+ * plus `cleanup` do, without copying function bodies:
+ *
+ * - the globals chosen for the image keep their definitions; functions of the input that the image
+ *   references but does not define become external declarations (no comdat, metadata, personality);
+ * - GlobalDCE: definitions not reachable from the image's non-discardable definitions (or its entry
+ *   points) are dropped, a live comdat keeps all its members;
+ * - declarations nothing references are dropped (StripDeadPrototypes);
+ * - metadata referring to globals the image lacks gets `null` there, `spirv.ExecutionMode` entries
+ *   for absent kernels and `sycl_registered_kernels` entries for absent functions are removed.
+ *
+ * The image module shares every unchanged global object (and its body) with the input: it is a
+ * read-only view. Clone it before running passes over it.
+ */
+import {
+  Argument,
+  GlobalVariable,
+  IRFunction,
+  Module,
+  type Comdat,
+  type GlobalValue,
+  type MDNode,
+} from '@syclkit/ir';
+import type { DependencyGraph } from './dependency-graph.js';
+import { GlobalRefIndex, MetadataPruner } from './metadata-prune.js';
+import { stringOperand, tupleOperands } from './sycl-metadata.js';
+
+export interface BuildOptions {
+  /** Keep the input's non-discardable aliases and ifuncs (the no-split copy keeps the module whole). */
+  readonly keepAliases?: boolean;
+}
+
+/** Per-input-module state shared by all images of a split. */
+export class ImageFactory {
+  readonly index = new GlobalRefIndex();
+  readonly #declarations = new Map<GlobalValue, GlobalValue>();
+  readonly #comdatMembers = new Map<Comdat, GlobalValue[]>();
+  readonly #borrowed = new Set<GlobalValue>();
+
+  constructor(
+    readonly source: Module,
+    readonly graph: DependencyGraph,
+  ) {
+    for (const gv of [...source.functions, ...source.globals]) {
+      if (gv.comdat === undefined || gv.isDeclaration) continue;
+      const list = this.#comdatMembers.get(gv.comdat);
+      if (list === undefined) this.#comdatMembers.set(gv.comdat, [gv]);
+      else list.push(gv);
+    }
+  }
+
+  /**
+   * Builds the image that defines `defined` (functions and variables of the input). `roots` stay
+   * alive whatever their linkage (the image's entry points).
+   */
+  build(
+    defined: ReadonlySet<GlobalValue>,
+    roots: readonly GlobalValue[],
+    overrides?: ReadonlyMap<GlobalValue, GlobalValue>,
+    options: BuildOptions = {},
+  ): Module {
+    this.releaseBorrowed();
+    const src = this.source;
+    const isDefined = (gv: GlobalValue): boolean => defined.has(gv) && !gv.isDeclaration;
+
+    // GlobalDCE over the image's definitions.
+    const live = new Set<GlobalValue>();
+    const work: GlobalValue[] = [];
+    const mark = (gv: GlobalValue): void => {
+      if (live.has(gv)) return;
+      live.add(gv);
+      work.push(gv);
+    };
+    for (const gv of roots) if (isDefined(gv)) mark(gv);
+    for (const gv of defined) if (isDefined(gv) && !gv.isDiscardableIfUnused()) mark(gv);
+    const referenced = new Set<GlobalValue>();
+    const keptAliases = options.keepAliases ? [...src.aliases, ...src.ifuncs].filter((a) => !a.isDiscardableIfUnused()) : [];
+    for (const a of keptAliases) {
+      for (const dep of this.graph.constantRefs(a.vk === 'alias' ? a.aliasee : a.resolver)) {
+        if (isDefined(dep)) mark(dep);
+        else referenced.add(dep);
+      }
+    }
+    while (work.length > 0) {
+      const gv = work.pop()!;
+      if ((gv.vk === 'function' || gv.vk === 'global') && gv.comdat !== undefined) {
+        for (const member of this.#comdatMembers.get(gv.comdat) ?? []) if (isDefined(member)) mark(member);
+      }
+      for (const dep of this.graph.dependencies(gv)) {
+        if (isDefined(dep)) mark(dep);
+        else referenced.add(dep);
+      }
+    }
+
+    const image = new Module(src.id, src.context);
+    image.sourceFilename = src.sourceFilename;
+    image.dataLayout = src.dataLayout;
+    image.triple = src.triple;
+    image.inlineAsm = [...src.inlineAsm];
+    image.typedPointers = src.typedPointers;
+    const present = new Set<GlobalValue>();
+    const pick = (gv: GlobalValue): GlobalValue | undefined => {
+      if (live.has(gv)) return overrides?.get(gv) ?? gv;
+      if (referenced.has(gv)) return gv.isDeclaration ? gv : this.declarationOf(gv);
+      return undefined;
+    };
+    for (const gv of src.globals) {
+      const chosen = pick(gv);
+      if (chosen === undefined) continue;
+      present.add(gv);
+      image.addGlobalVariable(chosen as GlobalVariable);
+      if (chosen === gv) this.#borrowed.add(gv);
+    }
+    for (const fn of src.functions) {
+      const chosen = pick(fn);
+      if (chosen === undefined) continue;
+      present.add(fn);
+      image.addFunction(chosen as IRFunction);
+      if (chosen === fn) this.#borrowed.add(fn);
+    }
+    for (const a of keptAliases) {
+      present.add(a);
+      if (a.vk === 'alias') image.addAlias(a);
+      else image.addIFunc(a);
+      this.#borrowed.add(a);
+    }
+
+    const pruner = new MetadataPruner(src, this.index, (gv) => present.has(gv));
+    for (const [name, operands] of src.namedMetadata) {
+      let ops = operands.map((op) => pruner.rewriteNode(op));
+      if (name === 'spirv.ExecutionMode') ops = ops.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
+      if (name === 'sycl_registered_kernels') ops = ops.map((op) => this.pruneRegisteredKernels(op, image));
+      image.setNamedMetadata(name, ops);
+    }
+    this.pruneAttachments(image, pruner);
+    return image;
+  }
+
+  /**
+   * Shared globals are registered with the latest image; give them back to the input module
+   * (called before each new image and once the split is over).
+   */
+  releaseBorrowed(): void {
+    for (const gv of this.#borrowed) gv.parent = this.source;
+    this.#borrowed.clear();
+  }
+
+  /** The external declaration standing for a definition the image does not hold (cached). */
+  declarationOf(gv: GlobalValue): GlobalValue {
+    let decl = this.#declarations.get(gv);
+    if (decl !== undefined) return decl;
+    if (gv.vk === 'function') {
+      const fn = new IRFunction(gv.name, gv.functionType, gv.type, gv.attributes);
+      fn.callingConv = gv.callingConv;
+      fn.visibility = gv.visibility;
+      fn.dllStorage = gv.dllStorage;
+      fn.unnamedAddr = gv.unnamedAddr;
+      fn.threadLocal = gv.threadLocal;
+      fn.dsoLocal = gv.dsoLocal;
+      fn.partition = gv.partition;
+      fn.section = gv.section;
+      fn.align = gv.align;
+      fn.gc = gv.gc;
+      fn.prefix = gv.prefix;
+      fn.prologue = gv.prologue;
+      fn.args = gv.args.map((a) => new Argument(a.type, a.name, fn));
+      decl = fn;
+    } else if (gv.vk === 'global') {
+      const v = new GlobalVariable(gv.name, gv.valueType, gv.type);
+      v.isConstant = gv.isConstant;
+      v.externallyInitialized = gv.externallyInitialized;
+      v.visibility = gv.visibility;
+      v.dllStorage = gv.dllStorage;
+      v.unnamedAddr = gv.unnamedAddr;
+      v.threadLocal = gv.threadLocal;
+      v.dsoLocal = gv.dsoLocal;
+      v.partition = gv.partition;
+      v.section = gv.section;
+      v.align = gv.align;
+      v.attachments = [...gv.attachments];
+      v.attributes = gv.attributes;
+      v.sanitizer = gv.sanitizer;
+      v.codeModel = gv.codeModel;
+      decl = v;
+    } else {
+      decl = gv;
+    }
+    this.#declarations.set(gv, decl);
+    return decl;
+  }
+
+  /** `sycl_registered_kernels`: keep `!{!"name", !"mangled"}` entries whose function is in the image. */
+  private pruneRegisteredKernels(op: MDNode, image: Module): MDNode {
+    if (op.mk !== 'tuple') return op;
+    const kept = op.operands.filter((entry) => {
+      if (entry === null || entry.mk !== 'tuple' || entry.operands.length !== 2) return true;
+      const mangled = stringOperand(tupleOperands(entry)[1]);
+      return mangled === undefined || image.getFunction(mangled) !== undefined;
+    });
+    if (kept.length === op.operands.length) return op;
+    return this.source.context.md.tuple(kept);
+  }
+
+  /** Attachments of image globals that mention missing globals: rebuilt on a shallow copy. */
+  private pruneAttachments(image: Module, pruner: MetadataPruner): void {
+    const fix = <T extends IRFunction | GlobalVariable>(list: T[], copy: (gv: T) => T): void => {
+      for (let i = 0; i < list.length; i++) {
+        const gv = list[i]!;
+        if (gv.attachments.length === 0) continue;
+        if (!gv.attachments.some((a) => this.index.refersToGlobals(a.node))) continue;
+        const attachments = gv.attachments.map((a) => ({ kind: a.kind, node: pruner.rewriteNode(a.node) }));
+        if (attachments.every((a, j) => a.node === gv.attachments[j]!.node)) continue;
+        const clone = copy(gv);
+        clone.attachments = attachments;
+        list[i] = clone;
+      }
+    };
+    fix(image.functions, (fn) => shallowFunctionCopy(fn, image));
+    fix(image.globals, (gv) => {
+      const v = Object.assign(Object.create(Object.getPrototypeOf(gv) as object) as GlobalVariable, gv);
+      v.parent = image;
+      return v;
+    });
+  }
+}
+
+/** A function object sharing `fn`'s blocks and arguments (for per-image attribute or metadata changes). */
+export function shallowFunctionCopy(fn: IRFunction, parent: Module | null): IRFunction {
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(fn) as object) as IRFunction, fn);
+  copy.attachments = [...fn.attachments];
+  copy.parent = parent;
+  return copy;
+}

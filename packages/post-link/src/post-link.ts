@@ -1,0 +1,259 @@
+/**
+ * The whole sycl-post-link run as a library call: split, then for each image write the IR, the
+ * symbol table and one property file per output table, and finally the tables. Files go through
+ * the caller's `PostLinkIO`, so tests and the driver can run it in memory.
+ *
+ * Images are written as they are made; only their file names are kept until the tables are
+ * written. If anything fails, the files written so far are removed and no table is written.
+ */
+import type { DeviceConfig } from '@syclkit/device-config';
+import { createPostLinkTable, writePropertySetRegistry, writeSymbolFile, type FileTable, type PropertyValue } from '@syclkit/formats';
+import { Module, printModule, type IRFunction } from '@syclkit/ir';
+import type { GroupScope } from './grouping.js';
+import { groupScope } from './grouping.js';
+import { imageFileNames, outputPrefix, type OutputTableSpec } from './output-names.js';
+import { computeImageProperties, type PropertyOptions } from './properties.js';
+import { aspectTableOf, checkExternalFunctions, computeImageRequirements, imageFeatures, type ImageRequirements } from './requirements.js';
+import { planSplit, type SplitImage, type SplitOptions } from './split.js';
+import { targetIncompatibility } from './target-filter.js';
+
+/** A message for the user; `warning`s do not stop the run. */
+export interface PostLinkDiagnostic {
+  readonly severity: 'error' | 'warning' | 'note';
+  /** Stable id, e.g. `unexpected-aspect`, `incompatible-image`. */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** A failure the tool reports as an error (non-zero exit, no table written). */
+export class PostLinkError extends Error {
+  override readonly name = 'PostLinkError';
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface PostLinkOptions extends SplitOptions, PropertyOptions {
+  /** The `-o` values in order; the first decides the file prefix. */
+  readonly outputs: readonly OutputTableSpec[];
+  /** `-out-dir`. */
+  readonly outDir?: string;
+  /** `-symbols`: `.sym` files and the Symbols column. */
+  readonly symbols?: boolean;
+  /** `.prop` files and the Properties column (default true, as the 2023 tool always wrote them). */
+  readonly properties?: boolean;
+  /** `-S`: write `.ll` instead of `.bc`. */
+  readonly textIR?: boolean;
+  /** Targets of `-o <target>,<table>` are looked up here. */
+  readonly deviceConfig?: DeviceConfig;
+  /**
+   * What a target table lists for an image the target cannot run: `drop` leaves the row out
+   * (intel/llvm); `empty-module` keeps the row with an empty IR module and the image's own
+   * properties and symbols (OptionalDeviceFeatures.md).
+   */
+  readonly incompatibleImages?: 'drop' | 'empty-module';
+  /** Run the design's SYCL_EXTERNAL check on every image (warnings, final requirements). */
+  readonly checkExternalFunctions?: boolean;
+  /** The input path, used as the Code cell when nothing was modified and no `-o` was given. */
+  readonly inputPath?: string;
+  /** Whether `-o` was given on the command line (upstream's "no modifications" case needs it). */
+  readonly outputsGiven?: boolean;
+}
+
+export interface PostLinkIO {
+  /** Writes a file atomically. */
+  writeFile(path: string, data: string | Uint8Array): void;
+  /** Removes a file written earlier in this run (cleanup after a failure). */
+  removeFile?(path: string): void;
+  /** Bitcode for the textual IR (`.bc` outputs); only called without `textIR`. */
+  encodeBitcode?(text: string): Uint8Array;
+}
+
+export interface PostLinkImageReport {
+  readonly id: number;
+  readonly code: string;
+  readonly entryPoints: readonly string[];
+  readonly requirements: ImageRequirements;
+}
+
+export interface PostLinkResult {
+  readonly tables: readonly { readonly spec: OutputTableSpec; readonly table: FileTable }[];
+  readonly images: readonly PostLinkImageReport[];
+  readonly diagnostics: readonly PostLinkDiagnostic[];
+}
+
+/** Hooks that turn one split image into the images actually written (device_if, strategies). */
+export interface ImageProcessor {
+  /** Returns the images to write for `image` (usually just itself, possibly with extras). */
+  process(image: SplitImage, context: ProcessorContext): ProcessedImage[];
+}
+
+export interface ProcessorContext {
+  readonly scope: GroupScope;
+  report(diagnostic: PostLinkDiagnostic): void;
+}
+
+/** An image ready to write, with anything it adds to its properties. */
+export interface ProcessedImage {
+  readonly module: Module;
+  readonly entryPoints: readonly IRFunction[];
+  readonly esimd: boolean;
+  /** Property sets appended after the standard ones. */
+  readonly extraSets?: readonly (readonly [string, readonly (readonly [string, PropertyValue])[]])[];
+}
+
+/** Runs sycl-post-link over a parsed module. */
+export function runPostLink(module: Module, options: PostLinkOptions, io: PostLinkIO, processor?: ImageProcessor): PostLinkResult {
+  if (options.outputs.length === 0) throw new PostLinkError('no output table given', 'no-output');
+  const diagnostics: PostLinkDiagnostic[] = [];
+  const report = (d: PostLinkDiagnostic): void => void diagnostics.push(d);
+  const written: string[] = [];
+  const write = (path: string, data: string | Uint8Array): void => {
+    io.writeFile(path, data);
+    written.push(path);
+  };
+  try {
+    return run(module, options, io, write, report, diagnostics, processor);
+  } catch (error) {
+    for (const path of written.reverse()) {
+      try {
+        io.removeFile?.(path);
+      } catch {
+        // best effort: the original error matters more
+      }
+    }
+    throw error;
+  }
+}
+
+function run(
+  module: Module,
+  options: PostLinkOptions,
+  io: PostLinkIO,
+  write: (path: string, data: string | Uint8Array) => void,
+  report: (d: PostLinkDiagnostic) => void,
+  diagnostics: PostLinkDiagnostic[],
+  processor: ImageProcessor | undefined,
+): PostLinkResult {
+  const plan = planSplit(module, options);
+  const scope = groupScope(options.mode ?? 'none', options.irOutputOnly ?? false);
+  const encode = (m: Module): string | Uint8Array => {
+    const text = printModule(m);
+    if (options.textIR) return text;
+    if (io.encodeBitcode === undefined) throw new PostLinkError('bitcode output needs an encoder; use text IR (-S)', 'no-bitcode-writer');
+    return io.encodeBitcode(text);
+  };
+
+  if (options.irOutputOnly) {
+    if (plan.splitOccurred) throw new PostLinkError("some modules had to be split, '-ir-output-only' can't be used", 'split-with-ir-output-only');
+    const first = plan.images().next();
+    if (first.done) throw new PostLinkError('no module to write', 'no-module');
+    const processed = processor?.process(first.value, { scope, report }) ?? [first.value];
+    if (processed.length !== 1) throw new PostLinkError("the module needs more than one image, '-ir-output-only' can't be used", 'split-with-ir-output-only');
+    write(options.outputs[0]!.path, encode(processed[0]!.module));
+    return { tables: [], images: [], diagnostics };
+  }
+
+  const prefix = outputPrefix(options.outputs[0]!.path, options.outDir);
+  const withProps = options.properties ?? true;
+  const withSymbols = options.symbols ?? false;
+  const config = options.deviceConfig;
+  const rows = options.outputs.map(() => [] as { code: string; properties?: string; symbols?: string }[]);
+  const reports: PostLinkImageReport[] = [];
+  const keepInput = !plan.splitOccurred && !options.outputsGiven && options.inputPath !== undefined;
+  if (keepInput) report({ severity: 'note', code: 'no-modifications', message: 'no modifications to the input LLVM IR have been made' });
+  let emptyModule: string | undefined;
+  const emptyModulePath = (): string => {
+    if (emptyModule === undefined) {
+      emptyModule = `${prefix}_empty.${options.textIR ? 'll' : 'bc'}`;
+      const empty = new Module(module.id, module.context);
+      empty.sourceFilename = module.sourceFilename;
+      empty.dataLayout = module.dataLayout;
+      empty.triple = module.triple;
+      write(emptyModule, encode(empty));
+    }
+    return emptyModule;
+  };
+
+  const queue: ProcessedImage[] = [];
+  const emit = (image: ProcessedImage, imageId: number): void => {
+    const names = imageFileNames(prefix, imageId, image.esimd, options.textIR ?? false);
+    const code = keepInput ? options.inputPath! : names.code;
+    if (!keepInput) write(code, encode(image.module));
+    const features = imageFeatures(image.module);
+    const table = aspectTableOf(image.module);
+    let requirements = computeImageRequirements(image.module, image.entryPoints, features, table);
+    let fixedTargetOverride: readonly number[] | undefined;
+    if (options.checkExternalFunctions) {
+      const check = checkExternalFunctions(image.module, image.entryPoints, features, table);
+      for (const w of check.warnings) report({ severity: 'warning', code: w.code, message: w.message });
+      if (check.fixedTargetImage) fixedTargetOverride = check.finalFixedTargets;
+      else {
+        const aspects = check.finalUsedAspects.filter((v) => v >= 0).map((value) => {
+          const name = requirements.aspects.find((a) => a.value === value)?.name ?? table.nameOf(value);
+          return name === undefined ? { value } : { value, name };
+        });
+        const merged = new Map(requirements.aspects.map((a) => [a.value, a]));
+        for (const a of aspects) if (!merged.has(a.value)) merged.set(a.value, a);
+        requirements = { ...requirements, aspects: [...merged.values()].sort((a, b) => a.value - b.value) };
+      }
+    }
+    let symbols: string | undefined;
+    if (withSymbols) {
+      symbols = names.symbols;
+      write(symbols, writeSymbolFile(image.entryPoints.map((fn) => fn.name)));
+    }
+    options.outputs.forEach((spec, i) => {
+      let codeCell = code;
+      if (spec.target !== undefined && config !== undefined) {
+        const why = targetIncompatibility(config, spec.target, { aspects: requirements.aspects, reqdSubGroupSize: requirements.reqdSubGroupSize, esimd: image.esimd });
+        if (why !== undefined) {
+          const reason = why.kind === 'aspect' ? `aspect '${why.aspect.name ?? why.aspect.value}'` : `sub-group size ${why.size}`;
+          report({ severity: 'note', code: 'incompatible-image', message: `image ${imageId} needs ${reason}, which target '${spec.target}' does not support` });
+          if ((options.incompatibleImages ?? 'drop') === 'drop') return;
+          codeCell = emptyModulePath();
+        }
+      }
+      const row: { code: string; properties?: string; symbols?: string } = { code: codeCell };
+      if (withProps) {
+        row.properties = names.properties(spec.target);
+        const registry = computeImageProperties(
+          {
+            module: image.module,
+            entryPoints: image.entryPoints,
+            esimd: image.esimd,
+            requirements,
+            ...(spec.target !== undefined ? { compileTarget: spec.target } : {}),
+            ...(image.extraSets !== undefined ? { extraSets: image.extraSets } : {}),
+            ...(fixedTargetOverride !== undefined ? { fixedTargetOverride } : {}),
+          },
+          { ...options, dropReqdWorkGroupSize: options.dropReqdWorkGroupSize ?? (options.mode ?? 'none') === 'none' },
+        );
+        write(row.properties, writePropertySetRegistry(registry));
+      }
+      if (symbols !== undefined) row.symbols = symbols;
+      rows[i]!.push(row);
+    });
+    reports.push({ id: imageId, code, entryPoints: image.entryPoints.map((fn) => fn.name), requirements });
+  };
+
+  let maxId = -1;
+  for (const image of plan.images()) {
+    const [main, ...extra] = processor?.process(image, { scope, report }) ?? [image];
+    if (main !== undefined) emit(main, image.id);
+    maxId = Math.max(maxId, image.id);
+    queue.push(...extra);
+  }
+  // Images a processor adds (device_if add-on images) follow the split images.
+  let nextId = maxId + 1;
+  for (const extra of queue) emit(extra, nextId++);
+
+  const tables = options.outputs.map((spec, i) => ({
+    spec,
+    table: createPostLinkTable(rows[i]!, { properties: withProps, symbols: withSymbols }),
+  }));
+  return { tables, images: reports, diagnostics };
+}

@@ -1,0 +1,124 @@
+/**
+ * `splitModule(module, options)`: the device code split as a library. It plans the groups up
+ * front (cheap) and then builds one image at a time, so a caller that writes each image before
+ * asking for the next never holds more than one.
+ */
+import type { GlobalValue, IRFunction, Module } from '@syclkit/ir';
+import { collectImageGlobals, DependencyGraph, type DependencyGraphOptions } from './dependency-graph.js';
+import { entryPoints, isEsimdFunction } from './entry-points.js';
+import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
+import { ImageFactory } from './image.js';
+
+export interface SplitOptions {
+  /** `-split=`; default `none` (upstream's default without `-split`). */
+  readonly mode?: SplitMode;
+  /** `-ir-output-only`: `auto` then means one global group. */
+  readonly irOutputOnly?: boolean;
+  /** `-emit-only-kernels-as-entry-points`. */
+  readonly emitOnlyKernelsAsEntryPoints?: boolean;
+  /**
+   * `upstream` (default): intel/llvm's grouping key, no requirement split without `-split`.
+   * `design`: the OptionalDeviceFeatures.md rule in every mode but per kernel.
+   */
+  readonly policy?: RequirementPolicy;
+  /** `-split-esimd`: SYCL and ESIMD entry points of a group go to two images (ESIMD first). */
+  readonly splitEsimd?: boolean;
+  /** Extra control over the dependency graph (device_if: do not follow action pointers). */
+  readonly graph?: DependencyGraphOptions;
+}
+
+/** One device image. */
+export interface SplitImage {
+  /** The number used in file names (`_<id>`); both halves of an ESIMD split share it. */
+  readonly id: number;
+  /** The grouping key that made the image. */
+  readonly key: string;
+  /** The image (a view sharing unchanged globals with the input module). */
+  readonly module: Module;
+  /** The image's entry points, in module order (objects of `module`). */
+  readonly entryPoints: readonly IRFunction[];
+  /** All entry points are ESIMD functions (file suffix `_esimd`, `isEsimdImage`). */
+  readonly esimd: boolean;
+}
+
+export interface SplitPlan {
+  readonly groups: readonly EntryGroup[];
+  /** More than one image will be produced (upstream `SplitOccurred`). */
+  readonly splitOccurred: boolean;
+  /** Whether entry-point extraction runs (false: the whole module is kept, cleaned up). */
+  readonly extracts: boolean;
+  /** Builds the images lazily, in output order. */
+  images(): Generator<SplitImage, void, undefined>;
+}
+
+/** Plans the split; `plan.images()` builds the images one by one. */
+export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan {
+  const mode = options.mode ?? 'none';
+  const policy = options.policy ?? 'upstream';
+  const entries = entryPoints(module, options);
+  const groups = groupEntryPoints(module, entries, {
+    mode,
+    irOutputOnly: options.irOutputOnly ?? false,
+    policy,
+  });
+  const hasEntries = groups.length > 1 || groups[0]!.entries.length > 0;
+  const extracts = (mode !== 'none' && hasEntries) || (mode === 'none' && policy === 'design' && groups.length > 1);
+  let esimdHalves = 0;
+  if (options.splitEsimd) for (const g of groups) if (g.esimd === 'mixed') esimdHalves++;
+  const splitOccurred = groups.length + esimdHalves > 1;
+  return {
+    groups,
+    splitOccurred,
+    extracts,
+    images: () => buildImages(module, groups, extracts, options),
+  };
+}
+
+/** Splits `module`; the images come out in upstream order. */
+export function splitModule(module: Module, options: SplitOptions = {}): Generator<SplitImage, void, undefined> {
+  return planSplit(module, options).images();
+}
+
+function* buildImages(module: Module, groups: readonly EntryGroup[], extracts: boolean, options: SplitOptions): Generator<SplitImage, void, undefined> {
+  const graph = new DependencyGraph(module, options.graph);
+  const factory = new ImageFactory(module, graph);
+  try {
+    if (!extracts) {
+      const group = groups[0]!;
+      const all = new Set<GlobalValue>([...module.globals, ...module.functions]);
+      const image = factory.build(all, group.entries, undefined, { keepAliases: true });
+      yield { id: 0, key: group.key, module: image, entryPoints: mapEntries(image, group.entries), esimd: group.esimd === 'esimd' };
+      return;
+    }
+    let id = 0;
+    for (const group of groups) {
+      if (group.esimd === 'mixed' && options.splitEsimd) {
+        const esimdEntries = group.entries.filter((fn) => isEsimdFunction(module, fn));
+        const syclEntries = group.entries.filter((fn) => !isEsimdFunction(module, fn));
+        const esimdSet = collectImageGlobals(graph, esimdEntries);
+        for (const fn of module.functions) if (!fn.isDeclaration && isEsimdFunction(module, fn)) esimdSet.add(fn);
+        const esimdImage = factory.build(esimdSet, esimdEntries);
+        yield { id, key: group.key + '<ESIMD>', module: esimdImage, entryPoints: mapEntries(esimdImage, esimdEntries), esimd: true };
+        const syclSet = collectImageGlobals(graph, syclEntries, (fn) => !isEsimdFunction(module, fn));
+        const syclImage = factory.build(syclSet, syclEntries);
+        yield { id, key: group.key + '<SYCL>', module: syclImage, entryPoints: mapEntries(syclImage, syclEntries), esimd: false };
+      } else {
+        const set = collectImageGlobals(graph, group.entries);
+        const image = factory.build(set, group.entries);
+        yield { id, key: group.key, module: image, entryPoints: mapEntries(image, group.entries), esimd: group.esimd === 'esimd' };
+      }
+      id++;
+    }
+  } finally {
+    factory.releaseBorrowed();
+  }
+}
+
+function mapEntries(image: Module, entries: readonly IRFunction[]): IRFunction[] {
+  const out: IRFunction[] = [];
+  for (const fn of entries) {
+    const mapped = image.getFunction(fn.name);
+    if (mapped !== undefined && !mapped.isDeclaration) out.push(mapped);
+  }
+  return out;
+}
