@@ -1,1 +1,10 @@
-export const packageName = '@syclkit/aspect-propagation';
+export { syclPropagateAspectsUsage } from './pass.js';
+export { propagateAspectsUsage, PRE_OPTIMIZATION, POST_OPTIMIZATION } from './propagate.js';
+export type { PropagateAspectsOptions, PropagateAspectsResult, PropagationRun } from './propagate.js';
+export type { ConditionalSemantics, ConditionalSemanticsOption } from './conditional.js';
+export { aspectPropagationDiagnostics } from './diagnostics.js';
+export type { AspectPropagationDiagnosticCode } from './diagnostics.js';
+export { AspectSet } from './aspect-set.js';
+export { isEntryPoint, isSpirvSyclBuiltin } from './entry-points.js';
+export { isConditionalCaller, CONDITIONAL_CALLER_ATTRIBUTE } from './function-facts.js';
+export { demangle } from './demangle.js';

@@ -1,5 +1,6 @@
 import { createRegistry, type PassRegistry, type RegistryConfig } from '@syclkit/pass-manager';
 import { functionKind, moduleKind } from '@syclkit/ir';
+import { syclPropagateAspectsUsage } from '@syclkit/aspect-propagation';
 import { conditionalCallOnDevicePass, resolveDeviceIfPass } from '@syclkit/device-if';
 
 /**
@@ -9,6 +10,7 @@ import { conditionalCallOnDevicePass, resolveDeviceIfPass } from '@syclkit/devic
 export const builtinPasses: NonNullable<RegistryConfig['passes']> = [
   conditionalCallOnDevicePass,
   resolveDeviceIfPass,
+  syclPropagateAspectsUsage,
 ];
 
 let registry: PassRegistry | undefined;

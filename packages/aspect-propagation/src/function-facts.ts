@@ -1,0 +1,406 @@
+/**
+ * One walk over the module: for every function (declarations included) the aspects it uses
+ * directly, its existing aspect metadata, and its calls.
+ *
+ * Direct uses, in the order intel/llvm inserts them (which decides the order of the output lists):
+ * the return type; each argument's type; then for every instruction the aspects of its result type
+ * (for `alloca`, the allocated type), of each operand in LLVM operand order (an operand that is a
+ * global value after stripping pointer casts counts with its value type: a global variable's content
+ * type, a callee's function type), of a GEP's source element type, and its own
+ * `!sycl_used_aspects` — gathered per instruction, then added to the function's set.
+ *
+ * Calls: only `call` instructions with a direct callee make call-graph edges (`invoke`, `callbr`
+ * and indirect calls do not), callees in order of first call. Calls to a conditional caller
+ * (DeviceIf.md) are kept apart with their action and condition.
+ */
+import {
+  AllocaInst,
+  CallInst,
+  GetElementPtrInst,
+  isGlobalValue,
+  type GlobalVariable,
+  type Instruction,
+  type IRFunction,
+  type Module,
+  type Value,
+} from '@syclkit/ir';
+import { AspectSet } from './aspect-set.js';
+import { isEntryPoint } from './entry-points.js';
+import { MD_DECLARED_ASPECTS, MD_USED_ASPECTS, readAspectList } from './metadata.js';
+import type { TypeAspects } from './type-aspects.js';
+
+/** Attribute of the header's `call_if_on_device_conditionally` (the _Conditional Caller_). */
+export const CONDITIONAL_CALLER_ATTRIBUTE = 'sycl-call-if-on-device-conditionally';
+
+/** A call to a conditional caller. */
+export interface ConditionalCall {
+  /** Index of the conditional caller. */
+  readonly callee: number;
+  /** Index of the _Conditional Action_, when known. */
+  readonly action: number | undefined;
+  /** The constant integer arguments that make the _Condition Expression_, in order. */
+  readonly condition: readonly number[];
+  /** False when some condition argument is not an integer constant (it is then left out). */
+  readonly constant: boolean;
+  /** How many plain callees the caller had called before this call (to merge both in call order). */
+  readonly plainCallsBefore: number;
+  readonly instruction: CallInst;
+}
+
+export interface FunctionFacts {
+  readonly fn: IRFunction;
+  readonly index: number;
+  readonly entryPoint: boolean;
+  readonly conditionalCaller: boolean;
+  /** Aspects from types and instruction metadata, in insertion order. */
+  direct: AspectSet | undefined;
+  /** Values of the function's existing `!sycl_used_aspects`. */
+  usedMetadata: number[] | undefined;
+  /** Values of the function's existing `!sycl_declared_aspects`. */
+  declaredMetadata: number[] | undefined;
+  /** Direct plain callees (not conditional callers), first-call order, no repeats. */
+  readonly callees: number[];
+  readonly conditionalCalls: ConditionalCall[];
+  /** Contains a call marked `"virtual-call"`. */
+  makesVirtualCall: boolean;
+  /**
+   * Uses a vtable: an operand refers (through constant expressions) to a global variable whose
+   * initializer refers to an `"indirectly-callable"` function.
+   */
+  referencesVtable: boolean;
+  /** Set names of `"calls-indirectly"`. */
+  readonly callsIndirectly: readonly string[];
+  /** Set name of `"indirectly-callable"`, if any. */
+  readonly indirectlyCallable: string | undefined;
+  /** Malformed operands found in the function's aspect metadata. */
+  malformedMetadata: number;
+}
+
+export interface CollectOptions {
+  readonly types: TypeAspects;
+  readonly fp64: number;
+  /** FP64 conversion emulation (`-fsycl-fp64-conv-emu`): see {@link collectFunctionFacts}. */
+  readonly fp64ConvEmu: boolean;
+}
+
+/** True for functions that behave as conditional callers (DeviceIf.md). */
+export function isConditionalCaller(fn: IRFunction): boolean {
+  if (fn.attributes.fn.hasString(CONDITIONAL_CALLER_ATTRIBUTE)) return true;
+  // After sycl-conditional-call-on-device: a renamed declaration (no attributes are copied)
+  // `..._call_if_on_device_conditionally_<prefix>_<N>(action, this, conditions...)`.
+  return fn.isDeclaration && fn.name.includes('call_if_on_device_conditionally') && !fn.name.includes('call_if_on_device_conditionally_helper');
+}
+
+/**
+ * Facts for every function of `module`, in module order (`facts[i].fn === module.functions[i]`).
+ *
+ * With `fp64ConvEmu`, `fp64` is not recorded where intel/llvm's `-fsycl-fp64-conv-emu` skips it:
+ * for a return or argument type that contains `double`, and for an instruction that involves
+ * `double` and is a conversion-like instruction (alloca, GEP, load, store, fpext, fptrunc,
+ * [su]itofp, fpto[su]i, fcmp, phi, extract/insertvalue, ret, and calls to definitions or to memory
+ * intrinsics). Arithmetic on `double` still records it.
+ */
+export function collectFunctionFacts(module: Module, options: CollectOptions): FunctionFacts[] {
+  const context = module.context;
+  const usedKind = context.md.kinds.id(MD_USED_ASPECTS);
+  const declaredKind = context.md.kinds.id(MD_DECLARED_ASPECTS);
+  const functions = module.functions;
+  const indexOf = new Map<IRFunction, number>();
+  functions.forEach((fn, i) => indexOf.set(fn, i));
+  const lastCaller = new Int32Array(functions.length).fill(-1);
+  const { types, fp64, fp64ConvEmu } = options;
+  const vtables = functions.some((fn) => fn.attributes.fn.hasString('indirectly-callable')) ? new VtableFinder() : undefined;
+
+  const facts: FunctionFacts[] = [];
+  for (let index = 0; index < functions.length; index++) {
+    const fn = functions[index]!;
+    const fnAttributes = fn.attributes.fn;
+    const callsIndirectly = fnAttributes.getString('calls-indirectly');
+    const record: FunctionFacts = {
+      fn,
+      index,
+      entryPoint: isEntryPoint(fn),
+      conditionalCaller: isConditionalCaller(fn),
+      direct: undefined,
+      usedMetadata: undefined,
+      declaredMetadata: undefined,
+      callees: [],
+      conditionalCalls: [],
+      makesVirtualCall: false,
+      referencesVtable: false,
+      callsIndirectly: callsIndirectly === undefined ? [] : callsIndirectly.split(',').filter((s) => s !== ''),
+      indirectlyCallable: fnAttributes.getString('indirectly-callable'),
+      malformedMetadata: 0,
+    };
+    let direct: AspectSet | undefined;
+    const recordAspects = (aspects: AspectSet | undefined, skipFp64: boolean): void => {
+      if (aspects === undefined) return;
+      for (const aspect of aspects) {
+        if (skipFp64 && aspect === fp64) continue;
+        direct ??= new AspectSet();
+        direct.add(aspect);
+      }
+    };
+    const returnType = fn.returnType;
+    recordAspects(types.of(returnType), fp64ConvEmu && types.containsDouble(returnType));
+    for (const arg of fn.args) recordAspects(types.of(arg.type), fp64ConvEmu && types.containsDouble(arg.type));
+
+    for (const block of fn.blocks) {
+      for (const inst of block.instructions) {
+        const aspects = instructionAspects(inst, types, usedKind);
+        if (vtables !== undefined && !record.referencesVtable && vtables.referencedBy(inst)) record.referencesVtable = true;
+        if (aspects !== undefined) {
+          recordAspects(aspects, fp64ConvEmu && aspects.has(fp64) && hasDoubleType(inst, types) && isFp64ConversionInstruction(inst));
+        }
+        if (inst instanceof CallInst) {
+          if (inst.attributes.fn.hasString('virtual-call')) record.makesVirtualCall = true;
+          if (inst.opcode !== 'call') continue;
+          const callee = inst.calledFunction;
+          if (callee === undefined) continue;
+          const calleeIndex = indexOf.get(callee);
+          if (calleeIndex === undefined) continue;
+          if (isConditionalCaller(callee)) {
+            record.conditionalCalls.push(conditionalCall(inst, callee, calleeIndex, indexOf, record.callees.length));
+          } else if (lastCaller[calleeIndex] !== index) {
+            lastCaller[calleeIndex] = index;
+            record.callees.push(calleeIndex);
+          }
+        }
+      }
+    }
+    record.direct = direct;
+
+    if (fn.attachments.length > 0) {
+      for (const attachment of fn.attachments) {
+        if (attachment.kind === usedKind) {
+          const list = readAspectList(attachment.node);
+          record.usedMetadata = list.values;
+          record.malformedMetadata += list.malformed;
+        } else if (attachment.kind === declaredKind) {
+          const list = readAspectList(attachment.node);
+          record.declaredMetadata = list.values;
+          record.malformedMetadata += list.malformed;
+        }
+      }
+    }
+    facts.push(record);
+  }
+  return facts;
+}
+
+/**
+ * The aspects one instruction uses, gathered like intel/llvm's per-instruction `SmallSet` (which
+ * decides their order when more than one type contributes). Undefined when none.
+ */
+export function instructionAspects(inst: Instruction, types: TypeAspects, usedKind: number): AspectSet | undefined {
+  let single: AspectSet | undefined;
+  let gathered: AspectSet | undefined;
+  const add = (aspects: AspectSet | undefined): void => {
+    if (aspects === undefined || aspects === single) return;
+    if (single === undefined && gathered === undefined) {
+      single = aspects;
+      return;
+    }
+    gathered ??= single!.clone();
+    single = undefined;
+    gathered.addAll(aspects);
+  };
+  add(types.of(inst instanceof AllocaInst ? inst.allocatedType : inst.type));
+  forEachOperand(inst, (op) => {
+    const stripped = stripPointerCasts(op);
+    add(types.of(isGlobalValue(stripped) ? stripped.valueType : op.type));
+  });
+  if (inst instanceof GetElementPtrInst) add(types.of(inst.sourceElementType));
+  if (inst.attachments !== null) {
+    for (const attachment of inst.attachments) {
+      if (attachment.kind !== usedKind) continue;
+      const values = readAspectList(attachment.node).values;
+      if (values.length === 0) continue;
+      gathered ??= single === undefined ? new AspectSet() : single.clone();
+      single = undefined;
+      gathered.addAll(values);
+    }
+  }
+  return gathered ?? single;
+}
+
+/** Operands in LLVM's order: for calls the arguments, bundle inputs and destinations, then the callee. */
+export function forEachOperand(inst: Instruction, visit: (operand: Value) => void): void {
+  const ops = inst.operands;
+  if (inst instanceof CallInst) {
+    const argEnd = 1 + inst.argCount;
+    for (let i = 1; i < argEnd; i++) visit(ops[i]!);
+    for (const bundle of inst.bundles) for (const input of bundle.inputs) visit(input);
+    for (let i = argEnd; i < ops.length; i++) visit(ops[i]!);
+    visit(ops[0]!);
+    return;
+  }
+  for (const op of ops) visit(op);
+}
+
+/**
+ * LLVM `Value::stripPointerCasts`: looks through bitcasts, address-space casts and GEPs whose
+ * indices are all zero, in instructions and constant expressions alike.
+ */
+export function stripPointerCasts(value: Value): Value {
+  let v = value;
+  for (;;) {
+    if (v.vk === 'expr') {
+      if (v.opcode === 'bitcast' || v.opcode === 'addrspacecast') {
+        v = v.operands[0]!;
+        continue;
+      }
+      if (v.opcode === 'getelementptr' && allZero(v.operands, 1)) {
+        v = v.operands[0]!;
+        continue;
+      }
+      return v;
+    }
+    if (v.vk === 'instruction') {
+      if (v.opcode === 'bitcast' || v.opcode === 'addrspacecast') {
+        v = v.operands[0]!;
+        continue;
+      }
+      if (v.opcode === 'getelementptr' && allZero(v.operands, 1)) {
+        v = v.operands[0]!;
+        continue;
+      }
+    }
+    return v;
+  }
+}
+
+function allZero(operands: readonly Value[], from: number): boolean {
+  for (let i = from; i < operands.length; i++) {
+    const op = operands[i]!;
+    if (op.vk === 'int' ? op.value !== 0 && op.value !== 0n : op.vk !== 'zero' && op.vk !== 'null') return false;
+  }
+  return true;
+}
+
+function hasDoubleType(inst: Instruction, types: TypeAspects): boolean {
+  if (types.containsDouble(inst instanceof AllocaInst ? inst.allocatedType : inst.type)) return true;
+  let found = false;
+  forEachOperand(inst, (op) => {
+    if (found) return;
+    const stripped = stripPointerCasts(op);
+    if (types.containsDouble(isGlobalValue(stripped) ? stripped.valueType : op.type)) found = true;
+  });
+  if (found) return true;
+  return inst instanceof GetElementPtrInst && types.containsDouble(inst.sourceElementType);
+}
+
+const FP64_CONVERSION_OPCODES: ReadonlySet<string> = new Set([
+  'alloca',
+  'getelementptr',
+  'load',
+  'store',
+  'fpext',
+  'fptrunc',
+  'sitofp',
+  'uitofp',
+  'fptoui',
+  'fptosi',
+  'fcmp',
+  'phi',
+  'extractvalue',
+  'insertvalue',
+  'ret',
+]);
+
+function isFp64ConversionInstruction(inst: Instruction): boolean {
+  if (FP64_CONVERSION_OPCODES.has(inst.opcode)) return true;
+  if (inst.opcode !== 'call' || !(inst instanceof CallInst)) return false;
+  const callee = inst.calledFunction;
+  // intel/llvm dereferences the callee here (and would crash on an indirect call): we say "no".
+  if (callee === undefined) return false;
+  if (!callee.isDeclaration) return true;
+  return /^llvm\.(memcpy|memcpy\.inline|memmove|memset|memset\.inline)(\.|$)/.test(callee.name);
+}
+
+function conditionalCall(
+  inst: CallInst,
+  callee: IRFunction,
+  calleeIndex: number,
+  indexOf: ReadonlyMap<IRFunction, number>,
+  plainCallsBefore: number,
+): ConditionalCall {
+  const args = inst.args;
+  const first = args[0] === undefined ? undefined : stripPointerCasts(args[0]);
+  let action: number | undefined;
+  let start = 2;
+  if (first !== undefined && first.vk === 'function') {
+    // After sycl-conditional-call-on-device: (action, this, conditions...).
+    action = indexOf.get(first);
+  } else if (!callee.isDeclaration) {
+    // The header's shape, before that pass: (this, conditions...), and the body calls the action.
+    start = 1;
+    for (const bodyInst of callee.instructions()) {
+      if (bodyInst instanceof CallInst && bodyInst.opcode === 'call') {
+        const target = bodyInst.calledFunction;
+        if (target !== undefined && !target.isIntrinsic) {
+          action = indexOf.get(target);
+          break;
+        }
+      }
+    }
+  }
+  const condition: number[] = [];
+  let constant = true;
+  for (let i = start; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg.vk === 'int') condition.push(typeof arg.value === 'number' ? arg.value : Number(arg.value));
+    else constant = false;
+  }
+  return { callee: calleeIndex, action, condition, constant, plainCallsBefore, instruction: inst };
+}
+
+/** Finds vtables: global variables whose initializer refers to an `"indirectly-callable"` function. */
+class VtableFinder {
+  private readonly isVtable = new Map<GlobalVariable, boolean>();
+
+  /** Whether an operand of `inst` refers to a vtable (through constant expressions). */
+  referencedBy(inst: Instruction): boolean {
+    for (const op of inst.operands) if (this.refersToVtable(op, 0)) return true;
+    return false;
+  }
+
+  private refersToVtable(value: Value, depth: number): boolean {
+    if (depth > 32) return false;
+    switch (value.vk) {
+      case 'global':
+        return this.vtable(value);
+      case 'expr':
+        return value.operands.some((op) => this.refersToVtable(op, depth + 1));
+      default:
+        return false;
+    }
+  }
+
+  private vtable(gv: GlobalVariable): boolean {
+    let known = this.isVtable.get(gv);
+    if (known === undefined) {
+      this.isVtable.set(gv, false);
+      known = gv.initializer !== undefined && refersToIndirectlyCallable(gv.initializer, 0);
+      this.isVtable.set(gv, known);
+    }
+    return known;
+  }
+}
+
+function refersToIndirectlyCallable(value: Value, depth: number): boolean {
+  if (depth > 32) return false;
+  switch (value.vk) {
+    case 'function':
+      return value.attributes.fn.hasString('indirectly-callable');
+    case 'expr':
+      return value.operands.some((op) => refersToIndirectlyCallable(op, depth + 1));
+    case 'array':
+    case 'vector':
+      return value.elements.some((op) => refersToIndirectlyCallable(op, depth + 1));
+    case 'struct':
+      return value.fields.some((op) => refersToIndirectlyCallable(op, depth + 1));
+    default:
+      return false;
+  }
+}
