@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeCondition, type Condition } from './condition.js';
-import { deviceFacts, evaluateCondition } from './evaluate.js';
+import { decideCondition, deviceFacts, evaluateCondition, type DeviceFacts } from './evaluate.js';
 
 const PVC = 0x000000030f000700n;
 const TGLLP = 0x0000000300000000n;
@@ -47,5 +47,40 @@ describe('evaluateCondition', () => {
     const everyEvenAspect = { hasAspect: (aspect: number) => aspect % 2 === 0, architecture: undefined };
     expect(evaluateCondition(decodeCondition([-4, -1, 6, -1, 28]), everyEvenAspect)).toBe(true);
     expect(evaluateCondition(decodeCondition([-4, -1, 6, -1, 5]), everyEvenAspect)).toBe(false);
+  });
+});
+
+describe('decideCondition', () => {
+  /** fp16 and fp64 known present, atomic64 known absent, every other aspect open; no fixed architecture. */
+  const partial: DeviceFacts = {
+    hasAspect: (aspect) => aspect === 5 || aspect === 6,
+    knowsAspect: (aspect) => aspect === 5 || aspect === 6 || aspect === 28,
+    architecture: undefined,
+    knowsArchitecture: false,
+  };
+
+  it('agrees with evaluateCondition when the facts know everything', () => {
+    for (const sequence of [[-1, 6], [-1, 53], [-2, 251660032], [-3, -2, 0], [-4, -1, 5, -3, -5, -2, 251660032, -1, 6]]) {
+      const condition = decodeCondition(sequence);
+      expect(decideCondition(condition, pvcWithFp64)).toBe(evaluateCondition(condition, pvcWithFp64));
+    }
+  });
+
+  it('leaves open aspects and architecture leaves undecided', () => {
+    expect(decideCondition(decodeCondition([-1, 53]), partial)).toBeUndefined();
+    expect(decideCondition(decodeCondition([-3, -2, 251660032]), partial)).toBeUndefined();
+    expect(decideCondition(decodeCondition([-1, 28]), partial)).toBe(false);
+  });
+
+  it('decides and/or with Kleene logic when the known side settles it', () => {
+    expect(decideCondition(decodeCondition([-4, -1, 53, -1, 28]), partial)).toBe(false); // open && false
+    expect(decideCondition(decodeCondition([-5, -2, 0, -1, 5]), partial)).toBe(true); // open || true
+    expect(decideCondition(decodeCondition([-4, -1, 53, -1, 5]), partial)).toBeUndefined(); // open && true
+    expect(decideCondition(decodeCondition([-5, -1, 53, -1, 28]), partial)).toBeUndefined(); // open || false
+  });
+
+  it('treats an undefined architecture as matching nothing unless knowsArchitecture is false', () => {
+    expect(decideCondition(decodeCondition([-2, 0]), deviceFacts([5]))).toBe(false);
+    expect(decideCondition(decodeCondition([-2, 0]), { ...deviceFacts([5]), knowsArchitecture: false })).toBeUndefined();
   });
 });
