@@ -11,7 +11,7 @@ import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '
 import { CliError, type Command } from '../command.js';
 import { writeFileAtomic, type CliIO } from '../io.js';
 import { runLlvmTool } from '../llvm-tools.js';
-import { readModule } from './opt.js';
+import { readInputModule } from './post-link.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'o', kind: 'value', valueName: '<prefix>', help: "Output prefix (default 'output'): <prefix>_<n>.{ll,bc,sym,prop} and <prefix>.table" },
@@ -47,7 +47,7 @@ export const command: Command = {
     const mode = (split ?? 'none') as SplitMode;
     const prefix = valueOf(args, 'o') ?? 'output';
     const text = args.flags.has('S');
-    const module = await readModule(args.positionals[0] ?? '-', io, (message) => io.stderr.write(`syclkit module-split: warning: ${message}\n`));
+    const module = await readInputModule(args.positionals[0] ?? '-', io, (message) => io.stderr.write(`syclkit module-split: warning: ${message}\n`));
     const written: string[] = [];
     const write = (path: string, data: string | Uint8Array): void => {
       writeFileAtomic(path, data);

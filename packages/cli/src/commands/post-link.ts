@@ -1,6 +1,6 @@
 import { DeviceConfig, loadDeviceConfigFile, renderDiagnostic } from '@syclkit/device-config';
 import { writeFileTable } from '@syclkit/formats';
-import type { Module } from '@syclkit/ir';
+import { parseModule, type Module } from '@syclkit/ir';
 import {
   parseOutputSpec,
   PostLinkError,
@@ -13,9 +13,8 @@ import {
 import { rmSync } from 'node:fs';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
-import { writeFileAtomic, type CliIO } from '../io.js';
-import { runLlvmTool } from '../llvm-tools.js';
-import { readModule } from './opt.js';
+import { readInput, writeFileAtomic, type CliIO } from '../io.js';
+import { isBitcode, runLlvmTool } from '../llvm-tools.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'o', kind: 'value', repeatable: true, valueName: '<table>|<target>,<table>', help: 'Output file table (repeatable; a target filters the rows and adds compile_target)' },
@@ -57,6 +56,13 @@ function usage(): string {
     'their symbol tables and property sets, and a file table per -o.\n\noptions:\n' +
     formatOptions(OPTIONS)
   );
+}
+
+/** Reads a module from a file or stdin (bitcode through llvm-dis); kept here so the command does not load the pass registry. */
+export async function readInputModule(input: string, io: CliIO, onWarning: (message: string) => void): Promise<Module> {
+  const bytes = await readInput(input, io);
+  const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode').toString('latin1') : bytes.toString('latin1');
+  return parseModule(text, { filename: input === '-' ? '<stdin>' : input, onWarning });
 }
 
 const SPLIT_MODES: readonly SplitMode[] = ['kernel', 'source', 'auto', 'none'];
@@ -150,7 +156,7 @@ export const command: Command = {
       config = loaded.config;
     }
 
-    const module = await readModule(input, io, (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`));
+    const module = await readInputModule(input, io, (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`));
     checkUnsupported(args, module);
 
     const options: PostLinkOptions = {
