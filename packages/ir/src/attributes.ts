@@ -107,6 +107,11 @@ export class AttributeSet {
   }
 
   static of(attributes: Iterable<Attribute>): AttributeSet {
+    if (Array.isArray(attributes)) {
+      const list = attributes as readonly Attribute[];
+      if (list.length === 0) return AttributeSet.empty;
+      if (list.length === 1) return new AttributeSet(list.slice());
+    }
     const byKey = new Map<string, Attribute>();
     for (const a of attributes) byKey.set(a.kind === 'string' ? `"${a.key}` : a.key, a);
     if (byKey.size === 0) return AttributeSet.empty;

@@ -261,3 +261,53 @@ export function printDINode(n: DINode, md: (m: Metadata | null) => string): stri
   }
   return `!${n.className}(${parts.join(', ')})`;
 }
+
+/** Fields newer LLVM versions add that we accept and print after the known ones. */
+const NEWER_FIELDS: Record<string, readonly string[]> = {
+  DILocation: ['atomGroup', 'atomRank'],
+  DIBasicType: ['num_extra_inhabitants'],
+  DICompositeType: ['specification', 'num_extra_inhabitants', 'enumKind', 'bitStride'],
+  DISubprogram: ['keyInstructions', 'isLocal', 'isDefinition', 'isOptimized', 'virtuality'],
+  DIDerivedType: [],
+};
+
+/** Fields LLParser insists on, per class. */
+const REQUIRED_FIELDS: Record<string, readonly string[]> = {
+  DILocation: ['scope'],
+  DIFile: ['filename', 'directory'],
+  DIEnumerator: ['name', 'value'],
+  DIDerivedType: ['tag', 'baseType'],
+  DICompositeType: ['tag'],
+  DISubroutineType: ['types'],
+  DICompileUnit: ['language', 'file'],
+  DILexicalBlock: ['scope'],
+  DILexicalBlockFile: ['scope', 'discriminator'],
+  DINamespace: ['scope'],
+  DIModule: ['scope', 'name'],
+  DITemplateTypeParameter: ['type'],
+  DITemplateValueParameter: ['value'],
+  DIGlobalVariable: ['name'],
+  DILocalVariable: ['scope'],
+  DILabel: ['scope', 'name', 'file', 'line'],
+  DIGlobalVariableExpression: ['var', 'expr'],
+  DIImportedEntity: ['tag', 'scope'],
+  DIMacro: ['type', 'name'],
+  DIMacroFile: ['file'],
+  DICommonBlock: ['scope'],
+  GenericDINode: ['tag'],
+};
+
+/** Whether `!className(...)` is a specialized node kind this library knows. */
+export function isKnownDIClass(className: string): boolean {
+  return CLASSES[className] !== undefined;
+}
+
+/** Checks a specialized node's fields: unknown fields and missing required ones, as LLParser. */
+export function checkDIFields(className: string, fields: ReadonlyMap<string, unknown>): string | undefined {
+  const spec = CLASSES[className];
+  if (spec === undefined) return `unknown specialized metadata node '!${className}'`;
+  const known = new Set([...spec.map(([k]) => k), ...(NEWER_FIELDS[className] ?? [])]);
+  for (const name of fields.keys()) if (!known.has(name)) return `invalid field '${name}'`;
+  for (const name of REQUIRED_FIELDS[className] ?? []) if (!fields.has(name)) return `missing required field '${name}'`;
+  return undefined;
+}

@@ -108,8 +108,49 @@ export class Lexer {
   /** Current token. */
   kind: Tok = Tok.Eof;
   start = 0;
-  text = '';
   num = 0;
+  /** Token text; for identifiers it is sliced from the source only when asked for. */
+  private textValue: string | null = '';
+  private identEnd = 0;
+
+  get text(): string {
+    if (this.textValue === null) this.textValue = this.src.slice(this.start, this.identEnd);
+    return this.textValue;
+  }
+  set text(value: string) {
+    this.textValue = value;
+  }
+
+  /** Whether the current token is the identifier `word` (no allocation). */
+  isIdent(word: string): boolean {
+    if (this.kind !== Tok.Ident) return false;
+    if (this.textValue !== null) return this.textValue === word;
+    return this.identEnd - this.start === word.length && this.src.startsWith(word, this.start);
+  }
+
+  /** Saves the lexer position (for one-token lookahead). */
+  save(): void {
+    this.savedPos = this.pos;
+    this.savedKind = this.kind;
+    this.savedStart = this.start;
+    this.savedNum = this.num;
+    this.savedText = this.textValue;
+    this.savedIdentEnd = this.identEnd;
+  }
+  restore(): void {
+    this.pos = this.savedPos;
+    this.kind = this.savedKind;
+    this.start = this.savedStart;
+    this.num = this.savedNum;
+    this.textValue = this.savedText;
+    this.identEnd = this.savedIdentEnd;
+  }
+  private savedPos = 0;
+  private savedKind: Tok = Tok.Eof;
+  private savedStart = 0;
+  private savedNum = 0;
+  private savedText: string | null = '';
+  private savedIdentEnd = 0;
 
   constructor(src: string, file: string) {
     this.src = src;
@@ -380,12 +421,22 @@ export class Lexer {
 
   private lexIdentifier(p: number): Tok {
     const src = this.src;
-    let q = p;
-    while (isLabelChar(src.charCodeAt(q))) q++;
-    if (src.charCodeAt(q) === 58) {
-      this.text = src.slice(p, q);
-      this.pos = q + 1;
-      return (this.kind = Tok.LabelStr);
+    // keyword characters first; most identifiers end there
+    let k = p + 1;
+    for (;;) {
+      const c = src.charCodeAt(k);
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) k++;
+      else break;
+    }
+    const after = src.charCodeAt(k);
+    if (after === 58 || after === 45 || after === 36 || after === 46) {
+      let q = k;
+      while (isLabelChar(src.charCodeAt(q))) q++;
+      if (src.charCodeAt(q) === 58) {
+        this.text = src.slice(p, q);
+        this.pos = q + 1;
+        return (this.kind = Tok.LabelStr);
+      }
     }
     // iN integer type: 'i' followed by digits (stop at the first non-digit)
     if (src.charCodeAt(p) === 105 && isDigit(src.charCodeAt(p + 1))) {
@@ -406,10 +457,9 @@ export class Lexer {
       this.pos = r;
       return (this.kind = Tok.Int);
     }
-    let r = p;
-    while (r < q && (isAlnum(src.charCodeAt(r)) || src.charCodeAt(r) === 95)) r++;
-    this.text = src.slice(p, r);
-    this.pos = r;
+    this.textValue = null;
+    this.identEnd = k;
+    this.pos = k;
     return (this.kind = Tok.Ident);
   }
 
@@ -417,6 +467,14 @@ export class Lexer {
   peekChar(): number {
     return this.src.charCodeAt(this.pos);
   }
+}
+
+/** Value of an integer token as a number when it is exactly representable, else a bigint. */
+export function intTokenNumber(text: string): number | bigint {
+  // up to 15 digits always fits a double exactly
+  if (text.length <= 15 && text.charCodeAt(0) !== 117 && text.charCodeAt(0) !== 115) return Number(text);
+  const v = intTokenValue(text);
+  return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
 }
 
 /** Value of an integer token: decimal (possibly signed) or `u0x`/`s0x` hex. */

@@ -25,6 +25,7 @@ import { Context } from './context.js';
 import { IrSyntaxError } from './errors.js';
 import { fpLiteralBits } from './fp.js';
 import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
+import { checkDIFields, isKnownDIClass } from './di-printer.js';
 import {
   AggregateInst,
   AllocaInst,
@@ -44,10 +45,10 @@ import {
   type Opcode,
   type OperandBundle,
 } from './instructions.js';
-import { Lexer, Tok, intTokenValue } from './lexer.js';
+import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
 import { DINode, type Attachment, type DIFieldValue, type MDNode, type MDTuple, type Metadata, type ValueAsMetadata } from './metadata.js';
 import { Module } from './module.js';
-import type { FloatKind, FunctionType, PointerType, StructType, Type } from './types.js';
+import { isSized, type FloatKind, type FunctionType, type PointerType, type StructType, type Type } from './types.js';
 import {
   Argument,
   BasicBlock,
@@ -77,14 +78,20 @@ export interface ParseOptions {
   readonly context?: Context;
   /** Receives warnings such as LLVM's "ignoring debug info with an invalid version". */
   readonly onWarning?: (message: string) => void;
+  /**
+   * Debug-type ODR uniquing as `opt` enables it (default true): a `DICompositeType` with an
+   * `identifier:` becomes distinct. `llvm-as` does not do this; turn it off to compare with it.
+   */
+  readonly odrTypeUniquing?: boolean;
 }
 
 /** Parses textual IR. `source` should be decoded as latin1 so bytes map one-to-one to chars. */
 export function parseModule(source: string, options: ParseOptions = {}): Module {
   const filename = options.filename ?? '<stdin>';
   const parser = new Parser(source, filename, options.context ?? new Context());
+  parser.odrTypeUniquing = options.odrTypeUniquing ?? true;
   const m = parser.parseModule();
-  const warning = upgradeDebugInfo(m);
+  const warning = parser.sawDebugInfo ? upgradeDebugInfo(m) : undefined;
   if (warning !== undefined) options.onWarning?.(warning);
   return m;
 }
@@ -188,6 +195,9 @@ class Parser {
   /** Instructions and holders that reference forward globals, patched at the end. */
   private sawForwardGlobal = false;
   private pfs: FunctionState | undefined;
+  /** Whether anything debug-info related was read (so stripping it can be skipped otherwise). */
+  sawDebugInfo = false;
+  odrTypeUniquing = true;
 
   constructor(
     source: string,
@@ -212,7 +222,7 @@ class Parser {
     return this.lex.error(message, at);
   }
   private isIdent(word: string): boolean {
-    return this.lex.kind === Tok.Ident && this.lex.text === word;
+    return this.lex.isIdent(word);
   }
   private eatIdent(word: string): boolean {
     if (this.isIdent(word)) {
@@ -238,13 +248,9 @@ class Parser {
   /** Kind of the token after the current one, without consuming anything. */
   private peek(): Tok {
     const l = this.lex;
-    const saved = { pos: l.pos, kind: l.kind, start: l.start, text: l.text, num: l.num };
+    l.save();
     const k = l.next();
-    l.pos = saved.pos;
-    l.kind = saved.kind;
-    l.start = saved.start;
-    l.text = saved.text;
-    l.num = saved.num;
+    l.restore();
     return k;
   }
   private expectString(message: string): string {
@@ -255,7 +261,7 @@ class Parser {
   }
   private expectUInt(message: string): number {
     if (this.t() !== Tok.Int || this.lex.text.startsWith('-')) throw this.error(message);
-    const v = Number(intTokenValue(this.lex.text));
+    const v = Number(intTokenNumber(this.lex.text));
     this.next();
     return v;
   }
@@ -649,6 +655,7 @@ class Parser {
    * not a parameter attribute.
    */
   private parseParamAttributes(): Attribute[] {
+    if (this.lex.kind !== Tok.Ident && this.lex.kind !== Tok.String) return NO_ATTRS;
     const attrs: Attribute[] = [];
     for (;;) {
       const l = this.lex;
@@ -698,6 +705,26 @@ class Parser {
       }
     }
   }
+
+  /**
+   * Parses parameter attributes into a set, sharing one set per distinct spelling (DPC++ code
+   * repeats the same few attribute lists thousands of times).
+   */
+  private parseParamAttributeSet(): AttributeSet {
+    const k = this.lex.kind;
+    if (k !== Tok.Ident && k !== Tok.String) return AttributeSet.empty;
+    const start = this.lex.start;
+    const attrs = this.parseParamAttributes();
+    if (attrs.length === 0) return AttributeSet.empty;
+    const key = this.lex.src.slice(start, this.lex.start);
+    let set = this.attrSetCache.get(key);
+    if (set === undefined) {
+      set = AttributeSet.of(attrs);
+      this.attrSetCache.set(key, set);
+    }
+    return set;
+  }
+  private readonly attrSetCache = new Map<string, AttributeSet>();
 
   /** Captures `( ... )` verbatim (for attributes we carry without interpreting). */
   private captureBalancedParens(): string {
@@ -860,6 +887,7 @@ class Parser {
     if (parsed.groups.length > 0) {
       this.pendingAttrs.push({ target, inline: parsed.attrs, groups: parsed.groups, memory: parsed.memory, loc });
     }
+    if (parsed.attrs.length === 0 && parsed.memory === undefined) return AttributeSet.empty;
     const all = parsed.memory === undefined ? parsed.attrs : [...parsed.attrs, intAttr('memory', parsed.memory)];
     return AttributeSet.of(all);
   }
@@ -960,6 +988,7 @@ class Parser {
     this.m.addGlobalVariable(gv);
     this.defineGlobal(gv, named, loc);
     if (linkage === undefined || (linkage !== 'extern_weak' && linkage !== 'external')) {
+      if (!isSized(valueType)) throw this.error('global variable with an unsized (e.g. recursive) type cannot have an initializer');
       gv.initializer = this.parseConstantValue(valueType) as Constant;
     }
     while (this.eat(Tok.Comma)) {
@@ -1078,7 +1107,7 @@ class Parser {
         const t = this.parseType();
         if (t.kind === 'void') throw this.error('argument can not have void type');
         params.push(t);
-        paramAttrs.push(AttributeSet.of(this.parseParamAttributes()));
+        paramAttrs.push(this.parseParamAttributeSet());
         argNameLocs.push(this.lex.start);
         if (this.t() === Tok.LocalVar) {
           argNames.push(this.lex.text);
@@ -1124,7 +1153,7 @@ class Parser {
       if (align === undefined && alignAttr.kind === 'int') align = alignAttr.value as number;
     }
     const fn = new IRFunction(name, fnType, this.ctx.ptr(addressSpace), AttributeList.empty);
-    fn.attributes = new AttributeList(AttributeSet.empty, AttributeSet.of(retAttrs), paramAttrs);
+    fn.attributes = new AttributeList(AttributeSet.empty, retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs), paramAttrs);
     fn.attributes = fn.attributes.withFn(this.recordFnAttrs(fn, parsedFnAttrs, fnAttrLoc));
     fn.linkage = linkage ?? 'external';
     fn.visibility = visibility;
@@ -1156,6 +1185,7 @@ class Parser {
     if (existing !== undefined) throw this.error(`invalid redefinition of function '${name}'`, nameLoc);
     this.m.addFunction(fn);
     this.defineGlobal(fn, !numbered, nameLoc);
+    if (name.startsWith('llvm.dbg.')) this.sawDebugInfo = true;
     return fn;
   }
 
@@ -1325,6 +1355,7 @@ class Parser {
   }
 
   private parseDebugRecord(): DebugRecord {
+    this.sawDebugInfo = true;
     const kind = this.lex.text.replace(/^dbg_/, '');
     if (!['value', 'declare', 'assign', 'label'].includes(kind)) throw this.error(`unknown debug record type '#${this.lex.text}'`);
     this.next();
@@ -1726,7 +1757,7 @@ class Parser {
       else size = this.parseTypeAndValue(st);
     }
     if (align === undefined) {
-      if (!isSizedType(t)) throw this.error('Cannot allocate unsized type', loc);
+      if (!isSized(t)) throw this.error('Cannot allocate unsized type', loc);
       align = this.m.layout.prefAlign(t);
     }
     return new AllocaInst(this.ctx.ptr(as), t, size, align, as, '', flags);
@@ -1766,7 +1797,7 @@ class Parser {
       if (inst.align === undefined) throw this.error("expected 'align'");
     }
     if (inst.align === undefined) {
-      if (!isSizedType(t)) throw this.error('loading unsized types is not allowed', loc);
+      if (!isSized(t)) throw this.error('loading unsized types is not allowed', loc);
       inst.align = this.m.layout.abiAlign(t);
     }
     return inst;
@@ -1864,38 +1895,41 @@ class Parser {
     const retLoc = this.lex.start;
     const retOrFnType = this.parseType(true);
     const calleeLoc = this.lex.start;
-    // The callee is parsed once the function type is known (after the arguments).
-    const calleeSave = { pos: this.lex.pos, kind: this.lex.kind, start: this.lex.start, text: this.lex.text, num: this.lex.num };
-    this.skipCallee();
+    // With opaque pointers the callee's type is `ptr addrspace(N)`, known before the arguments;
+    // only inline asm needs the function type, so it is built after the argument list.
+    let asmParts: { flags: InlineAsm['flags']; asm: string; constraints: string } | undefined;
+    let callee: Value | undefined;
+    if (this.isIdent('asm')) asmParts = this.parseInlineAsmParts();
+    else callee = this.parseValue(this.ctx.ptr(callAS), st);
     this.expect(Tok.LParen, "expected '(' in call");
     const args: Value[] = [];
     const argAttrs: AttributeSet[] = [];
+    let anyArgAttrs = false;
     if (!this.eat(Tok.RParen)) {
       for (;;) {
         if (this.eat(Tok.DotDotDot)) break;
         const t = this.parseType();
-        const attrs = this.parseParamAttributes();
-        argAttrs.push(AttributeSet.of(attrs));
+        const set = this.parseParamAttributeSet();
+        if (!set.isEmpty) anyArgAttrs = true;
+        argAttrs.push(set);
         args.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
         if (!this.eat(Tok.Comma)) break;
       }
       this.expect(Tok.RParen, "expected ')' at end of argument list");
     }
     const fnAttrLoc = this.lex.start;
-    const parsedFnAttrs = this.parseFnAttributes(false);
-    const bundles = this.parseOperandBundles(st);
+    const parsedFnAttrs = this.t() === Tok.Ident || this.t() === Tok.AttrGrpID || this.t() === Tok.String ? this.parseFnAttributes(false) : NO_FN_ATTRS;
+    const bundles = this.t() === Tok.LSquare && opcode !== 'callbr' ? this.parseOperandBundles(st) : opcode === 'callbr' ? this.parseOperandBundles(st) : [];
     let fnType: FunctionType;
     if (retOrFnType.kind === 'function') fnType = retOrFnType;
     else {
       if (retOrFnType.kind === 'label') throw this.error('Invalid result type for LLVM function', retLoc);
-      fnType = this.ctx.fn(retOrFnType, args.map((a) => a.type), false);
+      fnType = this.ctx.fnOfArgs(retOrFnType, args);
     }
-    const afterArgs = { pos: this.lex.pos, kind: this.lex.kind, start: this.lex.start, text: this.lex.text, num: this.lex.num };
-    Object.assign(this.lex, calleeSave);
-    const callee = this.parseCallee(fnType, callAS, st);
-    Object.assign(this.lex, afterArgs);
+    if (asmParts !== undefined) callee = new InlineAsm(this.ctx.ptr(0), fnType, asmParts.asm, asmParts.constraints, asmParts.flags);
     if (fnType.params.length !== args.length && !fnType.varArgs) throw this.error('invalid number of arguments to function', calleeLoc);
-    const operands: Value[] = [callee, ...args];
+    args.unshift(callee!);
+    const operands = args;
     let indirectCount = 0;
     if (opcode === 'invoke') {
       this.expectIdent('to', "expected 'to' in invoke");
@@ -1914,53 +1948,18 @@ class Parser {
       }
       this.expect(Tok.RSquare, "expected ']' at end of block list");
     }
-    const attrs = new AttributeList(AttributeSet.empty, AttributeSet.of(retAttrs), argAttrs);
+    const retSet = retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs);
+    const noAttrs = !anyArgAttrs && retSet.isEmpty && parsedFnAttrs === NO_FN_ATTRS;
+    const attrs = noAttrs ? AttributeList.empty : new AttributeList(AttributeSet.empty, retSet, anyArgAttrs ? argAttrs : []);
     const inst = new CallInst(opcode, fnType.returnType, fnType, operands, attrs, '', flags);
     inst.callingConv = cc;
     inst.bundles = bundles;
     inst.indirectDestCount = indirectCount;
-    inst.attributes = attrs.withFn(this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
+    if (parsedFnAttrs !== NO_FN_ATTRS) inst.attributes = attrs.withFn(this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
     return inst;
   }
 
-  /** Skips over the callee token(s) so the argument list can be read first. */
-  private skipCallee(): void {
-    if (this.isIdent('asm')) {
-      this.next();
-      while (this.t() === Tok.Ident) this.next();
-      this.expectString('expected asm string');
-      this.expect(Tok.Comma, "expected comma in inline asm expression");
-      this.expectString('expected asm constraints');
-      return;
-    }
-    if (this.t() === Tok.GlobalVar || this.t() === Tok.GlobalID || this.t() === Tok.LocalVar || this.t() === Tok.LocalVarID) {
-      this.next();
-      return;
-    }
-    // constant-expression callee, e.g. `bitcast (ptr @f to ptr)`
-    if (this.t() === Tok.Ident) {
-      this.next();
-      while (this.t() === Tok.Ident) this.next();
-      if (this.t() === Tok.LParen) {
-        let depth = 0;
-        do {
-          if (this.t() === Tok.LParen) depth++;
-          else if (this.t() === Tok.RParen) depth--;
-          else if (this.t() === Tok.Eof) throw this.error('unterminated callee expression');
-          this.next();
-        } while (depth > 0);
-      }
-      return;
-    }
-    throw this.error('expected function name or value in call');
-  }
-
-  private parseCallee(fnType: FunctionType, addressSpace: number, st: FunctionState): Value {
-    if (this.isIdent('asm')) return this.parseInlineAsm(fnType);
-    return this.parseValue(this.ctx.ptr(addressSpace), st);
-  }
-
-  private parseInlineAsm(fnType: FunctionType): InlineAsm {
+  private parseInlineAsmParts(): { flags: InlineAsm['flags']; asm: string; constraints: string } {
     this.expectIdent('asm');
     const flags = { sideEffect: false, alignStack: false, intelDialect: false, canThrow: false };
     for (;;) {
@@ -1973,7 +1972,7 @@ class Parser {
     const asm = this.expectString('expected asm string');
     this.expect(Tok.Comma, "expected comma in inline asm expression");
     const constraints = this.expectString('expected constraint string');
-    return new InlineAsm(this.ctx.ptr(0), fnType, asm, constraints, flags);
+    return { flags, asm, constraints };
   }
 
   private parseOperandBundles(st: FunctionState): OperandBundle[] {
@@ -2108,7 +2107,7 @@ class Parser {
       case Tok.Int: {
         const text = l.text;
         this.next();
-        if (t.kind === 'integer') return ctx.constInt(t, intTokenValue(text));
+        if (t.kind === 'integer') return ctx.constInt(t, intTokenNumber(text));
         if (t.kind === 'float') return this.fpConstant(t.fp, text, false, loc);
         throw this.error('integer constant must have integer type', loc);
       }
@@ -2368,6 +2367,7 @@ class Parser {
 
   private parseNamedMetadata(): void {
     const name = this.lex.text;
+    if (name.startsWith('llvm.dbg.') || name === 'llvm.gcov') this.sawDebugInfo = true;
     this.next();
     this.expect(Tok.Equal, "expected '=' here");
     this.expect(Tok.Exclaim, "Expected '!' here");
@@ -2417,7 +2417,7 @@ class Parser {
       }
       this.next();
       const fields = this.parseDIFields(className);
-      const isDistinct = distinct || becomesDistinct(className, fields);
+      const isDistinct = distinct || (this.odrTypeUniquing && becomesDistinct(className, fields));
       shell = shell === undefined ? this.ctx.md.shell('di', isDistinct, className) : convertShellToDI(shell, className, isDistinct);
       shell.fields = fields;
     } else {
@@ -2472,7 +2472,7 @@ class Parser {
       if (className === 'DIArgList') throw this.error('DIArgList is only valid as a call argument', loc);
       if (this.t() !== Tok.LParen) throw this.error(`expected '(' after !${className}`);
       const fields = this.parseDIFields(className);
-      if (becomesDistinct(className, fields)) return this.ctx.md.di(className, fields, true);
+      if (this.odrTypeUniquing && becomesDistinct(className, fields)) return this.ctx.md.di(className, fields, true);
       const node = this.ctx.md.shell('di', false, className);
       node.fields = fields;
       this.inlineNodes.push(node);
@@ -2519,6 +2519,8 @@ class Parser {
   }
 
   private parseDIFields(className: string): Map<string, DIFieldValue> {
+    const classLoc = this.lex.start;
+    if (!isKnownDIClass(className)) throw this.error(`unknown specialized metadata node '!${className}'`, classLoc);
     this.expect(Tok.LParen, `expected '(' after !${className}`);
     const fields = new Map<string, DIFieldValue>();
     if (this.t() !== Tok.RParen) {
@@ -2526,10 +2528,14 @@ class Parser {
         if (this.t() !== Tok.LabelStr) throw this.error(`expected field label here`);
         const name = this.lex.text;
         if (fields.has(name)) throw this.error(`field '${name}' cannot be specified more than once`);
+        const problem = checkDIFields(className, new Map([[name, null]]));
+        if (problem !== undefined && problem.startsWith('invalid field')) throw this.error(problem);
         this.next();
         fields.set(name, this.parseDIFieldValue(className, name));
       } while (this.eat(Tok.Comma));
     }
+    const missing = checkDIFields(className, fields);
+    if (missing !== undefined) throw this.error(missing);
     this.expect(Tok.RParen, "expected ')' here");
     return fields;
   }
@@ -2582,6 +2588,7 @@ class Parser {
   private parseAttachmentNoComma(list: Attachment[]): void {
     if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata attachment');
     const kind = this.ctx.md.kinds.id(this.lex.text);
+    if (kind === 0 || kind === 38 || this.lex.text === 'heapallocsite') this.sawDebugInfo = true;
     this.next();
     const node = this.parseMetadata();
     if (node.mk !== 'tuple' && node.mk !== 'di') throw this.error('expected metadata node');
@@ -2607,7 +2614,30 @@ class Parser {
     // undefined metadata
     for (const [id, loc] of this.mdRefLoc) if (!this.mdDefined.has(id)) throw this.error(`use of undefined metadata '!${id}'`, loc);
     // attribute groups
+    const groupSets = new Map<string, AttributeSet>();
     for (const p of this.pendingAttrs) {
+      const target = p.target;
+      // the common case, `#N` and nothing else, shares one set per group list
+      if (p.inline.length === 0 && p.memory === undefined) {
+        const key = p.groups.join(',');
+        let set = groupSets.get(key);
+        if (set === undefined) {
+          const merged: Attribute[] = [];
+          let memory: number | undefined;
+          for (const g of p.groups) {
+            const group = this.attrGroups.get(g);
+            if (group === undefined) throw this.error(`attribute group #${g} is not defined`, p.loc);
+            merged.push(...group.attrs);
+            if (group.memory !== undefined) memory = group.memory;
+          }
+          if (memory !== undefined) merged.push(intAttr('memory', memory));
+          set = AttributeSet.of(merged);
+          groupSets.set(key, set);
+        }
+        if (target instanceof GlobalVariable) target.attributes = set;
+        else target.attributes = target.attributes.withFn(set);
+        continue;
+      }
       const merged: Attribute[] = [...p.inline];
       let memory = p.memory;
       for (const g of p.groups) {
@@ -2618,7 +2648,6 @@ class Parser {
       }
       if (memory !== undefined) merged.push(intAttr('memory', memory));
       const set = AttributeSet.of(merged);
-      const target = p.target;
       if (target instanceof GlobalVariable) target.attributes = set;
       else target.attributes = target.attributes.withFn(set);
     }
@@ -2779,6 +2808,8 @@ const FN_ONLY = new Set([
   'argmemonly', 'inaccessiblememonly', 'inaccessiblemem_or_argmemonly',
 ]);
 const TYPE_ARG_ATTRS = new Set(['byval', 'sret', 'inalloca', 'preallocated', 'byref', 'elementtype']);
+const NO_ATTRS: Attribute[] = [];
+const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | undefined } = { attrs: [], groups: [], memory: undefined };
 
 function typeName(t: Type): string {
   switch (t.kind) {
@@ -2800,24 +2831,6 @@ function typeName(t: Type): string {
       return `target("${t.name}")`;
     default:
       return t.kind;
-  }
-}
-
-function isSizedType(t: Type): boolean {
-  switch (t.kind) {
-    case 'void':
-    case 'label':
-    case 'metadata':
-    case 'token':
-    case 'function':
-      return false;
-    case 'struct':
-      return t.elements !== undefined && t.elements.every(isSizedType);
-    case 'array':
-    case 'vector':
-      return isSizedType(t.element);
-    default:
-      return true;
   }
 }
 
@@ -2906,7 +2919,7 @@ function convertShellToDI(shell: MDNode, className: string, distinct: boolean): 
   return node as unknown as DINode;
 }
 
-/** LLParser makes a DICompositeType with an ODR identifier distinct even when written uniqued. */
+/** With ODR type uniquing (opt's setting) a DICompositeType with an identifier is built distinct. */
 function becomesDistinct(className: string, fields: ReadonlyMap<string, DIFieldValue>): boolean {
   if (className !== 'DICompositeType') return false;
   const id = fields.get('identifier');

@@ -38,10 +38,31 @@ import type {
 
 /** Prints `module` as textual IR. */
 export function printModule(module: Module): string {
-  return new ModulePrinter(module).print();
+  const chunks: string[] = [];
+  new ModulePrinter(module, (chunk) => chunks.push(chunk)).print();
+  return chunks.join('');
 }
 
-const PLAIN_NAME = /^[-a-zA-Z._][-a-zA-Z0-9._]*$/;
+/**
+ * Prints `module` in chunks of about 64 KiB, handing each to `write` as it is produced, so large
+ * modules can be written out without holding the whole text.
+ */
+export function printModuleTo(module: Module, write: (chunk: string) => void): void {
+  new ModulePrinter(module, write).print();
+}
+
+/** Whether a name prints without quotes: [-a-zA-Z._][-a-zA-Z0-9._]* (no '$', no leading digit). */
+function isPlainName(name: string): boolean {
+  const n = name.length;
+  if (n === 0) return false;
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 46 || c === 45) continue;
+    if (c >= 48 && c <= 57 && i > 0) continue;
+    return false;
+  }
+  return true;
+}
 const HEX = '0123456789ABCDEF';
 
 /** LLVM's `printEscapedString`: `\\`, printable ASCII except `"`, else `\XX`. */
@@ -67,7 +88,7 @@ export function escapeString(s: string): string {
 
 /** `PrintLLVMName`: the name with its prefix, quoted and escaped when needed. */
 export function formatName(prefix: string, name: string): string {
-  return PLAIN_NAME.test(name) ? prefix + name : `${prefix}"${escapeString(name)}"`;
+  return isPlainName(name) ? prefix + name : `${prefix}"${escapeString(name)}"`;
 }
 
 /** `printMetadataIdentifier`: names of named metadata and attachment kinds. */
@@ -136,8 +157,8 @@ export function formatAttribute(a: Attribute, typeText: (t: Type) => string, inG
 }
 
 class ModulePrinter {
-  private out: string[] = [];
   private buf = '';
+  private readonly sink: (chunk: string) => void;
   private readonly m: Module;
   private readonly typeNames = new Map<Type, string>();
   private readonly numberedTypes = new Map<StructType, number>();
@@ -151,19 +172,24 @@ class ModulePrinter {
   private preds = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
 
-  constructor(m: Module) {
+  constructor(m: Module, sink: (chunk: string) => void) {
     this.m = m;
+    this.sink = sink;
   }
 
   private w(s: string): void {
     this.buf += s;
-    if (this.buf.length > 1 << 16) {
-      this.out.push(this.buf);
+  }
+
+  /** Hands the buffered text to the sink once it is large (called between lines). */
+  private flush(force = false): void {
+    if (force || this.buf.length > 1 << 16) {
+      if (this.buf.length > 0) this.sink(this.buf);
       this.buf = '';
     }
   }
 
-  print(): string {
+  print(): void {
     const m = this.m;
     this.findTypes();
     this.initializeSlots();
@@ -181,6 +207,7 @@ class ModulePrinter {
     for (const gv of m.globals) {
       this.printGlobal(gv);
       this.w('\n');
+      this.flush();
     }
     if (m.aliases.length > 0) this.w('\n');
     for (const a of m.aliases) this.printAlias(a);
@@ -189,6 +216,7 @@ class ModulePrinter {
     for (const fn of m.functions) {
       this.w('\n');
       this.printFunction(fn);
+      this.flush();
     }
     if (this.attrSets.length > 0) {
       this.w('\n');
@@ -203,10 +231,12 @@ class ModulePrinter {
     if (this.mdNodes.length > 0) {
       this.w('\n');
       // nodes are appended to mdNodes while printing bodies is impossible: slots are complete here
-      for (let i = 0; i < this.mdNodes.length; i++) this.w(`!${i} = ${this.mdBody(this.mdNodes[i]!)}\n`);
+      for (let i = 0; i < this.mdNodes.length; i++) {
+        this.w(`!${i} = ${this.mdBody(this.mdNodes[i]!)}\n`);
+        this.flush();
+      }
     }
-    this.out.push(this.buf);
-    return this.out.join('');
+    this.flush(true);
   }
 
   // --- types -------------------------------------------------------------------------------------
@@ -251,6 +281,17 @@ class ModulePrinter {
         case 'function':
         case 'alias':
         case 'ifunc':
+          return;
+        case 'int':
+        case 'fp':
+        case 'null':
+        case 'zero':
+        case 'undef':
+        case 'poison':
+        case 'none':
+        case 'string':
+          // no operands: only the type can contribute (the visited-constants set is not needed)
+          if (!visitedTypes.has(v.type)) incType(v.type);
           return;
       }
       if (visitedConstants.has(v)) return;
@@ -298,8 +339,12 @@ class ModulePrinter {
       if (f.personality) incValue(f.personality);
       for (const b of f.blocks) {
         for (const inst of b.instructions) {
-          incType(inst.type);
-          for (const op of inst.operands) if (op.vk !== 'instruction') incValue(op);
+          if (!visitedTypes.has(inst.type)) incType(inst.type);
+          const ops = inst.operands;
+          for (let k = 0; k < ops.length; k++) {
+            const op = ops[k]!;
+            if (op.vk !== 'instruction' && op.vk !== 'argument' && op.vk !== 'block') incValue(op);
+          }
           if (inst instanceof GetElementPtrInst) incType(inst.sourceElementType);
           if (inst instanceof AllocaInst) incType(inst.allocatedType);
           if (inst instanceof CallInst) {
@@ -648,10 +693,11 @@ class ModulePrinter {
       else this.w(' preds = ' + preds.map((p) => this.localRef(p)).join(', '));
     }
     this.w('\n');
-    for (const inst of b.instructions) {
+    const insts = b.instructions;
+    for (let i = 0; i < insts.length; i++) {
+      const inst = insts[i]!;
       if (inst.debugRecords) for (const r of inst.debugRecords) this.w(`    ${this.debugRecordText(r)}\n`);
-      this.w(this.instructionText(inst));
-      this.w('\n');
+      this.buf += this.instructionText(inst) + '\n';
     }
   }
 

@@ -171,7 +171,22 @@ export class TypeContext {
   }
 
   floatType(kind: FloatKind): FloatType {
-    return this[kind];
+    switch (kind) {
+      case 'half':
+        return this.half;
+      case 'bfloat':
+        return this.bfloat;
+      case 'float':
+        return this.float;
+      case 'double':
+        return this.double;
+      case 'x86_fp80':
+        return this.x86_fp80;
+      case 'fp128':
+        return this.fp128;
+      case 'ppc_fp128':
+        return this.ppc_fp128;
+    }
   }
 
   /** Opaque `ptr` in `addressSpace`. */
@@ -229,10 +244,24 @@ export class TypeContext {
   }
 
   fn(returnType: Type, params: readonly Type[], varArgs = false): FunctionType {
-    const key = `f${this.id(returnType)}(${params.map((p) => this.id(p)).join(',')}${varArgs ? ',...' : ''})`;
+    let key = 'f' + this.id(returnType) + '(';
+    for (let i = 0; i < params.length; i++) key += this.id(params[i]!) + ',';
+    if (varArgs) key += '...';
     let t = this.derived.get(key) as FunctionType | undefined;
     if (t === undefined) {
       t = new FunctionType(returnType, params, varArgs);
+      this.derived.set(key, t);
+    }
+    return t;
+  }
+
+  /** The function type `ret (types of args)` (call sites written without a function type). */
+  fnOfArgs(returnType: Type, args: readonly { readonly type: Type }[]): FunctionType {
+    let key = 'f' + this.id(returnType) + '(';
+    for (let i = 0; i < args.length; i++) key += this.id(args[i]!.type) + ',';
+    let t = this.derived.get(key) as FunctionType | undefined;
+    if (t === undefined) {
+      t = new FunctionType(returnType, args.map((a) => a.type), false);
       this.derived.set(key, t);
     }
     return t;
@@ -347,7 +376,7 @@ export function isFirstClassType(t: Type): boolean {
 }
 
 /** Whether a type has a size (LLVM `Type::isSized`). Opaque structs and functions do not. */
-export function isSized(t: Type, visiting: Set<Type> = new Set()): boolean {
+export function isSized(t: Type, visiting: Set<Type> = new Set(), known: Map<Type, boolean> = new Map()): boolean {
   switch (t.kind) {
     case 'integer':
     case 'float':
@@ -364,12 +393,19 @@ export function isSized(t: Type, visiting: Set<Type> = new Set()): boolean {
       return true;
     case 'array':
     case 'vector':
-      return isSized(t.element, visiting);
-    case 'struct':
+      return isSized(t.element, visiting, known);
+    case 'struct': {
       if (t.elements === undefined) return false;
+      const cached = known.get(t);
+      if (cached !== undefined) return cached;
+      // a struct containing itself by value has no size (LLVM's visited set gives the same answer)
       if (visiting.has(t)) return false;
       visiting.add(t);
-      return t.elements.every((e) => isSized(e, visiting));
+      const sized = t.elements.every((e) => isSized(e, visiting, known));
+      visiting.delete(t);
+      known.set(t, sized);
+      return sized;
+    }
     case 'target':
       return true;
   }

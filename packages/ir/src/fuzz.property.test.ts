@@ -1,0 +1,83 @@
+/**
+ * Properties (robustness of the parser and printer against bad input):
+ * 1. Random bytes either parse or throw an IrSyntaxError with a position inside the input —
+ *    never another exception, never a hang.
+ * 2. Corpus files with random edits (byte flips, deletions, duplicated slices) behave the same.
+ * 3. Whatever parses also prints, and printing is a fixed point: parse(print(m)) prints the same.
+ */
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { corpusFiles, fixtures } from '../test/support.js';
+import { IrSyntaxError } from './errors.js';
+import { parseModule } from './parser.js';
+import { printModule } from './printer.js';
+import { fcOptions } from './testing-env.js';
+
+function check(text: string): void {
+  const started = performance.now();
+  let printed: string | undefined;
+  try {
+    printed = printModule(parseModule(text, { filename: 'fuzz.ll' }));
+  } catch (error) {
+    if (!(error instanceof IrSyntaxError)) throw error;
+    expect(error.line).toBeGreaterThanOrEqual(1);
+    expect(error.column).toBeGreaterThanOrEqual(1);
+  }
+  if (printed !== undefined) expect(printModule(parseModule(printed, { filename: 'fuzz.ll' }))).toBe(printed);
+  expect(performance.now() - started).toBeLessThan(5000);
+}
+
+const seeds = [...corpusFiles().slice(0, 60), `${fixtures}/roundtrip/instructions.ll`, `${fixtures}/roundtrip/debug-info-nodes.ll`].map((f) =>
+  readFileSync(f, 'latin1'),
+);
+
+const edit = fc.oneof(
+  fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 80 }), to: fc.nat() }),
+  fc.record({ kind: fc.constant('token' as const), at: fc.nat(), token: fc.constantFrom('%', '@', '!', '{', '}', '(', ')', ',', '=', '"', '#0', 'i32', 'ptr', '...', '\n', 'x', '0x', '-', ':') }),
+);
+
+function applyEdits(text: string, edits: readonly fc.Infer<typeof edit>[]): string {
+  let s = text;
+  for (const e of edits) {
+    const at = s.length === 0 ? 0 : e.at % s.length;
+    switch (e.kind) {
+      case 'flip':
+        s = s.slice(0, at) + String.fromCharCode(e.byte) + s.slice(at + 1);
+        break;
+      case 'delete':
+        s = s.slice(0, at) + s.slice(at + e.length);
+        break;
+      case 'duplicate': {
+        const piece = s.slice(at, at + e.length);
+        const to = s.length === 0 ? 0 : e.to % s.length;
+        s = s.slice(0, to) + piece + s.slice(to);
+        break;
+      }
+      case 'token':
+        s = s.slice(0, at) + e.token + s.slice(at);
+        break;
+    }
+  }
+  return s;
+}
+
+describe('parser robustness', () => {
+  it('random bytes never crash or hang the parser', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => check(Buffer.from(bytes).toString('latin1'))),
+      fcOptions(300),
+    );
+  });
+
+  it('edited corpus files never crash or hang the parser, and what parses prints to a fixed point', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: seeds.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 4 }), (i, edits) =>
+        check(applyEdits(seeds[i]!, edits)),
+      ),
+      fcOptions(400),
+    );
+  }, 120_000);
+});
