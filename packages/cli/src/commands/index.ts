@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 
 /** The registry: one line per subcommand, loaded on demand so start-up stays cheap. */
 export const commands: readonly { readonly name: string; readonly summary: string; readonly load: () => Promise<Command> }[] = [
+  { name: 'demo', summary: 'Placeholder end-to-end demo (the full pipeline demo arrives with `syclkit compile`)', load: async () => (await import('./demo.js')).command },
   { name: 'opt', summary: 'Run a pass pipeline over LLVM IR (drop-in for the opt of intel/llvm tests)', load: async () => (await import('./opt.js')).command },
   { name: 'targets', summary: 'List the known device targets (name, aliases, architecture, aspects, sub-group sizes)', load: async () => (await import('./targets.js')).command },
   { name: 'macros', summary: 'Print the -D flags a driver passes for a -fsycl-targets list', load: async () => (await import('./macros.js')).command },
