@@ -146,6 +146,14 @@ export class DependencyGraph {
 
 const EMPTY: readonly GlobalValue[] = Object.freeze([]);
 
+/**
+ * `@llvm.used` only keeps kernels alive through the front end's pipeline; sycl-post-link removes
+ * it before splitting (otherwise every image would pull in every kernel).
+ */
+export function isDroppedGlobal(gv: GlobalValue): boolean {
+  return gv.vk === 'global' && gv.name === 'llvm.used';
+}
+
 /** A callee that is neither a function nor any other constant (LLVM `isIndirectCall`). */
 function isIndirectCallee(callee: Value): boolean {
   switch (callee.vk) {
@@ -169,7 +177,7 @@ export function collectImageGlobals(
   includeFunction?: (fn: IRFunction) => boolean,
 ): Set<GlobalValue> {
   const set = new Set<GlobalValue>(entries);
-  for (const gv of graph.module.globals) if (!gv.isDiscardableIfUnused()) set.add(gv);
+  for (const gv of graph.module.globals) if (!gv.isDiscardableIfUnused() && !isDroppedGlobal(gv)) set.add(gv);
   for (const obj of set) {
     for (const dep of graph.dependencies(obj)) {
       if (set.has(dep)) continue;

@@ -22,13 +22,19 @@ import {
   type GlobalValue,
   type MDNode,
 } from '@syclkit/ir';
-import type { DependencyGraph } from './dependency-graph.js';
+import { isDroppedGlobal, type DependencyGraph } from './dependency-graph.js';
 import { GlobalRefIndex, MetadataPruner } from './metadata-prune.js';
 import { stringOperand, tupleOperands } from './sycl-metadata.js';
 
 export interface BuildOptions {
   /** Keep the input's non-discardable aliases and ifuncs (the no-split copy keeps the module whole). */
   readonly keepAliases?: boolean;
+  /**
+   * `indirectly-callable` (virtual) functions: `externalize` gives their definitions external
+   * linkage (images that define a virtual-function set), `declare` turns them into declarations
+   * without comdat (every other image), `keep` leaves them alone.
+   */
+  readonly virtualFunctions?: 'externalize' | 'declare' | 'keep';
 }
 
 /** Per-input-module state shared by all images of a split. */
@@ -62,7 +68,20 @@ export class ImageFactory {
   ): Module {
     this.releaseBorrowed();
     const src = this.source;
-    const isDefined = (gv: GlobalValue): boolean => defined.has(gv) && !gv.isDeclaration;
+    const vf = options.virtualFunctions ?? 'keep';
+    const isVirtual = (gv: GlobalValue): boolean => gv.vk === 'function' && gv.attributes.fn.hasString('indirectly-callable');
+    const isDefined = (gv: GlobalValue): boolean =>
+      defined.has(gv) && !gv.isDeclaration && !(vf === 'declare' && isVirtual(gv)) && !isDroppedGlobal(gv);
+    const externalized = new Map<GlobalValue, GlobalValue>();
+    if (vf === 'externalize') {
+      for (const gv of defined) {
+        if (gv.vk !== 'function' || gv.isDeclaration || !isVirtual(gv) || gv.linkage === 'external') continue;
+        const copy = shallowFunctionCopy(gv, null);
+        copy.linkage = 'external';
+        externalized.set(gv, copy);
+      }
+    }
+    const isRoot = (gv: GlobalValue): boolean => !gv.isDiscardableIfUnused() || externalized.has(gv);
 
     // GlobalDCE over the image's definitions.
     const live = new Set<GlobalValue>();
@@ -73,7 +92,7 @@ export class ImageFactory {
       work.push(gv);
     };
     for (const gv of roots) if (isDefined(gv)) mark(gv);
-    for (const gv of defined) if (isDefined(gv) && !gv.isDiscardableIfUnused()) mark(gv);
+    for (const gv of defined) if (isDefined(gv) && isRoot(gv)) mark(gv);
     const referenced = new Set<GlobalValue>();
     const keptAliases = options.keepAliases ? [...src.aliases, ...src.ifuncs].filter((a) => !a.isDiscardableIfUnused()) : [];
     for (const a of keptAliases) {
@@ -101,11 +120,12 @@ export class ImageFactory {
     image.typedPointers = src.typedPointers;
     const present = new Set<GlobalValue>();
     const pick = (gv: GlobalValue): GlobalValue | undefined => {
-      if (live.has(gv)) return overrides?.get(gv) ?? gv;
+      if (live.has(gv)) return overrides?.get(gv) ?? externalized.get(gv) ?? gv;
       if (referenced.has(gv)) return gv.isDeclaration ? gv : this.declarationOf(gv);
       return undefined;
     };
     for (const gv of src.globals) {
+      if (isDroppedGlobal(gv)) continue;
       const chosen = pick(gv);
       if (chosen === undefined) continue;
       present.add(gv);

@@ -163,7 +163,7 @@ function run(
   const config = options.deviceConfig;
   const rows = options.outputs.map(() => [] as { code: string; properties?: string; symbols?: string }[]);
   const reports: PostLinkImageReport[] = [];
-  const keepInput = !plan.splitOccurred && !options.outputsGiven && options.inputPath !== undefined;
+  const keepInput = !plan.modified && !options.outputsGiven && options.inputPath !== undefined;
   if (keepInput) report({ severity: 'note', code: 'no-modifications', message: 'no modifications to the input LLVM IR have been made' });
   let emptyModule: string | undefined;
   const emptyModulePath = (): string => {

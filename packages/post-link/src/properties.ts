@@ -188,7 +188,23 @@ function globalAttr(gv: GlobalVariable, key: string): string | undefined {
 export function canBeImported(fn: IRFunction): boolean {
   if (fn.isIntrinsic || fn.name.startsWith('__')) return false;
   if (isSpirvSyclBuiltin(fn.name) || isEsimdBuiltin(fn.name)) return false;
+  if (demangledStartsWithReserved(fn.name)) return false;
   return fn.isDeclaration || isSyclExternal(fn);
+}
+
+/**
+ * Whether an Itanium-mangled name demangles to something starting with `__` (reserved
+ * implementation names such as `_Z8__insidev` → `__inside()`): the first source name after
+ * `_Z`, `L`, `N` and cv-qualifiers.
+ */
+export function demangledStartsWithReserved(name: string): boolean {
+  if (!name.startsWith('_Z')) return false;
+  let i = 2;
+  while (i < name.length && 'LNKVr'.includes(name[i]!)) i++;
+  let digits = '';
+  while (i < name.length && name.charCodeAt(i) >= 48 && name.charCodeAt(i) <= 57) digits += name[i++];
+  if (digits === '') return false;
+  return name.startsWith('__', i);
 }
 
 /** `SYCL/program metadata`: per-function work-group facts, then device-global id mappings. */

@@ -4,7 +4,7 @@
  * asking for the next never holds more than one.
  */
 import type { GlobalValue, IRFunction, Module } from '@syclkit/ir';
-import { collectImageGlobals, DependencyGraph, type DependencyGraphOptions } from './dependency-graph.js';
+import { collectImageGlobals, DependencyGraph, isDroppedGlobal, type DependencyGraphOptions } from './dependency-graph.js';
 import { entryPoints, isEsimdFunction } from './entry-points.js';
 import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { ImageFactory } from './image.js';
@@ -47,6 +47,8 @@ export interface SplitPlan {
   readonly splitOccurred: boolean;
   /** Whether entry-point extraction runs (false: the whole module is kept, cleaned up). */
   readonly extracts: boolean;
+  /** Whether the images differ from the input by more than cleanup (upstream's `Modified`). */
+  readonly modified: boolean;
   /** Builds the images lazily, in output order. */
   images(): Generator<SplitImage, void, undefined>;
 }
@@ -70,6 +72,7 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
     groups,
     splitOccurred,
     extracts,
+    modified: splitOccurred || module.globals.some(isDroppedGlobal),
     images: () => buildImages(module, groups, extracts, options),
   };
 }
@@ -86,7 +89,7 @@ function* buildImages(module: Module, groups: readonly EntryGroup[], extracts: b
     if (!extracts) {
       const group = groups[0]!;
       const all = new Set<GlobalValue>([...module.globals, ...module.functions]);
-      const image = factory.build(all, group.entries, undefined, { keepAliases: true });
+      const image = factory.build(all, group.entries, undefined, { keepAliases: true, virtualFunctions: virtualFunctionMode(group.entries) });
       yield { id: 0, key: group.key, module: image, entryPoints: mapEntries(image, group.entries), esimd: group.esimd === 'esimd' };
       return;
     }
@@ -97,14 +100,14 @@ function* buildImages(module: Module, groups: readonly EntryGroup[], extracts: b
         const syclEntries = group.entries.filter((fn) => !isEsimdFunction(module, fn));
         const esimdSet = collectImageGlobals(graph, esimdEntries);
         for (const fn of module.functions) if (!fn.isDeclaration && isEsimdFunction(module, fn)) esimdSet.add(fn);
-        const esimdImage = factory.build(esimdSet, esimdEntries);
+        const esimdImage = factory.build(esimdSet, esimdEntries, undefined, { virtualFunctions: virtualFunctionMode(esimdEntries) });
         yield { id, key: group.key + '<ESIMD>', module: esimdImage, entryPoints: mapEntries(esimdImage, esimdEntries), esimd: true };
         const syclSet = collectImageGlobals(graph, syclEntries, (fn) => !isEsimdFunction(module, fn));
-        const syclImage = factory.build(syclSet, syclEntries);
+        const syclImage = factory.build(syclSet, syclEntries, undefined, { virtualFunctions: virtualFunctionMode(syclEntries) });
         yield { id, key: group.key + '<SYCL>', module: syclImage, entryPoints: mapEntries(syclImage, syclEntries), esimd: false };
       } else {
         const set = collectImageGlobals(graph, group.entries);
-        const image = factory.build(set, group.entries);
+        const image = factory.build(set, group.entries, undefined, { virtualFunctions: virtualFunctionMode(group.entries) });
         yield { id, key: group.key, module: image, entryPoints: mapEntries(image, group.entries), esimd: group.esimd === 'esimd' };
       }
       id++;
@@ -112,6 +115,11 @@ function* buildImages(module: Module, groups: readonly EntryGroup[], extracts: b
   } finally {
     factory.releaseBorrowed();
   }
+}
+
+/** Images whose entry points include virtual functions define them; all others only declare them. */
+function virtualFunctionMode(entries: readonly IRFunction[]): 'externalize' | 'declare' {
+  return entries.some((fn) => fn.attributes.fn.hasString('indirectly-callable')) ? 'externalize' : 'declare';
 }
 
 function mapEntries(image: Module, entries: readonly IRFunction[]): IRFunction[] {

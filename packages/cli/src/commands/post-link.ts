@@ -110,7 +110,7 @@ function checkCombinations(args: ParsedArgs): void {
   if (!hasAction) throw new CliError('no actions specified; try --help for usage info');
   if (!args.flags.has('ir-output-only')) return;
   const split = valueOf(args, 'split');
-  if (split !== undefined && split !== 'auto') throw new CliError(`-split=${split} can't be used with -ir-output-only`);
+  if (split !== undefined && split !== 'auto' && split !== 'none') throw new CliError(`-split=${split} can't be used with -ir-output-only`);
   for (const flag of ['split-esimd', 'symbols', 'properties', 'emit-param-info', 'emit-program-metadata', 'emit-kernel-names', 'emit-exported-symbols', 'emit-imported-symbols', 'generate-device-image-default-spec-consts']) {
     if (args.flags.has(flag)) throw new CliError(`-${flag} can't be used with -ir-output-only`);
   }
