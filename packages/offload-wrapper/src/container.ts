@@ -680,6 +680,7 @@ function decodeImageMetadata(cursor: ByteCursor): Omit<DeviceImage, 'image' | 't
     const setAt = cursor.offset;
     const setName = cursor.string(`the name of property set ${s}`);
     if (properties.hasSet(setName)) throw cursor.error(`${cursor.region}: property set [${setName}] appears twice`, setAt);
+    if (setName.includes('\n')) throw cursor.error(`${cursor.region}: invalid property set name ${JSON.stringify(setName)}`, setAt);
     const count = cursor.u32(`the property count of [${setName}]`);
     if (count > cursor.remaining / 9) throw cursor.error(`${cursor.region}: ${count} properties of [${setName}] cannot fit in the ${cursor.remaining} remaining bytes`);
     const entriesOfSet: [string, PropertyValue][] = [];

@@ -1,0 +1,111 @@
+// Properties checked:
+// 1. read(write(x)) = x for generated descriptors: bundles and targets in order, every image field
+//    (name, version, kind, format, options, manifest, bytes, entries, property sets in order with
+//    their exact values, empty flag).
+// 2. Writing is deterministic and a fixed point: write(read(write(x))) = write(x), byte for byte.
+// 3. Listing (ContainerReader without reading image bytes) gives the same metadata as a full read,
+//    and each image's data length and CRC match its bytes.
+// 4. Any single-byte corruption (every position, any non-zero XOR) is reported as a ContainerError
+//    with an offset inside the file, never a wrong result and never another exception.
+// 5. Any truncation (every shorter length) is reported as a ContainerError, never anything else.
+// 6. Appending bytes after the trailer is a ContainerError too (the trailer must end the file).
+import { crc32 } from 'node:zlib';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { buildDescriptor, descriptorShape, descriptorShapeOf } from '../test/arbitraries.js';
+import { ContainerReader, readContainer, writeContainer } from './container.js';
+import { ContainerError } from './errors.js';
+import { fcOptions } from './testing.js';
+
+/** Reads fully; returns the error, or undefined when the bytes read as a container. */
+function readError(bytes: Uint8Array): unknown {
+  try {
+    readContainer(bytes, { fileName: 'x.fatbin' });
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+/** -1 when equal, else the first offset where the bytes differ (or the shorter length). */
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  if (Buffer.from(a.buffer, a.byteOffset, a.length).equals(Buffer.from(b.buffer, b.byteOffset, b.length))) return -1;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+describe('container properties', () => {
+  test.prop([descriptorShape], fcOptions())('read(write(x)) = x', (shape) => {
+    const descriptor = buildDescriptor(shape);
+    expect(descriptorShapeOf(readContainer(writeContainer(descriptor)))).toEqual(descriptorShapeOf(descriptor));
+  });
+
+  test.prop([descriptorShape], fcOptions())('write(read(write(x))) = write(x)', (shape) => {
+    const bytes = writeContainer(buildDescriptor(shape));
+    expect(firstDifference(writeContainer(readContainer(bytes)), bytes)).toBe(-1);
+    expect(firstDifference(writeContainer(buildDescriptor(shape)), bytes)).toBe(-1);
+  });
+
+  test.prop([descriptorShape], fcOptions())('listing gives the metadata of a full read without the bytes', (shape) => {
+    const descriptor = buildDescriptor(shape);
+    const reader = ContainerReader.fromBytes(writeContainer(descriptor));
+    const listed = reader.bundles.map((bundle) => ({
+      target: bundle.target,
+      images: bundle.images.map((image) => ({ name: image.name, entries: image.entries, empty: image.empty, format: image.format, dataLength: image.dataLength, dataCrc: image.dataCrc })),
+    }));
+    expect(listed).toEqual(
+      descriptor.bundles.map((bundle) => ({
+        target: bundle.target,
+        images: bundle.images.map((image) => ({
+          name: image.name,
+          entries: image.entries,
+          empty: image.empty,
+          format: image.format,
+          dataLength: image.image.length,
+          dataCrc: crc32(image.image) >>> 0,
+        })),
+      })),
+    );
+  });
+
+  test.prop([descriptorShape, fc.nat(), fc.integer({ min: 1, max: 255 })], fcOptions())(
+    'any single-byte corruption is a ContainerError',
+    (shape, position, xor) => {
+      const bytes = writeContainer(buildDescriptor(shape));
+      const corrupted = bytes.slice();
+      const at = position % bytes.length;
+      corrupted[at]! ^= xor;
+      const error = readError(corrupted);
+      expect(error).toBeInstanceOf(ContainerError);
+      const offset = (error as ContainerError).offset;
+      expect(offset).toBeGreaterThanOrEqual(0);
+      expect(offset).toBeLessThanOrEqual(bytes.length);
+    },
+  );
+
+  // Exhaustive over positions, so fewer containers (at most 200 even when FC_NUM_RUNS is larger).
+  const exhaustive = fcOptions(20);
+  test.prop([descriptorShape.filter((shape) => shape.length > 0)], { ...exhaustive, numRuns: Math.min(exhaustive.numRuns, 200) })('every byte of a container is protected', (shape) => {
+    const bytes = writeContainer(buildDescriptor(shape));
+    for (let at = 0; at < bytes.length; at++) {
+      const corrupted = bytes.slice();
+      corrupted[at]! ^= 0x01;
+      expect(readError(corrupted), `flipping bit 0 of byte ${at}`).toBeInstanceOf(ContainerError);
+    }
+  }, 60_000);
+
+  test.prop([descriptorShape, fc.nat()], fcOptions())('any truncation is a ContainerError', (shape, cut) => {
+    const bytes = writeContainer(buildDescriptor(shape));
+    const length = cut % bytes.length;
+    expect(readError(bytes.subarray(0, length))).toBeInstanceOf(ContainerError);
+  });
+
+  test.prop([descriptorShape, fc.uint8Array({ minLength: 1, maxLength: 40 })], fcOptions())('trailing bytes are a ContainerError', (shape, extra) => {
+    const bytes = writeContainer(buildDescriptor(shape));
+    const longer = new Uint8Array(bytes.length + extra.length);
+    longer.set(bytes);
+    longer.set(extra, bytes.length);
+    expect(readError(longer)).toBeInstanceOf(ContainerError);
+  });
+});
