@@ -109,13 +109,24 @@ export class Lexer {
   kind: Tok = Tok.Eof;
   start = 0;
   num = 0;
-  /** Token text; for identifiers it is sliced from the source only when asked for. */
+  /**
+   * Token text. For identifiers, plain (unquoted) names and decimal integers it is sliced from
+   * the source only when asked for; `textStart`/`textEnd` delimit it meanwhile.
+   */
   private textValue: string | null = '';
-  private identEnd = 0;
+  textStart = 0;
+  textEnd = 0;
+  /** Value of a small decimal integer token, computed while lexing (else undefined). */
+  intNumber: number | undefined;
 
   get text(): string {
-    if (this.textValue === null) this.textValue = this.src.slice(this.start, this.identEnd);
+    if (this.textValue === null) this.textValue = this.src.slice(this.textStart, this.textEnd);
     return this.textValue;
+  }
+
+  /** Whether the text is still a span of the source (so span lookups can be used). */
+  get textIsSpan(): boolean {
+    return this.textValue === null;
   }
   set text(value: string) {
     this.textValue = value;
@@ -125,7 +136,7 @@ export class Lexer {
   isIdent(word: string): boolean {
     if (this.kind !== Tok.Ident) return false;
     if (this.textValue !== null) return this.textValue === word;
-    return this.identEnd - this.start === word.length && this.src.startsWith(word, this.start);
+    return this.textEnd - this.textStart === word.length && this.src.startsWith(word, this.textStart);
   }
 
   /** Saves the lexer position (for one-token lookahead). */
@@ -135,7 +146,9 @@ export class Lexer {
     this.savedStart = this.start;
     this.savedNum = this.num;
     this.savedText = this.textValue;
-    this.savedIdentEnd = this.identEnd;
+    this.savedTextStart = this.textStart;
+    this.savedTextEnd = this.textEnd;
+    this.savedInt = this.intNumber;
   }
   restore(): void {
     this.pos = this.savedPos;
@@ -143,14 +156,18 @@ export class Lexer {
     this.start = this.savedStart;
     this.num = this.savedNum;
     this.textValue = this.savedText;
-    this.identEnd = this.savedIdentEnd;
+    this.textStart = this.savedTextStart;
+    this.textEnd = this.savedTextEnd;
+    this.intNumber = this.savedInt;
   }
   private savedPos = 0;
   private savedKind: Tok = Tok.Eof;
   private savedStart = 0;
   private savedNum = 0;
   private savedText: string | null = '';
-  private savedIdentEnd = 0;
+  private savedTextStart = 0;
+  private savedTextEnd = 0;
+  private savedInt: number | undefined;
 
   constructor(src: string, file: string) {
     this.src = src;
@@ -342,7 +359,9 @@ export class Lexer {
     if (isVarStart(c)) {
       let q = p + 2;
       while (isLabelChar(src.charCodeAt(q))) q++;
-      this.text = src.slice(p + 1, q);
+      this.textValue = null;
+      this.textStart = p + 1;
+      this.textEnd = q;
       this.pos = q;
       return (this.kind = named);
     }
@@ -388,7 +407,15 @@ export class Lexer {
     }
     if (after !== 46) {
       if (first === 43) throw this.error("unexpected '+'");
-      this.text = src.slice(p, q);
+      this.textValue = null;
+      this.textStart = p;
+      this.textEnd = q;
+      this.intNumber = undefined;
+      if (q - p <= 15) {
+        let v = 0;
+        for (let i = first === 45 ? p + 1 : p; i < q; i++) v = v * 10 + (src.charCodeAt(i) - 48);
+        this.intNumber = first === 45 ? -v : v;
+      }
       this.pos = q;
       return (this.kind = Tok.Int);
     }
@@ -454,11 +481,13 @@ export class Lexer {
       let r = p + 3;
       while (isHexDigit(src.charCodeAt(r))) r++;
       this.text = src.slice(p, r);
+      this.intNumber = undefined;
       this.pos = r;
       return (this.kind = Tok.Int);
     }
     this.textValue = null;
-    this.identEnd = k;
+    this.textStart = p;
+    this.textEnd = k;
     this.pos = k;
     return (this.kind = Tok.Ident);
   }

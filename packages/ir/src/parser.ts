@@ -46,6 +46,7 @@ import {
   type OperandBundle,
 } from './instructions.js';
 import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
+import { NameTable } from './nametable.js';
 import { DINode, type Attachment, type DIFieldValue, type MDNode, type MDTuple, type Metadata, type ValueAsMetadata } from './metadata.js';
 import { Module } from './module.js';
 import { isSized, type FloatKind, type FunctionType, type PointerType, type StructType, type Type } from './types.js';
@@ -164,11 +165,11 @@ interface PendingAttrs {
 
 interface FunctionState {
   fn: IRFunction;
-  named: Map<string, Value>;
+  named: NameTable<Value>;
   numbered: Value[];
   fwdNamed: Map<string, ForwardLocal>;
   fwdNumbered: Map<number, ForwardLocal>;
-  blocksNamed: Map<string, BasicBlock>;
+  blocksNamed: NameTable<BasicBlock>;
   blocksNumbered: Map<number, BasicBlock>;
   /** Blocks created by a forward reference that have not been defined yet (for errors). */
   blockRefLoc: Map<BasicBlock, number>;
@@ -261,7 +262,7 @@ class Parser {
   }
   private expectUInt(message: string): number {
     if (this.t() !== Tok.Int || this.lex.text.startsWith('-')) throw this.error(message);
-    const v = Number(intTokenNumber(this.lex.text));
+    const v = this.lex.intNumber ?? Number(intTokenNumber(this.lex.text));
     this.next();
     return v;
   }
@@ -1041,6 +1042,7 @@ class Parser {
   private defineGlobal(gv: GlobalValue, named: boolean, loc: number): void {
     let fwd: ForwardGlobal | undefined;
     if (named) {
+      this.globalIndex.set(gv.name, gv);
       fwd = this.fwdGlobals.get(gv.name);
       this.fwdGlobals.delete(gv.name);
     } else {
@@ -1055,6 +1057,8 @@ class Parser {
     }
   }
   private readonly resolvedForward = new Map<ForwardGlobal, GlobalValue>();
+  /** Defined globals by name, probed with source spans (no string per reference). */
+  private readonly globalIndex = new NameTable<GlobalValue>(1024);
 
   // --- functions ---------------------------------------------------------------------------------
 
@@ -1212,11 +1216,11 @@ class Parser {
     this.expect(Tok.LBrace, "expected '{' in function body");
     const st: FunctionState = {
       fn,
-      named: new Map(),
+      named: new NameTable<Value>(64),
       numbered: [],
       fwdNamed: new Map(),
       fwdNumbered: new Map(),
-      blocksNamed: new Map(),
+      blocksNamed: new NameTable<BasicBlock>(16),
       blocksNumbered: new Map(),
       blockRefLoc: new Map(),
       definedBlocks: new Set(),
@@ -2045,6 +2049,14 @@ class Parser {
       case Tok.LocalVarID: {
         if (st === undefined) throw this.error('invalid use of function-local name');
         const named = l.kind === Tok.LocalVar;
+        if (named && t.kind !== 'label') {
+          // the common case: a defined local, looked up without slicing its name
+          const found = l.textIsSpan ? st.named.getSpan(l.src, l.textStart, l.textEnd) : st.named.get(l.text);
+          if (found !== undefined && found.type === t) {
+            this.next();
+            return found;
+          }
+        }
         const key = named ? l.text : l.num;
         this.next();
         if (t.kind === 'label') return this.getBlock(st, key, loc);
@@ -2075,6 +2087,13 @@ class Parser {
   private globalRef(t: Type, loc: number): Value {
     const l = this.lex;
     const named = l.kind === Tok.GlobalVar;
+    if (named && l.textIsSpan) {
+      const found = this.globalIndex.getSpan(l.src, l.textStart, l.textEnd);
+      if (found !== undefined && found.type === t) {
+        this.next();
+        return found;
+      }
+    }
     const name = l.text;
     const id = l.num;
     this.next();
@@ -2105,6 +2124,11 @@ class Parser {
       case Tok.GlobalID:
         return this.globalRef(t, loc);
       case Tok.Int: {
+        const small = l.intNumber;
+        if (small !== undefined && t.kind === 'integer') {
+          this.next();
+          return ctx.constInt(t, small);
+        }
         const text = l.text;
         this.next();
         if (t.kind === 'integer') return ctx.constInt(t, intTokenNumber(text));
