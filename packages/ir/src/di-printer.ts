@@ -188,7 +188,9 @@ function subprogramSPFlags(n: DINode): number | undefined {
   let v = 0;
   const b = (name: string): boolean => n.fields.get(name)?.k === 'bool' && (n.fields.get(name) as { v: boolean }).v;
   if (b('isLocal')) v |= 1 << 2;
-  if (b('isDefinition')) v |= 1 << 3;
+  // LLParser's legacy fields: isDefinition defaults to true when spFlags is not written
+  const isDefinition = n.fields.get('isDefinition');
+  if (isDefinition === undefined || (isDefinition.k === 'bool' && isDefinition.v)) v |= 1 << 3;
   if (b('isOptimized')) v |= 1 << 4;
   const virt = n.fields.get('virtuality');
   if (virt?.k === 'enum') v |= virt.v === 'DW_VIRTUALITY_virtual' ? 1 : virt.v === 'DW_VIRTUALITY_pure_virtual' ? 2 : 0;
