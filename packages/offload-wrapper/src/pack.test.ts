@@ -54,7 +54,7 @@ describe('packTables', () => {
     expect(summary).toEqual([{ table: 'intel_gpu_dg1.table', target: 'intel_gpu_dg1', images: 2, empty: 1 }]);
     expect(compiler.calls.map((c) => [c.inputPath, c.target, c.name])).toEqual([['a_1.ll', 'intel_gpu_dg1', 'a_1']]);
     const [filtered, compiled] = images;
-    expect(filtered).toMatchObject({ name: 'empty', empty: true, format: ImageFormat.NONE, entries: ['_ZTS7KernelA'] });
+    expect(filtered).toMatchObject({ name: 'a_0', empty: true, format: ImageFormat.NONE, entries: ['_ZTS7KernelA'] });
     expect(filtered!.image.length).toBe(0);
     expect(readDeviceRequirements(filtered!.properties)).toMatchObject({ aspects: [6], compileTarget: 'intel_gpu_dg1' });
     expect(compiled).toMatchObject({ name: 'a_1', empty: false, format: ImageFormat.NATIVE });
@@ -94,7 +94,7 @@ describe('packTables', () => {
     const descriptor = readContainer(writer.bytes());
     expect(descriptor.bundles.map((b) => [b.target, b.images.map((i) => [i.name, i.empty, i.compileOptions, i.linkOptions])])).toEqual([
       ['spir64', [['a_0', false, '', ''], ['a_1', false, '', '']]],
-      ['intel_gpu_dg1', [['empty', true, '-O2', '-x'], ['a_1', false, '-O2', '-x']]],
+      ['intel_gpu_dg1', [['a_0', true, '-O2', '-x'], ['a_1', false, '-O2', '-x']]],
     ]);
   });
 

@@ -62,9 +62,14 @@ function readCell(path: string, table: string, row: number, column: string): Buf
   }
 }
 
-/** The image name: the stem of the Code file, else of the Symbols or Properties file, else `<table>_<row>`. */
-function imageName(files: WrapperImageFiles, table: string, row: number): string {
-  for (const path of [files.code, files.symbols, files.properties]) {
+/**
+ * The image name: the stem of the Code file, else of the Symbols or Properties file, else
+ * `<table>_<row>`. A filtered row's Code is a shared empty module, so its name comes from its
+ * Symbols file first (sycl-post-link names `<prefix>_<i>.bc` and `<prefix>_<i>.sym` alike).
+ */
+function imageName(files: WrapperImageFiles, table: string, row: number, empty: boolean): string {
+  const order = empty ? [files.symbols, files.properties, files.code] : [files.code, files.symbols, files.properties];
+  for (const path of order) {
     if (path !== '') return basename(path, extname(path));
   }
   return `${basename(table, extname(table))}_${row}`;
@@ -112,9 +117,6 @@ export async function packTables(inputs: readonly PackInput[], sink: (image: Dev
     };
     for (let row = 0; row < rows.length; row++) {
       const files = rows[row]!;
-      let name = imageName(files, input.table, row);
-      for (let n = 2; used.has(name); n++) name = `${imageName(files, input.table, row)}~${n}`;
-      used.add(name);
       const properties =
         files.properties === '' ? new PropertySetRegistry() : readPropertySetRegistry(readCell(resolve(baseDir, files.properties), input.table, row, 'Properties'), { fileName: files.properties });
       const entries = files.symbols === '' ? [] : readSymbolFile(readCell(resolve(baseDir, files.symbols), input.table, row, 'Symbols'), { fileName: files.symbols });
@@ -123,6 +125,10 @@ export async function packTables(inputs: readonly PackInput[], sink: (image: Dev
       const code = files.code === '' ? new Uint8Array(0) : new Uint8Array(readCell(resolve(baseDir, files.code), input.table, row, 'Code'));
       const kind = files.code === '' ? { empty: true } : classifyDeviceCode(code, files.code, options.toolSearch);
       if (kind.warning !== undefined) warn(kind.warning);
+      const stem = imageName(files, input.table, row, kind.empty);
+      let name = stem;
+      for (let n = 2; used.has(name); n++) name = `${stem}~${n}`;
+      used.add(name);
       const base = {
         name,
         version: DEVICE_IMAGE_VERSION,
