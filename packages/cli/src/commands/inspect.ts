@@ -1,0 +1,60 @@
+import { ContainerReader, diffReports, formatDiff, formatInspectReport, inspectContainer, type InspectReport } from '@syclkit/offload-wrapper';
+import { formatOptions, parseArgs, UsageError, type OptionSpec } from '../args.js';
+import type { Command } from '../command.js';
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'json', help: 'Print JSON instead of text' },
+  { name: 'properties', help: 'Also list every property value (text output)' },
+  { name: 'diff', help: 'Compare two containers: <before.fatbin> <after.fatbin>' },
+  { name: 'exit-code', help: 'With -diff, exit with status 1 when the containers differ' },
+  { name: 'verify', help: 'Also read every image and check its CRC-32 (listing reads no image bytes)' },
+  { name: 'help', aliases: ['h'], help: 'Show this help' },
+];
+
+const HELP = `usage: syclkit inspect [options] <app.fatbin>
+       syclkit inspect -diff [options] <before.fatbin> <after.fatbin>
+
+Summarizes a fat-binary container written by syclkit wrap: its bundles (one per target), and for
+each image its format and size, kernels (offload entries), requirements (aspects by name, required
+sub-group and work-group sizes, compile target), add-on images, and whether it is empty (filtered
+out for the target). With -diff, says what changed between two builds: bundles and images appearing
+or vanishing, code changes, kernels moving, gaining or losing aspects or required sizes, or
+becoming empty.
+
+options:
+${formatOptions(OPTIONS)}`;
+
+function report(path: string, verify: boolean): InspectReport {
+  const reader = ContainerReader.open(path);
+  try {
+    if (verify) reader.verify();
+    return inspectContainer(reader);
+  } finally {
+    reader.close();
+  }
+}
+
+export const command: Command = {
+  name: 'inspect',
+  summary: 'Summarize a fat-binary container, or compare two builds with -diff',
+  async run(argv, io) {
+    const args = parseArgs(argv, OPTIONS);
+    if (args.flags.has('help')) {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    const json = args.flags.has('json');
+    const verify = args.flags.has('verify');
+    if (args.flags.has('diff')) {
+      if (args.positionals.length !== 2) throw new UsageError(`-diff compares two containers, got ${args.positionals.length} file${args.positionals.length === 1 ? '' : 's'}`);
+      const diff = diffReports(report(args.positionals[0]!, verify), report(args.positionals[1]!, verify));
+      io.stdout.write(json ? `${JSON.stringify(diff, null, 2)}\n` : formatDiff(diff));
+      return args.flags.has('exit-code') && !diff.identical ? 1 : 0;
+    }
+    if (args.flags.has('exit-code')) throw new UsageError('-exit-code only applies with -diff');
+    if (args.positionals.length !== 1) throw new UsageError(`expected one container, got ${args.positionals.length}`);
+    const result = report(args.positionals[0]!, verify);
+    io.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : formatInspectReport(result, { properties: args.flags.has('properties') }));
+    return 0;
+  },
+};
