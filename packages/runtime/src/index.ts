@@ -1,1 +1,37 @@
-export const packageName = '@syclkit/runtime';
+export { SyclError, errc, isSyclError } from './errors.js';
+export type { Errc } from './errors.js';
+export { formatSizes, isNdRange, isRange, ndRange, parseRange, range, rangeSize } from './ranges.js';
+export type { Dimensions, NdRange, Range } from './ranges.js';
+export { Device, DeviceError, architectureForIpVersion, defaultBackend, deviceFromTarget, formatIpVersion } from './device.js';
+export type { Backend, DeviceInit, DeviceType, MatrixCombination } from './device.js';
+export { loadDeviceDescriptionFile, parseDeviceDescription, parseIpVersion } from './device-file.js';
+export type { DeviceFileOptions } from './device-file.js';
+export { binaryFromContainer, binaryFromDescriptor } from './binary.js';
+export type { BinaryBundleSource, BinaryImageSource, BinarySource } from './binary.js';
+export { BUNDLE_MATCH_RANK, ipVersionOfTarget, matchBundle, targetNamesDevice } from './bundles.js';
+export type { BundleMatch } from './bundles.js';
+export {
+  REQUIREMENTS_SET,
+  RequirementEntryType,
+  SPECIAL_SPEC_CONSTANTS_SET,
+  RequirementsBuilder,
+  addImageRequirements,
+  decodeRequirementEntries,
+  encodeRequirementEntries,
+  isEsimdImage,
+  requirementEntries,
+} from './requirements.js';
+export type { KernelRequirements, RequirementEntry, RequirementSource, WorkGroupRequirement } from './requirements.js';
+export { ADD_ON_IMAGES_SET, ADD_ON_IMAGE_SET, indexAddOnImages, resolveAddOnImages } from './add-on-images.js';
+export type { AddOnChoice, AddOnPair } from './add-on-images.js';
+export { checkJointMatrix, checkJointMatrixMad, checkKernelRequirements, deviceInFixedTargets } from './check.js';
+export type { CheckOptions, SubmissionShape } from './check.js';
+export { deviceMeetsRequirement, imageSpecConstants, specConstantsKey } from './spec-constants.js';
+export { discardedFunctions, simulatedJitBackend } from './backend.js';
+export type { BuildRequest, Program, ProgramBackend, ProgramImage, SimulatedJitOptions } from './backend.js';
+export { ProgramCache, programKey } from './program-cache.js';
+export type { ProgramCacheStats, ProgramKeyPart } from './program-cache.js';
+export { Runtime, checkNdRangeForDevice } from './runtime.js';
+export type { AddOnImageUse, KernelLaunch, KernelResolution, RegisteredBinary, RuntimeOptions } from './runtime.js';
+export { Handler, Queue } from './queue.js';
+export type { Event, RangeArgument } from './queue.js';

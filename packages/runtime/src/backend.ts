@@ -1,0 +1,213 @@
+/**
+ * Program building. A backend turns the images of one kernel launch (main image and add-on
+ * images) into a program for a device, or fails with errc.build_program_failure.
+ *
+ * The default, `simulatedJitBackend`, behaves like a real JIT compiler in the one way that
+ * matters here: it compiles *every* function of the images it is given, and fails when any of
+ * them uses a feature the device lacks (an aspect, a sub-group size, a work-group size) — the
+ * failure speculative compilation causes in real drivers when kernels with different
+ * requirements share an image. Functions whose specialization-constant condition is false are
+ * discarded first (SPV_INTEL_spec_conditional's `ConditionalINTEL`), so they cannot fail.
+ */
+import { builtinAspectTable, type AspectTable } from '@syclkit/device-config';
+import type { PropertySetRegistry } from '@syclkit/formats';
+import type { Device } from './device.js';
+import { SyclError, errc } from './errors.js';
+import { isBinaryCode, summarizeIrText, type FunctionSummary, type ImageSummary } from './image-summary.js';
+import { formatSizes } from './ranges.js';
+import { requirementEntries } from './requirements.js';
+
+/** One image handed to a backend. */
+export interface ProgramImage {
+  readonly name: string;
+  /** Target of the image's bundle. */
+  readonly target: string;
+  readonly format: number;
+  /** `main`: the image that defines the kernel; `add-on`: a DeviceIf add-on image linked with it. */
+  readonly role: 'main' | 'add-on';
+  readonly entries: readonly string[];
+  readonly properties: PropertySetRegistry;
+  readonly bytes: Uint8Array;
+  /** Boolean specialization constants by SpecId, set for the device (see imageSpecConstants). */
+  readonly specConstants: ReadonlyMap<number, boolean>;
+}
+
+export interface BuildRequest {
+  readonly device: Device;
+  /** The kernel being launched (the program must define it). */
+  readonly kernel: string;
+  /** The main image first, then add-on images in the order they were resolved. */
+  readonly images: readonly ProgramImage[];
+}
+
+/** A built program. */
+export interface Program {
+  /** The backend's name. */
+  readonly backend: string;
+  readonly device: string;
+  readonly images: readonly string[];
+  /** Kernels the program defines (after discarding). */
+  readonly kernels: readonly string[];
+  /** Functions compiled (defined and not discarded), in image order. */
+  readonly functions: readonly string[];
+  /** Functions discarded because their specialization-constant condition is false. */
+  readonly discarded: readonly string[];
+  /** Functions the compiled code refers to that no image defines (builtins and intrinsics left out). */
+  readonly unresolved: readonly string[];
+  /** False when some image was a binary format the backend could not look into. */
+  readonly inspected: boolean;
+}
+
+export interface ProgramBackend {
+  readonly name: string;
+  /** Builds a program; throws a SyclError (errc.build_program_failure) when it cannot. */
+  build(request: BuildRequest): Program;
+}
+
+export interface SimulatedJitOptions {
+  /**
+   * Fail on a function whose `!reqd_work_group_size` exceeds the device's limits (default true).
+   * Intel's compiler does not, but other backends may (OptionalDeviceFeatures.md), so the default
+   * is the strict one.
+   */
+  readonly checkWorkGroupSize?: boolean;
+  /** Aspect names for messages (default: the built-in table). */
+  readonly aspectTable?: AspectTable;
+}
+
+const BUILTIN_PREFIXES = ['llvm.', '__spirv', '__devicelib_', '__builtin_', '__esimd_', '__assert_fail', '__sycl'];
+
+function isBuiltin(name: string): boolean {
+  if (BUILTIN_PREFIXES.some((prefix) => name.startsWith(prefix))) return true;
+  // Itanium-mangled builtins: _Z<len>__spirv_..., _Z<len>__sycl_...
+  return /^_Z\d+__(spirv|sycl|esimd)/.test(name);
+}
+
+/**
+ * The functions discarded by specialization constants: a kernel or exported function listed in
+ * `SYCL/requirements` is discarded when one of its SpecIds is false; any other function is
+ * discarded when some listed function reaches it and no kept one does (its condition is the OR
+ * of its callers').
+ */
+export function discardedFunctions(images: readonly ProgramImage[], functions: ReadonlyMap<string, FunctionSummary>): Set<string> {
+  const roots: string[] = [];
+  const keptRoots: string[] = [];
+  for (const image of images) {
+    for (const [name, entries] of requirementEntries(image)) {
+      if (functions.get(name)?.defined !== true) continue;
+      roots.push(name);
+      if (entries.every((entry) => image.specConstants.get(entry.specId) !== false)) keptRoots.push(name);
+    }
+  }
+  if (roots.length === keptRoots.length) return new Set();
+  const reach = (from: readonly string[]): Set<string> => {
+    const seen = new Set<string>(from);
+    const stack = [...from];
+    while (stack.length > 0) {
+      for (const callee of functions.get(stack.pop()!)?.references ?? []) {
+        if (!seen.has(callee) && functions.get(callee)?.defined === true) {
+          seen.add(callee);
+          stack.push(callee);
+        }
+      }
+    }
+    return seen;
+  };
+  const kept = reach(keptRoots);
+  const discarded = new Set<string>();
+  for (const name of reach(roots)) if (!kept.has(name)) discarded.add(name);
+  return discarded;
+}
+
+/** The simulated JIT compiler (see the module comment). */
+export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramBackend {
+  const table = options.aspectTable ?? builtinAspectTable;
+  const checkWorkGroup = options.checkWorkGroupSize ?? true;
+  const summaries = new WeakMap<Uint8Array, ImageSummary | 'opaque'>();
+
+  const summaryOf = (image: ProgramImage): ImageSummary | 'opaque' => {
+    let summary = summaries.get(image.bytes);
+    if (summary === undefined) {
+      if (isBinaryCode(image.bytes)) summary = 'opaque';
+      else {
+        try {
+          summary = summarizeIrText(image.bytes, image.name);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+          throw new SyclError(errc.build_program_failure, `Build of device image '${image.name}' failed: the image is not valid LLVM IR: ${reason}`);
+        }
+      }
+      summaries.set(image.bytes, summary);
+    }
+    return summary;
+  };
+
+  return {
+    name: 'simulated-jit',
+    build(request) {
+      const { device } = request;
+      let inspected = true;
+      const functions = new Map<string, FunctionSummary>();
+      const owner = new Map<string, string>();
+      const order: string[] = [];
+      for (const image of request.images) {
+        const summary = summaryOf(image);
+        if (summary === 'opaque') {
+          inspected = false;
+          continue;
+        }
+        for (const fn of summary.functions) {
+          const existing = functions.get(fn.name);
+          if (fn.defined && existing?.defined === true) {
+            throw new SyclError(errc.build_program_failure, `Build failed: function '${fn.name}' is defined in both '${owner.get(fn.name)}' and '${image.name}'`);
+          }
+          if (existing === undefined || (fn.defined && !existing.defined)) {
+            functions.set(fn.name, fn);
+            if (fn.defined) {
+              owner.set(fn.name, image.name);
+              order.push(fn.name);
+            }
+          }
+        }
+      }
+      const discarded = discardedFunctions(request.images, functions);
+      const compiled = order.filter((name) => !discarded.has(name));
+      const fail = (fn: string, what: string): never => {
+        throw new SyclError(errc.build_program_failure, `Build of device image '${owner.get(fn)}' for device ${device.name} failed: function '${fn}' ${what}`);
+      };
+      for (const name of compiled) {
+        const fn = functions.get(name)!;
+        for (const aspect of fn.aspects) {
+          if (!device.has(aspect)) fail(name, `uses aspect ${table.nameOf(aspect) ?? aspect}, which the device does not support`);
+        }
+        if (fn.subGroupSize !== undefined && !device.supportsSubGroupSize(fn.subGroupSize)) {
+          fail(name, `requires sub-group size ${fn.subGroupSize}, which the device does not support`);
+        }
+        if (checkWorkGroup && fn.workGroupSize !== undefined) {
+          const total = fn.workGroupSize.reduce((product, size) => product * size, 1);
+          if (total > device.maxWorkGroupSize) fail(name, `requires work-group size ${formatSizes(fn.workGroupSize)}, more than the device's ${device.maxWorkGroupSize} work-items`);
+        }
+      }
+      const kernels = compiled.filter((name) => functions.get(name)!.kernel);
+      if (inspected && !compiled.includes(request.kernel)) {
+        throw new SyclError(errc.runtime, `No kernel named ${request.kernel} was found`);
+      }
+      const unresolved = new Set<string>();
+      for (const name of compiled) {
+        for (const callee of functions.get(name)!.references) {
+          if (functions.get(callee)?.defined !== true && !isBuiltin(callee)) unresolved.add(callee);
+        }
+      }
+      return {
+        backend: 'simulated-jit',
+        device: device.name,
+        images: request.images.map((image) => image.name),
+        kernels,
+        functions: compiled,
+        discarded: order.filter((name) => discarded.has(name)),
+        unresolved: [...unresolved],
+        inspected,
+      };
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * What the simulated backend needs to know about the device IR of an image: per function, the
+ * optional features it uses (`!sycl_used_aspects`, `!intel_reqd_sub_group_size`,
+ * `!reqd_work_group_size`) and the functions it refers to (calls and function pointers).
+ */
+import { parseModule, type Constant, type IRFunction, type MDNode, type Metadata, type Module, type Value } from '@syclkit/ir';
+
+export interface FunctionSummary {
+  readonly name: string;
+  readonly defined: boolean;
+  readonly kernel: boolean;
+  /** Aspect values of `!sycl_used_aspects` (internal, negative aspects left out). */
+  readonly aspects: readonly number[];
+  readonly subGroupSize: number | undefined;
+  readonly workGroupSize: readonly number[] | undefined;
+  /** Names of functions called or whose address is taken in the body, without repeats. */
+  readonly references: readonly string[];
+}
+
+export interface ImageSummary {
+  /** Functions in module order (definitions and declarations). */
+  readonly functions: readonly FunctionSummary[];
+  readonly byName: ReadonlyMap<string, FunctionSummary>;
+}
+
+const KERNEL_CCS = new Set(['spir_kernel', 'amdgpu_kernel', 'ptx_kernel']);
+
+function attached(module: Module, fn: IRFunction, kind: string): MDNode | undefined {
+  const id = module.context.md.kinds.lookup(kind);
+  if (id === undefined) return undefined;
+  return fn.attachments.find((a) => a.kind === id)?.node;
+}
+
+function integerOf(md: Metadata | null | undefined): bigint | undefined {
+  if (md == null || md.mk !== 'value' || md.value.vk !== 'int') return undefined;
+  return md.value.big;
+}
+
+/** Integers of a tuple; named pairs `!{!"fp64", i32 6}` give their integer. */
+function integers(node: MDNode | undefined): bigint[] {
+  if (node === undefined || node.mk !== 'tuple') return [];
+  const out: bigint[] = [];
+  for (const op of node.operands) {
+    const direct = integerOf(op);
+    if (direct !== undefined) out.push(direct);
+    else if (op !== null && op.mk === 'tuple') {
+      const value = integerOf(op.operands[1]);
+      if (value !== undefined) out.push(value);
+    }
+  }
+  return out;
+}
+
+function collectReferences(value: Value | Constant, into: Set<string>, seen: Set<object>): void {
+  if (seen.has(value)) return;
+  seen.add(value);
+  switch (value.vk) {
+    case 'function':
+      into.add(value.name);
+      return;
+    case 'expr':
+      for (const op of value.operands) collectReferences(op, into, seen);
+      return;
+    case 'array':
+    case 'vector':
+      for (const op of value.elements) collectReferences(op, into, seen);
+      return;
+    case 'struct':
+      for (const op of value.fields) collectReferences(op, into, seen);
+      return;
+    default:
+      return;
+  }
+}
+
+/** Summarizes a parsed module. */
+export function summarizeModule(module: Module): ImageSummary {
+  const functions: FunctionSummary[] = module.functions.map((fn) => {
+    const references = new Set<string>();
+    const seen = new Set<object>();
+    for (const inst of fn.instructions()) for (const op of inst.operands) collectReferences(op, references, seen);
+    references.delete(fn.name);
+    const sg = integers(attached(module, fn, 'intel_reqd_sub_group_size'))[0];
+    const wg = integers(attached(module, fn, 'reqd_work_group_size'));
+    return {
+      name: fn.name,
+      defined: !fn.isDeclaration,
+      kernel: KERNEL_CCS.has(fn.callingConv),
+      aspects: integers(attached(module, fn, 'sycl_used_aspects'))
+        .map((v) => Number(BigInt.asIntN(32, v)))
+        .filter((v) => v >= 0),
+      subGroupSize: sg === undefined ? undefined : Number(sg),
+      workGroupSize: wg.length === 0 ? undefined : wg.map(Number),
+      references: [...references],
+    };
+  });
+  return { functions, byName: new Map(functions.map((f) => [f.name, f])) };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether bytes start like SPIR-V or LLVM bitcode (binary formats the simulation cannot read). */
+export function isBinaryCode(bytes: Uint8Array): boolean {
+  if (bytes.length < 4) return false;
+  const word = (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0;
+  return word === 0x07230203 || word === 0xdec04342 || word === 0x0b17c0de;
+}
+
+/** Parses IR text bytes and summarizes them; throws the parser's error for text that is not IR. */
+export function summarizeIrText(bytes: Uint8Array, fileName: string): ImageSummary {
+  return summarizeModule(parseModule(utf8.decode(bytes), { filename: fileName }));
+}

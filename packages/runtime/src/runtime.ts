@@ -1,0 +1,415 @@
+/**
+ * The runtime: registered fat binaries, kernel lookup, the requirement check at submission, and
+ * program building with a cache.
+ *
+ * Submitting kernel K to device D:
+ * 1. bundle: among the bundles whose images list K, the best fit for D (AOT for D itself, then a
+ *    generic AOT triple D can run, then SPIR-V); none → errc.runtime listing the targets;
+ * 2. image: the image of that bundle listing K; its add-on images resolved for D (DeviceIf.md);
+ * 3. requirements: the union of what the images require (`SYCL/device requirements`, or K's entry
+ *    in `SYCL/requirements`), checked against D → errc.kernel_not_supported / errc.nd_range,
+ *    thrown from the submit call before any image bytes are read;
+ * 4. build: specialization constants set for D, the program taken from the cache or built by the
+ *    backend.
+ */
+import { ContainerReader, type BinaryDescriptor } from '@syclkit/offload-wrapper';
+import { DeviceConfig, type AspectTable } from '@syclkit/device-config';
+import { DeviceRequirementName, PropertySetName, decodeString, type PropertySetRegistry } from '@syclkit/formats';
+import { indexAddOnImages, resolveAddOnImages, type AddOnPair } from './add-on-images.js';
+import { simulatedJitBackend, type Program, type ProgramBackend, type ProgramImage } from './backend.js';
+import { binaryFromContainer, binaryFromDescriptor, isBinarySource, type BinaryImageSource, type BinarySource } from './binary.js';
+import { BUNDLE_MATCH_RANK, matchBundle, targetNamesDevice, type BundleMatch } from './bundles.js';
+import { checkKernelRequirements, type SubmissionShape } from './check.js';
+import type { Device } from './device.js';
+import { SyclError, errc } from './errors.js';
+import { ProgramCache, programKey } from './program-cache.js';
+import { Queue } from './queue.js';
+import { isNdRange, rangeSize, type NdRange, type Range } from './ranges.js';
+import { RequirementsBuilder, addImageRequirements, type KernelRequirements } from './requirements.js';
+import { imageSpecConstants, specConstantsKey } from './spec-constants.js';
+
+export interface RuntimeOptions {
+  /** Targets for bundle matching (names, aliases). Default: the built-in configuration. */
+  readonly config?: DeviceConfig;
+  /**
+   * Aspect names for messages, and the names of `fixed_target` values: a fixed-target value
+   * stands for the target whose name the table gives it (the module's `!sycl_aspects`).
+   * Default: the configuration's aspect table.
+   */
+  readonly aspectTable?: AspectTable;
+  /** Builds programs. Default: `simulatedJitBackend()`. */
+  readonly backend?: ProgramBackend;
+  /** `design` (default) checks `fixed_target`; `intel-llvm` skips it, as the real runtime. */
+  readonly semantics?: 'design' | 'intel-llvm';
+}
+
+/** A registered fat binary; `unregister()` removes it (and its programs from the cache). */
+export interface RegisteredBinary {
+  readonly id: number;
+  readonly name: string;
+  readonly targets: readonly string[];
+  readonly images: number;
+  readonly registered: boolean;
+  unregister(): void;
+}
+
+/** An add-on image linked into a launch. */
+export interface AddOnImageUse {
+  readonly id: string;
+  readonly image: string;
+  /** True: the real definitions (the condition holds); false: the stubs. */
+  readonly definitions: boolean;
+}
+
+/** Where a kernel runs from on a device (without the check or a build). */
+export interface KernelResolution {
+  readonly kernel: string;
+  readonly binary: string;
+  readonly bundle: string;
+  readonly match: BundleMatch;
+  readonly image: string;
+  /** The image is a filtered (empty) one: its properties explain why the kernel cannot run. */
+  readonly empty: boolean;
+  readonly addOnImages: readonly AddOnImageUse[];
+  readonly requirements: KernelRequirements;
+}
+
+/** One kernel launch (what a submit did). */
+export interface KernelLaunch extends KernelResolution {
+  readonly device: Device;
+  /** The range, nd_range, or undefined for single_task. */
+  readonly range: Range | NdRange | undefined;
+  readonly workItems: number;
+  readonly program: Program;
+  readonly programCacheHit: boolean;
+  /** The empty AOT image the runtime fell back from (its checks passed, it has no code). */
+  readonly fellBackFrom?: string;
+}
+
+interface ImageRecord {
+  readonly key: string;
+  readonly name: string;
+  readonly properties: PropertySetRegistry;
+  readonly index: number;
+  readonly source: BinaryImageSource;
+  readonly bundle: BundleRecord;
+  readonly compileTarget: string | undefined;
+}
+
+interface BundleRecord {
+  readonly target: string;
+  readonly binary: BinaryRecord;
+  readonly order: number;
+  readonly images: ImageRecord[];
+  addOns?: Map<string, AddOnPair<ImageRecord>>;
+}
+
+interface BinaryRecord {
+  readonly id: number;
+  readonly order: number;
+  readonly source: BinarySource;
+  readonly bundles: BundleRecord[];
+  kernels?: Map<string, ImageRecord[]>;
+  handle: RegisteredBinary;
+}
+
+/** A candidate image resolved for a device: add-ons, requirements, program key. */
+interface Resolved {
+  readonly main: ImageRecord;
+  readonly match: BundleMatch;
+  readonly addOns: readonly { readonly id: string; readonly holds: boolean; readonly image: ImageRecord }[];
+  readonly requirements: KernelRequirements;
+  readonly specConstants: readonly ReadonlyMap<number, boolean>[];
+  readonly programKey: string;
+}
+
+/** What a (kernel, device) pair resolves to; cached until binaries change. */
+interface Plan {
+  /** Checked first: the best image (possibly an empty one). */
+  readonly first: Resolved;
+  /** Built: `first`, or the next non-empty candidate when `first` is empty; undefined when there is none. */
+  readonly build: Resolved | undefined;
+}
+
+let nextBinaryId = 1;
+
+function compileTargetOf(image: BinaryImageSource): string | undefined {
+  const value = image.properties.get(PropertySetName.DEVICE_REQUIREMENTS, DeviceRequirementName.COMPILE_TARGET);
+  if (value === undefined) return undefined;
+  try {
+    return decodeString(value);
+  } catch {
+    return undefined;
+  }
+}
+
+export class Runtime {
+  readonly config: DeviceConfig;
+  readonly aspectTable: AspectTable;
+  readonly backend: ProgramBackend;
+  readonly semantics: 'design' | 'intel-llvm';
+  readonly programCache = new ProgramCache();
+  readonly #binaries: BinaryRecord[] = [];
+  readonly #plans = new Map<string, Plan>();
+  #order = 0;
+
+  constructor(options: RuntimeOptions = {}) {
+    this.config = options.config ?? DeviceConfig.builtin();
+    this.aspectTable = options.aspectTable ?? this.config.aspectTable;
+    this.backend = options.backend ?? simulatedJitBackend({ aspectTable: this.aspectTable });
+    this.semantics = options.semantics ?? 'design';
+  }
+
+  /**
+   * Registers a fat binary (`__sycl_register_lib`): a BinarySource, an offload-wrapper descriptor,
+   * or an open container reader (which must stay open while registered).
+   */
+  registerFatBinary(binary: BinarySource | BinaryDescriptor | ContainerReader, options: { readonly name?: string } = {}): RegisteredBinary {
+    const source =
+      binary instanceof ContainerReader
+        ? binaryFromContainer(binary, options.name)
+        : isBinarySource(binary as BinarySource | BinaryDescriptor)
+          ? (binary as BinarySource)
+          : binaryFromDescriptor(binary as BinaryDescriptor, options.name);
+    const id = nextBinaryId++;
+    const record: BinaryRecord = { id, order: this.#order++, source, bundles: [], handle: undefined as unknown as RegisteredBinary };
+    let index = 0;
+    source.bundles.forEach((bundle, order) => {
+      const bundleRecord: BundleRecord = { target: bundle.target, binary: record, order, images: [] };
+      for (const image of bundle.images) {
+        bundleRecord.images.push({
+          key: `b${id}:${index}`,
+          name: image.name,
+          properties: image.properties,
+          index: index++,
+          source: image,
+          bundle: bundleRecord,
+          compileTarget: compileTargetOf(image),
+        });
+      }
+      record.bundles.push(bundleRecord);
+    });
+    const runtime = this;
+    record.handle = {
+      id,
+      name: options.name ?? source.name,
+      targets: source.bundles.map((bundle) => bundle.target),
+      images: index,
+      get registered() {
+        return runtime.#binaries.includes(record);
+      },
+      unregister: () => runtime.#unregister(record),
+    };
+    this.#binaries.push(record);
+    this.#plans.clear();
+    return record.handle;
+  }
+
+  /** `__sycl_unregister_lib`: the binary's kernels are gone and its programs leave the cache. */
+  unregisterFatBinary(binary: RegisteredBinary): void {
+    const record = this.#binaries.find((b) => b.handle === binary);
+    if (record !== undefined) this.#unregister(record);
+  }
+
+  #unregister(record: BinaryRecord): void {
+    const at = this.#binaries.indexOf(record);
+    if (at < 0) return;
+    this.#binaries.splice(at, 1);
+    this.#plans.clear();
+    this.programCache.dropOwner(record.id);
+  }
+
+  /** A queue bound to `device`. */
+  queue(device: Device): Queue {
+    return new Queue(this, device);
+  }
+
+  /** The registered binaries, in registration order. */
+  binaries(): readonly RegisteredBinary[] {
+    return this.#binaries.map((b) => b.handle);
+  }
+
+  #kernelIndex(binary: BinaryRecord): Map<string, ImageRecord[]> {
+    if (binary.kernels === undefined) {
+      const index = new Map<string, ImageRecord[]>();
+      for (const bundle of binary.bundles) {
+        for (const image of bundle.images) {
+          for (const entry of image.source.entries) {
+            const list = index.get(entry);
+            if (list === undefined) index.set(entry, [image]);
+            else list.push(image);
+          }
+        }
+      }
+      binary.kernels = index;
+    }
+    return binary.kernels;
+  }
+
+  /** Images listing `kernel` that `device` can run, best first. */
+  #candidates(kernel: string, device: Device): { image: ImageRecord; match: BundleMatch }[] {
+    const found: { image: ImageRecord; match: BundleMatch }[] = [];
+    let listed = false;
+    const matches = new Map<BundleRecord, BundleMatch | undefined>();
+    for (const binary of this.#binaries) {
+      for (const image of this.#kernelIndex(binary).get(kernel) ?? []) {
+        listed = true;
+        let match = matches.get(image.bundle);
+        if (!matches.has(image.bundle)) {
+          match = matchBundle(image.bundle.target, device, this.config);
+          matches.set(image.bundle, match);
+        }
+        if (match === undefined) continue;
+        // A compile_target on an image of a generic bundle must name the device.
+        if (match !== 'device' && image.compileTarget !== undefined && !targetNamesDevice(image.compileTarget, device, this.config)) continue;
+        found.push({ image, match });
+      }
+    }
+    if (found.length === 0) {
+      if (!listed) throw new SyclError(errc.runtime, `No kernel named ${kernel} was found`);
+      const targets = new Set<string>();
+      for (const binary of this.#binaries) for (const image of this.#kernelIndex(binary).get(kernel) ?? []) targets.add(image.bundle.target);
+      throw new SyclError(
+        errc.runtime,
+        `No device image of kernel ${kernel} is compatible with device ${device.name}; the registered binaries have images of it for targets: ${[...targets].join(', ')}`,
+      );
+    }
+    return found
+      .map((candidate, position) => ({ ...candidate, position }))
+      .sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || a.position - b.position);
+  }
+
+  #resolve(kernel: string, main: ImageRecord, match: BundleMatch, device: Device): Resolved {
+    const bundle = main.bundle;
+    bundle.addOns ??= indexAddOnImages(bundle.images);
+    const choices = resolveAddOnImages(main, bundle.addOns, device.facts, bundle.target);
+    const builder = new RequirementsBuilder();
+    addImageRequirements(builder, main.source, kernel, device.facts);
+    for (const choice of choices) addImageRequirements(builder, choice.image.source, undefined, device.facts);
+    const images = [main, ...choices.map((choice) => choice.image)];
+    const specConstants = images.map((image) => imageSpecConstants(image.source, device));
+    return {
+      main,
+      match,
+      addOns: choices.map((choice) => ({ id: choice.id, holds: choice.holds, image: choice.image })),
+      requirements: builder.build(),
+      specConstants,
+      programKey: programKey(
+        device.id,
+        images.map((image, i) => ({ image: image.key, specConstants: specConstantsKey(specConstants[i]!) })),
+      ),
+    };
+  }
+
+  #plan(kernel: string, device: Device): Plan {
+    const cacheKey = `${device.id}\u0000${kernel}`;
+    let plan = this.#plans.get(cacheKey);
+    if (plan === undefined) {
+      const candidates = this.#candidates(kernel, device);
+      const first = this.#resolve(kernel, candidates[0]!.image, candidates[0]!.match, device);
+      let build: Resolved | undefined = first;
+      if (first.main.source.empty) {
+        const next = candidates.find((candidate) => !candidate.image.source.empty);
+        build = next === undefined ? undefined : this.#resolve(kernel, next.image, next.match, device);
+      }
+      plan = { first, build };
+      this.#plans.set(cacheKey, plan);
+    }
+    return plan;
+  }
+
+  #describe(kernel: string, resolved: Resolved): KernelResolution {
+    return {
+      kernel,
+      binary: resolved.main.bundle.binary.handle.name,
+      bundle: resolved.main.bundle.target,
+      match: resolved.match,
+      image: resolved.main.source.name,
+      empty: resolved.main.source.empty,
+      addOnImages: resolved.addOns.map((addOn) => ({ id: addOn.id, image: addOn.image.source.name, definitions: addOn.holds })),
+      requirements: resolved.requirements,
+    };
+  }
+
+  /**
+   * Where `kernel` would run from on `device` and what it requires there, without checking or
+   * building. Throws errc.runtime when no registered image defines the kernel for the device.
+   */
+  resolveKernel(kernel: string, device: Device): KernelResolution {
+    return this.#describe(kernel, this.#plan(kernel, device).first);
+  }
+
+  /**
+   * The check of a submission: throws what the submit call would throw (errc.kernel_not_supported,
+   * errc.nd_range, errc.runtime), returns nothing when the kernel can run.
+   */
+  checkKernel(kernel: string, device: Device, submission: SubmissionShape = { dims: 0 }): void {
+    const plan = this.#plan(kernel, device);
+    const options = { aspectTable: this.aspectTable, semantics: this.semantics, submission };
+    const error = checkKernelRequirements(plan.first.requirements, device, options);
+    if (error !== undefined) throw error;
+    if (plan.build === undefined) {
+      throw new SyclError(
+        errc.kernel_not_supported,
+        `Kernel ${kernel} was not compiled for device ${device.name}: its image '${plan.first.main.source.name}' in bundle '${plan.first.main.bundle.target}' is empty (filtered out at compile time) and no other bundle defines it`,
+      );
+    }
+    if (plan.build !== plan.first) {
+      const fallback = checkKernelRequirements(plan.build.requirements, device, options);
+      if (fallback !== undefined) throw fallback;
+    }
+  }
+
+  /**
+   * Launches `kernel` on `device` over `range` (undefined: single_task): the check, then the
+   * program (from the cache or built). Throws synchronously.
+   */
+  launch(kernel: string, device: Device, range: Range | NdRange | undefined): KernelLaunch {
+    const nd = range !== undefined && isNdRange(range) ? range : undefined;
+    const plain = range !== undefined && !isNdRange(range) ? range : undefined;
+    // single_task is a 1-dimensional range of one work-item, as in intel/llvm.
+    const dims = nd?.global.dims ?? plain?.dims ?? 1;
+    this.checkKernel(kernel, device, nd === undefined ? { dims } : { dims, local: nd.local.sizes });
+    if (nd !== undefined) checkNdRangeForDevice(nd, device);
+    const plan = this.#plan(kernel, device);
+    const build = plan.build!;
+    let program = this.programCache.get(build.programKey);
+    const hit = program !== undefined;
+    if (program === undefined) {
+      const records = [build.main, ...build.addOns.map((addOn) => addOn.image)];
+      const images: ProgramImage[] = records.map((image, i) => ({
+        name: image.source.name,
+        target: image.bundle.target,
+        format: image.source.format,
+        role: i === 0 ? 'main' : 'add-on',
+        entries: image.source.entries,
+        properties: image.source.properties,
+        bytes: image.source.bytes(),
+        specConstants: build.specConstants[i]!,
+      }));
+      program = this.backend.build({ device, kernel, images });
+      this.programCache.set(build.programKey, program, new Set(records.map((image) => image.bundle.binary.id)));
+    }
+    const global = nd?.global ?? plain;
+    return {
+      ...this.#describe(kernel, build),
+      device,
+      range,
+      workItems: global === undefined ? 1 : rangeSize(global),
+      program,
+      programCacheHit: hit,
+      ...(build === plan.first ? {} : { fellBackFrom: plan.first.main.source.name }),
+    };
+  }
+}
+
+/** The nd_range checks a device makes at enqueue (errc.nd_range, intel/llvm's texts). */
+export function checkNdRangeForDevice(nd: NdRange, device: Device): void {
+  const total = rangeSize(nd.local);
+  if (total > device.maxWorkGroupSize) {
+    throw new SyclError(errc.nd_range, `Total number of work-items in a work-group cannot exceed ${device.maxWorkGroupSize}`);
+  }
+  if (nd.global.sizes.some((size, i) => size % nd.local.sizes[i]! !== 0)) {
+    throw new SyclError(errc.nd_range, 'Non-uniform work-groups are not supported by the target device');
+  }
+}
