@@ -343,6 +343,7 @@ export function buildCallGraph(m: Module, options: CallGraphOptions = {}): CallG
 
 /** The function a callee operand designates, looking through pointer casts and aliases. */
 export function calledFunction(callee: Value): IRFunction | undefined {
+  if (callee.vk === 'function') return callee;
   let v = stripPointerCasts(callee);
   for (let hops = 0; v.vk === 'alias' && hops < 64; hops++) v = stripPointerCasts(v.aliasee);
   return v.vk === 'function' ? v : undefined;

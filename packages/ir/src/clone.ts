@@ -73,9 +73,10 @@ class ModuleCloner {
   run(): CloneResult {
     const { src, out, options } = this;
     const keep = options.keep;
-    for (const gv of src.globalValues()) if (keep === undefined || keep(gv)) this.kept.add(gv);
+    const all = [src.globals, src.functions, src.aliases, src.ifuncs] as const;
+    for (const list of all) for (const gv of list) if (keep === undefined || keep(gv)) this.kept.add(gv);
     // Prototypes of kept globals first: bodies and initializers refer to them.
-    for (const gv of src.globalValues()) if (this.kept.has(gv)) this.prototype(gv);
+    for (const list of all) for (const gv of list) if (this.kept.has(gv)) this.prototype(gv);
     const bodies = options.bodies;
     for (const g of src.globals) {
       if (!this.kept.has(g)) continue;
@@ -205,13 +206,14 @@ class ModuleCloner {
       }
     };
     // copies of aliases may be declarations living in the function or variable lists
-    const order = (kind: GlobalValue['vk']): GlobalValue[] => {
+    const order = (kind: GlobalValue['vk'], lists: readonly (readonly GlobalValue[])[]): GlobalValue[] => {
       const list: GlobalValue[] = [];
-      for (const gv of src.globalValues()) if (map.get(gv)?.vk === kind) list.push(gv);
+      for (const l of lists) for (const gv of l) if (map.get(gv)?.vk === kind) list.push(gv);
       return list;
     };
-    reorder(out.globals, order('global'));
-    reorder(out.functions, order('function'));
+    const aliasLike = src.aliases.length + src.ifuncs.length > 0;
+    reorder(out.globals, aliasLike ? order('global', [src.globals, src.aliases, src.ifuncs]) : src.globals);
+    reorder(out.functions, aliasLike ? order('function', [src.functions, src.aliases, src.ifuncs]) : src.functions);
     reorder(out.aliases, src.aliases);
     reorder(out.ifuncs, src.ifuncs);
   }

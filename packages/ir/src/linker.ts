@@ -1083,8 +1083,8 @@ class LinkStep {
     const newType = this.ctx.array(elementType, prefix.length + srcElements.length);
     let ng: GlobalVariable;
     if (dstGV !== undefined) {
-      // LLVM makes a new variable before the old one and erases the old: same place, two renames
-      this.dest.uniqueGlobalName(name);
+      // LLVM makes an unnamed variable before the old one, gives it the old one's name, renames
+      // the old one out of the way (one `.N` suffix consumed) and erases it: same place
       this.dest.uniqueGlobalName(name);
       ng = dstGV;
       ng.attachments = [];

@@ -15,7 +15,20 @@
 import { AttributeList, AttributeSet, typeAttr, type Attribute } from './attributes.js';
 import type { Context } from './context.js';
 import { makeArray, makeConstantExpr, makeStruct, makeVector } from './constfold.js';
-import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst, type DebugRecord, type Instruction, type OperandBundle } from './instructions.js';
+import {
+  AggregateInst,
+  AllocaInst,
+  CallInst,
+  CatchSwitchInst,
+  CmpInst,
+  GetElementPtrInst,
+  Instruction,
+  LandingPadInst,
+  MemoryInst,
+  ShuffleVectorInst,
+  type DebugRecord,
+  type OperandBundle,
+} from './instructions.js';
 import type { Attachment, DIFieldValue, MDNode, Metadata, ValueAsMetadata } from './metadata.js';
 import type { FunctionType, PointerType, Type } from './types.js';
 import {
@@ -69,9 +82,13 @@ export class ValueMapper {
   private readonly replaceConstant: ((c: Constant) => Constant | undefined) | undefined;
   private readonly constants = new Map<Constant, Constant | null>();
   private readonly nodes = new Map<MDNode, MDNode>();
-  private readonly blocks = new Map<BasicBlock, BasicBlock>();
+  /** Copies of functions whose bodies were cloned (to resolve block addresses at the end). */
+  private readonly bodies = new Map<IRFunction, IRFunction>();
   private readonly pendingBlockAddresses: { readonly copy: BlockAddress; readonly block: BasicBlock }[] = [];
   private readonly attributeLists = new Map<AttributeList, AttributeList>();
+  /** Locals of the body being copied (one map reused for every function). */
+  private readonly locals = new Map<Value, Value>();
+  private copyingBody = false;
   /** Deferred work (bodies, initializers), run last-in first-out like LLVM's mapper worklist. */
   private readonly scheduled: (() => void)[] = [];
 
@@ -97,7 +114,11 @@ export class ValueMapper {
 
   /** Resolves block addresses whose blocks were copied after the constant was mapped. */
   finish(): void {
-    for (const { copy, block } of this.pendingBlockAddresses) copy.block = this.blocks.get(block) ?? block.name;
+    for (const { copy, block } of this.pendingBlockAddresses) {
+      const fnCopy = this.bodies.get(block.parent);
+      const index = block.parent.blocks.indexOf(block);
+      copy.block = (fnCopy !== undefined && index >= 0 ? fnCopy.blocks[index] : undefined) ?? block.name;
+    }
     this.pendingBlockAddresses.length = 0;
   }
 
@@ -473,7 +494,11 @@ export class ValueMapper {
    * `nocallback`).
    */
   cloneBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
-    const locals = new Map<Value, Value>();
+    // one map serves every body; a nested copy (never done by the cloner or linker) gets its own
+    const nested = this.copyingBody;
+    const locals = nested ? new Map<Value, Value>() : this.locals;
+    this.copyingBody = true;
+    this.bodies.set(source, target);
     const label = this.context.label;
     target.args = source.args.map((a) => {
       const copy = new Argument(this.mapType(a.type), a.name, target);
@@ -481,22 +506,28 @@ export class ValueMapper {
       return copy;
     });
     const blocks: BasicBlock[] = [];
-    const pairs: [Instruction, Instruction][] = [];
+    const sources: Instruction[] = [];
+    const copies: Instruction[] = [];
     for (const b of source.blocks) {
       const nb = new BasicBlock(b.name, target, label);
       locals.set(b, nb);
-      this.blocks.set(b, nb);
       blocks.push(nb);
       for (const inst of b.instructions) {
         const copy = shallowCopy(inst);
         copy.parent = nb;
         locals.set(inst, copy);
         nb.instructions.push(copy);
-        pairs.push([inst, copy]);
+        sources.push(inst);
+        copies.push(copy);
       }
     }
     target.blocks = blocks;
-    for (const [inst, copy] of pairs) this.fillInstruction(inst, copy, locals, adjustCall);
+    try {
+      for (let i = 0; i < sources.length; i++) this.fillInstruction(sources[i]!, copies[i]!, locals, adjustCall);
+    } finally {
+      locals.clear();
+      this.copyingBody = nested;
+    }
   }
 
   private fillInstruction(inst: Instruction, copy: Instruction, locals: LocalMap, adjustCall?: (call: CallInst) => void): void {
@@ -507,7 +538,7 @@ export class ValueMapper {
       const c = copy as CallInst;
       const argEnd = 1 + inst.argCount;
       for (let i = 1; i < argEnd; i++) out[i] = this.mapValue(ops[i]!, locals);
-      c.bundles = inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
+      c.bundles = inst.bundles.length === 0 ? [] : inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
       for (let i = argEnd; i < ops.length; i++) out[i] = this.mapValue(ops[i]!, locals);
       out[0] = this.mapValue(ops[0]!, locals);
       c.functionType = this.mapType(inst.functionType) as FunctionType;
@@ -518,8 +549,8 @@ export class ValueMapper {
       for (let i = 0; i < ops.length; i++) out[i] = this.mapValue(ops[i]!, locals);
       copy.operands = out;
     }
-    copy.attachments = this.mapAttachments(inst.attachments);
-    copy.debugRecords = this.mapDebugRecords(inst.debugRecords, locals);
+    if (inst.attachments !== null) copy.attachments = this.mapAttachments(inst.attachments);
+    if (inst.debugRecords !== null) copy.debugRecords = this.mapDebugRecords(inst.debugRecords, locals);
     if (this.typeHook !== undefined) {
       copy.type = this.mapType(inst.type);
       if (inst instanceof AllocaInst) (copy as AllocaInst).allocatedType = this.mapType(inst.allocatedType);
@@ -529,17 +560,55 @@ export class ValueMapper {
   }
 }
 
-/** A copy of an instruction with the same class and fields; arrays are copied, operands shared. */
+/**
+ * A copy of an instruction with every field of its class copied (arrays copied too); operands,
+ * bundles, attachments and debug records are set by the caller. Fields are listed explicitly:
+ * a generic `Object.assign` was the single largest cost of cloning large modules. The
+ * `clone.test.ts` check that copies have exactly the source's own keys catches new fields.
+ */
 function shallowCopy(inst: Instruction): Instruction {
-  const copy = Object.assign(Object.create(Object.getPrototypeOf(inst) as object) as Instruction, inst);
-  copy.operands = inst.operands.slice();
-  const any = copy as unknown as Record<string, unknown>;
-  for (const key of ['mask', 'indices', 'clauseKinds'] as const) {
-    const v = any[key];
-    if (Array.isArray(v)) any[key] = v.slice();
+  let copy: Instruction;
+  if (inst instanceof CallInst) {
+    const c = new CallInst(inst.opcode, inst.type, inst.functionType, EMPTY, inst.attributes, inst.name, inst.flags);
+    c.callingConv = inst.callingConv;
+    c.indirectDestCount = inst.indirectDestCount;
+    copy = c;
+  } else if (inst instanceof MemoryInst) {
+    const c = new MemoryInst(inst.opcode, inst.type, EMPTY, inst.name, inst.flags);
+    c.align = inst.align;
+    c.ordering = inst.ordering;
+    c.failureOrdering = inst.failureOrdering;
+    c.syncScope = inst.syncScope;
+    c.rmwOperation = inst.rmwOperation;
+    copy = c;
+  } else if (inst instanceof GetElementPtrInst) {
+    copy = new GetElementPtrInst(inst.type, inst.sourceElementType, EMPTY, inst.name, inst.flags);
+  } else if (inst instanceof CmpInst) {
+    copy = new CmpInst(inst.opcode, inst.type, inst.predicate, EMPTY, inst.name, inst.flags);
+  } else if (inst instanceof AllocaInst) {
+    copy = new AllocaInst(inst.type, inst.allocatedType, inst.operands[0]!, inst.align, inst.addressSpace, inst.name, inst.flags);
+  } else if (inst instanceof AggregateInst) {
+    copy = new AggregateInst(inst.opcode, inst.type, EMPTY, inst.indices.slice(), inst.name);
+    copy.flags = inst.flags;
+  } else if (inst instanceof ShuffleVectorInst) {
+    copy = new ShuffleVectorInst(inst.type, EMPTY, inst.mask.slice(), inst.maskValue, inst.name);
+    copy.flags = inst.flags;
+  } else if (inst instanceof LandingPadInst) {
+    copy = new LandingPadInst(inst.type, EMPTY, inst.clauseKinds.slice(), false, inst.name);
+    copy.flags = inst.flags;
+  } else if (inst instanceof CatchSwitchInst) {
+    copy = new CatchSwitchInst(inst.type, EMPTY, inst.handlerCount, inst.name);
+    copy.flags = inst.flags;
+  } else {
+    copy = new Instruction(inst.opcode, inst.type, EMPTY, inst.name, inst.flags);
   }
+  copy.attachments = inst.attachments;
+  copy.debugRecords = inst.debugRecords;
   return copy;
 }
+
+/** Placeholder operand list of a copy under construction (replaced before the copy is used). */
+const EMPTY: Value[] = [];
 
 function isLocal(v: Value): boolean {
   return v.vk === 'argument' || v.vk === 'block' || v.vk === 'instruction';
