@@ -1,6 +1,7 @@
 /**
  * A small Itanium C++ ABI demangler for diagnostics: clang names functions in the aspect warnings
- * by their demangled names (`func1(int)`), as `llvm::demangle` prints them. It covers what SYCL
+ * by their demangled names (`func1(int)`), as `llvm::demangle` prints them (LLVM 16 spelling:
+ * `'lambda'(int)`, `'unnamed'`, `vector<int, allocator<int>>`). It covers what SYCL
  * device code names look like — namespaces, classes, templates with type and integer arguments,
  * constructors and destructors, common operators, cv-qualified methods, lambdas and other local
  * entities, substitutions, pointers, references, arrays and function types — and gives up
@@ -277,6 +278,11 @@ class Parser {
   }
 
   private discriminator(): void {
+    // Extension (LLVM): bare digits at the very end of the name.
+    if (isDigit(this.peek()) && /^\d+$/.test(this.s.slice(this.pos))) {
+      this.pos = this.s.length;
+      return;
+    }
     if (this.eat('__')) {
       this.number();
       this.expect('_');
@@ -289,18 +295,17 @@ class Parser {
     const c = this.peek();
     if (isDigit(c)) return { text: this.sourceName(), noReturn: false };
     if (this.eat('Ut')) {
-      const n = this.peek() === '_' ? 1 : this.number() + 2;
+      const count = this.peek() === '_' ? '' : String(this.number());
       this.expect('_');
-      return { text: `{unnamed type#${n}}`, noReturn: false };
+      return { text: `'unnamed${count}'`, noReturn: false };
     }
     if (this.eat('Ul')) {
       const params: TypeNode[] = [];
       while (!this.eat('E')) params.push(this.type());
-      const n = this.peek() === '_' ? 1 : this.number() + 2;
+      const count = this.peek() === '_' ? '' : String(this.number());
       this.expect('_');
       const list = params.length === 1 && params[0]!.k === 'name' && params[0]!.text === 'void' ? '' : params.map(render).join(', ');
-      const text = `{lambda(${list})#${n}}`;
-      return { text, noReturn: false };
+      return { text: `'lambda${count}'(${list})`, noReturn: false };
     }
     if (this.eat('cv')) return { text: `operator ${render(this.type())}`, noReturn: true };
     const op = OPERATORS[this.s.slice(this.pos, this.pos + 2)];
@@ -333,8 +338,7 @@ class Parser {
     const args: TypeNode[] = [];
     while (!this.eat('E')) args.push(this.templateArg());
     if (ofName) this.templateArgs = args;
-    const text = args.map(render).join(', ');
-    return `<${text}${text.endsWith('>') ? ' ' : ''}>`;
+    return `<${args.map(render).join(', ')}>`;
   }
 
   private templateArg(): TypeNode {
@@ -360,7 +364,14 @@ class Parser {
     }
     const typeCode = this.peek();
     const typeName = BUILTIN[typeCode];
-    if (typeName === undefined) throw new Fail();
+    if (typeName === undefined) {
+      // A literal of an enumeration type: `(ns::mode)1026`.
+      const type = this.type();
+      const negative = this.eat('n');
+      const value = this.number();
+      this.expect('E');
+      return `(${render(type)})${negative ? '-' : ''}${value}`;
+    }
     this.pos++;
     const negative = this.eat('n');
     const value = this.number();
