@@ -15,7 +15,7 @@ const OPERATION_HELP: Readonly<Record<(typeof TABLE_TRANSFORM_OPS)[number], [str
 };
 
 const OPTIONS: readonly OptionSpec[] = [
-  ...TABLE_TRANSFORM_OPS.map((op): OptionSpec => ({ name: op, kind: 'value', repeatable: true, valueName: OPERATION_HELP[op][0], help: OPERATION_HELP[op][1] })),
+  ...TABLE_TRANSFORM_OPS.map((op): OptionSpec => ({ name: op, kind: 'value', repeatable: true, joinedOnly: true, valueName: OPERATION_HELP[op][0], help: OPERATION_HELP[op][1] })),
   { name: 'drop_titles', help: 'Write the output table without its [title] line' },
   { name: 'o', kind: 'value', valueName: '<file>', help: 'Output file (required; - for stdout)' },
   { name: 'help', aliases: ['h'], help: 'Show this help' },

@@ -22,14 +22,14 @@ import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 const SEQUENCED = ['target', 'aot', 'compile-opts', 'link-opts'] as const;
 
 const OPTIONS: readonly OptionSpec[] = [
-  { name: 'target', kind: 'value', repeatable: true, valueName: '<target>', help: `Bundle target of the tables that follow: ${GENERIC_TARGET} (the default) for the generic table, a device name (intel_gpu_pvc, ...) for an AOT table` },
-  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>', help: `AOT step for the rows of the tables that follow: ${AOT_BACKENDS.join(', ')} (default ir: the device IR is the image)` },
-  { name: 'compile-opts', kind: 'value', repeatable: true, valueName: '<options>', help: 'Compile options recorded for the images of the tables that follow' },
-  { name: 'link-opts', kind: 'value', repeatable: true, valueName: '<options>', help: 'Link options recorded for the images of the tables that follow' },
+  { name: 'target', kind: 'value', joinedOnly: true, repeatable: true, valueName: '<target>', help: `Bundle target of the tables that follow: ${GENERIC_TARGET} (the default) for the generic table, a device name (intel_gpu_pvc, ...) for an AOT table` },
+  { name: 'aot', kind: 'value', joinedOnly: true, repeatable: true, valueName: '<backend>', help: `AOT step for the rows of the tables that follow: ${AOT_BACKENDS.join(', ')} (default ir: the device IR is the image)` },
+  { name: 'compile-opts', kind: 'value', joinedOnly: true, repeatable: true, valueName: '<options>', help: 'Compile options recorded for the images of the tables that follow' },
+  { name: 'link-opts', kind: 'value', joinedOnly: true, repeatable: true, valueName: '<options>', help: 'Link options recorded for the images of the tables that follow' },
   { name: 'o', kind: 'value', valueName: '<app.fatbin>', help: 'Output container (required)' },
   { name: 'emit-ir', kind: 'value', valueName: '<wrapper.ll>', help: 'Also write the wrapper module clang-offload-wrapper would emit, as LLVM IR' },
-  { name: 'host', kind: 'value', valueName: '<triple>', help: 'Target triple of the wrapper module (default x86_64-unknown-linux-gnu)' },
-  { name: 'desc-name', kind: 'value', valueName: '<name>', help: 'Name the descriptor @.sycl_offloading.<name> and make it external' },
+  { name: 'host', kind: 'value', joinedOnly: true, valueName: '<triple>', help: 'Target triple of the wrapper module (default x86_64-unknown-linux-gnu)' },
+  { name: 'desc-name', kind: 'value', joinedOnly: true, valueName: '<name>', help: 'Name the descriptor @.sycl_offloading.<name> and make it external' },
   { name: 'emit-reg-funcs', kind: 'value', joinedOnly: true, valueName: '<true|false>', help: 'Emit the (un)registration functions in the wrapper module (default true)' },
   { name: 'j', kind: 'value', valueName: '<n>', help: 'AOT compilations to run at once (default 1)' },
   CONFIG_FILE_OPTION,

@@ -1,0 +1,177 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PropertySetRegistry, addDeviceRequirements, bitVectorValue, uint32ArrayValue, uint32Value, writePropertySetRegistry, type DeviceRequirements } from '@syclkit/formats';
+import { ContainerReader } from '@syclkit/offload-wrapper';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIO } from '../io.js';
+import { main } from '../main.js';
+
+function memoryIO(): CliIO & { out: () => string; err: () => string } {
+  let out = '';
+  let err = '';
+  return {
+    stdout: { write: (chunk: string | Uint8Array) => (out += String(chunk)) },
+    stderr: { write: (chunk: string) => (err += chunk) },
+    readStdin: async () => Buffer.alloc(0),
+    stdoutIsTTY: false,
+    out: () => out,
+    err: () => err,
+  };
+}
+
+async function syclkit(...argv: string[]) {
+  const io = memoryIO();
+  const code = await main(argv, io);
+  return { code, out: io.out(), err: io.err() };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'syclkit-inspect-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const path = (name: string) => join(dir, name);
+function file(name: string, content: string): string {
+  writeFileSync(path(name), content);
+  return path(name);
+}
+
+function prop(name: string, requirements: DeviceRequirements, extra?: (r: PropertySetRegistry) => void): string {
+  const registry = new PropertySetRegistry();
+  registry.add('SYCL/devicelib req mask', 'DeviceLibReqMask', uint32Value(0));
+  addDeviceRequirements(registry, requirements);
+  extra?.(registry);
+  return file(name, writePropertySetRegistry(registry));
+}
+
+const module = (kernel: string) => `define spir_kernel void @${kernel}() {\nentry:\n  ret void\n}\n`;
+
+/** Build 1: K1 (fp64) and K2 (sub-group 16); for DG1, K1's row is filtered. Build 2: K1 also needs atomic64, K2 moves to sub-group 32. */
+async function builds(): Promise<[string, string]> {
+  const a0 = file('a_0.ll', module('K1'));
+  const a1 = file('a_1.ll', module('K2'));
+  const empty = file('empty.ll', '');
+  const s0 = file('a_0.sym', 'K1\n');
+  const s1 = file('a_1.sym', 'K2\n');
+  const paths: string[] = [];
+  for (const [build, k1, k2] of [
+    ['v1', [6], 16],
+    ['v2', [6, 28], 32],
+  ] as const) {
+    const p0 = prop(`${build}_0.prop`, { aspects: [...k1] }, (r) => r.add('SYCL/kernel param opt', 'K1', bitVectorValue([true, false])));
+    const p1 = prop(`${build}_1.prop`, { aspects: [], reqdSubGroupSize: k2 }, (r) => r.add('SYCL/add on images', '1', uint32ArrayValue([0xffff_fffe, 6])));
+    const d0 = prop(`${build}_dg1_0.prop`, { aspects: [...k1], compileTarget: 'intel_gpu_dg1' });
+    const d1 = prop(`${build}_dg1_1.prop`, { aspects: [], reqdSubGroupSize: k2, compileTarget: 'intel_gpu_dg1' });
+    const generic = file(`${build}.table`, `[Code|Properties|Symbols]\n${a0}|${p0}|${s0}\n${a1}|${p1}|${s1}\n`);
+    const dg1 = file(`${build}_dg1.table`, `[Code|Properties|Symbols]\n${empty}|${d0}|${s0}\n${a1}|${d1}|${s1}\n`);
+    const out = path(`${build}.fatbin`);
+    const result = await syclkit('wrap', generic, '-target=intel_gpu_dg1', dg1, '-o', out);
+    if (result.code !== 0) throw new Error(result.err);
+    paths.push(out);
+  }
+  return [paths[0]!, paths[1]!];
+}
+
+let v1 = '';
+let v2 = '';
+beforeAll(async () => {
+  [v1, v2] = await builds();
+});
+
+describe('syclkit inspect', () => {
+  it('summarizes bundles, images, kernels, requirements with aspect names, add-on and empty images', async () => {
+    const { code, out, err } = await syclkit('inspect', v1);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`^${v1.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: container version 1, 2 bundles, 4 images \\(1 empty\\), \\d+ bytes\n`));
+    expect(out).toContain('\nbundle spir64 (2 images)\n  image a_0: none, ');
+    expect(out).toContain('    kernels: K1\n    requirements: aspects fp64 (6)\n');
+    expect(out).toContain('    kernels: K2\n    requirements: sub-group size 16\n    add-on images: 1 if [-2, 6]\n');
+    expect(out).toContain('\nbundle intel_gpu_dg1 (2 images)\n  image a_0: empty: filtered out for this target, no code\n    kernels: K1\n    requirements: aspects fp64 (6); compile target intel_gpu_dg1\n');
+  });
+
+  it('lists property values with -properties', async () => {
+    const { out } = await syclkit('inspect', '-properties', v1);
+    expect(out).toContain('      [SYCL/kernel param opt] K1 = "10"\n');
+    expect(out).toContain('      [SYCL/device requirements] reqd_sub_group_size = 16\n');
+  });
+
+  it('prints JSON with decoded property values and empty flags', async () => {
+    const { code, out } = await syclkit('inspect', '--json', v1);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as {
+      bundles: { target: string; images: { name: string; kernels: string[]; empty: boolean; properties: Record<string, Record<string, unknown>> }[] }[];
+    };
+    expect(report.bundles.map((b) => b.target)).toEqual(['spir64', 'intel_gpu_dg1']);
+    expect(report.bundles[0]!.images[0]).toMatchObject({
+      name: 'a_0',
+      kernels: ['K1'],
+      empty: false,
+      properties: { 'SYCL/device requirements': { aspects: [6] }, 'SYCL/kernel param opt': { K1: '10' } },
+    });
+    expect(report.bundles[0]!.images[1]!.properties['SYCL/device requirements']).toEqual({ aspects: [], reqd_sub_group_size: 16 });
+    expect(report.bundles[0]!.images[1]!.properties['SYCL/add on images']).toEqual({ '1': [-2, 6] });
+    expect(report.bundles[1]!.images[0]).toMatchObject({ name: 'a_0', empty: true, size: 0 });
+  });
+
+  it('says what changed between two builds with -diff', async () => {
+    const { code, out } = await syclkit('inspect', '-diff', v1, v2);
+    expect(code).toBe(0);
+    // Same code, so only kernel-level changes, in both bundles (the empty DG1 row included).
+    expect(out).toBe(
+      [
+        `--- ${v1}`,
+        `+++ ${v2}`,
+        'bundle spir64:',
+        '  kernel K1: gained aspect atomic64 (28)',
+        '  kernel K2: required sub-group size 16 -> 32',
+        'bundle intel_gpu_dg1:',
+        '  kernel K1: gained aspect atomic64 (28)',
+        '  kernel K2: required sub-group size 16 -> 32',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports identical builds, JSON diffs, and a status with -exit-code', async () => {
+    expect(await syclkit('inspect', '-diff', '-exit-code', v1, v1)).toEqual({
+      code: 0,
+      out: `--- ${v1}\n+++ ${v1}\nno differences in bundles, images, kernels or requirements\n`,
+      err: '',
+    });
+    expect((await syclkit('inspect', '-diff', '-exit-code', v1, v2)).code).toBe(1);
+    const json = JSON.parse((await syclkit('inspect', '-diff', '-json', v1, v2)).out) as { identical: boolean; bundles: { target: string; kernels: { name: string; changes: { kind: string }[] }[] }[] };
+    expect(json.identical).toBe(false);
+    expect(json.bundles[0]!.kernels.find((k) => k.name === 'K1')!.changes).toContainEqual({ kind: 'aspect-gained', aspect: 28 });
+  });
+
+  it('reports a corrupted container with its offset, and image damage only with -verify', async () => {
+    const bytes = readFileSync(v1);
+    const reader = ContainerReader.fromBytes(bytes);
+    const at = reader.images[0]!.dataOffset;
+    bytes[at]! ^= 0x10;
+    const damaged = file('damaged.fatbin', '');
+    writeFileSync(damaged, bytes);
+    expect((await syclkit('inspect', damaged)).code).toBe(0);
+    const { code, out, err } = await syclkit('inspect', '-verify', damaged);
+    expect(code).toBe(1);
+    expect(out).toBe('');
+    expect(err).toMatch(new RegExp(`^.*damaged\\.fatbin: error: offset ${at} \\(0x[0-9a-f]+\\): corrupted data of image 0 \\('a_0', bundle 'spir64'\\)`));
+    const truncated = file('truncated.fatbin', '');
+    writeFileSync(truncated, readFileSync(v1).subarray(0, at + 2));
+    expect((await syclkit('inspect', truncated)).err).toMatch(/truncated: image record 0 at offset 16 extends to offset \d+, but the file ends at offset \d+\n$/);
+    const text = file('not.fatbin', '[Code]\n');
+    expect((await syclkit('inspect', text)).err).toBe(`${text}: error: offset 0 (0x0): not a syclkit fat-binary container: expected the magic bytes 89 53 4b 46 41 54 0d 0a at offset 0, found 5b 43 6f 64 65 5d 0a\n`);
+  });
+
+  it('refuses bad command lines', async () => {
+    expect(await syclkit('inspect')).toMatchObject({ code: 2, err: 'syclkit inspect: error: expected one container, got 0\n' });
+    expect(await syclkit('inspect', '-diff', v1)).toMatchObject({ code: 2, err: 'syclkit inspect: error: -diff compares two containers, got 1 file\n' });
+    expect(await syclkit('inspect', '-exit-code', v1)).toMatchObject({ code: 2, err: 'syclkit inspect: error: -exit-code only applies with -diff\n' });
+    expect(await syclkit('inspect', path('missing.fatbin'))).toMatchObject({ code: 1, err: `syclkit inspect: error: ${path('missing.fatbin')}: no such file or directory\n` });
+  });
+
+  it('documents its options in --help', async () => {
+    const { code, out } = await syclkit('inspect', '--help');
+    expect(code).toBe(0);
+    for (const option of ['-json', '-diff', '-exit-code', '-properties', '-verify']) expect(out).toContain(option);
+  });
+});
