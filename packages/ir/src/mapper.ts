@@ -67,6 +67,11 @@ export interface MapperOptions {
   readonly fold?: boolean;
   /** Constants (other than globals) replaced outright, checked before anything else. */
   readonly replaceConstant?: (c: Constant) => Constant | undefined;
+  /**
+   * A uniqued node with an operand whose value maps to `null` becomes distinct: what LLVM does
+   * to nodes whose value is deleted ("drop uniquing for deleted constants"). For deletions only.
+   */
+  readonly distinctWhenNulled?: boolean;
 }
 
 /** Local values (arguments, blocks, instructions) of one function mapped to their copies. */
@@ -80,6 +85,7 @@ export class ValueMapper {
   private readonly typeHook: ((t: Type) => Type) | undefined;
   private readonly fold: boolean;
   private readonly replaceConstant: ((c: Constant) => Constant | undefined) | undefined;
+  private readonly distinctWhenNulled: boolean;
   private readonly constants = new Map<Constant, Constant | null>();
   private readonly nodes = new Map<MDNode, MDNode>();
   /** Copies of functions whose bodies were cloned (to resolve block addresses at the end). */
@@ -98,6 +104,7 @@ export class ValueMapper {
     this.typeHook = options.mapType;
     this.fold = options.fold ?? false;
     this.replaceConstant = options.replaceConstant;
+    this.distinctWhenNulled = options.distinctWhenNulled ?? false;
   }
 
   // --- scheduling ----------------------------------------------------------------------------------
@@ -373,6 +380,7 @@ export class ValueMapper {
     index.set(root, 0);
     fresh.push(root);
     const directlyChanged: boolean[] = [];
+    const nulled = new Set<MDNode>();
     const parents: number[][] = [];
     while (stack.length > 0) {
       const node = stack.pop()!;
@@ -394,7 +402,13 @@ export class ValueMapper {
             stack.push(op);
           }
           (parents[j] ??= []).push(i);
-        } else if (this.mapMetadataOperand(op, undefined) !== op) changed = true;
+        } else {
+          const mapped = this.mapMetadataOperand(op, undefined);
+          if (mapped !== op) {
+            changed = true;
+            if (mapped === null && this.distinctWhenNulled) nulled.add(node);
+          }
+        }
       });
       directlyChanged[i] = changed;
     }
@@ -412,7 +426,7 @@ export class ValueMapper {
       if (changed[i] === 0) this.nodes.set(node, node);
       else rebuild.push(node);
     }
-    if (rebuild.length > 0) this.rebuildNodes(rebuild);
+    if (rebuild.length > 0) this.rebuildNodes(rebuild, nulled);
     return this.nodes.get(root)!;
   }
 
@@ -421,14 +435,14 @@ export class ValueMapper {
    * through them resolve; uniqued nodes are interned children first; a cycle made only of
    * uniqued nodes (rare) falls back to uninterned copies.
    */
-  private rebuildNodes(changed: readonly MDNode[]): void {
+  private rebuildNodes(changed: readonly MDNode[], nulled: ReadonlySet<MDNode>): void {
     const md = this.context.md;
     const toFill: [MDNode, MDNode][] = [];
-    const shellOf = (n: MDNode): MDNode => (n.mk === 'tuple' ? md.shell('tuple', n.distinct) : md.shell('di', n.distinct, n.className));
+    const shellOf = (n: MDNode, distinct = n.distinct): MDNode => (n.mk === 'tuple' ? md.shell('tuple', distinct) : md.shell('di', distinct, n.className));
     const pending = new Set<MDNode>(changed);
     for (const n of changed) {
-      if (!n.distinct) continue;
-      const copy = shellOf(n);
+      if (!n.distinct && !nulled.has(n)) continue;
+      const copy = shellOf(n, true);
       this.nodes.set(n, copy);
       toFill.push([n, copy]);
       pending.delete(n);

@@ -307,7 +307,7 @@ function defaultRoot(gv: GlobalValue): boolean {
  * (the dead globals' own attachments and bodies go away with them).
  */
 function nullMetadataReferencesFromLive(m: Module, dead: ReadonlySet<GlobalValue>, live: ReadonlySet<GlobalValue>): void {
-  const mapper = new ValueMapper({ context: m.context, mapGlobal: (gv) => (dead.has(gv) ? null : gv) });
+  const mapper = new ValueMapper({ context: m.context, mapGlobal: (gv) => (dead.has(gv) ? null : gv), distinctWhenNulled: true });
   const locals: LocalMap = { get: (v) => v };
   for (const g of m.globals) if (live.has(g)) g.attachments = mapper.mapAttachments(g.attachments) ?? [];
   for (const f of m.functions) {
