@@ -5,7 +5,9 @@
  */
 import { AttributeList } from './attributes.js';
 import { Module } from './module.js';
+import { CallInst } from './instructions.js';
 import { ValueMapper } from './mapper.js';
+import { ConstantGlobals } from './uses.js';
 import {
   Argument,
   GlobalAlias,
@@ -15,6 +17,7 @@ import {
   type Comdat,
   type Constant,
   type GlobalValue,
+  type Value,
 } from './values.js';
 import type { FunctionType } from './types.js';
 
@@ -67,6 +70,8 @@ class ModuleCloner {
     this.mapper = new ValueMapper({
       context: src.context,
       mapGlobal: (gv) => this.mapGlobal(gv),
+      // metadata does not keep a global in the clone: references to left-out globals become null
+      mapGlobalInMetadata: (gv) => this.map.get(gv) ?? (gv.parent === this.src ? null : gv),
     });
   }
 
@@ -75,8 +80,15 @@ class ModuleCloner {
     const keep = options.keep;
     const all = [src.globals, src.functions, src.aliases, src.ifuncs] as const;
     for (const list of all) for (const gv of list) if (keep === undefined || keep(gv)) this.kept.add(gv);
-    // Prototypes of kept globals first: bodies and initializers refer to them.
-    for (const list of all) for (const gv of list) if (this.kept.has(gv)) this.prototype(gv);
+    // Prototypes first (bodies and initializers refer to them), in source order: kept globals,
+    // and declarations for the unkept ones that kept code or initializers reference.
+    const referenced = keep === undefined ? undefined : this.referencedByKept();
+    for (const list of all) {
+      for (const gv of list) {
+        if (this.kept.has(gv)) this.prototype(gv);
+        else if (referenced?.has(gv)) this.declaration(gv);
+      }
+    }
     const bodies = options.bodies;
     for (const g of src.globals) {
       if (!this.kept.has(g)) continue;
@@ -105,6 +117,40 @@ class ModuleCloner {
     this.restoreOrder();
     this.copyComdats();
     return { module: out, map: this.map };
+  }
+
+  /** Globals referenced by the kept definitions (metadata aside), found in one walk. */
+  private referencedByKept(): Set<GlobalValue> {
+    const found = new Set<GlobalValue>();
+    const inConstants = new ConstantGlobals();
+    const visit = (v: Value): void => {
+      for (const g of inConstants.of(v)) found.add(g);
+    };
+    const bodies = this.options.bodies;
+    for (const gv of this.kept) {
+      switch (gv.vk) {
+        case 'global':
+          if (gv.initializer !== undefined) visit(gv.initializer);
+          break;
+        case 'alias':
+          visit(gv.aliasee);
+          break;
+        case 'ifunc':
+          visit(gv.resolver);
+          break;
+        case 'function':
+          if (gv.isDeclaration || (bodies !== undefined && !bodies(gv))) break;
+          for (const c of [gv.personality, gv.prefix, gv.prologue]) if (c !== undefined) visit(c);
+          for (const b of gv.blocks) {
+            for (const inst of b.instructions) {
+              for (const op of inst.operands) visit(op);
+              if (inst instanceof CallInst) for (const bundle of inst.bundles) for (const v of bundle.inputs) visit(v);
+            }
+          }
+          break;
+      }
+    }
+    return found;
   }
 
   private mapConstant(c: Constant): Constant {
@@ -195,27 +241,29 @@ class ModuleCloner {
     return copy;
   }
 
-  /** Puts the copies in the source's order (declarations were created on first use). */
+  /**
+   * Puts the copies in the source's order. Needed only when a declaration was made on first use
+   * (a reference the pre-pass could not see); declarations standing for aliases and ifuncs come
+   * after the source's own variables and functions, as in LLVM's CloneModule.
+   */
   private restoreOrder(): void {
     const { src, out, map } = this;
-    const reorder = <T extends GlobalValue>(target: T[], source: readonly GlobalValue[]): void => {
-      target.length = 0;
-      for (const gv of source) {
-        const copy = map.get(gv);
-        if (copy !== undefined) (target as GlobalValue[]).push(copy);
+    const sources = [src.globals, src.functions, src.aliases, src.ifuncs] as const;
+    const reorder = <T extends GlobalValue>(target: T[], kind: GlobalValue['vk']): void => {
+      const copies: GlobalValue[] = [];
+      for (const list of sources) {
+        for (const gv of list) {
+          const copy = map.get(gv);
+          if (copy !== undefined && copy.vk === kind) copies.push(copy);
+        }
       }
+      if (copies.length !== target.length) throw new Error('internal: clone lists out of sync');
+      for (let i = 0; i < copies.length; i++) target[i] = copies[i] as T;
     };
-    // copies of aliases may be declarations living in the function or variable lists
-    const order = (kind: GlobalValue['vk'], lists: readonly (readonly GlobalValue[])[]): GlobalValue[] => {
-      const list: GlobalValue[] = [];
-      for (const l of lists) for (const gv of l) if (map.get(gv)?.vk === kind) list.push(gv);
-      return list;
-    };
-    const aliasLike = src.aliases.length + src.ifuncs.length > 0;
-    reorder(out.globals, aliasLike ? order('global', [src.globals, src.aliases, src.ifuncs]) : src.globals);
-    reorder(out.functions, aliasLike ? order('function', [src.functions, src.aliases, src.ifuncs]) : src.functions);
-    reorder(out.aliases, src.aliases);
-    reorder(out.ifuncs, src.ifuncs);
+    reorder(out.globals, 'global');
+    reorder(out.functions, 'function');
+    reorder(out.aliases, 'alias');
+    reorder(out.ifuncs, 'ifunc');
   }
 
   /** Comdats referenced by the copied objects, in the source's comdat order. */

@@ -58,6 +58,8 @@ export interface MapperOptions {
    * operands that refer to it become `null`, like LLVM's `RF_NullMapMissingGlobalValues`).
    */
   readonly mapGlobal: (gv: GlobalValue) => Constant | null;
+  /** What a global referenced from metadata maps to (`mapGlobal` when absent). */
+  readonly mapGlobalInMetadata?: (gv: GlobalValue) => Constant | null;
   /** Type remapping (the linker's struct type map); identity when absent. */
   readonly mapType?: (t: Type) => Type;
   /**
@@ -82,11 +84,15 @@ export interface LocalMap {
 export class ValueMapper {
   readonly context: Context;
   private readonly mapGlobalHook: (gv: GlobalValue) => Constant | null;
+  private readonly metadataGlobalHook: ((gv: GlobalValue) => Constant | null) | undefined;
+  /** Set while mapping values held by metadata (they may use their own global hook and memo). */
+  private inMetadata = false;
   private readonly typeHook: ((t: Type) => Type) | undefined;
   private readonly fold: boolean;
   private readonly replaceConstant: ((c: Constant) => Constant | undefined) | undefined;
   private readonly distinctWhenNulled: boolean;
   private readonly constants = new Map<Constant, Constant | null>();
+  private readonly metadataConstants = new Map<Constant, Constant | null>();
   private readonly nodes = new Map<MDNode, MDNode>();
   /** Copies of functions whose bodies were cloned (to resolve block addresses at the end). */
   private readonly bodies = new Map<IRFunction, IRFunction>();
@@ -101,6 +107,7 @@ export class ValueMapper {
   constructor(options: MapperOptions) {
     this.context = options.context;
     this.mapGlobalHook = options.mapGlobal;
+    this.metadataGlobalHook = options.mapGlobalInMetadata;
     this.typeHook = options.mapType;
     this.fold = options.fold ?? false;
     this.replaceConstant = options.replaceConstant;
@@ -205,7 +212,7 @@ export class ValueMapper {
       case 'function':
       case 'alias':
       case 'ifunc':
-        return this.mapGlobalHook(c);
+        return this.inMetadata && this.metadataGlobalHook !== undefined ? this.metadataGlobalHook(c) : this.mapGlobalHook(c);
       default:
         if (this.replaceConstant !== undefined) {
           const r = this.replaceConstant(c);
@@ -225,10 +232,11 @@ export class ValueMapper {
       default:
         break;
     }
-    const known = this.constants.get(c);
+    const memo = this.inMetadata && this.metadataGlobalHook !== undefined ? this.metadataConstants : this.constants;
+    const known = memo.get(c);
     if (known !== undefined) return known;
     const mapped = this.mapCompound(c);
-    this.constants.set(c, mapped);
+    memo.set(c, mapped);
     return mapped;
   }
 
@@ -349,7 +357,13 @@ export class ValueMapper {
   private mapValueInMetadata(v: Value): Value | null {
     if (v.vk === 'metadata' || v.vk === 'asm') return v;
     if (isLocal(v)) return null;
-    return this.mapConstant(v as Constant);
+    const outer = this.inMetadata;
+    this.inMetadata = true;
+    try {
+      return this.mapConstant(v as Constant);
+    } finally {
+      this.inMetadata = outer;
+    }
   }
 
   mapAttachments(list: readonly Attachment[] | null): Attachment[] | null {
@@ -589,9 +603,10 @@ function shallowCopy(inst: Instruction): Instruction {
     copy = c;
   } else if (inst instanceof MemoryInst) {
     const c = new MemoryInst(inst.opcode, inst.type, EMPTY, inst.name, inst.flags);
-    c.align = inst.align;
-    c.ordering = inst.ordering;
-    c.failureOrdering = inst.failureOrdering;
+    // fields without initializers may be absent (not just undefined) depending on the compiler
+    if ('align' in inst) c.align = inst.align;
+    if ('ordering' in inst) c.ordering = inst.ordering;
+    if ('failureOrdering' in inst) c.failureOrdering = inst.failureOrdering;
     c.syncScope = inst.syncScope;
     c.rmwOperation = inst.rmwOperation;
     copy = c;
