@@ -322,8 +322,14 @@ class FileSource implements ByteSource {
   readonly size: number;
   #fd: number | undefined;
   constructor(path: string) {
-    this.#fd = openSync(path, 'r');
-    this.size = fstatSync(this.#fd).size;
+    const fd = openSync(path, 'r');
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) {
+      closeSync(fd);
+      throw new WrapperError('not a regular file', path);
+    }
+    this.#fd = fd;
+    this.size = stat.size;
   }
   read(offset: number, length: number): Uint8Array {
     if (this.#fd === undefined) throw new WrapperError('the container reader is closed');

@@ -51,14 +51,28 @@ export interface PackedTable {
   readonly empty: number;
 }
 
+function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file or directory';
+  if (code === 'EISDIR') return 'is a directory';
+  if (code === 'EACCES') return 'permission denied';
+  return (error as Error).message;
+}
+
 /** Reads a file named in a table cell; errors name the table, row and column. */
 function readCell(path: string, table: string, row: number, column: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
-    throw new WrapperError(`row ${row}: cannot read the ${column} file '${path}': ${why}`, table);
+    throw new WrapperError(`row ${row}: cannot read the ${column} file '${path}': ${describeFsError(error)}`, table);
+  }
+}
+
+function readTableFile(path: string, name: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new WrapperError(`cannot read the table: ${describeFsError(error)}`, name);
   }
 }
 
@@ -99,7 +113,7 @@ export async function packTables(inputs: readonly PackInput[], sink: (image: Dev
     const tablePath = resolve(baseDir, input.table);
     let rows: WrapperImageFiles[];
     try {
-      rows = readWrapperBatchTable(readFileTable(readCell(tablePath, input.table, 0, 'table'), { fileName: input.table }));
+      rows = readWrapperBatchTable(readFileTable(readTableFile(tablePath, input.table), { fileName: input.table }));
     } catch (error) {
       if (error instanceof FormatError && error.location === undefined) throw new WrapperError(error.reason, input.table);
       throw error;

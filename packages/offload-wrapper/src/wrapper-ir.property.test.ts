@@ -37,10 +37,11 @@ describe('wrapper IR properties', () => {
   test.prop([descriptorShape], fcOptions(50))('deterministic', (shape) => {
     expect(emitWrapperIR(buildDescriptor(shape))).toBe(emitWrapperIR(buildDescriptor(shape)));
   });
+});
 
-  const withLlvm = fcOptions(25);
-  test.skipIf(llvmAs16 === undefined).prop([descriptorShape], withLlvm)(
-    `llvm-as 16 accepts it and llvm-dis prints it identically${llvmAs16 === undefined ? ` (skipped: ${LLVM16_MISSING})` : ''}`,
+describe.skipIf(llvmAs16 === undefined)(`wrapper IR with LLVM 16${llvmAs16 === undefined ? ` (skipped: ${LLVM16_MISSING})` : ''}`, () => {
+  test.prop([descriptorShape], fcOptions(25))(
+    'llvm-as 16 accepts it and llvm-dis prints it identically',
     (shape) => {
       const ir = emitWrapperIR(buildDescriptor(shape));
       expect(withoutModuleId(llvmRoundTrip(ir))).toBe(withoutModuleId(ir));

@@ -167,6 +167,7 @@ describe('syclkit inspect', () => {
     expect(await syclkit('inspect', '-diff', v1)).toMatchObject({ code: 2, err: 'syclkit inspect: error: -diff compares two containers, got 1 file\n' });
     expect(await syclkit('inspect', '-exit-code', v1)).toMatchObject({ code: 2, err: 'syclkit inspect: error: -exit-code only applies with -diff\n' });
     expect(await syclkit('inspect', path('missing.fatbin'))).toMatchObject({ code: 1, err: `syclkit inspect: error: ${path('missing.fatbin')}: no such file or directory\n` });
+    expect(await syclkit('inspect', dir)).toMatchObject({ code: 1, err: `${dir}: error: not a regular file\n` });
   });
 
   it('documents its options in --help', async () => {

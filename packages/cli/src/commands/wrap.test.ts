@@ -194,6 +194,14 @@ describe('syclkit wrap', () => {
     });
   });
 
+  it('says when the table or the output directory does not exist', async () => {
+    expect(await run(path('nope.table'), '-o', path('n.fatbin'))).toMatchObject({ code: 1, err: `${path('nope.table')}: error: cannot read the table: no such file or directory\n` });
+    expect(await run(generic, '-o', path('no/such/dir/app.fatbin'))).toMatchObject({
+      code: 1,
+      err: `syclkit wrap: error: cannot write '${path('no/such/dir/app.fatbin')}': no such directory\n`,
+    });
+  });
+
   it('documents its options in --help', async () => {
     const { code, out } = await run('--help');
     expect(code).toBe(0);

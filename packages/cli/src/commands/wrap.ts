@@ -163,7 +163,13 @@ async function wrap(argv: readonly string[], io: CliIO): Promise<number> {
 
   // Images stream into the container as they are produced; the wrapper IR needs them all, so they
   // are kept only when -emit-ir asks for it.
-  const writer = ContainerWriter.toFile(output);
+  let writer: ContainerWriter;
+  try {
+    writer = ContainerWriter.toFile(output);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(`cannot write '${output}': ${code === 'ENOENT' ? 'no such directory' : code === 'EACCES' ? 'permission denied' : (error as Error).message}`);
+  }
   const bundles = new Map<string, DeviceImage[]>();
   try {
     const packed = await packTables(
