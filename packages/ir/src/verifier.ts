@@ -56,18 +56,18 @@ class Verifier {
       for (const g of this.m.globals) {
         this.where = ref(g);
         if (g.initializer !== undefined) {
-          this.constant(g.initializer);
+          this.constant(g.initializer, 'initializer');
           if (g.initializer.type !== g.valueType) this.report(`initializer type does not match the variable's value type`);
         }
         for (const a of g.attachments) this.metadata(a.node);
       }
       for (const a of this.m.aliases) {
         this.where = ref(a);
-        this.constant(a.aliasee);
+        this.constant(a.aliasee, 'aliasee');
       }
       for (const i of this.m.ifuncs) {
         this.where = ref(i);
-        this.constant(i.resolver);
+        this.constant(i.resolver, 'resolver');
       }
       for (const f of this.m.functions) this.checkFunction(f);
       this.where = 'module';
@@ -110,7 +110,9 @@ class Verifier {
         if (params[i] !== undefined && a.type !== params[i]) this.report(`argument ${i} does not have the parameter's type`);
       });
     }
-    for (const c of [f.personality, f.prefix, f.prologue]) if (c !== undefined) this.constant(c);
+    if (f.personality !== undefined) this.constant(f.personality, 'personality');
+    if (f.prefix !== undefined) this.constant(f.prefix, 'prefix');
+    if (f.prologue !== undefined) this.constant(f.prologue, 'prologue');
     for (const a of f.attachments) this.metadata(a.node);
     this.blocks = new Set(f.blocks);
     this.instructions = new Set();
@@ -184,24 +186,26 @@ class Verifier {
       case 'asm':
         return;
       default:
-        this.constant(v);
+        this.constant(v, describeUser(user));
     }
   }
 
-  private constant(c: Constant): void {
+  /** Checks a constant used by `user`; a constant already found sound is not walked again. */
+  private constant(c: Constant, user: string): void {
     if (isGlobalValue(c)) {
-      if (c.parent !== this.m) this.report(`refers to ${ref(c)}, which is not in this module`);
+      if (c.parent !== this.m) this.report(`${user} refers to ${ref(c)}, which is not in this module`);
       return;
     }
     if (this.checkedConstants.has(c)) return;
-    this.checkedConstants.add(c);
+    const before = this.problems.length;
     if (c.vk === 'blockaddress') {
       const fn = c.fn;
       if (typeof c.block === 'string' || fn.vk !== 'function' || c.block.parent !== fn || !fn.blocks.includes(c.block)) {
-        this.report(`blockaddress refers to a block that is not in its function`);
+        this.report(`${user} uses a blockaddress of a block that is not in its function`);
       }
     }
-    for (const op of constantOperands(c)) this.constant(op as Constant);
+    for (const op of constantOperands(c)) this.constant(op as Constant, user);
+    if (this.problems.length === before) this.checkedConstants.add(c);
   }
 
   private metadata(md: Metadata): void {
@@ -217,7 +221,7 @@ class Verifier {
             // function-local metadata: only valid as an operand of the current function; checked uncached
             this.checkedMetadata.delete(cur);
             this.value(v, undefined);
-          } else if (v.vk !== 'metadata' && v.vk !== 'asm') this.constant(v);
+          } else if (v.vk !== 'metadata' && v.vk !== 'asm') this.constant(v, 'metadata');
           break;
         }
         case 'arglist':
