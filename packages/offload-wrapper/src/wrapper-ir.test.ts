@@ -1,7 +1,8 @@
 import { PropertySetRegistry, addDeviceRequirements, bitVectorValue, uint32Value } from '@syclkit/formats';
 import { parseModule, printModule } from '@syclkit/ir';
 import { describe, expect, it } from 'vitest';
-import { LLVM16_MISSING, llvmAs16, llvmRoundTrip, withoutModuleId } from '../test/llvm.js';
+import { execFileSync } from 'node:child_process';
+import { LLVM16_BIN, LLVM16_MISSING, llc16, llvmAs16, llvmRoundTrip, withoutModuleId } from '../test/llvm.js';
 import { deviceImage, ImageFormat, type BinaryDescriptor } from './descriptor.js';
 import { emitWrapperIR, wrapperModuleText } from './wrapper-ir.js';
 
@@ -155,6 +156,17 @@ describe.skipIf(llvmAs16 === undefined)(`wrapper IR with LLVM 16${llvmAs16 === u
   it('is accepted by llvm-as and printed back identically by llvm-dis', () => {
     const ir = emitWrapperIR(descriptor());
     expect(withoutModuleId(llvmRoundTrip(ir))).toBe(withoutModuleId(ir));
+  });
+
+  it.skipIf(llc16 === undefined)('compiles to a host object with the bundle sections, .tgtimg records and constructor arrays', () => {
+    const object = execFileSync(llc16!, ['-filetype=obj', '-o', '-', '-'], { input: emitWrapperIR(descriptor()), maxBuffer: 1 << 26 });
+    const sections = execFileSync(`${LLVM16_BIN}/llvm-readelf`, ['-S', '-'], { input: object }).toString();
+    for (const section of ['__CLANG_OFFLOAD_BUNDLE__sycl-spir64', '__CLANG_OFFLOAD_BUNDLE__sycl-intel_gpu_pvc', '.tgtimg', '.init_array.1', '.fini_array.1']) {
+      expect(sections).toContain(section);
+    }
+    const symbols = execFileSync(`${LLVM16_BIN}/llvm-nm`, ['-'], { input: object }).toString();
+    expect(symbols).toMatch(/^\s+U __sycl_register_lib$/m);
+    expect(symbols).toMatch(/^\s+U __sycl_unregister_lib$/m);
   });
 
   it('is accepted with a named descriptor and no registration code', () => {
