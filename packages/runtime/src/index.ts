@@ -2,13 +2,13 @@ export { SyclError, errc, isSyclError } from './errors.js';
 export type { Errc } from './errors.js';
 export { formatSizes, isNdRange, isRange, ndRange, parseRange, range, rangeSize } from './ranges.js';
 export type { Dimensions, NdRange, Range } from './ranges.js';
-export { Device, DeviceError, architectureForIpVersion, defaultBackend, deviceFromTarget, formatIpVersion } from './device.js';
+export { Device, DeviceError, deviceFromTarget, formatIpVersion } from './device.js';
 export type { Backend, DeviceInit, DeviceType, MatrixCombination } from './device.js';
 export { loadDeviceDescriptionFile, parseDeviceDescription, parseIpVersion } from './device-file.js';
 export type { DeviceFileOptions } from './device-file.js';
 export { binaryFromContainer, binaryFromDescriptor } from './binary.js';
 export type { BinaryBundleSource, BinaryImageSource, BinarySource } from './binary.js';
-export { BUNDLE_MATCH_RANK, ipVersionOfTarget, matchBundle, targetNamesDevice } from './bundles.js';
+export { ipVersionOfTarget, matchBundle, targetNamesDevice } from './bundles.js';
 export type { BundleMatch } from './bundles.js';
 export {
   REQUIREMENTS_SET,
@@ -29,7 +29,7 @@ export type { CheckOptions, SubmissionShape } from './check.js';
 export { deviceMeetsRequirement, imageSpecConstants, specConstantsKey } from './spec-constants.js';
 export { discardedFunctions, simulatedJitBackend } from './backend.js';
 export type { BuildRequest, Program, ProgramBackend, ProgramImage, SimulatedJitOptions } from './backend.js';
-export { ProgramCache, programKey } from './program-cache.js';
+export { ProgramCache } from './program-cache.js';
 export type { ProgramCacheStats, ProgramKeyPart } from './program-cache.js';
 export { Runtime, checkNdRangeForDevice } from './runtime.js';
 export type { AddOnImageUse, KernelLaunch, KernelResolution, RegisteredBinary, RuntimeOptions } from './runtime.js';

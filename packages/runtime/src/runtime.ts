@@ -189,16 +189,16 @@ export class Runtime {
       }
       record.bundles.push(bundleRecord);
     });
-    const runtime = this;
+    const isRegistered = (): boolean => this.#binaries.includes(record);
     record.handle = {
       id,
       name: options.name ?? source.name,
       targets: source.bundles.map((bundle) => bundle.target),
       images: index,
       get registered() {
-        return runtime.#binaries.includes(record);
+        return isRegistered();
       },
-      unregister: () => runtime.#unregister(record),
+      unregister: () => this.#unregister(record),
     };
     this.#binaries.push(record);
     this.#plans.clear();
@@ -384,7 +384,7 @@ export class Runtime {
         role: i === 0 ? 'main' : 'add-on',
         entries: image.source.entries,
         properties: image.source.properties,
-        bytes: image.source.bytes(),
+        bytes: readBytes(image.source),
         specConstants: build.specConstants[i]!,
       }));
       program = this.backend.build({ device, kernel, images });
@@ -400,6 +400,16 @@ export class Runtime {
       programCacheHit: hit,
       ...(build === plan.first ? {} : { fellBackFrom: plan.first.main.source.name }),
     };
+  }
+}
+
+/** An image's bytes; a failure to read them (e.g. a corrupted container record) is an errc.runtime. */
+function readBytes(image: BinaryImageSource): Uint8Array {
+  try {
+    return image.bytes();
+  } catch (error) {
+    if (error instanceof SyclError) throw error;
+    throw new SyclError(errc.runtime, `cannot read device image '${image.name}': ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -93,7 +93,7 @@ class MetadataWriter {
   }
 }
 
-interface FunctionText {
+export interface FunctionText {
   readonly name: string;
   readonly kind: 'kernel' | 'helper' | 'action' | 'stub' | 'declaration';
   readonly tu?: number;

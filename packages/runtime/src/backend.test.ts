@@ -1,0 +1,119 @@
+import { PropertySetRegistry } from '@syclkit/formats';
+import { describe, expect, it } from 'vitest';
+import { moduleText, type FunctionText } from '../test/program-model.js';
+import { REQUIREMENTS_SET, SyclError, deviceFromTarget, encodeRequirementEntries, errc, simulatedJitBackend, type ProgramImage, type RequirementEntry } from './index.js';
+
+const dg1 = deviceFromTarget('intel_gpu_dg1'); // no fp64, sub-groups 8 16 32, 512 work-items
+const encoder = new TextEncoder();
+
+function image(name: string, functions: readonly FunctionText[], options: Partial<ProgramImage> & { requirements?: Record<string, RequirementEntry[]> } = {}): ProgramImage {
+  const properties = new PropertySetRegistry();
+  for (const [kernel, entries] of Object.entries(options.requirements ?? {})) properties.add(REQUIREMENTS_SET, kernel, encodeRequirementEntries(entries));
+  return {
+    name,
+    target: 'spir64',
+    format: 0,
+    role: 'main',
+    entries: functions.filter((f) => f.kind === 'kernel').map((f) => f.name),
+    properties,
+    bytes: encoder.encode(moduleText(functions)),
+    specConstants: new Map(),
+    ...options,
+  };
+}
+
+function buildError(images: ProgramImage[], kernel = 'K1'): SyclError {
+  try {
+    simulatedJitBackend().build({ device: dg1, kernel, images });
+  } catch (error) {
+    if (error instanceof SyclError) return error;
+    throw error;
+  }
+  throw new Error('the build succeeded');
+}
+
+describe('simulatedJitBackend', () => {
+  it('compiles every function of the images and reports the kernels', () => {
+    const program = simulatedJitBackend().build({
+      device: dg1,
+      kernel: 'K1',
+      images: [image('img', [{ name: 'K1', kind: 'kernel', calls: ['h'] }, { name: 'K2', kind: 'kernel', aspects: [5] }, { name: 'h', kind: 'helper' }])],
+    });
+    expect(program).toEqual({
+      backend: 'simulated-jit',
+      device: 'intel_gpu_dg1',
+      images: ['img'],
+      kernels: ['K1', 'K2'],
+      functions: ['K1', 'K2', 'h'],
+      discarded: [],
+      unresolved: [],
+      inspected: true,
+    });
+  });
+
+  it('fails on any function that uses an aspect the device lacks, not only the launched kernel', () => {
+    const error = buildError([image('img', [{ name: 'K1', kind: 'kernel' }, { name: 'unrelated', kind: 'helper', aspects: [6] }])]);
+    expect(error.code).toBe(errc.build_program_failure);
+    expect(error.message).toBe("Build of device image 'img' for device intel_gpu_dg1 failed: function 'unrelated' uses aspect fp64, which the device does not support");
+  });
+
+  it('fails on unsupported required sub-group and work-group sizes', () => {
+    expect(buildError([image('img', [{ name: 'K1', kind: 'kernel' }, { name: 'K2', kind: 'kernel', subGroupSize: 64 }])]).message).toMatch(
+      /function 'K2' requires sub-group size 64, which the device does not support$/,
+    );
+    const wide = image('img', [{ name: 'K1', kind: 'kernel' }, { name: 'K2', kind: 'kernel', workGroupSize: [32, 32] }]);
+    expect(buildError([wide]).message).toMatch(/function 'K2' requires work-group size \{32, 32\}, more than the device's 512 work-items$/);
+    expect(simulatedJitBackend({ checkWorkGroupSize: false }).build({ device: dg1, kernel: 'K1', images: [wide] }).kernels).toEqual(['K1', 'K2']);
+  });
+
+  it('discards kernels whose SpecIds are false and what only they reach, keeping what a kept kernel reaches', () => {
+    const functions: FunctionText[] = [
+      { name: 'K1', kind: 'kernel', calls: ['shared'] },
+      { name: 'K2', kind: 'kernel', aspects: [6], calls: ['shared', 'double_math'] },
+      { name: 'shared', kind: 'helper' },
+      { name: 'double_math', kind: 'helper', aspects: [6] },
+    ];
+    const requirements = { K1: [], K2: [{ kind: 'aspect' as const, aspect: 6, specId: 1 }] };
+    const off = image('img', functions, { requirements, specConstants: new Map([[1, false]]) });
+    const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [off] });
+    expect(program.functions).toEqual(['K1', 'shared']);
+    expect(program.discarded).toEqual(['K2', 'double_math']);
+    // With the constant true (or not set), nothing is discarded and the JIT fails on K2's code.
+    expect(buildError([image('img', functions, { requirements, specConstants: new Map([[1, true]]) })]).message).toMatch(/function 'K2' uses aspect fp64/);
+  });
+
+  it('does not look into SPIR-V or bitcode bytes', () => {
+    const spirv = Uint8Array.of(0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0);
+    const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [{ ...image('img', []), bytes: spirv }] });
+    expect(program.inspected).toBe(false);
+    expect(program.functions).toEqual([]);
+  });
+
+  it('fails on text that is not LLVM IR', () => {
+    const error = buildError([{ ...image('img', []), bytes: encoder.encode('this is not IR') }]);
+    expect(error.code).toBe(errc.build_program_failure);
+    expect(error.message).toMatch(/^Build of device image 'img' failed: the image is not valid LLVM IR: /);
+  });
+
+  it('fails when two images define the same function, and when no image defines the kernel', () => {
+    const a = image('a', [{ name: 'K1', kind: 'kernel' }]);
+    const b = image('b', [{ name: 'K1', kind: 'kernel' }], { role: 'add-on' });
+    expect(buildError([a, b]).message).toBe("Build failed: function 'K1' is defined in both 'a' and 'b'");
+    const error = buildError([image('c', [{ name: 'K2', kind: 'kernel' }])]);
+    expect(error.code).toBe(errc.runtime);
+    expect(error.message).toBe('No kernel named K1 was found');
+  });
+
+  it('links declarations to definitions in other images and reports what stays unresolved', () => {
+    const main = image('main', [
+      { name: 'K1', kind: 'kernel', calls: ['action', 'missing', '__spirv_ControlBarrier'] },
+      { name: 'action', kind: 'declaration' },
+      { name: 'missing', kind: 'declaration' },
+      { name: '__spirv_ControlBarrier', kind: 'declaration' },
+    ]);
+    const addOn = image('addon', [{ name: 'action', kind: 'action' }], { role: 'add-on' });
+    const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [main, addOn] });
+    expect(program.functions).toEqual(['K1', 'action']);
+    expect(program.unresolved).toEqual(['missing']);
+  });
+});

@@ -1,0 +1,55 @@
+import { DeviceConfig, applyDeviceConfigYaml } from '@syclkit/device-config';
+import { describe, expect, it } from 'vitest';
+import { Device, deviceFromTarget, ipVersionOfTarget, matchBundle, parseDeviceDescription } from './index.js';
+
+const config = DeviceConfig.builtin();
+const pvc = deviceFromTarget('intel_gpu_pvc');
+const cpu = deviceFromTarget('spir64_x86_64');
+const sm80 = deviceFromTarget('nvidia_gpu_sm_80');
+
+describe('matchBundle', () => {
+  it('matches an AOT bundle for the device by name, alias or IP version', () => {
+    expect(matchBundle('intel_gpu_pvc', pvc, config)).toBe('device');
+    expect(matchBundle('intel_gpu_12_60_7', pvc, config)).toBe('device');
+    expect(matchBundle(`intel_gpu_${pvc.ipVersion}`, pvc, config)).toBe('device');
+    expect(matchBundle(`intel_gpu_0x${pvc.ipVersion!.toString(16)}`, pvc, config)).toBe('device');
+    expect(matchBundle('intel_gpu_dg1', pvc, config)).toBeUndefined();
+    expect(matchBundle('intel_gpu_12_10_0', pvc, config)).toBeUndefined();
+  });
+
+  it('matches a configuration-file target named by GMDID for an unreleased device of that IP version', () => {
+    const device = parseDeviceDescription('name: next\nip-version: 20.1.0\nmax-work-group-size: 1024\n');
+    const { config: withFile } = applyDeviceConfigYaml(config, 'intel_gpu_20_1_0:\n  aspects: [fp16]\n  sub-group-sizes: [16]\n');
+    expect(matchBundle('intel_gpu_20_1_0', device, withFile)).toBe('device');
+    expect(matchBundle('intel_gpu_20_1_1', device, withFile)).toBeUndefined();
+  });
+
+  it('matches generic AOT triples by device kind and backend', () => {
+    expect(matchBundle('spir64_gen', pvc, config)).toBe('family');
+    expect(matchBundle('spir64_gen-unknown-unknown', pvc, config)).toBe('family');
+    expect(matchBundle('spir64_gen', cpu, config)).toBeUndefined();
+    expect(matchBundle('spir64_x86_64', cpu, config)).toBe('device');
+    expect(matchBundle('nvptx64-nvidia-cuda', sm80, config)).toBe('family');
+    expect(matchBundle('nvptx64-nvidia-cuda', pvc, config)).toBeUndefined();
+    expect(matchBundle('amdgcn-amd-amdhsa', deviceFromTarget('amd_gpu_gfx90a'), config)).toBe('family');
+    const fpga = new Device({ name: 'fpga', aspects: [], subGroupSizes: [], maxWorkGroupSize: 1024, backend: 'opencl', deviceType: 'accelerator' });
+    expect(matchBundle('spir64_fpga', fpga, config)).toBe('family');
+  });
+
+  it('offers SPIR-V to OpenCL and Level Zero devices only', () => {
+    expect(matchBundle('spir64', pvc, config)).toBe('jit');
+    expect(matchBundle('spir64', cpu, config)).toBe('jit');
+    expect(matchBundle('spir64', sm80, config)).toBeUndefined();
+    expect(matchBundle('made_up_target', pvc, config)).toBeUndefined();
+  });
+});
+
+describe('ipVersionOfTarget', () => {
+  it('reads dotted and numeric Intel GPU targets only', () => {
+    expect(ipVersionOfTarget('intel_gpu_12_60_7')).toBe(0x030f0007);
+    expect(ipVersionOfTarget('intel_gpu_51314695')).toBe(0x030f0007);
+    expect(ipVersionOfTarget('intel_gpu_pvc')).toBeUndefined();
+    expect(ipVersionOfTarget('nvidia_gpu_sm_80')).toBeUndefined();
+    expect(ipVersionOfTarget('intel_gpu_99999999999')).toBeUndefined();
+  });
+});
