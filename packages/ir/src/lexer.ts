@@ -80,25 +80,33 @@ function isVarStart(c: number): boolean {
 
 /** Replaces `\\` with `\` and `\XX` (two hex digits) with the byte, as LLVM's UnEscapeLexed. */
 export function unescape(raw: string): string {
-  if (raw.indexOf('\\') < 0) return raw;
-  let out = '';
-  for (let i = 0; i < raw.length; i++) {
+  let i = raw.indexOf('\\');
+  if (i < 0) return raw;
+  const out = Buffer.allocUnsafe(raw.length);
+  let n = out.write(raw.slice(0, i), 0, 'latin1');
+  const len = raw.length;
+  for (; i < len; i++) {
     const c = raw.charCodeAt(i);
-    if (c === 92 /* \ */) {
-      if (raw.charCodeAt(i + 1) === 92) {
-        out += '\\';
+    if (c === 92) {
+      const next = raw.charCodeAt(i + 1);
+      if (next === 92) {
+        out[n++] = 92;
         i++;
         continue;
       }
-      if (isHexDigit(raw.charCodeAt(i + 1)) && isHexDigit(raw.charCodeAt(i + 2))) {
-        out += String.fromCharCode(parseInt(raw.substr(i + 1, 2), 16));
+      if (isHexDigit(next) && isHexDigit(raw.charCodeAt(i + 2))) {
+        out[n++] = (hexValue(next) << 4) | hexValue(raw.charCodeAt(i + 2));
         i += 2;
         continue;
       }
     }
-    out += raw[i];
+    out[n++] = c;
   }
-  return out;
+  return out.toString('latin1', 0, n);
+}
+
+function hexValue(c: number): number {
+  return c <= 57 ? c - 48 : (c | 32) - 87;
 }
 
 export class Lexer {

@@ -76,15 +76,24 @@ export function escapeString(s: string): string {
     }
   }
   if (plain) return s;
-  let out = '';
+  const out = Buffer.allocUnsafe(s.length * 3);
+  let n = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i) & 0xff;
-    if (c === 92) out += '\\\\';
-    else if (c >= 0x20 && c <= 0x7e && c !== 34) out += s[i];
-    else out += '\\' + HEX[c >> 4]! + HEX[c & 15]!;
+    if (c === 92) {
+      out[n++] = 92;
+      out[n++] = 92;
+    } else if (c >= 0x20 && c <= 0x7e && c !== 34) out[n++] = c;
+    else {
+      out[n++] = 92;
+      out[n++] = HEX_CODES[c >> 4]!;
+      out[n++] = HEX_CODES[c & 15]!;
+    }
   }
-  return out;
+  return out.toString('latin1', 0, n);
 }
+
+const HEX_CODES = Buffer.from(HEX, 'latin1');
 
 /** `PrintLLVMName`: the name with its prefix, quoted and escaped when needed. */
 export function formatName(prefix: string, name: string): string {
