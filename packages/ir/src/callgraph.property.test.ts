@@ -24,10 +24,13 @@ const withRoots = generatedModule({ maxFunctions: 12, maxActions: 6 }).chain((mo
 function naiveReachable(edges: readonly (readonly number[])[], roots: readonly number[]): number[] {
   const seen = new Set<number>();
   const order: number[] = [];
-  for (const r of roots) if (!seen.has(r)) (seen.add(r), order.push(r));
-  for (let i = 0; i < order.length; i++) {
-    for (const next of edges[order[i]!]!) if (!seen.has(next)) (seen.add(next), order.push(next));
-  }
+  const visit = (i: number): void => {
+    if (seen.has(i)) return;
+    seen.add(i);
+    order.push(i);
+  };
+  for (const r of roots) visit(r);
+  for (let i = 0; i < order.length; i++) for (const next of edges[order[i]!]!) visit(next);
   return order;
 }
 

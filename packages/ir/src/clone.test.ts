@@ -192,3 +192,26 @@ describe('clone with a different id into the same context', () => {
     expect(clone.context).toBe(ctx);
   });
 });
+
+describe('scale', () => {
+  /** A module of `n` functions, each calling the next. */
+  function chain(n: number): Module {
+    const ctx = new Context();
+    const text: string[] = [];
+    for (let i = 0; i < n; i++) text.push(`define void @f${i}(i32 %x) {\n  call void @f${(i + 1) % n}(i32 %x)\n  %y = add i32 %x, 1\n  ret void\n}`);
+    return parseModule(text.join('\n'), { filename: 'chain.ll', context: ctx });
+  }
+
+  it('clones a 100k-function module in linear time, references pointing at the copies', () => {
+    const m = chain(100_000);
+    const start = performance.now();
+    const clone = cloneModule(m);
+    const elapsed = performance.now() - start;
+    expect(clone.functions.length).toBe(100_000);
+    const last = clone.functions[99_999]!;
+    expect(last.blocks[0]!.instructions[0]!.operands[0]).toBe(clone.functions[0]);
+    expect(verifyModule(clone)).toEqual([]);
+    // generous: about half a second on an idle machine; CI machines are shared
+    expect(elapsed).toBeLessThan(15_000);
+  }, 60_000);
+});

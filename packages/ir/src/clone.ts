@@ -79,42 +79,48 @@ class ModuleCloner {
     const { src, out, options } = this;
     const keep = options.keep;
     const all = [src.globals, src.functions, src.aliases, src.ifuncs] as const;
-    for (const list of all) for (const gv of list) if (keep === undefined || keep(gv)) this.kept.add(gv);
+    if (keep !== undefined) for (const list of all) for (const gv of list) if (keep(gv)) this.kept.add(gv);
+    const isKept = (gv: GlobalValue): boolean => keep === undefined || this.kept.has(gv);
     // Prototypes first (bodies and initializers refer to them), in source order: kept globals,
-    // and declarations for the unkept ones that kept code or initializers reference.
+    // and declarations for the unkept ones that kept code or initializers reference. The kept
+    // pairs are remembered in order so the later passes need no map lookups.
     const referenced = keep === undefined ? undefined : this.referencedByKept();
+    const keptSources: GlobalValue[] = [];
+    const keptCopies: GlobalValue[] = [];
     for (const list of all) {
       for (const gv of list) {
-        if (this.kept.has(gv)) this.prototype(gv);
-        else if (referenced?.has(gv)) this.declaration(gv);
+        if (isKept(gv)) {
+          keptSources.push(gv);
+          keptCopies.push(this.prototype(gv));
+        } else if (referenced?.has(gv)) this.declaration(gv);
       }
     }
     const bodies = options.bodies;
-    for (const g of src.globals) {
-      if (!this.kept.has(g)) continue;
-      const copy = this.map.get(g) as GlobalVariable;
-      copy.attachments = this.mapper.mapAttachments(g.attachments) ?? [];
-      if (g.initializer !== undefined) copy.initializer = this.mapConstant(g.initializer);
+    const mapper = this.mapper;
+    for (let i = 0; i < keptSources.length; i++) {
+      const gv = keptSources[i]!;
+      const copy = keptCopies[i]!;
+      if (gv.vk === 'global' && copy.vk === 'global') {
+        if (gv.attachments.length > 0) copy.attachments = mapper.mapAttachments(gv.attachments) ?? [];
+        if (gv.initializer !== undefined) copy.initializer = this.mapConstant(gv.initializer);
+      } else if (gv.vk === 'function' && copy.vk === 'function') {
+        if (gv.isDeclaration || (bodies !== undefined && !bodies(gv))) {
+          if (!gv.isDeclaration) makeDeclaration(copy);
+          else if (gv.attachments.length > 0) copy.attachments = mapper.mapAttachments(gv.attachments) ?? [];
+          if (copy.args.length === 0) copy.args = copy.functionType.params.map((t) => new Argument(t, '', copy));
+          continue;
+        }
+        if (gv.prefix) copy.prefix = this.mapConstant(gv.prefix);
+        if (gv.prologue) copy.prologue = this.mapConstant(gv.prologue);
+        if (gv.personality) copy.personality = this.mapConstant(gv.personality);
+        if (gv.attachments.length > 0) copy.attachments = mapper.mapAttachments(gv.attachments) ?? [];
+        mapper.cloneBody(gv, copy);
+      } else if (gv.vk === 'alias' && copy.vk === 'alias') copy.aliasee = this.mapConstant(gv.aliasee);
+      else if (gv.vk === 'ifunc' && copy.vk === 'ifunc') copy.resolver = this.mapConstant(gv.resolver);
     }
-    for (const f of src.functions) {
-      if (!this.kept.has(f)) continue;
-      const copy = this.map.get(f) as IRFunction;
-      if (f.isDeclaration || (bodies !== undefined && !bodies(f))) {
-        if (f.isDeclaration) copy.attachments = this.mapper.mapAttachments(f.attachments) ?? [];
-        else makeDeclaration(copy);
-        continue;
-      }
-      if (f.prefix) copy.prefix = this.mapConstant(f.prefix);
-      if (f.prologue) copy.prologue = this.mapConstant(f.prologue);
-      if (f.personality) copy.personality = this.mapConstant(f.personality);
-      copy.attachments = this.mapper.mapAttachments(f.attachments) ?? [];
-      this.mapper.cloneBody(f, copy);
-    }
-    for (const a of src.aliases) if (this.kept.has(a)) (this.map.get(a) as GlobalAlias).aliasee = this.mapConstant(a.aliasee);
-    for (const i of src.ifuncs) if (this.kept.has(i)) (this.map.get(i) as GlobalIFunc).resolver = this.mapConstant(i.resolver);
-    this.mapper.finish();
-    for (const [name, ops] of src.namedMetadata) out.setNamedMetadata(name, ops.map((op) => this.mapper.mapNode(op)));
-    this.restoreOrder();
+    mapper.finish();
+    for (const [name, ops] of src.namedMetadata) out.setNamedMetadata(name, ops.map((op) => mapper.mapNode(op)));
+    if (this.declaredLate) this.restoreOrder();
     this.copyComdats();
     return { module: out, map: this.map };
   }
@@ -159,13 +165,19 @@ class ModuleCloner {
     return mapped;
   }
 
-  /** Kept globals map to their copies; referenced unkept ones get a declaration on first use. */
+  /**
+   * Kept globals map to their copies; the pre-pass declared the referenced unkept ones. A global
+   * it could not see (e.g. referenced only through a block address's function) is declared on
+   * first use, and the lists are put back in source order at the end.
+   */
   private mapGlobal(gv: GlobalValue): Constant | null {
     const copy = this.map.get(gv);
     if (copy !== undefined) return copy;
     if (gv.parent !== this.src) return gv; // a global of another module: left as is (the verifier reports it)
+    this.declaredLate = true;
     return this.declaration(gv);
   }
+  private declaredLate = false;
 
   /** A copy of `gv` with everything but its body, initializer, aliasee or resolver. */
   private prototype(gv: GlobalValue): GlobalValue {
@@ -192,7 +204,7 @@ class ModuleCloner {
         f.align = gv.align;
         f.gc = gv.gc;
         f.comdat = gv.comdat;
-        f.args = gv.args.map((a) => new Argument(a.type, a.name, f));
+        // a copied body brings its own arguments; declarations get theirs in run()/declaration()
         copy = f;
         this.out.addFunction(f);
         break;
@@ -237,6 +249,7 @@ class ModuleCloner {
     } else if (copy.vk === 'function' && gv.vk === 'function') {
       if (gv.isDeclaration) copy.attachments = this.mapper.mapAttachments(gv.attachments) ?? [];
       else makeDeclaration(copy);
+      copy.args = copy.functionType.params.map((t) => new Argument(t, '', copy));
     }
     return copy;
   }

@@ -13,9 +13,14 @@
  * - named metadata is concatenated, `!llvm.module.flags` merged by behaviour (error, warning,
  *   require, override, append, append-unique, max, min), `appending` arrays concatenated.
  *
- * Source modules are copied, not consumed; the one visible change to them is that a struct type
- * whose copy the destination needs may hand its name over (as in LLVM, where the source dies).
- * Differences from LLVM are listed in `packages/ir/README.md` ("Linker").
+ * Source modules are copied, not consumed; the one visible change to them is to struct type
+ * names: a source type merged into a destination type loses its name, and one the destination
+ * needs a copy of hands its name over (as in LLVM, where the source module is consumed).
+ *
+ * Not done (LLVM does them): comdat selection kinds other than `any` and `nodeduplicate` across
+ * modules, cloning a nodeduplicate variable defined in both modules, private copies of aliasees
+ * that lose symbol resolution (aliases map to the resolved aliasee), intrinsic remangling after
+ * struct renaming, ThinLTO import, and NVPTX's dot-less `.N` renaming.
  */
 import { AttributeList, type AttributeSet } from './attributes.js';
 import type { Context } from './context.js';
@@ -1272,13 +1277,17 @@ class LinkStep {
           break;
         case 5:
         case 6: {
-          const dstValue = this.distinctFlagValue(existing, d, set);
+          const dstValue = this.distinctFlagValue(d, set);
           const srcValue = s.value;
           const srcOps = srcValue !== null && srcValue.mk === 'tuple' ? srcValue.operands : [];
           if (s.behavior === 5) dstValue.operands.push(...srcOps);
           else {
             const have = new Set(dstValue.operands);
-            for (const o of srcOps) if (!have.has(o)) (have.add(o), dstValue.operands.push(o));
+            for (const o of srcOps) {
+              if (have.has(o)) continue;
+              have.add(o);
+              dstValue.operands.push(o);
+            }
           }
           break;
         }
@@ -1307,14 +1316,13 @@ class LinkStep {
   }
 
   /** Append flags need a distinct tuple to grow (LLVM's ensureDistinctOp). */
-  private distinctFlagValue(existing: { op: MDNode }, d: ParsedFlag, set: (op: MDNode) => void): MDTuple {
+  private distinctFlagValue(d: ParsedFlag, set: (op: MDNode) => void): MDTuple {
     const value = d.value;
     if (value !== null && value.mk === 'tuple' && value.distinct) return value;
     const md = this.ctx.md;
     const copy = md.distinctTuple(value !== null && value.mk === 'tuple' ? value.operands : []);
     const flag = md.distinctTuple([d.behaviorMD, d.id, copy]);
     set(flag);
-    void existing;
     return copy;
   }
 }

@@ -100,6 +100,8 @@ export class ValueMapper {
   private readonly attributeLists = new Map<AttributeList, AttributeList>();
   /** Locals of the body being copied (one map reused for every function). */
   private readonly locals = new Map<Value, Value>();
+  private readonly sources: Instruction[] = [];
+  private readonly copies: Instruction[] = [];
   private copyingBody = false;
   /** Deferred work (bodies, initializers), run last-in first-out like LLVM's mapper worklist. */
   private readonly scheduled: (() => void)[] = [];
@@ -429,10 +431,18 @@ export class ValueMapper {
     // 2. Propagate "changed" from operands to the nodes that use them.
     const changed = new Uint8Array(fresh.length);
     const work: number[] = [];
-    for (let i = 0; i < fresh.length; i++) if (directlyChanged[i]) (changed[i] = 1), work.push(i);
+    for (let i = 0; i < fresh.length; i++) {
+      if (!directlyChanged[i]) continue;
+      changed[i] = 1;
+      work.push(i);
+    }
     while (work.length > 0) {
       const i = work.pop()!;
-      for (const p of parents[i] ?? []) if (changed[p] === 0) (changed[p] = 1), work.push(p);
+      for (const p of parents[i] ?? []) {
+        if (changed[p] !== 0) continue;
+        changed[p] = 1;
+        work.push(p);
+      }
     }
     const rebuild: MDNode[] = [];
     for (let i = 0; i < fresh.length; i++) {
@@ -534,8 +544,10 @@ export class ValueMapper {
       return copy;
     });
     const blocks: BasicBlock[] = [];
-    const sources: Instruction[] = [];
-    const copies: Instruction[] = [];
+    const sources = nested ? [] : this.sources;
+    const copies = nested ? [] : this.copies;
+    sources.length = 0;
+    copies.length = 0;
     for (const b of source.blocks) {
       const nb = new BasicBlock(b.name, target, label);
       locals.set(b, nb);
@@ -554,6 +566,8 @@ export class ValueMapper {
       for (let i = 0; i < sources.length; i++) this.fillInstruction(sources[i]!, copies[i]!, locals, adjustCall);
     } finally {
       locals.clear();
+      sources.length = 0;
+      copies.length = 0;
       this.copyingBody = nested;
     }
   }
@@ -566,7 +580,8 @@ export class ValueMapper {
       const c = copy as CallInst;
       const argEnd = 1 + inst.argCount;
       for (let i = 1; i < argEnd; i++) out[i] = this.mapValue(ops[i]!, locals);
-      c.bundles = inst.bundles.length === 0 ? [] : inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
+      // the copy's constructor gave it an empty bundle list of its own
+      if (inst.bundles.length > 0) c.bundles = inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
       for (let i = argEnd; i < ops.length; i++) out[i] = this.mapValue(ops[i]!, locals);
       out[0] = this.mapValue(ops[0]!, locals);
       c.functionType = this.mapType(inst.functionType) as FunctionType;

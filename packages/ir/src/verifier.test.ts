@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Instruction } from './instructions.js';
 import type { Module } from './module.js';
 import { parseModule } from './parser.js';
-import { formatProblems, verifyModule } from './verifier.js';
+import { moduleKind, moduleVerifiers } from './unit-kinds.js';
+import { formatProblems, moduleProblems, verifyModule } from './verifier.js';
 import { BasicBlock } from './values.js';
 
 const parse = (text: string): Module => parseModule(text, { filename: 'verify.ll' });
@@ -120,6 +121,14 @@ describe('verifyModule', () => {
     const m = parse(text);
     m.getFunction('f')!.blocks[1]!.instructions[0]!.name = 'a';
     expect(messages(m)).toEqual(['@f: local name %a is used twice (instruction)']);
+  });
+
+  it('registers itself with the module unit kind, so verify-after-each reports the problems', () => {
+    const m = parse(text);
+    expect(moduleVerifiers).toContain(moduleProblems);
+    expect(() => moduleKind.verify!(m)).not.toThrow();
+    m.remove(m.getGlobalVariable('g')!);
+    expect(() => moduleKind.verify!(m)).toThrow(/@h: initializer refers to @g, which is not in this module/);
   });
 
   it('stops at maxProblems', () => {

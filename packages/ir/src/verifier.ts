@@ -10,6 +10,7 @@ import type { Metadata, MDNode } from './metadata.js';
 import type { Module } from './module.js';
 import { forEachOperand } from './mapper.js';
 import { constantOperands } from './uses.js';
+import { moduleVerifiers } from './unit-kinds.js';
 import { isGlobalValue, type BasicBlock, type Constant, type GlobalValue, type IRFunction, type Value } from './values.js';
 
 export interface VerifierProblem {
@@ -32,6 +33,14 @@ export function verifyModule(m: Module, options: VerifyOptions = {}): VerifierPr
 export function formatProblems(problems: readonly VerifierProblem[]): string {
   return problems.map((p) => `${p.where}: ${p.message}\n`).join('');
 }
+
+/** `where: message` strings, the form the pass manager's verify-after-each hook takes. */
+export function moduleProblems(m: Module): string[] {
+  return verifyModule(m).map((p) => `${p.where}: ${p.message}`);
+}
+
+// The module unit kind runs every registered verifier after each pass when asked to verify.
+if (!moduleVerifiers.includes(moduleProblems)) moduleVerifiers.push(moduleProblems);
 
 class TooManyProblems extends Error {}
 
