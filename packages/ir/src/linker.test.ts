@@ -52,6 +52,19 @@ describe('DPC++ translation units, compared with llvm-link 16', () => {
   });
 });
 
+describe('aliases and ifuncs, compared with llvm-link 16', () => {
+  const dir = fileURLToPath(new URL('../test/fixtures/link/aliases/', import.meta.url));
+  for (const order of ['ab', 'ba']) {
+    const files = [...order].map((x) => `${x}.ll`);
+    it(`llvm-link -S ${files.join(' ')}`, () => {
+      const ctx = new Context();
+      const linked = linkModules(files.map((f) => () => parseModule(readFileSync(dir + f, 'latin1'), { filename: f, context: ctx })));
+      expect(printModule(linked)).toBe(readFileSync(`${dir}expected-${order}.ll`, 'latin1'));
+      expect(verifyModule(linked)).toEqual([]);
+    });
+  }
+});
+
 describe('symbol resolution', () => {
   it('binds a declaration to a definition from a later module, keeping its uses', () => {
     const out = printModule(

@@ -534,8 +534,8 @@ class LinkStep {
   private readonly valueMap = new Map<GlobalValue, GlobalValue>();
   /** Destination globals whose body, initializer or aliasee is scheduled but not copied yet. */
   private readonly pendingBodies = new Set<GlobalValue>();
-  /** Destination aliases created as prototypes that have no aliasee yet. */
-  private readonly aliasesWithoutAliasee = new Set<GlobalAlias>();
+  /** Destination aliases and ifuncs created as prototypes that have no aliasee / resolver yet. */
+  private readonly withoutTarget = new Set<GlobalValue>();
   /** Existing destination functions and aliases that moved to the end of their list. */
   private readonly moved = new Set<GlobalValue>();
   /** Destination globals replaced by a new object of another kind (or type), fixed up at the end. */
@@ -841,9 +841,8 @@ class LinkStep {
       case 'global':
         return gv.initializer !== undefined || gv.linkage === 'appending';
       case 'alias':
-        return !this.aliasesWithoutAliasee.has(gv);
       case 'ifunc':
-        return true;
+        return !this.withoutTarget.has(gv);
     }
   }
 
@@ -894,28 +893,27 @@ class LinkStep {
     return proto;
   }
 
-  /** Whether the existing destination global can become the new definition in place. */
+  /**
+   * Whether the existing destination global can become the new definition in place. A global of
+   * another kind with the same value type (a function declaration resolved by an alias or ifunc)
+   * is replaced instead; different value types are an error unless mismatches are allowed.
+   */
   private canReuse(dgv: GlobalValue, sgv: GlobalValue, forDefinition: boolean): boolean {
     const kind = forDefinition || sgv.vk === 'global' || sgv.vk === 'function' ? sgv.vk : sgv.valueType.kind === 'function' ? 'function' : 'global';
-    if (dgv.vk !== kind || dgv.type !== this.typeMap.get(sgv.type)) return this.mismatch(dgv, sgv, false);
-    if (dgv.valueType !== this.typeMap.get(sgv.valueType)) return this.mismatch(dgv, sgv, true);
-    return true;
-  }
-
-  /** A declaration/definition pair that does not agree: an error unless mismatches are allowed. */
-  private mismatch(dgv: GlobalValue, sgv: GlobalValue, sameKind: boolean): false {
-    if (this.linker.options.allowTypeMismatch !== true && (sameKind || (dgv.vk !== 'alias' && sgv.vk !== 'alias'))) {
+    const sameTypes = dgv.type === this.typeMap.get(sgv.type) && dgv.valueType === this.typeMap.get(sgv.valueType);
+    if (!sameTypes && this.linker.options.allowTypeMismatch !== true) {
       throw this.error(`linking globals named '${sgv.name}': ${describeKind(dgv)} in '${this.dest.id}' and ${describeKind(sgv)} in '${this.src.id}' have different types`);
     }
-    return false;
+    return sameTypes && dgv.vk === kind;
   }
 
   /** A source global bound to an existing destination global must agree with a definition. */
   private checkCompatible(dgv: GlobalValue, sgv: GlobalValue): void {
     if (this.linker.options.allowTypeMismatch === true) return;
     if (isDeclaration(dgv) && isDeclaration(sgv)) return;
-    const sameKind = dgv.vk === sgv.vk || (dgv.valueType.kind === 'function') === (sgv.valueType.kind === 'function');
-    if (!sameKind || dgv.valueType !== this.typeMap.get(sgv.valueType)) this.mismatch(dgv, sgv, true);
+    if (dgv.valueType !== this.typeMap.get(sgv.valueType)) {
+      throw this.error(`linking globals named '${sgv.name}': ${describeKind(dgv)} in '${this.dest.id}' and ${describeKind(sgv)} in '${this.src.id}' have different types`);
+    }
   }
 
   private moveToEnd(gv: GlobalValue): void {
@@ -947,11 +945,11 @@ class LinkStep {
       fn.args = fn.functionType.params.map((t) => new Argument(t, '', fn));
       proto = this.dest.addFunction(fn);
     } else if (sgv.vk === 'alias') {
-      const alias = new GlobalAlias(sgv.name, valueType, type, this.ctx.poison(type));
-      this.aliasesWithoutAliasee.add(alias);
-      proto = this.dest.addAlias(alias);
+      proto = this.dest.addAlias(new GlobalAlias(sgv.name, valueType, type, this.ctx.poison(type)));
+      this.withoutTarget.add(proto);
     } else {
       proto = this.dest.addIFunc(new GlobalIFunc(sgv.name, valueType, type, this.ctx.poison(type)));
+      this.withoutTarget.add(proto);
     }
     this.resetPrototype(proto, sgv, forDefinition);
     return proto;
@@ -1001,8 +999,8 @@ class LinkStep {
         // metadata of declarations is copied eagerly; definitions bring theirs with the body
         gv.attachments = sgv.isDeclaration ? [...sgv.attachments] : [];
       } else gv.attachments = [];
-    } else if (gv.vk === 'alias') {
-      this.aliasesWithoutAliasee.add(gv);
+    } else {
+      this.withoutTarget.add(gv);
     }
   }
 
@@ -1035,12 +1033,13 @@ class LinkStep {
     } else if (dst.vk === 'alias' && src.vk === 'alias') {
       mapper.schedule(() => {
         this.pendingBodies.delete(dst);
-        this.aliasesWithoutAliasee.delete(dst);
+        this.withoutTarget.delete(dst);
         dst.aliasee = constant(src.aliasee);
       });
     } else if (dst.vk === 'ifunc' && src.vk === 'ifunc') {
       mapper.schedule(() => {
         this.pendingBodies.delete(dst);
+        this.withoutTarget.delete(dst);
         dst.resolver = constant(src.resolver);
       });
     } else this.pendingBodies.delete(dst);
