@@ -124,3 +124,17 @@ export { callingConvFromNumber, isCallingConvKeyword, KERNEL_CALLING_CONVENTIONS
 export { lookupIntrinsic, intrinsicAttributes, upgradeIntrinsics, upgradeDebugInfo, stripDebugInfo, debugMetadataVersion } from './upgrade.js';
 export { formatFP, fpValue } from './fp.js';
 export { moduleKind, functionKind, moduleVerifiers } from './unit-kinds.js';
+export { computeUses, GlobalUses, ConstantGlobals, constantOperands, globalsInMetadata } from './uses.js';
+export type { GlobalUser, UsesOptions } from './uses.js';
+export { replaceAllUsesWith, nullMetadataReferences, deleteFunctions, dropBody, removeFromUsedLists, eraseUnused } from './replace.js';
+export type { ReplaceOptions, DeleteOptions, DeleteResult, EraseUnusedOptions } from './replace.js';
+export { buildCallGraph, CallGraph, calledFunction } from './callgraph.js';
+export type { CallGraphOptions } from './callgraph.js';
+export { ValueMapper, forEachOperand } from './mapper.js';
+export type { MapperOptions, LocalMap } from './mapper.js';
+export { cloneModule, cloneModuleWithMap } from './clone.js';
+export type { CloneOptions, CloneResult } from './clone.js';
+export { linkModules, Linker, identifiedStructTypes } from './linker.js';
+export type { LinkOptions, LinkModulesOptions } from './linker.js';
+export { verifyModule, formatProblems, moduleProblems } from './verifier.js';
+export type { VerifierProblem, VerifyOptions } from './verifier.js';
