@@ -55,3 +55,30 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
 export async function readInput(path: string, io: CliIO): Promise<Buffer> {
   return path === '-' ? io.readStdin() : readFileSync(path);
 }
+
+/**
+ * Writes a file atomically from chunks produced by `produce` (streamed to a temporary file beside
+ * the target, then renamed), so large outputs are never held in memory whole.
+ */
+export function writeFileAtomicStreaming(path: string, produce: (write: (chunk: Uint8Array) => void) => void): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
+  const fd = openSync(temp, 'w');
+  try {
+    produce((chunk) => {
+      let off = 0;
+      while (off < chunk.length) off += writeSync(fd, chunk, off);
+    });
+    fsyncSync(fd);
+    closeSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}

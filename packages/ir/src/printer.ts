@@ -38,16 +38,17 @@ import type {
 
 /** Prints `module` as textual IR. */
 export function printModule(module: Module): string {
-  const chunks: string[] = [];
+  const chunks: Uint8Array[] = [];
   new ModulePrinter(module, (chunk) => chunks.push(chunk)).print();
-  return chunks.join('');
+  return Buffer.concat(chunks).toString('latin1');
 }
 
 /**
- * Prints `module` in chunks of about 64 KiB, handing each to `write` as it is produced, so large
- * modules can be written out without holding the whole text.
+ * Prints `module` as latin1 bytes (one byte per IR character), handing chunks of about 1 MiB to
+ * `write` as they are produced, so large modules can be written out without holding the text.
+ * Each chunk is a fresh buffer the callee may keep.
  */
-export function printModuleTo(module: Module, write: (chunk: string) => void): void {
+export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void): void {
   new ModulePrinter(module, write).print();
 }
 
@@ -165,9 +166,14 @@ export function formatAttribute(a: Attribute, typeText: (t: Type) => string, inG
   }
 }
 
+const CHUNK = 1 << 20;
+/** Decimal spellings of small numbers, reused instead of allocating a string per number. */
+const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => String(i));
+
 class ModulePrinter {
-  private buf = '';
-  private readonly sink: (chunk: string) => void;
+  private out: Buffer = Buffer.allocUnsafe(CHUNK);
+  private n = 0;
+  private readonly sink: (chunk: Uint8Array) => void;
   private readonly m: Module;
   private readonly typeNames = new Map<Type, string>();
   private readonly numberedTypes = new Map<StructType, number>();
@@ -181,20 +187,45 @@ class ModulePrinter {
   private preds = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
 
-  constructor(m: Module, sink: (chunk: string) => void) {
+  constructor(m: Module, sink: (chunk: Uint8Array) => void) {
     this.m = m;
     this.sink = sink;
   }
 
+  /** Appends a latin1 string byte by byte (cheaper than building ropes of small strings). */
   private w(s: string): void {
-    this.buf += s;
+    const len = s.length;
+    if (this.n + len > this.out.length) this.spill(len);
+    const out = this.out;
+    let n = this.n;
+    for (let i = 0; i < len; i++) out[n++] = s.charCodeAt(i);
+    this.n = n;
   }
 
-  /** Hands the buffered text to the sink once it is large (called between lines). */
+  private ch(code: number): void {
+    if (this.n === this.out.length) this.spill(1);
+    this.out[this.n++] = code;
+  }
+
+  /** Non-negative integers without allocating; others through String(). */
+  private num(v: number | bigint): void {
+    if (typeof v === 'number' && v >= 0 && v < 1024 && (v | 0) === v) this.w(SMALL_NUMBERS[v]!);
+    else this.w(String(v));
+  }
+
+  /** Hands the full buffer to the sink and starts a fresh one with room for `need` bytes. */
+  private spill(need: number): void {
+    if (this.n > 0) this.sink(this.out.subarray(0, this.n));
+    this.out = Buffer.allocUnsafe(Math.max(CHUNK, need));
+    this.n = 0;
+  }
+
+  /** Hands over what is buffered (only at the end; chunks are handed over when full). */
   private flush(force = false): void {
-    if (force || this.buf.length > 1 << 16) {
-      if (this.buf.length > 0) this.sink(this.buf);
-      this.buf = '';
+    if (force && this.n > 0) {
+      this.sink(this.out.subarray(0, this.n));
+      this.out = Buffer.allocUnsafe(CHUNK);
+      this.n = 0;
     }
   }
 
@@ -697,17 +728,76 @@ class ModulePrinter {
       const column = label.length - 1;
       const pad = Math.max(50 - column, 1);
       const preds = this.preds.get(b);
-      this.w(' '.repeat(pad) + ';');
+      for (let i = 0; i < pad; i++) this.ch(32);
+      this.ch(59);
       if (preds === undefined || preds.length === 0) this.w(' No predecessors!');
-      else this.w(' preds = ' + preds.map((p) => this.localRef(p)).join(', '));
+      else {
+        this.w(' preds = ');
+        for (let i = 0; i < preds.length; i++) {
+          if (i > 0) this.w(', ');
+          this.wLocal(preds[i]!);
+        }
+      }
     }
-    this.w('\n');
+    this.ch(10);
     const insts = b.instructions;
     for (let i = 0; i < insts.length; i++) {
       const inst = insts[i]!;
       if (inst.debugRecords) for (const r of inst.debugRecords) this.w(`    ${this.debugRecordText(r)}\n`);
-      this.buf += this.instructionText(inst) + '\n';
+      this.printInstruction(inst);
+      this.ch(10);
     }
+  }
+
+  // --- direct writers for the hot path -----------------------------------------------------------
+
+  private wName(prefix: number, name: string): void {
+    if (isPlainName(name)) {
+      this.ch(prefix);
+      this.w(name);
+    } else this.w(formatName(String.fromCharCode(prefix), name));
+  }
+
+  private wLocal(v: Value): void {
+    const name = (v as { name?: string }).name;
+    if (name) this.wName(37, name);
+    else {
+      const n = this.localSlots.get(v);
+      if (n === undefined) this.w('<badref>');
+      else {
+        this.ch(37);
+        this.num(n);
+      }
+    }
+  }
+
+  private wOperand(v: Value): void {
+    switch (v.vk) {
+      case 'argument':
+      case 'block':
+      case 'instruction':
+        this.wLocal(v);
+        return;
+      case 'global':
+      case 'function':
+      case 'alias':
+      case 'ifunc':
+        if (v.name !== '') this.wName(64, v.name);
+        else this.w(this.globalRef(v));
+        return;
+      case 'int':
+        if (v.type.bits === 1) this.w(v.value === 0 ? 'false' : 'true');
+        else this.num(v.value);
+        return;
+      default:
+        this.w(this.operand(v));
+    }
+  }
+
+  private wTyped(v: Value): void {
+    this.w(this.type(v.type));
+    this.ch(32);
+    this.wOperand(v);
   }
 
   private debugRecordText(r: DebugRecord): string {
@@ -723,145 +813,249 @@ class ModulePrinter {
     return n === undefined ? '<badref>' : `%${n}`;
   }
 
-  private instructionText(inst: Instruction): string {
-    let s = '  ';
-    if (inst.name !== '') s += formatName('%', inst.name) + ' = ';
-    else if (inst.type.kind !== 'void') s += `%${this.localSlots.get(inst) ?? '<badref>'} = `;
+  private printInstruction(inst: Instruction): void {
+    this.ch(32);
+    this.ch(32);
+    if (inst.name !== '') {
+      this.wName(37, inst.name);
+      this.w(' = ');
+    } else if (inst.type.kind !== 'void') {
+      this.wLocal(inst);
+      this.w(' = ');
+    }
     const op = inst.opcode;
     const flags = inst.flags;
     if (op === 'call') {
-      if (flags & Flag.MUSTTAIL) s += 'musttail ';
-      else if (flags & Flag.TAIL) s += 'tail ';
-      else if (flags & Flag.NOTAIL) s += 'notail ';
+      if (flags & Flag.MUSTTAIL) this.w('musttail ');
+      else if (flags & Flag.TAIL) this.w('tail ');
+      else if (flags & Flag.NOTAIL) this.w('notail ');
     }
-    s += op;
-    if (inst instanceof MemoryInst) {
-      if ((op === 'load' || op === 'store') && flags & Flag.ATOMIC) s += ' atomic';
-      if (op === 'cmpxchg' && flags & Flag.WEAK) s += ' weak';
-      if (flags & Flag.VOLATILE) s += ' volatile';
+    this.w(op);
+    const isMemory = inst instanceof MemoryInst;
+    if (isMemory) {
+      if ((op === 'load' || op === 'store') && flags & Flag.ATOMIC) this.w(' atomic');
+      if (op === 'cmpxchg' && flags & Flag.WEAK) this.w(' weak');
+      if (flags & Flag.VOLATILE) this.w(' volatile');
     }
-    s += optimizationFlags(op, flags);
-    if (inst instanceof CmpInst) s += ' ' + inst.predicate;
-    if (inst instanceof MemoryInst && op === 'atomicrmw') s += ' ' + inst.rmwOperation;
+    if (flags !== 0) this.w(optimizationFlags(op, flags));
+    if (inst instanceof CmpInst) {
+      this.ch(32);
+      this.w(inst.predicate);
+    }
+    if (isMemory && op === 'atomicrmw') {
+      this.ch(32);
+      this.w((inst as MemoryInst).rmwOperation);
+    }
     const ops = inst.operands;
     switch (op) {
       case 'br':
-        if (ops.length === 3) s += ` ${this.typedOperand(ops[0]!)}, ${this.typedOperand(ops[1]!)}, ${this.typedOperand(ops[2]!)}`;
-        else s += ` ${this.typedOperand(ops[0]!)}`;
+        this.ch(32);
+        this.wTyped(ops[0]!);
+        if (ops.length === 3) {
+          this.w(', ');
+          this.wTyped(ops[1]!);
+          this.w(', ');
+          this.wTyped(ops[2]!);
+        }
         break;
       case 'switch': {
-        s += ` ${this.typedOperand(ops[0]!)}, ${this.typedOperand(ops[1]!)} [`;
-        for (let i = 2; i < ops.length; i += 2) s += `\n    ${this.typedOperand(ops[i]!)}, ${this.typedOperand(ops[i + 1]!)}`;
-        s += '\n  ]';
+        this.ch(32);
+        this.wTyped(ops[0]!);
+        this.w(', ');
+        this.wTyped(ops[1]!);
+        this.w(' [');
+        for (let i = 2; i < ops.length; i += 2) {
+          this.w('\n    ');
+          this.wTyped(ops[i]!);
+          this.w(', ');
+          this.wTyped(ops[i + 1]!);
+        }
+        this.w('\n  ]');
         break;
       }
       case 'indirectbr':
-        s += ` ${this.typedOperand(ops[0]!)}, [${ops.slice(1).map((o) => this.typedOperand(o)).join(', ')}]`;
+        this.ch(32);
+        this.wTyped(ops[0]!);
+        this.w(', [');
+        this.wList(ops, 1, ops.length);
+        this.ch(93);
         break;
       case 'phi': {
-        s += ` ${this.type(inst.type)} `;
-        const parts: string[] = [];
-        for (let i = 0; i < ops.length; i += 2) parts.push(`[ ${this.operand(ops[i]!)}, ${this.operand(ops[i + 1]!)} ]`);
-        s += parts.join(', ');
+        this.ch(32);
+        this.w(this.type(inst.type));
+        this.ch(32);
+        for (let i = 0; i < ops.length; i += 2) {
+          if (i > 0) this.w(', ');
+          this.w('[ ');
+          this.wOperand(ops[i]!);
+          this.w(', ');
+          this.wOperand(ops[i + 1]!);
+          this.w(' ]');
+        }
         break;
       }
       case 'extractvalue':
       case 'insertvalue': {
-        s += ' ' + ops.map((o) => this.typedOperand(o)).join(', ');
-        for (const i of (inst as AggregateInst).indices) s += `, ${i}`;
+        this.ch(32);
+        this.wList(ops, 0, ops.length);
+        for (const i of (inst as AggregateInst).indices) {
+          this.w(', ');
+          this.num(i);
+        }
         break;
       }
       case 'landingpad': {
         const lp = inst as LandingPadInst;
-        s += ' ' + this.type(inst.type);
+        this.ch(32);
+        this.w(this.type(inst.type));
         const cleanup = (flags & Flag.CLEANUP) !== 0;
-        if (cleanup || ops.length > 0) s += '\n';
-        if (cleanup) s += '          cleanup';
+        if (cleanup || ops.length > 0) this.ch(10);
+        if (cleanup) this.w('          cleanup');
         ops.forEach((c, i) => {
-          if (i !== 0 || cleanup) s += '\n';
-          s += `          ${lp.clauseKinds[i]} ${this.typedOperand(c)}`;
+          if (i !== 0 || cleanup) this.ch(10);
+          this.w(`          ${lp.clauseKinds[i]} `);
+          this.wTyped(c);
         });
         break;
       }
       case 'catchswitch': {
         const cs = inst as CatchSwitchInst;
-        s += ` within ${this.operand(ops[0]!)} [`;
-        s += ops.slice(1, 1 + cs.handlerCount).map((o) => this.typedOperand(o)).join(', ');
-        s += '] unwind ';
-        s += cs.hasUnwindDest ? this.typedOperand(ops[ops.length - 1]!) : 'to caller';
+        this.w(' within ');
+        this.wOperand(ops[0]!);
+        this.w(' [');
+        this.wList(ops, 1, 1 + cs.handlerCount);
+        this.w('] unwind ');
+        if (cs.hasUnwindDest) this.wTyped(ops[ops.length - 1]!);
+        else this.w('to caller');
         break;
       }
       case 'catchpad':
       case 'cleanuppad':
-        s += ` within ${this.operand(ops[0]!)} [${ops.slice(1).map((o) => this.typedOperand(o)).join(', ')}]`;
+        this.w(' within ');
+        this.wOperand(ops[0]!);
+        this.w(' [');
+        this.wList(ops, 1, ops.length);
+        this.ch(93);
         break;
       case 'catchret':
-        s += ` from ${this.operand(ops[0]!)} to ${this.typedOperand(ops[1]!)}`;
+        this.w(' from ');
+        this.wOperand(ops[0]!);
+        this.w(' to ');
+        this.wTyped(ops[1]!);
         break;
       case 'cleanupret':
-        s += ` from ${this.operand(ops[0]!)} unwind ${ops.length > 1 ? this.typedOperand(ops[1]!) : 'to caller'}`;
+        this.w(' from ');
+        this.wOperand(ops[0]!);
+        this.w(' unwind ');
+        if (ops.length > 1) this.wTyped(ops[1]!);
+        else this.w('to caller');
         break;
       case 'ret':
-        s += ops.length === 0 ? ' void' : ' ' + this.typedOperand(ops[0]!);
+        if (ops.length === 0) this.w(' void');
+        else {
+          this.ch(32);
+          this.wTyped(ops[0]!);
+        }
         break;
       case 'call':
       case 'invoke':
       case 'callbr':
-        s += this.callText(inst as CallInst);
+        this.printCall(inst as CallInst);
         break;
       case 'alloca': {
         const a = inst as AllocaInst;
-        s += ' ';
-        if (flags & Flag.INALLOCA) s += 'inalloca ';
-        if (flags & Flag.SWIFTERROR) s += 'swifterror ';
-        s += this.type(a.allocatedType);
+        this.ch(32);
+        if (flags & Flag.INALLOCA) this.w('inalloca ');
+        if (flags & Flag.SWIFTERROR) this.w('swifterror ');
+        this.w(this.type(a.allocatedType));
         const size = ops[0]!;
         const isOne = size.vk === 'int' && size.value === 1;
-        if (!isOne || size.type.kind !== 'integer' || size.type.bits !== 32) s += ', ' + this.typedOperand(size);
-        if (a.align !== undefined) s += `, align ${a.align}`;
-        if (a.addressSpace !== 0) s += `, addrspace(${a.addressSpace})`;
+        if (!isOne || size.type.kind !== 'integer' || size.type.bits !== 32) {
+          this.w(', ');
+          this.wTyped(size);
+        }
+        if (a.align !== undefined) {
+          this.w(', align ');
+          this.num(a.align);
+        }
+        if (a.addressSpace !== 0) this.w(`, addrspace(${a.addressSpace})`);
         break;
       }
       case 'va_arg':
-        s += ` ${this.typedOperand(ops[0]!)}, ${this.type(inst.type)}`;
+        this.ch(32);
+        this.wTyped(ops[0]!);
+        this.w(', ');
+        this.w(this.type(inst.type));
         break;
       case 'shufflevector': {
-        s += ` ${this.typedOperand(ops[0]!)}, ${this.typedOperand(ops[1]!)}`;
-        s += this.shuffleMaskText(inst.type, (inst as ShuffleVectorInst).mask);
+        this.ch(32);
+        this.wTyped(ops[0]!);
+        this.w(', ');
+        this.wTyped(ops[1]!);
+        this.w(this.shuffleMaskText(inst.type, (inst as ShuffleVectorInst).mask));
         break;
       }
       default: {
         if (CAST_OPCODES.has(op)) {
-          s += ` ${this.typedOperand(ops[0]!)} to ${this.type(inst.type)}`;
+          this.ch(32);
+          this.wTyped(ops[0]!);
+          this.w(' to ');
+          this.w(this.type(inst.type));
           break;
         }
         if (ops.length === 0) break;
-        if (inst instanceof GetElementPtrInst) s += ` ${this.type(inst.sourceElementType)},`;
-        else if (op === 'load') s += ` ${this.type(inst.type)},`;
+        if (inst instanceof GetElementPtrInst) {
+          this.ch(32);
+          this.w(this.type(inst.sourceElementType));
+          this.ch(44);
+        } else if (op === 'load') {
+          this.ch(32);
+          this.w(this.type(inst.type));
+          this.ch(44);
+        }
         let printAll = op === 'select' || op === 'store' || op === 'cmpxchg' || op === 'atomicrmw';
         if (!printAll) {
           const t0 = ops[0]!.type;
           for (let i = 1; i < ops.length; i++) if (ops[i]!.type !== t0) printAll = true;
         }
-        if (!printAll) s += ' ' + this.type(ops[0]!.type);
-        s += ' ' + ops.map((o) => (printAll ? this.typedOperand(o) : this.operand(o))).join(', ');
+        if (!printAll) {
+          this.ch(32);
+          this.w(this.type(ops[0]!.type));
+        }
+        this.ch(32);
+        for (let i = 0; i < ops.length; i++) {
+          if (i > 0) this.w(', ');
+          if (printAll) this.wTyped(ops[i]!);
+          else this.wOperand(ops[i]!);
+        }
       }
     }
-    if (inst instanceof MemoryInst) {
-      const scope = inst.syncScope !== '' ? ` syncscope("${escapeString(inst.syncScope)}")` : '';
+    if (isMemory) {
+      const mi = inst as MemoryInst;
+      const scope = mi.syncScope !== '' ? ` syncscope("${escapeString(mi.syncScope)}")` : '';
       if (op === 'load' || op === 'store') {
-        if (flags & Flag.ATOMIC) s += `${scope} ${inst.ordering}`;
-        if (inst.align !== undefined) s += `, align ${inst.align}`;
+        if (flags & Flag.ATOMIC) this.w(`${scope} ${mi.ordering}`);
+        if (mi.align !== undefined) {
+          this.w(', align ');
+          this.num(mi.align);
+        }
       } else if (op === 'cmpxchg') {
-        s += `${scope} ${inst.ordering} ${inst.failureOrdering}, align ${inst.align}`;
+        this.w(`${scope} ${mi.ordering} ${mi.failureOrdering}, align ${mi.align}`);
       } else if (op === 'atomicrmw') {
-        s += `${scope} ${inst.ordering}, align ${inst.align}`;
+        this.w(`${scope} ${mi.ordering}, align ${mi.align}`);
       } else if (op === 'fence') {
-        s += `${scope} ${inst.ordering}`;
+        this.w(`${scope} ${mi.ordering}`);
       }
     }
-    s += this.attachmentsText(inst.attachments, ', ');
-    return s;
+    if (inst.attachments !== null && inst.attachments.length > 0) this.w(this.attachmentsText(inst.attachments, ', '));
+  }
+
+  /** Typed operands `from..to` separated by `, `. */
+  private wList(ops: readonly Value[], from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      if (i > from) this.w(', ');
+      this.wTyped(ops[i]!);
+    }
   }
 
   private shuffleMaskText(t: Type, mask: readonly number[]): string {
@@ -874,41 +1068,64 @@ class ModulePrinter {
     return `, ${maskType} <${mask.map((m) => (m === -1 ? 'i32 undef' : `i32 ${m}`)).join(', ')}>`;
   }
 
-  private callText(c: CallInst): string {
-    let s = '';
-    if (c.callingConv !== 'ccc') s += ' ' + c.callingConv;
+  private printCall(c: CallInst): void {
+    if (c.callingConv !== 'ccc') {
+      this.ch(32);
+      this.w(c.callingConv);
+    }
     const attrs = c.attributes;
-    if (!attrs.ret.isEmpty) s += ' ' + this.attrSetText(attrs.ret);
+    if (!attrs.ret.isEmpty) {
+      this.ch(32);
+      this.w(this.attrSetText(attrs.ret));
+    }
     const callee = c.callee;
     const fnType = c.functionType;
     // addrspace(N) only when it differs from what the parser would assume
     const calleeAS = callee.type.kind === 'pointer' ? callee.type.addressSpace : 0;
     const programAS = this.m.layout.programAddressSpace;
-    if (callee.vk !== 'function' ? calleeAS !== programAS : callee.addressSpace !== programAS) s += ` addrspace(${calleeAS})`;
-    s += ' ' + this.type(fnType.varArgs ? fnType : fnType.returnType) + ' ' + this.operand(callee) + '(';
+    if (callee.vk !== 'function' ? calleeAS !== programAS : callee.addressSpace !== programAS) this.w(` addrspace(${calleeAS})`);
+    this.ch(32);
+    this.w(this.type(fnType.varArgs ? fnType : fnType.returnType));
+    this.ch(32);
+    this.wOperand(callee);
+    this.ch(40);
     const n = c.argCount;
-    const args: string[] = [];
+    const ops = c.operands;
     for (let i = 0; i < n; i++) {
-      const a = c.arg(i);
+      if (i > 0) this.w(', ');
+      const a = ops[1 + i]!;
       const pa = attrs.param(i);
-      args.push(pa.isEmpty ? `${this.type(a.type)} ${this.operand(a)}` : `${this.type(a.type)} ${this.attrSetText(pa)} ${this.operand(a)}`);
+      this.w(this.type(a.type));
+      this.ch(32);
+      if (!pa.isEmpty) {
+        this.w(this.attrSetText(pa));
+        this.ch(32);
+      }
+      this.wOperand(a);
     }
-    if (c.opcode === 'call' && c.flags & Flag.MUSTTAIL && this.currentFunction?.functionType.varArgs) args.push('...');
-    s += args.join(', ') + ')';
-    if (!attrs.fn.isEmpty) s += ` #${this.attrSlot(attrs.fn)}`;
+    if (c.opcode === 'call' && c.flags & Flag.MUSTTAIL && this.currentFunction?.functionType.varArgs) this.w(n > 0 ? ', ...' : '...');
+    this.ch(41);
+    if (!attrs.fn.isEmpty) {
+      this.w(' #');
+      this.num(this.attrSlot(attrs.fn));
+    }
     if (c.bundles.length > 0) {
       const bundles = c.bundles.map((b) => `"${escapeString(b.tag)}"(${b.inputs.map((v) => this.typedOperand(v)).join(', ')})`);
-      s += ` [ ${bundles.join(', ')} ]`;
+      this.w(` [ ${bundles.join(', ')} ]`);
     }
-    const ops = c.operands;
     if (c.opcode === 'invoke') {
-      s += `\n          to ${this.typedOperand(ops[ops.length - 2]!)} unwind ${this.typedOperand(ops[ops.length - 1]!)}`;
+      this.w('\n          to ');
+      this.wTyped(ops[ops.length - 2]!);
+      this.w(' unwind ');
+      this.wTyped(ops[ops.length - 1]!);
     } else if (c.opcode === 'callbr') {
-      const indirect = ops.slice(ops.length - c.indirectDestCount);
-      const def = ops[ops.length - c.indirectDestCount - 1]!;
-      s += `\n          to ${this.typedOperand(def)} [${indirect.map((o) => this.typedOperand(o)).join(', ')}]`;
+      const first = ops.length - c.indirectDestCount;
+      this.w('\n          to ');
+      this.wTyped(ops[first - 1]!);
+      this.w(' [');
+      this.wList(ops, first, ops.length);
+      this.ch(93);
     }
-    return s;
   }
 
   // --- operands and constants --------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { parseModule, printModule, type Module } from '@syclkit/ir';
+import { parseModule, printModule, printModuleTo, type Module } from '@syclkit/ir';
 import {
   formatDiagnostics,
   parseDiagnosticFlags,
@@ -10,7 +10,7 @@ import {
 } from '@syclkit/pass-manager';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
-import { readInput, writeFileAtomic, type CliIO } from '../io.js';
+import { readInput, writeFileAtomic, writeFileAtomicStreaming, type CliIO } from '../io.js';
 import { isBitcode, runLlvmTool } from '../llvm-tools.js';
 import { passRegistry } from '../passes.js';
 
@@ -124,10 +124,14 @@ export const command: Command = {
     if (timer) io.stderr.write(timer.report());
     if (result.stopped || result.errorCount > 0) return 1;
     if (args.flags.has('disable-output')) return 0;
-    const printed = printModule(module);
-    const bytes = text ? Buffer.from(printed, 'latin1') : runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(printed, 'latin1'), 'writing bitcode (omit -S)');
-    if (output === '-') io.stdout.write(bytes);
-    else writeFileAtomic(output, bytes);
+    if (text) {
+      if (output === '-') printModuleTo(module, (chunk) => io.stdout.write(chunk));
+      else writeFileAtomicStreaming(output, (write) => printModuleTo(module, write));
+      return 0;
+    }
+    const bitcode = runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(printModule(module), 'latin1'), 'writing bitcode (omit -S)');
+    if (output === '-') io.stdout.write(bitcode);
+    else writeFileAtomic(output, bitcode);
     return 0;
   },
 };
