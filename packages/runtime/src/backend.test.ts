@@ -45,6 +45,11 @@ describe('simulatedJitBackend', () => {
       images: ['img'],
       kernels: ['K1', 'K2'],
       functions: ['K1', 'K2', 'h'],
+      sources: new Map([
+        ['K1', 'img'],
+        ['K2', 'img'],
+        ['h', 'img'],
+      ]),
       discarded: [],
       unresolved: [],
       inspected: true,
@@ -114,6 +119,7 @@ describe('simulatedJitBackend', () => {
     const addOn = image('addon', [{ name: 'action', kind: 'action' }], { role: 'add-on' });
     const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [main, addOn] });
     expect(program.functions).toEqual(['K1', 'action']);
+    expect(program.sources.get('action')).toBe('addon');
     expect(program.unresolved).toEqual(['missing']);
   });
 });

@@ -50,6 +50,8 @@ export interface Program {
   readonly kernels: readonly string[];
   /** Functions compiled (defined and not discarded), in image order. */
   readonly functions: readonly string[];
+  /** The image each compiled function comes from. */
+  readonly sources: ReadonlyMap<string, string>;
   /** Functions discarded because their specialization-constant condition is false. */
   readonly discarded: readonly string[];
   /** Functions the compiled code refers to that no image defines (builtins and intrinsics left out). */
@@ -204,6 +206,7 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
         images: request.images.map((image) => image.name),
         kernels,
         functions: compiled,
+        sources: new Map(compiled.map((name) => [name, owner.get(name)!])),
         discarded: order.filter((name) => discarded.has(name)),
         unresolved: [...unresolved],
         inspected,

@@ -7,8 +7,9 @@
  * - `testOnlyAddOnBinary`: OptionalDeviceFeatures.md's split by requirement class plus
  *   DeviceIf.md's add-on images (a pair per condition and action aspects, `SYCL/add on images`);
  * - `testOnlySpecConstantBinary`: OptionalDeviceFeatures-spec-constant-variant.md (kernels stay
- *   bundled by the split mode; `SYCL/requirements` gives each kernel's requirements and SpecIds),
- *   with device_if calls in add-on images as well.
+ *   bundled by the split mode — split only by fixed targets and, as DeviceIf.md requires of both
+ *   its designs, by conditionally used aspects; `SYCL/requirements` gives each kernel's
+ *   requirements and SpecIds), with device_if calls in add-on images as well.
  *
  * Both also make AOT bundles the way the design describes them: conditions decided for the
  * target, images the target cannot run kept as empty rows (add-on design) or without the kernels
@@ -198,12 +199,19 @@ export function requirementsMet(program: ModelProgram, kernel: ModelKernel, devi
 
 // --- grouping ----------------------------------------------------------------------------------
 
+/** The conditionally used aspects of a kernel as a key: DeviceIf.md splits on them in both of its designs. */
+export function conditionalSignature(kernel: ModelKernel): string {
+  return kernel.conditional
+    .map((c) => `${encodeCondition(c.condition).join(' ')}=>${sorted(c.action.aspects).join(',')}`)
+    .sort()
+    .join(';');
+}
+
 /** The design's requirement class (OptionalDeviceFeatures.md, DeviceIf.md). */
 export function requirementClass(program: ModelProgram, kernel: ModelKernel): string {
   const fixed = program.fixedTargets.get(kernel.tu);
   if (fixed !== undefined) return `targets:${fixedTargetValues(program, kernel).join(',')}`;
-  const conditional = kernel.conditional.map((c) => `${encodeCondition(c.condition).join(' ')}=>${sorted(c.action.aspects).join(',')}`).sort();
-  return `aspects:${requiredAspects(kernel).join(',')}|wg:${(kernel.workGroupSize ?? []).join(',')}|sg:${kernel.subGroupSize ?? ''}|cond:${conditional.join(';')}`;
+  return `aspects:${requiredAspects(kernel).join(',')}|wg:${(kernel.workGroupSize ?? []).join(',')}|sg:${kernel.subGroupSize ?? ''}|cond:${conditionalSignature(kernel)}`;
 }
 
 /** Kernels grouped by split mode, then by `classOf` (stable: groups in order of first kernel). */
@@ -401,7 +409,8 @@ function specConstantImages(program: ModelProgram, group: readonly ModelKernel[]
 export function testOnlySpecConstantBinary(program: ModelProgram, mode: SplitMode, aotTargets: readonly (readonly [string, string])[], config: DeviceConfig): BinaryDescriptor {
   let pairId = 1;
   const nextPair = () => String(pairId++);
-  const byFixed = (k: ModelKernel) => (program.fixedTargets.has(k.tu) ? `targets:${fixedTargetValues(program, k).join(',')}` : '');
+  // No split on requirements: only on fixed targets and, as DeviceIf.md asks, conditionally used aspects.
+  const byFixed = (k: ModelKernel) => `${program.fixedTargets.has(k.tu) ? `targets:${fixedTargetValues(program, k).join(',')}` : ''}|cond:${conditionalSignature(k)}`;
   const jit = groupKernels(program.kernels, mode, byFixed).flatMap((group, i) => specConstantImages(program, group, 'spir64', `spir64_${i}`, nextPair, undefined));
   const bundles = [{ target: 'spir64', images: jit }];
   for (const [spelling, target] of aotTargets) {
