@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cloneModule } from './clone.js';
 import { Context } from './context.js';
 import { IrError } from './errors.js';
 import { Linker, linkModules } from './linker.js';
@@ -137,6 +138,18 @@ describe('struct types', () => {
     const out = printModule(linkModules([a, b]));
     expect(out).toContain('%struct.A = type { i32 }');
     expect(out).toContain('%struct.A.0 = type { i64 }');
+  });
+});
+
+describe('struct types shared with the destination', () => {
+  it('keeps the name of a type the source shares with the destination (a clone of it)', () => {
+    const a = parseModule('%struct.A = type { i32 }\ndefine internal void @f() {\n  %x = alloca %struct.A\n  ret void\n}\ndefine void @k() {\n  call void @f()\n  ret void\n}', { filename: 'a.ll' });
+    const b = cloneModule(a);
+    b.renameGlobal(b.getFunction('k')!, 'k2');
+    const out = printModule(linkModules([a, b]));
+    expect(out).toContain('%struct.A = type { i32 }');
+    expect(out).toContain('define internal void @f.1() {\n  %x = alloca %struct.A, align 8');
+    expect(printModule(a)).toContain('%struct.A = type { i32 }');
   });
 });
 

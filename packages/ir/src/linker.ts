@@ -193,7 +193,10 @@ class TypeMap {
     } else {
       // the source types are now the destination's: free their names, as LLVM does, so that
       // modules read later do not get `.N` suffixes for them
-      for (const t of this.speculative) if (t.kind === 'struct' && !t.literal && t.name !== '') this.ctx.setStructName(t, '');
+      // (types the destination uses too — a source cloned from it shares them — keep their names)
+      for (const t of this.speculative) {
+        if (t.kind === 'struct' && !t.literal && t.name !== '' && !this.structs.hasType(t)) this.ctx.setStructName(t, '');
+      }
     }
     this.speculative = [];
     this.speculativeDstOpaque = [];
@@ -329,7 +332,7 @@ class TypeMap {
         }
         const existing = this.structs.findNonOpaque(elements, t.packed);
         if (existing !== undefined) {
-          this.ctx.setStructName(t, '');
+          if (existing !== t) this.ctx.setStructName(t, '');
           result = existing;
           break;
         }
