@@ -189,7 +189,7 @@ describe('kernel and bundle choice', () => {
       binary(img({ name: 'jit', kernels: ['K'], requirements: { aspects: [6] } }), img({ name: 'dg1', target: 'intel_gpu_dg1', kernels: ['K'], requirements: { aspects: [6] }, empty: true })),
     );
     const dg1WithFp64 = parseDeviceDescription('target: intel_gpu_dg1\nname: dg1-fp64\naspects: [fp16, fp64, atomic64]\n');
-    expect(runtime.queue(dg1WithFp64).singleTask('K')).toMatchObject({ image: 'jit', bundle: 'spir64', fellBackFrom: 'dg1' });
+    expect(runtime.queue(dg1WithFp64).singleTask('K')).toMatchObject({ image: 'jit', bundle: 'spir64', fellBackFrom: { bundle: 'intel_gpu_dg1', image: 'dg1' } });
 
     const aotOnly = new Runtime();
     aotOnly.registerFatBinary(binary(img({ name: 'dg1', target: 'intel_gpu_dg1', kernels: ['K'], requirements: { aspects: [6] }, empty: true })));

@@ -83,7 +83,7 @@ export interface KernelLaunch extends KernelResolution {
   readonly program: Program;
   readonly programCacheHit: boolean;
   /** The empty AOT image the runtime fell back from (its checks passed, it has no code). */
-  readonly fellBackFrom?: string;
+  readonly fellBackFrom?: { readonly bundle: string; readonly image: string };
 }
 
 interface ImageRecord {
@@ -398,7 +398,7 @@ export class Runtime {
       workItems: global === undefined ? 1 : rangeSize(global),
       program,
       programCacheHit: hit,
-      ...(build === plan.first ? {} : { fellBackFrom: plan.first.main.source.name }),
+      ...(build === plan.first ? {} : { fellBackFrom: { bundle: plan.first.main.bundle.target, image: plan.first.main.source.name } }),
     };
   }
 }

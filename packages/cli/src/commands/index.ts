@@ -11,4 +11,5 @@ export const commands: readonly { readonly name: string; readonly summary: strin
   { name: 'file-table-tform', summary: 'Transform file tables: extract, rename, replace columns or cells, merge (drop-in for file-table-tform)', load: async () => (await import('./file-table-tform.js')).command },
   { name: 'wrap', summary: 'Wrap post-link tables into a fat-binary container, one bundle per target (clang-offload-wrapper)', load: async () => (await import('./wrap.js')).command },
   { name: 'inspect', summary: 'Summarize a fat-binary container, or compare two builds with -diff', load: async () => (await import('./inspect.js')).command },
+  { name: 'run', summary: 'Submit a kernel of a fat binary to a simulated device: bundle and image choice, requirement checks, JIT build', load: async () => (await import('./run.js')).command },
 ];
