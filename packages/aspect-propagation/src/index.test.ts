@@ -2,7 +2,29 @@ import { describe, expect, it } from 'vitest';
 import * as api from './index.js';
 
 describe('aspect-propagation public surface', () => {
-  it('exports at least one name', () => {
-    expect(Object.keys(api).length).toBeGreaterThan(0);
+  it('exports exactly these names (types are erased at runtime)', () => {
+    expect(Object.keys(api).sort()).toEqual(
+      [
+        'AspectSet',
+        'CONDITIONAL_CALLER_ATTRIBUTE',
+        'POST_OPTIMIZATION',
+        'PRE_OPTIMIZATION',
+        'aspectPropagationDiagnostics',
+        'demangle',
+        'isConditionalCaller',
+        'isEntryPoint',
+        'isSpirvSyclBuiltin',
+        'propagateAspectsUsage',
+        'syclPropagateAspectsUsage',
+      ].sort(),
+    );
+  });
+
+  it('has no default export', () => {
+    expect('default' in api).toBe(false);
+  });
+
+  it('exposes the registry entry under the name intel/llvm tests use', () => {
+    expect(api.syclPropagateAspectsUsage.name).toBe('sycl-propagate-aspects-usage');
   });
 });

@@ -106,7 +106,8 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   const semantics = chooseSemantics(facts, options.conditionalSemantics ?? 'auto', report);
   const recordsUsed = semantics === 'intel-llvm-prototype' ? unconditionallyCalled(facts) : undefined;
 
-  // Own aspects, then the closure over plain calls and virtual-function sets.
+  // Own aspects (a function's existing !sycl_used_aspects counts as used), then their closure
+  // over plain calls and virtual-function sets.
   const own: (AspectSet | undefined)[] = facts.map((f) => {
     const usedMd = f.usedMetadata === undefined || f.usedMetadata.length === 0 ? undefined : new AspectSet(f.usedMetadata);
     const direct = recordsUsed === undefined || recordsUsed[f.index] === 1 ? f.direct : undefined;
@@ -119,8 +120,8 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   const declaredOwn = facts.map((f) => (f.declaredMetadata === undefined || f.declaredMetadata.length === 0 ? undefined : new AspectSet(f.declaredMetadata)));
   const successors = callGraphSuccessors(facts);
   const closed = recordsUsed === undefined ? undefined : (node: number): boolean => recordsUsed[node] === 1;
-  const used = closeOverCallGraph(successors, own, closed);
   const declared = closeOverCallGraph(successors, declaredOwn, closed);
+  const used = closeOverCallGraph(successors, own, closed);
 
   // What `!sycl_used_aspects` will hold: used minus excluded, plus declared, plus what it had.
   const saved: (AspectSet | undefined)[] = facts.map((f) => {
