@@ -43,11 +43,14 @@ export class ImageFactory {
   readonly #declarations = new Map<GlobalValue, GlobalValue>();
   readonly #comdatMembers = new Map<Comdat, GlobalValue[]>();
   readonly #borrowed = new Set<GlobalValue>();
+  readonly #position = new Map<GlobalValue, number>();
 
   constructor(
     readonly source: Module,
     readonly graph: DependencyGraph,
   ) {
+    source.globals.forEach((gv, i) => this.#position.set(gv, i));
+    source.functions.forEach((fn, i) => this.#position.set(fn, i));
     for (const gv of [...source.functions, ...source.globals]) {
       if (gv.comdat === undefined || gv.isDeclaration) continue;
       const list = this.#comdatMembers.get(gv.comdat);
@@ -124,20 +127,21 @@ export class ImageFactory {
       if (referenced.has(gv)) return gv.isDeclaration ? gv : this.declarationOf(gv);
       return undefined;
     };
-    for (const gv of src.globals) {
-      if (isDroppedGlobal(gv)) continue;
-      const chosen = pick(gv);
-      if (chosen === undefined) continue;
+    // The image's members in input order, without walking the whole input per image.
+    const members = [...live, ...referenced].sort((a, b) => this.position(a) - this.position(b));
+    for (const gv of members) {
+      if (gv.vk !== 'global' || isDroppedGlobal(gv)) continue;
+      const chosen = pick(gv)!;
       present.add(gv);
       image.addGlobalVariable(chosen as GlobalVariable);
       if (chosen === gv) this.#borrowed.add(gv);
     }
-    for (const fn of src.functions) {
-      const chosen = pick(fn);
-      if (chosen === undefined) continue;
-      present.add(fn);
+    for (const gv of members) {
+      if (gv.vk !== 'function') continue;
+      const chosen = pick(gv)!;
+      present.add(gv);
       image.addFunction(chosen as IRFunction);
-      if (chosen === fn) this.#borrowed.add(fn);
+      if (chosen === gv) this.#borrowed.add(gv);
     }
     for (const a of keptAliases) {
       present.add(a);
@@ -155,6 +159,11 @@ export class ImageFactory {
     }
     this.pruneAttachments(image, pruner);
     return image;
+  }
+
+  /** Index of a global in its list of the input module (variables and functions are kept apart). */
+  private position(gv: GlobalValue): number {
+    return this.#position.get(gv) ?? Number.MAX_SAFE_INTEGER;
   }
 
   /**

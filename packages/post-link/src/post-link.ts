@@ -64,8 +64,15 @@ export interface PostLinkOptions extends SplitOptions, PropertyOptions {
 }
 
 export interface PostLinkIO {
-  /** Writes a file atomically. */
+  /**
+   * Writes a file atomically; strings are latin1 text (IR names are bytes). May only start the
+   * write: `settle` waits for it.
+   */
   writeFile(path: string, data: string | Uint8Array): void;
+  /** Back-pressure: a promise to wait for before the next image, or undefined to go on. */
+  ready?(): Promise<void> | undefined;
+  /** Waits for every write started so far; rejects with the first failure. */
+  settle?(): Promise<void>;
   /** Removes a file written earlier in this run (cleanup after a failure). */
   removeFile?(path: string): void;
   /** Bitcode for the textual IR (`.bc` outputs); only called without `textIR`. */
@@ -106,7 +113,7 @@ export interface ProcessedImage {
 }
 
 /** Runs sycl-post-link over a parsed module. */
-export function runPostLink(module: Module, options: PostLinkOptions, io: PostLinkIO, processor?: ImageProcessor): PostLinkResult {
+export async function runPostLink(module: Module, options: PostLinkOptions, io: PostLinkIO, processor?: ImageProcessor): Promise<PostLinkResult> {
   if (options.outputs.length === 0) throw new PostLinkError('no output table given', 'no-output');
   const diagnostics: PostLinkDiagnostic[] = [];
   const report = (d: PostLinkDiagnostic): void => void diagnostics.push(d);
@@ -116,8 +123,11 @@ export function runPostLink(module: Module, options: PostLinkOptions, io: PostLi
     written.push(path);
   };
   try {
-    return run(module, options, io, write, report, diagnostics, processor);
+    const result = await run(module, options, io, write, report, diagnostics, processor);
+    await io.settle?.();
+    return result;
   } catch (error) {
+    await io.settle?.().catch(() => undefined);
     for (const path of written.reverse()) {
       try {
         io.removeFile?.(path);
@@ -129,7 +139,7 @@ export function runPostLink(module: Module, options: PostLinkOptions, io: PostLi
   }
 }
 
-function run(
+async function run(
   module: Module,
   options: PostLinkOptions,
   io: PostLinkIO,
@@ -137,7 +147,7 @@ function run(
   report: (d: PostLinkDiagnostic) => void,
   diagnostics: PostLinkDiagnostic[],
   processor: ImageProcessor | undefined,
-): PostLinkResult {
+): Promise<PostLinkResult> {
   const plan = planSplit(module, options);
   const scope = groupScope(options.mode ?? 'none', options.irOutputOnly ?? false);
   const encode = (m: Module): string | Uint8Array => {
@@ -246,6 +256,8 @@ function run(
     if (main !== undefined) emit(main, image.id);
     maxId = Math.max(maxId, image.id);
     queue.push(...extra);
+    const wait = io.ready?.();
+    if (wait !== undefined) await wait;
   }
   // Images a processor adds (device_if add-on images) follow the split images.
   let nextId = maxId + 1;

@@ -9,9 +9,9 @@ import {
 import { rmSync } from 'node:fs';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
-import { writeFileAtomic, type CliIO } from '../io.js';
+import type { CliIO } from '../io.js';
 import { runLlvmTool } from '../llvm-tools.js';
-import { readInputModule } from './post-link.js';
+import { readInputModule, writeOutputFile } from './post-link.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'o', kind: 'value', valueName: '<prefix>', help: "Output prefix (default 'output'): <prefix>_<n>.{ll,bc,sym,prop} and <prefix>.table" },
@@ -50,7 +50,7 @@ export const command: Command = {
     const module = await readInputModule(args.positionals[0] ?? '-', io, (message) => io.stderr.write(`syclkit module-split: warning: ${message}\n`));
     const written: string[] = [];
     const write = (path: string, data: string | Uint8Array): void => {
-      writeFileAtomic(path, data);
+      writeOutputFile(path, data);
       written.push(path);
     };
     const rows: string[][] = [];
@@ -72,7 +72,7 @@ export const command: Command = {
         write(symbols, writeSymbolFile(image.entryPoints.map((fn) => fn.name)) + '\n');
         rows.push([code, properties, symbols]);
       }
-      writeFileAtomic(`${prefix}.table`, writeFileTable(FileTable.create(['Code', 'Properties', 'Symbols'], rows)));
+      writeOutputFile(`${prefix}.table`, writeFileTable(FileTable.create(['Code', 'Properties', 'Symbols'], rows)));
     } catch (error) {
       for (const path of written) rmSync(path, { force: true });
       if (error instanceof CliError || error instanceof UsageError) throw error;

@@ -10,10 +10,12 @@ import {
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
-import { rmSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
-import { readInput, writeFileAtomic, type CliIO } from '../io.js';
+import { readInput, type CliIO } from '../io.js';
 import { isBitcode, runLlvmTool } from '../llvm-tools.js';
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -56,6 +58,70 @@ function usage(): string {
     'their symbol tables and property sets, and a file table per -o.\n\noptions:\n' +
     formatOptions(OPTIONS)
   );
+}
+
+let tempCounter = 0;
+
+/**
+ * Writes one output atomically (a temporary file beside it, then a rename), so nobody sees a
+ * half-written file. Text is latin1: IR names are bytes, one per character. No fsync: a split
+ * writes thousands of files and only needs readers never to see partial ones.
+ */
+export function writeOutputFile(path: string, data: string | Uint8Array): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
+  try {
+    writeFileSync(temp, typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes outputs in the background (temporary file, then rename), so file-system latency overlaps
+ * with printing the next image. At most `limit` bytes are in flight; `ready()` asks the producer to
+ * wait when more are.
+ */
+export class BackgroundWriter {
+  readonly #pending = new Set<Promise<void>>();
+  #bytes = 0;
+  #failure: unknown;
+  #waiters: (() => void)[] = [];
+  constructor(private readonly limit = 64 << 20) {}
+
+  write(path: string, data: string | Uint8Array): void {
+    if (this.#failure !== undefined) throw this.#failure;
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
+    this.#bytes += bytes.length;
+    const job = (async () => {
+      try {
+        await writeFile(temp, bytes);
+        await rename(temp, path);
+      } catch (error) {
+        await rm(temp, { force: true });
+        this.#failure ??= error;
+      } finally {
+        this.#bytes -= bytes.length;
+        if (this.#bytes <= this.limit / 2) for (const wake of this.#waiters.splice(0)) wake();
+      }
+    })();
+    this.#pending.add(job);
+    void job.then(() => this.#pending.delete(job));
+  }
+
+  /** Lets finished writes complete (one event-loop turn) and waits while too many bytes are in flight. */
+  ready(): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#bytes > this.limit) return new Promise((resolve) => this.#waiters.push(resolve));
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
+  async settle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all(this.#pending);
+    if (this.#failure !== undefined) throw this.#failure;
+  }
 }
 
 /** Reads a module from a file or stdin (bitcode through llvm-dis); kept here so the command does not load the pass registry. */
@@ -184,9 +250,12 @@ export const command: Command = {
     };
     const stdoutSink = (data: string | Uint8Array): void => void io.stdout.write(data);
     let result;
+    const writer = new BackgroundWriter();
     try {
-      result = runPostLink(module, options, {
-        writeFile: (path, data) => (path === '-' ? stdoutSink(data) : writeFileAtomic(path, data)),
+      result = await runPostLink(module, options, {
+        writeFile: (path, data) => (path === '-' ? stdoutSink(typeof data === 'string' ? Buffer.from(data, 'latin1') : data) : writer.write(path, data)),
+        ready: () => writer.ready(),
+        settle: () => writer.settle(),
         removeFile: (path) => rmSync(path, { force: true }),
         encodeBitcode: (ir) => new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(ir, 'latin1'), 'writing bitcode (use -S for text)')),
       });
@@ -198,7 +267,7 @@ export const command: Command = {
       if (d.severity === 'note' && d.code === 'incompatible-image') continue;
       io.stderr.write(d.code === 'no-modifications' ? `sycl-post-link NOTE: ${d.message}\n` : `syclkit post-link: ${d.severity}: ${d.message}\n`);
     }
-    for (const { spec, table } of result.tables) writeFileAtomic(spec.path, writeFileTable(table));
+    for (const { spec, table } of result.tables) writeOutputFile(spec.path, writeFileTable(table));
     return 0;
   },
 };
