@@ -1374,7 +1374,9 @@ function arrayElements(ctx: Context, c: Constant): Constant[] {
       return [...c.elements];
     case 'string': {
       const out: Constant[] = [];
-      for (let i = 0; i < c.bytes.length; i++) out.push(ctx.constInt(element as never, c.bytes.charCodeAt(i)));
+      // a string's elements are i8 (ConstantString is only built for [N x i8])
+      const byte = element.kind === 'integer' ? element : ctx.i8;
+      for (let i = 0; i < c.bytes.length; i++) out.push(ctx.constInt(byte, c.bytes.charCodeAt(i)));
       return out;
     }
     case 'zero':
