@@ -121,6 +121,8 @@ interface Resolved {
   readonly requirements: KernelRequirements;
   readonly specConstants: readonly ReadonlyMap<number, boolean>[];
   readonly programKey: string;
+  /** What resolveKernel reports (computed once). */
+  readonly description: KernelResolution;
 }
 
 /** What a (kernel, device) pair resolves to; cached until binaries change. */
@@ -288,16 +290,28 @@ export class Runtime {
     for (const choice of choices) addImageRequirements(builder, choice.image.source, undefined, device.facts);
     const images = [main, ...choices.map((choice) => choice.image)];
     const specConstants = images.map((image) => imageSpecConstants(image.source, device));
+    const addOns = choices.map((choice) => ({ id: choice.id, holds: choice.holds, image: choice.image }));
+    const requirements = builder.build();
     return {
       main,
       match,
-      addOns: choices.map((choice) => ({ id: choice.id, holds: choice.holds, image: choice.image })),
-      requirements: builder.build(),
+      addOns,
+      requirements,
       specConstants,
       programKey: programKey(
         device.id,
         images.map((image, i) => ({ image: image.key, specConstants: specConstantsKey(specConstants[i]!) })),
       ),
+      description: Object.freeze({
+        kernel,
+        binary: main.bundle.binary.handle.name,
+        bundle: main.bundle.target,
+        match,
+        image: main.source.name,
+        empty: main.source.empty,
+        addOnImages: Object.freeze(addOns.map((addOn) => Object.freeze({ id: addOn.id, image: addOn.image.source.name, definitions: addOn.holds }))),
+        requirements,
+      }),
     };
   }
 
@@ -318,25 +332,12 @@ export class Runtime {
     return plan;
   }
 
-  #describe(kernel: string, resolved: Resolved): KernelResolution {
-    return {
-      kernel,
-      binary: resolved.main.bundle.binary.handle.name,
-      bundle: resolved.main.bundle.target,
-      match: resolved.match,
-      image: resolved.main.source.name,
-      empty: resolved.main.source.empty,
-      addOnImages: resolved.addOns.map((addOn) => ({ id: addOn.id, image: addOn.image.source.name, definitions: addOn.holds })),
-      requirements: resolved.requirements,
-    };
-  }
-
   /**
    * Where `kernel` would run from on `device` and what it requires there, without checking or
    * building. Throws errc.runtime when no registered image defines the kernel for the device.
    */
   resolveKernel(kernel: string, device: Device): KernelResolution {
-    return this.#describe(kernel, this.#plan(kernel, device).first);
+    return this.#plan(kernel, device).first.description;
   }
 
   /**
@@ -391,14 +392,23 @@ export class Runtime {
       this.programCache.set(build.programKey, program, new Set(records.map((image) => image.bundle.binary.id)));
     }
     const global = nd?.global ?? plain;
+    const d = build.description;
+    // One literal with every field (no spreads): this runs on every submission.
     return {
-      ...this.#describe(kernel, build),
+      kernel: d.kernel,
+      binary: d.binary,
+      bundle: d.bundle,
+      match: d.match,
+      image: d.image,
+      empty: d.empty,
+      addOnImages: d.addOnImages,
+      requirements: d.requirements,
       device,
       range,
       workItems: global === undefined ? 1 : rangeSize(global),
       program,
       programCacheHit: hit,
-      ...(build === plan.first ? {} : { fellBackFrom: { bundle: plan.first.main.bundle.target, image: plan.first.main.source.name } }),
+      fellBackFrom: build === plan.first ? undefined : { bundle: plan.first.main.bundle.target, image: plan.first.main.source.name },
     };
   }
 }
