@@ -15,6 +15,7 @@
  */
 import {
   Argument,
+  cloneModuleWithMap,
   GlobalVariable,
   IRFunction,
   Module,
@@ -25,6 +26,12 @@ import {
 import { isDroppedGlobal, type DependencyGraph } from './dependency-graph.js';
 import { GlobalRefIndex, MetadataPruner } from './metadata-prune.js';
 import { stringOperand, tupleOperands } from './sycl-metadata.js';
+
+/** A built image: the shared view, and a way to get an independent, changeable copy. */
+export interface BuiltImage {
+  readonly module: Module;
+  readonly materialize: () => Module;
+}
 
 export interface BuildOptions {
   /** Keep the input's non-discardable aliases and ifuncs (the no-split copy keeps the module whole). */
@@ -68,7 +75,7 @@ export class ImageFactory {
     roots: readonly GlobalValue[],
     overrides?: ReadonlyMap<GlobalValue, GlobalValue>,
     options: BuildOptions = {},
-  ): Module {
+  ): BuiltImage {
     this.releaseBorrowed();
     const src = this.source;
     const vf = options.virtualFunctions ?? 'keep';
@@ -158,7 +165,33 @@ export class ImageFactory {
       image.setNamedMetadata(name, ops);
     }
     this.pruneAttachments(image, pruner);
-    return image;
+    const materialize = (): Module => this.materialize(present, live, externalized);
+    return { module: image, materialize };
+  }
+
+  /**
+   * An independent copy of an image (its own globals and bodies) that may be changed freely: the
+   * same members, definitions and linkage as the view, built by cloning from the input.
+   */
+  private materialize(present: ReadonlySet<GlobalValue>, live: ReadonlySet<GlobalValue>, externalized: ReadonlyMap<GlobalValue, GlobalValue>): Module {
+    this.releaseBorrowed();
+    const { module, map } = cloneModuleWithMap(this.source, {
+      keep: (gv) => present.has(gv),
+      bodies: (fn) => live.has(fn),
+    });
+    for (const [original] of externalized) {
+      const copy = map.get(original);
+      if (copy !== undefined) copy.linkage = 'external';
+    }
+    for (const name of ['spirv.ExecutionMode', 'sycl_registered_kernels']) {
+      const ops = module.getNamedMetadata(name);
+      if (ops === undefined) continue;
+      let next = [...ops];
+      if (name === 'spirv.ExecutionMode') next = next.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
+      else next = next.map((op) => this.pruneRegisteredKernels(op, module));
+      module.setNamedMetadata(name, next);
+    }
+    return module;
   }
 
   /** Index of a global in its list of the input module (variables and functions are kept apart). */

@@ -8,7 +8,8 @@
  */
 import type { DeviceConfig } from '@syclkit/device-config';
 import { createPostLinkTable, writePropertySetRegistry, writeSymbolFile, type FileTable, type PropertyValue } from '@syclkit/formats';
-import { Module, printModule, type IRFunction } from '@syclkit/ir';
+import { cloneModule, Module, printModule, type IRFunction } from '@syclkit/ir';
+import { AddOnImageProcessor, deviceIfGraphOptions, hasConditionalCalls, resolveForTarget } from './device-if.js';
 import type { GroupScope } from './grouping.js';
 import { groupScope } from './grouping.js';
 import { imageFileNames, outputPrefix, type OutputTableSpec } from './output-names.js';
@@ -57,6 +58,12 @@ export interface PostLinkOptions extends SplitOptions, PropertyOptions {
   readonly incompatibleImages?: 'drop' | 'empty-module';
   /** Run the design's SYCL_EXTERNAL check on every image (warnings, final requirements). */
   readonly checkExternalFunctions?: boolean;
+  /**
+   * device_if: `add-on-images` (default; only acts when the module has conditional calls) or
+   * `{ aotTarget }` to decide the conditions for one AOT target before splitting; `off` leaves
+   * conditional calls alone.
+   */
+  readonly deviceIf?: 'add-on-images' | 'off' | { readonly aotTarget: string };
   /** The input path, used as the Code cell when nothing was modified and no `-o` was given. */
   readonly inputPath?: string;
   /** Whether `-o` was given on the command line (upstream's "no modifications" case needs it). */
@@ -146,9 +153,24 @@ async function run(
   write: (path: string, data: string | Uint8Array) => void,
   report: (d: PostLinkDiagnostic) => void,
   diagnostics: PostLinkDiagnostic[],
-  processor: ImageProcessor | undefined,
+  givenProcessor: ImageProcessor | undefined,
 ): Promise<PostLinkResult> {
-  const plan = planSplit(module, options);
+  // device_if: AOT resolves the conditions for the target before the split (on a copy of the
+  // input); otherwise conditional calls are turned into add-on images after it.
+  let input = module;
+  let splitOptions: SplitOptions = options;
+  let processor = givenProcessor;
+  const deviceIf = options.deviceIf ?? 'add-on-images';
+  if (typeof deviceIf === 'object') {
+    if (options.deviceConfig === undefined) throw new PostLinkError('device_if resolution for an AOT target needs a device configuration', 'no-device-config');
+    input = cloneModule(module);
+    for (const d of resolveForTarget(input, options.deviceConfig, deviceIf.aotTarget)) report(d);
+    if (diagnostics.some((d) => d.severity === 'error')) throw new PostLinkError(`device_if conditions could not be resolved for target '${deviceIf.aotTarget}'`, 'device-if-unresolved');
+  } else if (deviceIf === 'add-on-images' && processor === undefined && hasConditionalCalls(module)) {
+    splitOptions = { ...options, graph: { ...options.graph, ...deviceIfGraphOptions() } };
+  }
+  const plan = planSplit(input, splitOptions);
+  if (splitOptions !== options) processor = new AddOnImageProcessor(input, () => plan);
   const scope = groupScope(options.mode ?? 'none', options.irOutputOnly ?? false);
   const encode = (m: Module): string | Uint8Array => {
     const text = printModule(m);

@@ -7,7 +7,7 @@ import type { GlobalValue, IRFunction, Module } from '@syclkit/ir';
 import { collectImageGlobals, DependencyGraph, isDroppedGlobal, type DependencyGraphOptions } from './dependency-graph.js';
 import { entryPoints, isEsimdFunction } from './entry-points.js';
 import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
-import { ImageFactory } from './image.js';
+import { ImageFactory, type BuiltImage } from './image.js';
 
 export interface SplitOptions {
   /** `-split=`; default `none` (upstream's default without `-split`). */
@@ -39,6 +39,11 @@ export interface SplitImage {
   readonly entryPoints: readonly IRFunction[];
   /** All entry points are ESIMD functions (file suffix `_esimd`, `isEsimdImage`). */
   readonly esimd: boolean;
+  /**
+   * An independent copy of `module` (own globals and bodies) for changes such as rewriting calls;
+   * its entry points are found by name.
+   */
+  materialize(): Module;
 }
 
 export interface SplitPlan {
@@ -51,6 +56,11 @@ export interface SplitPlan {
   readonly modified: boolean;
   /** Builds the images lazily, in output order. */
   images(): Generator<SplitImage, void, undefined>;
+  /**
+   * Builds one more image from the same input, for the given entry points and their dependencies
+   * (device_if add-on images); `id` and `key` are the caller's.
+   */
+  imageFor(entries: readonly IRFunction[], id: number, key: string): SplitImage;
 }
 
 /** Plans the split; `plan.images()` builds the images one by one. */
@@ -68,13 +78,30 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
   let esimdHalves = 0;
   if (options.splitEsimd) for (const g of groups) if (g.esimd === 'mixed') esimdHalves++;
   const splitOccurred = groups.length + esimdHalves > 1;
+  let shared: { graph: DependencyGraph; factory: ImageFactory } | undefined;
+  const state = (): { graph: DependencyGraph; factory: ImageFactory } => {
+    if (shared === undefined) {
+      const graph = new DependencyGraph(module, options.graph);
+      shared = { graph, factory: new ImageFactory(module, graph) };
+    }
+    return shared;
+  };
   return {
     groups,
     splitOccurred,
     extracts,
     modified: splitOccurred || module.globals.some(isDroppedGlobal),
-    images: () => buildImages(module, groups, extracts, options),
+    images: () => buildImages(module, groups, extracts, options, state()),
+    imageFor: (entries, id, key) => {
+      const { graph, factory } = state();
+      const built = factory.build(collectImageGlobals(graph, entries), entries, undefined, { virtualFunctions: virtualFunctionMode(entries) });
+      return image(id, key, built, entries, false);
+    },
   };
+}
+
+function image(id: number, key: string, built: BuiltImage, entries: readonly IRFunction[], esimd: boolean): SplitImage {
+  return { id, key, module: built.module, entryPoints: mapEntries(built.module, entries), esimd, materialize: built.materialize };
 }
 
 /** Splits `module`; the images come out in upstream order. */
@@ -82,15 +109,19 @@ export function splitModule(module: Module, options: SplitOptions = {}): Generat
   return planSplit(module, options).images();
 }
 
-function* buildImages(module: Module, groups: readonly EntryGroup[], extracts: boolean, options: SplitOptions): Generator<SplitImage, void, undefined> {
-  const graph = new DependencyGraph(module, options.graph);
-  const factory = new ImageFactory(module, graph);
+function* buildImages(
+  module: Module,
+  groups: readonly EntryGroup[],
+  extracts: boolean,
+  options: SplitOptions,
+  { graph, factory }: { graph: DependencyGraph; factory: ImageFactory },
+): Generator<SplitImage, void, undefined> {
   try {
     if (!extracts) {
       const group = groups[0]!;
       const all = new Set<GlobalValue>([...module.globals, ...module.functions]);
-      const image = factory.build(all, group.entries, undefined, { keepAliases: true, virtualFunctions: virtualFunctionMode(group.entries) });
-      yield { id: 0, key: group.key, module: image, entryPoints: mapEntries(image, group.entries), esimd: group.esimd === 'esimd' };
+      const built = factory.build(all, group.entries, undefined, { keepAliases: true, virtualFunctions: virtualFunctionMode(group.entries) });
+      yield image(0, group.key, built, group.entries, group.esimd === 'esimd');
       return;
     }
     let id = 0;
@@ -100,15 +131,14 @@ function* buildImages(module: Module, groups: readonly EntryGroup[], extracts: b
         const syclEntries = group.entries.filter((fn) => !isEsimdFunction(module, fn));
         const esimdSet = collectImageGlobals(graph, esimdEntries);
         for (const fn of module.functions) if (!fn.isDeclaration && isEsimdFunction(module, fn)) esimdSet.add(fn);
-        const esimdImage = factory.build(esimdSet, esimdEntries, undefined, { virtualFunctions: virtualFunctionMode(esimdEntries) });
-        yield { id, key: group.key + '<ESIMD>', module: esimdImage, entryPoints: mapEntries(esimdImage, esimdEntries), esimd: true };
+        const esimdBuilt = factory.build(esimdSet, esimdEntries, undefined, { virtualFunctions: virtualFunctionMode(esimdEntries) });
+        yield image(id, group.key + '<ESIMD>', esimdBuilt, esimdEntries, true);
         const syclSet = collectImageGlobals(graph, syclEntries, (fn) => !isEsimdFunction(module, fn));
-        const syclImage = factory.build(syclSet, syclEntries, undefined, { virtualFunctions: virtualFunctionMode(syclEntries) });
-        yield { id, key: group.key + '<SYCL>', module: syclImage, entryPoints: mapEntries(syclImage, syclEntries), esimd: false };
+        const syclBuilt = factory.build(syclSet, syclEntries, undefined, { virtualFunctions: virtualFunctionMode(syclEntries) });
+        yield image(id, group.key + '<SYCL>', syclBuilt, syclEntries, false);
       } else {
-        const set = collectImageGlobals(graph, group.entries);
-        const image = factory.build(set, group.entries, undefined, { virtualFunctions: virtualFunctionMode(group.entries) });
-        yield { id, key: group.key, module: image, entryPoints: mapEntries(image, group.entries), esimd: group.esimd === 'esimd' };
+        const built = factory.build(collectImageGlobals(graph, group.entries), group.entries, undefined, { virtualFunctions: virtualFunctionMode(group.entries) });
+        yield image(id, group.key, built, group.entries, group.esimd === 'esimd');
       }
       id++;
     }

@@ -47,6 +47,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'bundling', kind: 'value', joinedOnly: true, valueName: 'upstream|design', help: 'syclkit: upstream grouping (default) or the OptionalDeviceFeatures.md rule' },
   { name: 'incompatible-images', kind: 'value', joinedOnly: true, valueName: 'drop|empty-module', help: 'syclkit: rows of target tables for unsupported images (default: drop; design: empty-module)' },
   { name: 'check-sycl-external', help: 'syclkit: SYCL_EXTERNAL checks after bundling (default on with -bundling=design)' },
+  { name: 'aot-target', kind: 'value', joinedOnly: true, valueName: '<target>', help: 'syclkit: decide device_if conditions for this AOT target before splitting' },
+  { name: 'device-if', kind: 'value', joinedOnly: true, valueName: 'add-on-images|off', help: 'syclkit: non-AOT device_if handling (default: add-on-images when the module has conditional calls)' },
   { name: 'legacy-reqd-work-group-size', help: 'syclkit: also write the uint32 reqd_work_group_size (default on; =false to omit)' },
   { name: 'help', aliases: ['h', '-help'], help: 'Show this help' },
 ];
@@ -222,6 +224,8 @@ export const command: Command = {
       config = loaded.config;
     }
 
+    const aotTarget = valueOf(args, 'aot-target');
+    if (aotTarget !== undefined && args.values.has('device-if')) throw new UsageError('-aot-target and -device-if cannot be combined');
     const module = await readInputModule(input, io, (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`));
     checkUnsupported(args, module);
 
@@ -247,6 +251,7 @@ export const command: Command = {
       deviceGlobals: args.flags.has('device-globals'),
       inputPath: input,
       outputsGiven: given.length > 0,
+      deviceIf: aotTarget !== undefined ? { aotTarget } : (oneOf(args, 'device-if', ['add-on-images', 'off'] as const) ?? 'add-on-images'),
     };
     const stdoutSink = (data: string | Uint8Array): void => void io.stdout.write(data);
     let result;
