@@ -3,6 +3,7 @@
  * char per byte) so names and strings are byte sequences, exactly as LLVM sees them.
  */
 import { IrSyntaxError } from './errors.js';
+import { NameTable } from './nametable.js';
 
 export const enum Tok {
   Eof,
@@ -128,9 +129,20 @@ export class Lexer {
   intNumber: number | undefined;
 
   get text(): string {
-    if (this.textValue === null) this.textValue = this.src.slice(this.textStart, this.textEnd);
+    if (this.textValue === null) {
+      if (this.kind === Tok.Ident) {
+        // keywords repeat endlessly: reuse one string per spelling instead of slicing each time
+        let t = this.identifiers.getSpan(this.src, this.textStart, this.textEnd);
+        if (t === undefined) {
+          t = this.src.slice(this.textStart, this.textEnd);
+          this.identifiers.set(t, t);
+        }
+        this.textValue = t;
+      } else this.textValue = this.src.slice(this.textStart, this.textEnd);
+    }
     return this.textValue;
   }
+  private readonly identifiers = new NameTable<string>(256);
 
   /** Whether the text is still a span of the source (so span lookups can be used). */
   get textIsSpan(): boolean {
@@ -271,12 +283,24 @@ export class Lexer {
           const d = src.charCodeAt(p + 1);
           if (isVarStart(d) || d === 92) {
             let q = p + 1;
+            let escaped = false;
             for (;;) {
               const e = src.charCodeAt(q);
-              if (isLabelChar(e) || e === 92) q++;
-              else break;
+              if (isLabelChar(e)) q++;
+              else if (e === 92) {
+                escaped = true;
+                q++;
+              } else break;
             }
-            this.text = unescape(src.slice(p + 1, q));
+            if (escaped) this.text = unescape(src.slice(p + 1, q));
+            else {
+              let t = this.identifiers.getSpan(src, p + 1, q);
+              if (t === undefined) {
+                t = src.slice(p + 1, q);
+                this.identifiers.set(t, t);
+              }
+              this.text = t;
+            }
             this.pos = q;
             return (this.kind = Tok.MetadataVar);
           }
