@@ -90,7 +90,6 @@ interface ImageRecord {
   readonly key: string;
   readonly name: string;
   readonly properties: PropertySetRegistry;
-  readonly index: number;
   readonly source: BinaryImageSource;
   readonly bundle: BundleRecord;
   readonly compileTarget: string | undefined;
@@ -99,18 +98,19 @@ interface ImageRecord {
 interface BundleRecord {
   readonly target: string;
   readonly binary: BinaryRecord;
-  readonly order: number;
   readonly images: ImageRecord[];
   addOns?: Map<string, AddOnPair<ImageRecord>>;
 }
 
 interface BinaryRecord {
   readonly id: number;
-  readonly order: number;
+  readonly name: string;
   readonly source: BinarySource;
   readonly bundles: BundleRecord[];
+  /** Images by offload entry, built on the first lookup. */
   kernels?: Map<string, ImageRecord[]>;
-  handle: RegisteredBinary;
+  /** Set right after the record is made. */
+  handle?: RegisteredBinary;
 }
 
 /** A candidate image resolved for a device: add-ons, requirements, program key. */
@@ -153,7 +153,6 @@ export class Runtime {
   readonly programCache = new ProgramCache();
   readonly #binaries: BinaryRecord[] = [];
   readonly #plans = new Map<string, Plan>();
-  #order = 0;
 
   constructor(options: RuntimeOptions = {}) {
     this.config = options.config ?? DeviceConfig.builtin();
@@ -168,33 +167,28 @@ export class Runtime {
    */
   registerFatBinary(binary: BinarySource | BinaryDescriptor | ContainerReader, options: { readonly name?: string } = {}): RegisteredBinary {
     const source =
-      binary instanceof ContainerReader
-        ? binaryFromContainer(binary, options.name)
-        : isBinarySource(binary as BinarySource | BinaryDescriptor)
-          ? (binary as BinarySource)
-          : binaryFromDescriptor(binary as BinaryDescriptor, options.name);
+      binary instanceof ContainerReader ? binaryFromContainer(binary, options.name) : isBinarySource(binary) ? binary : binaryFromDescriptor(binary, options.name);
     const id = nextBinaryId++;
-    const record: BinaryRecord = { id, order: this.#order++, source, bundles: [], handle: undefined as unknown as RegisteredBinary };
+    const record: BinaryRecord = { id, name: options.name ?? source.name, source, bundles: [] };
     let index = 0;
-    source.bundles.forEach((bundle, order) => {
-      const bundleRecord: BundleRecord = { target: bundle.target, binary: record, order, images: [] };
+    for (const bundle of source.bundles) {
+      const bundleRecord: BundleRecord = { target: bundle.target, binary: record, images: [] };
       for (const image of bundle.images) {
         bundleRecord.images.push({
-          key: `b${id}:${index}`,
+          key: `b${id}:${index++}`,
           name: image.name,
           properties: image.properties,
-          index: index++,
           source: image,
           bundle: bundleRecord,
           compileTarget: compileTargetOf(image),
         });
       }
       record.bundles.push(bundleRecord);
-    });
+    }
     const isRegistered = (): boolean => this.#binaries.includes(record);
-    record.handle = {
+    const handle: RegisteredBinary = {
       id,
-      name: options.name ?? source.name,
+      name: record.name,
       targets: source.bundles.map((bundle) => bundle.target),
       images: index,
       get registered() {
@@ -202,9 +196,10 @@ export class Runtime {
       },
       unregister: () => this.#unregister(record),
     };
+    record.handle = handle;
     this.#binaries.push(record);
     this.#plans.clear();
-    return record.handle;
+    return handle;
   }
 
   /** `__sycl_unregister_lib`: the binary's kernels are gone and its programs leave the cache. */
@@ -228,7 +223,7 @@ export class Runtime {
 
   /** The registered binaries, in registration order. */
   binaries(): readonly RegisteredBinary[] {
-    return this.#binaries.map((b) => b.handle);
+    return this.#binaries.map((b) => b.handle!);
   }
 
   #kernelIndex(binary: BinaryRecord): Map<string, ImageRecord[]> {
@@ -304,7 +299,7 @@ export class Runtime {
       ),
       description: Object.freeze({
         kernel,
-        binary: main.bundle.binary.handle.name,
+        binary: main.bundle.binary.name,
         bundle: main.bundle.target,
         match,
         image: main.source.name,
