@@ -23,8 +23,12 @@ import { functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
 
 export type SplitMode = 'kernel' | 'source' | 'auto' | 'none';
 
-/** Which bundling rule applies on top of the split mode. */
-export type RequirementPolicy = 'upstream' | 'design';
+/**
+ * Which bundling rule applies on top of the split mode: `upstream` (intel/llvm's key), `design`
+ * (OptionalDeviceFeatures.md), or `features-blind` (the spec-constant variant: kernels are bundled
+ * whatever they require; requirements travel per kernel instead).
+ */
+export type RequirementPolicy = 'upstream' | 'design' | 'features-blind';
 
 /** Scope of the mode split (upstream `EntryPointsGroupScope`). */
 export type GroupScope = 'per-kernel' | 'per-module' | 'global';
@@ -145,7 +149,7 @@ export function entryKey(module: Module, fn: IRFunction, scope: GroupScope, poli
   const f = features ?? functionFeatures(module, fn);
   if (policy === 'upstream') return scope === 'global' ? '<GLOBAL>' + sep : upstreamSourceKey(f);
   const base = scope === 'global' ? '<GLOBAL>' + sep : designSourceKey(f);
-  return base + '|' + requirementKey(f);
+  return policy === 'features-blind' ? base : base + '|' + requirementKey(f);
 }
 
 /** Byte-wise comparison (keys are latin1 strings, so UTF-16 code units are bytes). */

@@ -9,6 +9,7 @@
 import type { DeviceConfig } from '@syclkit/device-config';
 import { createPostLinkTable, writePropertySetRegistry, writeSymbolFile, type FileTable, type PropertyValue } from '@syclkit/formats';
 import { cloneModule, Module, printModule, type IRFunction } from '@syclkit/ir';
+import { SpecConstantProcessor } from './spec-constants.js';
 import { AddOnImageProcessor, deviceIfGraphOptions, hasConditionalCalls, resolveForTarget } from './device-if.js';
 import type { GroupScope } from './grouping.js';
 import { groupScope } from './grouping.js';
@@ -64,6 +65,14 @@ export interface PostLinkOptions extends SplitOptions, PropertyOptions {
    * conditional calls alone.
    */
   readonly deviceIf?: 'add-on-images' | 'off' | { readonly aotTarget: string };
+  /**
+   * `bundling` (default): requirements decide which kernels share an image (see `policy`).
+   * `spec-constants`: the alternative design: kernels are bundled whatever they require and each
+   * kernel / exported function gets its requirements in `SYCL/requirements`, with spec ids.
+   */
+  readonly requirementStrategy?: 'bundling' | 'spec-constants';
+  /** First spec id of the spec-constant strategy. */
+  readonly specIdBase?: number;
   /** The input path, used as the Code cell when nothing was modified and no `-o` was given. */
   readonly inputPath?: string;
   /** Whether `-o` was given on the command line (upstream's "no modifications" case needs it). */
@@ -169,8 +178,13 @@ async function run(
   } else if (deviceIf === 'add-on-images' && processor === undefined && hasConditionalCalls(module)) {
     splitOptions = { ...options, graph: { ...options.graph, ...deviceIfGraphOptions() } };
   }
+  if (options.requirementStrategy === 'spec-constants') {
+    if (splitOptions !== options) throw new PostLinkError('device_if add-on images and the spec-constant requirement strategy cannot be combined', 'unsupported-combination');
+    splitOptions = { ...splitOptions, policy: 'features-blind' };
+    processor ??= new SpecConstantProcessor(options.specIdBase !== undefined ? { specIdBase: options.specIdBase } : {});
+  }
   const plan = planSplit(input, splitOptions);
-  if (splitOptions !== options) processor = new AddOnImageProcessor(input, () => plan);
+  if (splitOptions.graph !== options.graph) processor = new AddOnImageProcessor(input, () => plan);
   const scope = groupScope(options.mode ?? 'none', options.irOutputOnly ?? false);
   const encode = (m: Module): string | Uint8Array => {
     const text = printModule(m);

@@ -74,7 +74,7 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
     policy,
   });
   const hasEntries = groups.length > 1 || groups[0]!.entries.length > 0;
-  const extracts = (mode !== 'none' && hasEntries) || (mode === 'none' && policy === 'design' && groups.length > 1);
+  const extracts = (mode !== 'none' && hasEntries) || (mode === 'none' && policy !== 'upstream' && groups.length > 1);
   let esimdHalves = 0;
   if (options.splitEsimd) for (const g of groups) if (g.esimd === 'mixed') esimdHalves++;
   const splitOccurred = groups.length + esimdHalves > 1;

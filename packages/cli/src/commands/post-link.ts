@@ -47,6 +47,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'bundling', kind: 'value', joinedOnly: true, valueName: 'upstream|design', help: 'syclkit: upstream grouping (default) or the OptionalDeviceFeatures.md rule' },
   { name: 'incompatible-images', kind: 'value', joinedOnly: true, valueName: 'drop|empty-module', help: 'syclkit: rows of target tables for unsupported images (default: drop; design: empty-module)' },
   { name: 'check-sycl-external', help: 'syclkit: SYCL_EXTERNAL checks after bundling (default on with -bundling=design)' },
+  { name: 'requirement-strategy', kind: 'value', joinedOnly: true, valueName: 'bundling|spec-constants', help: 'syclkit: split images by requirements (default) or keep bundles and write per-kernel SYCL/requirements with spec ids' },
   { name: 'aot-target', kind: 'value', joinedOnly: true, valueName: '<target>', help: 'syclkit: decide device_if conditions for this AOT target before splitting' },
   { name: 'device-if', kind: 'value', joinedOnly: true, valueName: 'add-on-images|off', help: 'syclkit: non-AOT device_if handling (default: add-on-images when the module has conditional calls)' },
   { name: 'legacy-reqd-work-group-size', help: 'syclkit: also write the uint32 reqd_work_group_size (default on; =false to omit)' },
@@ -251,6 +252,7 @@ export const command: Command = {
       deviceGlobals: args.flags.has('device-globals'),
       inputPath: input,
       outputsGiven: given.length > 0,
+      requirementStrategy: oneOf(args, 'requirement-strategy', ['bundling', 'spec-constants'] as const) ?? 'bundling',
       deviceIf: aotTarget !== undefined ? { aotTarget } : (oneOf(args, 'device-if', ['add-on-images', 'off'] as const) ?? 'add-on-images'),
     };
     const stdoutSink = (data: string | Uint8Array): void => void io.stdout.write(data);
