@@ -1,0 +1,116 @@
+import { DeviceConfig } from '@syclkit/device-config';
+import { decodeInt32Array, readPropertySetRegistry } from '@syclkit/formats';
+import { describe, expect, it } from 'vitest';
+import { ADD_ON_IMAGE_SET, ADD_ON_IMAGES_SET, hasConditionalCalls } from './device-if.js';
+import { ir, runInMemory } from './testing.js';
+
+/** Two kernels calling one action under different conditions; K2 also calls it directly. */
+const conditional = `
+%class.anon = type { ptr addrspace(4) }
+define weak_odr dso_local spir_kernel void @K1() #0 {
+  %c = alloca %class.anon, align 8
+  call spir_func void @cc_P_1(ptr @Action, ptr %c, i32 -1, i32 5)
+  ret void
+}
+define weak_odr dso_local spir_kernel void @K2() #0 {
+  %c = alloca %class.anon, align 8
+  call spir_func void @cc_P_1(ptr @Action, ptr %c, i32 -1, i32 6)
+  call spir_func void @Action(ptr addrspace(4) null)
+  ret void
+}
+define internal spir_func void @Action(ptr addrspace(4) %this) !sycl_used_aspects !1 {
+  call spir_func void @helper()
+  ret void
+}
+define internal spir_func void @helper() {
+  ret void
+}
+declare spir_func void @cc_P_1(ptr, ptr, i32, i32) #1
+attributes #0 = { "sycl-module-id"="a.cpp" }
+attributes #1 = { "sycl-call-if-on-device-conditionally"="true" }
+!1 = !{i32 5}
+`;
+
+function props(files: Map<string, string>, path: string) {
+  return readPropertySetRegistry(files.get(path)!);
+}
+
+describe('device_if add-on images (non-AOT)', () => {
+  it('detects calls to conditional caller declarations', () => {
+    expect(hasConditionalCalls(ir(conditional))).toBe(true);
+    expect(hasConditionalCalls(ir('define spir_kernel void @k() { ret void }'))).toBe(false);
+  });
+
+  it('rewrites conditional calls into direct calls and keeps actions out of main images', async () => {
+    const { files } = await runInMemory(ir(conditional), { mode: 'kernel' });
+    const k1 = files.get('out/t_1.ll')!;
+    expect(k1).toMatch(/%(\d+) = addrspacecast ptr %c to ptr addrspace\(4\)\n {2}call spir_func void @Action\(ptr addrspace\(4\) %\1\)/);
+    expect(k1).toContain('declare dso_local spir_func void @Action(ptr addrspace(4))');
+    expect(k1).not.toContain('cc_P_1');
+    expect(k1).not.toContain('@helper');
+  });
+
+  it('gives an action a new generation when the image also calls it directly', async () => {
+    const { files } = await runInMemory(ir(conditional), { mode: 'kernel' });
+    const k2 = files.get('out/t_0.ll')!;
+    expect(k2).toContain('call spir_func void @Action.2(');
+    expect(k2).toContain('define internal spir_func void @Action(');
+  });
+
+  it('writes real and stub add-on images with matching ids and the conditions in the main image', async () => {
+    const { result, files } = await runInMemory(ir(conditional), { mode: 'kernel' });
+    const rows = result.tables[0]!.table.rows;
+    expect(rows).toHaveLength(6);
+    const mainK2 = props(files, 'out/t_0.prop').getSet(ADD_ON_IMAGES_SET)!;
+    expect([...mainK2.keys()]).toEqual(['1']);
+    expect(decodeInt32Array(mainK2.get('1')!)).toEqual([-1, 6]);
+    // the pair of image "1": real (1) and stub (0)
+    const kinds = [2, 3].map((i) => props(files, `out/t_${i}.prop`).get(ADD_ON_IMAGE_SET, '1'));
+    expect(kinds).toEqual([
+      { type: 1, value: 1 },
+      { type: 1, value: 0 },
+    ]);
+    expect(files.get('out/t_2.ll')).toContain('define dso_local spir_func void @Action.2(');
+    expect(files.get('out/t_2.ll')).toContain('define internal spir_func void @helper()');
+    expect(files.get('out/t_3.ll')).toMatch(/define spir_func void @Action\.2\(ptr addrspace\(4\) %this\) \{\nentry:\n {2}ret void\n\}/);
+    expect(files.get('out/t_2.sym')).toBe('Action.2\n');
+  });
+
+  it('leaves conditional calls alone with deviceIf off', async () => {
+    const { files } = await runInMemory(ir(conditional), { mode: 'kernel', deviceIf: 'off' });
+    expect(files.get('out/t_1.ll')).toContain('call spir_func void @cc_P_1(ptr @Action');
+  });
+});
+
+describe('device_if for an AOT target', () => {
+  const aot = `
+define weak_odr dso_local spir_kernel void @K() #0 {
+  %c = alloca i8, align 8
+  call spir_func void @cc_P_1(ptr @UsesFp64, ptr %c, i32 -1, i32 6)
+  call spir_func void @cc_P_1(ptr @UsesFp16, ptr %c, i32 -1, i32 5)
+  ret void
+}
+define internal spir_func void @UsesFp64(ptr addrspace(4) %this) !sycl_used_aspects !1 { ret void }
+define internal spir_func void @UsesFp16(ptr addrspace(4) %this) !sycl_used_aspects !2 { ret void }
+declare spir_func void @cc_P_1(ptr, ptr, i32, i32) #1
+attributes #0 = { "sycl-module-id"="a.cpp" }
+attributes #1 = { "sycl-call-if-on-device-conditionally"="true" }
+!1 = !{i32 6}
+!2 = !{i32 5}
+`;
+
+  it('keeps the calls whose condition holds on the target and gives the kernel their aspects', async () => {
+    const m = ir(aot);
+    const { result, files } = await runInMemory(m, {
+      mode: 'kernel',
+      deviceConfig: DeviceConfig.builtin(),
+      deviceIf: { aotTarget: 'intel_gpu_tgllp' },
+    });
+    const text = files.get('out/t_0.ll')!;
+    expect(text).toContain('call spir_func void @UsesFp16(');
+    expect(text).not.toContain('UsesFp64');
+    expect(result.images[0]!.requirements.aspects.map((a) => a.value)).toEqual([5]);
+    // the input module is not changed
+    expect(m.getFunction('UsesFp64')).toBeDefined();
+  });
+});
