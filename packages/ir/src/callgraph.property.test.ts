@@ -43,7 +43,7 @@ describe('call graph', () => {
     // the generator's function order is the module's, and both list callees in first-call order
     const expected = naiveReachable(edges, roots).map((i) => module.functions[i]!.name);
     expect(cg.reachableFrom(roots.map(byName)).map((f) => f.name)).toEqual(expected);
-  });
+  }, 120_000);
 
   test.prop([generatedModule({ maxFunctions: 12 })], fcOptions(150))('address-taken functions and reverse edges match the reference', (module) => {
     const m = parseModule(moduleText(module), { filename: 'gen.ll' });
@@ -58,7 +58,7 @@ describe('call graph', () => {
       for (const callee of cg.callees(f)) expect(cg.callers(callee)).toContain(f);
       for (const caller of cg.callers(f)) expect(cg.callees(caller)).toContain(f);
     }
-  });
+  }, 120_000);
 
   test.prop([generatedModule({ maxFunctions: 14, maxActions: 6 })], fcOptions(150))('components partition the graph in reverse topological order', (module) => {
     const m = parseModule(moduleText(module), { filename: 'gen.ll' });
@@ -78,5 +78,5 @@ describe('call graph', () => {
         expect(new Set(cg.reachableFrom([other])).has(members[0]!)).toBe(true);
       }
     }
-  });
+  }, 120_000);
 });

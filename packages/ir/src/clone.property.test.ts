@@ -31,7 +31,7 @@ describe('cloning', () => {
   test.prop([generatedModule()], fcOptions(150))('a full clone prints like the original', (module) => {
     const m = parseModule(moduleText(module), { filename: 'gen.ll' });
     expect(printModule(cloneModule(m))).toBe(printModule(m));
-  });
+  }, 120_000);
 
   test.prop([moduleAndSubset], fcOptions(150))('deleteFunctions then clone leaves a module the verifier accepts', ({ module, subset, mode }) => {
     const m = parseModule(moduleText(module), { filename: 'gen.ll' });
@@ -43,7 +43,7 @@ describe('cloning', () => {
     for (const f of deleted) expect(clone.getFunction(f.name)).toBeUndefined();
     for (const f of declared) expect(clone.getFunction(f.name)?.isDeclaration).toBe(true);
     expect(deleted.length + declared.length).toBe(subset.length);
-  });
+  }, 120_000);
 
   test.prop([generatedModule({ maxFunctions: 10 }).chain((module) => fc.record({ module: fc.constant(module), root: fc.nat({ max: module.functions.length - 1 }) }))], fcOptions(150))(
     'a clone of the part reachable from one function is well formed',
@@ -59,6 +59,7 @@ describe('cloning', () => {
         else expect(copy === undefined || copy.isDeclaration).toBe(true);
       }
     },
+    120_000,
   );
 
   test.prop([generatedModule()], fcOptions(150))('eraseUnused keeps every root and leaves a verifiable module', (module) => {
@@ -67,5 +68,5 @@ describe('cloning', () => {
     eraseUnused(m);
     expect(verifyModule(m)).toEqual([]);
     for (const name of roots) expect(m.getFunction(name)?.isDeclaration).toBe(false);
-  });
+  }, 120_000);
 });

@@ -49,7 +49,7 @@ describe('full clone prints like the original', () => {
       if (printModule(cloneModule(m)) !== printModule(m)) different.push(path);
     }
     expect(different).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe('clone independence', () => {

@@ -7,7 +7,12 @@
  * 2. Associativity up to the order of top-level entities, for modules that do call and take the
  *    address of each other's functions: the same globals, and the same function texts.
  * 3. The linked module passes the verifier, and every function a module defines is defined once.
- * 4. When LLVM 16's llvm-link is installed: link(a, b, c) prints exactly what llvm-link prints.
+ * 4. Modules sharing symbols (linkonce_odr / weak_odr / comdat / internal / external /
+ *    available_externally / common definitions of the same names, clashing struct names):
+ *    linking either fails with an IrError naming the symbol, or gives a verifiable module with
+ *    every kernel defined and every symbol defined at most once.
+ * 5. When LLVM 16's llvm-link is installed: link(a, b, c) prints exactly what llvm-link prints,
+ *    for disjoint and for symbol-sharing modules (and fails exactly when llvm-link fails).
  */
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +24,16 @@ import { linkModules } from './linker.js';
 import type { Module } from './module.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
-import { exportedFunctions, generatedModule, moduleText, type GeneratedModule, type ModuleArbitraryOptions } from './testing/arbitraries.js';
+import { IrError } from './errors.js';
+import {
+  exportedFunctions,
+  generatedModule,
+  moduleText,
+  sharedModule,
+  sharedModuleText,
+  type GeneratedModule,
+  type ModuleArbitraryOptions,
+} from './testing/arbitraries.js';
 import { llvmTool, runTool } from './testing/llvm.js';
 import { fcOptions } from './testing/options.js';
 import { verifyModule } from './verifier.js';
@@ -55,14 +69,14 @@ describe('linking is associative', () => {
     const left = printModule(linkModules([linkModules([a!, b!]), c!]));
     const right = printModule(linkModules([a!, linkModules([b!, c!])]));
     expect(left).toBe(right);
-  });
+  }, 120_000);
 
   test.prop([triple(true)], fcOptions(60))('up to the order of top-level entities, with cross-module calls and address-taken functions', (mods) => {
     const [a, b, c] = parseAll(mods);
     const left = printModule(linkModules([linkModules([a!, b!]), c!]));
     const right = printModule(linkModules([a!, linkModules([b!, c!])]));
     expect(canonical(left)).toBe(canonical(right));
-  });
+  }, 120_000);
 });
 
 describe('linked modules are well formed', () => {
@@ -76,7 +90,37 @@ describe('linked modules are well formed', () => {
         expect(fn?.isDeclaration).toBe(false);
       }
     }
-  });
+  }, 120_000);
+});
+
+const sharedGroup = fc.array(sharedModule(), { minLength: 2, maxLength: 3 });
+
+/** Links a shared group (parsing each input in turn, as llvm-link does); the error if it fails. */
+function linkShared(texts: readonly string[], files: readonly string[]): Module | IrError {
+  const ctx = new Context();
+  try {
+    return linkModules(texts.map((t, i) => () => parseModule(t, { filename: files[i]!, context: ctx })));
+  } catch (e) {
+    if (e instanceof IrError) return e;
+    throw e;
+  }
+}
+
+describe('modules sharing symbols', () => {
+  test.prop([sharedGroup], fcOptions(100))('link fails naming a symbol, or resolves every name once', (group) => {
+    const texts = group.map(sharedModuleText);
+    const result = linkShared(texts, texts.map((_, i) => `m${i}.ll`));
+    if (result instanceof IrError) {
+      expect(result.message).toMatch(/^linking globals named '[a-z0-9]+': /);
+      return;
+    }
+    expect(verifyModule(result)).toEqual([]);
+    group.forEach((m, i) => {
+      if (m.hasKernel) expect(result.getFunction(`kernel${i}`)?.isDeclaration).toBe(false);
+    });
+    const names = [...result.globalValues()].map((g) => g.name);
+    expect(new Set(names).size).toBe(names.length);
+  }, 120_000);
 });
 
 const llvmLink = llvmTool('llvm-link');
@@ -97,5 +141,24 @@ describe.skipIf(llvmLink === undefined)('agreement with llvm-link 16', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
+
+  test.prop([sharedGroup], fcOptions(40))('modules sharing symbols: the same output, or both fail', (group) => {
+    const dir = mkdtempSync(join(tmpdir(), 'syclkit-link-'));
+    try {
+      const texts = group.map(sharedModuleText);
+      const files = texts.map((t, i) => {
+        const path = join(dir, `m${i}.ll`);
+        writeFileSync(path, t, 'latin1');
+        return path;
+      });
+      const r = runTool(llvmLink!, ['-S', ...files]);
+      const result = linkShared(texts, files);
+      if (r.status !== 0) expect(result).toBeInstanceOf(IrError);
+      else if (result instanceof IrError) expect.fail(`llvm-link succeeded where we failed: ${result.message}`);
+      else expect(printModule(result)).toBe(r.stdout);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -244,3 +244,126 @@ export function referenceCallEdges(m: GeneratedModule): { readonly edges: readon
   });
   return { edges, addressTaken: taken };
 }
+
+// --- modules that share symbols -----------------------------------------------------------------
+
+/** How a module defines (or declares) a function from the shared pool. */
+export type SharedLinkage =
+  | 'linkonce_odr'
+  | 'weak_odr'
+  | 'internal'
+  | 'external'
+  | 'linkonce_odr-comdat'
+  | 'weak_odr-comdat'
+  | 'available_externally'
+  | 'declare';
+
+export interface SharedFunction {
+  readonly name: string;
+  readonly linkage: SharedLinkage;
+  readonly calls: readonly string[];
+  readonly returns: number;
+  readonly allocatesStruct: boolean;
+  readonly storesAddressOf: string | null;
+}
+
+export interface SharedGlobal {
+  readonly name: string;
+  readonly linkage: 'internal' | 'linkonce_odr' | 'weak' | 'external' | 'declare' | 'common';
+  readonly value: number;
+}
+
+/** One module of a group whose symbols come from shared pools, so linking them resolves names. */
+export interface SharedModule {
+  readonly functions: readonly SharedFunction[];
+  readonly globals: readonly SharedGlobal[];
+  /** Which struct definitions it has: 0 `%struct.S = { i32, i8 }`, 1 `%struct.S = { i64 }`, 2 `%struct.T = { %struct.S, ptr }`. */
+  readonly structs: readonly number[];
+  readonly usesLLVMUsed: boolean;
+  readonly hasConstructor: boolean;
+  readonly hasKernel: boolean;
+}
+
+const SHARED_FUNCTIONS = ['h0', 'h1', 'h2', 'h3', 'h4'];
+const SHARED_GLOBALS = ['g0', 'g1', 'g2'];
+
+/**
+ * Modules defining and declaring functions and variables from small shared name pools with every
+ * linkage that matters for symbol resolution (linkonce_odr and weak_odr with and without comdats,
+ * internal, external, available_externally, common), struct types whose names clash with or
+ * without the same body, `@llvm.used`, `@llvm.global_ctors` and `!llvm.ident`. Linking a group may
+ * legitimately fail (two strong definitions); print each with {@link sharedModuleText}.
+ */
+export function sharedModule(): fc.Arbitrary<SharedModule> {
+  const fn = fc.record({
+    name: fc.constantFrom(...SHARED_FUNCTIONS),
+    linkage: fc.constantFrom<SharedLinkage>('linkonce_odr', 'weak_odr', 'internal', 'external', 'linkonce_odr-comdat', 'weak_odr-comdat', 'available_externally', 'declare'),
+    calls: fc.array(fc.constantFrom(...SHARED_FUNCTIONS), { maxLength: 3 }),
+    returns: fc.integer({ min: 0, max: 3 }),
+    allocatesStruct: fc.boolean(),
+    storesAddressOf: fc.option(fc.constantFrom(...SHARED_FUNCTIONS), { nil: null }),
+  });
+  const global = fc.record({
+    name: fc.constantFrom(...SHARED_GLOBALS),
+    linkage: fc.constantFrom<SharedGlobal['linkage']>('internal', 'linkonce_odr', 'weak', 'external', 'declare', 'common'),
+    value: fc.integer({ min: 0, max: 9 }),
+  });
+  return fc.record({
+    functions: fc.uniqueArray(fn, { maxLength: 5, selector: (f) => f.name }),
+    globals: fc.uniqueArray(global, { maxLength: 3, selector: (g) => g.name }),
+    structs: fc.subarray([0, 1, 2]),
+    usesLLVMUsed: fc.boolean(),
+    hasConstructor: fc.boolean(),
+    hasKernel: fc.boolean(),
+  });
+}
+
+/** Textual IR of module number `index` of a shared group (the index keeps its own symbols apart). */
+export function sharedModuleText(m: SharedModule, index: number): string {
+  const lines = [`target datalayout = "${SPIR64_DATALAYOUT}"`, 'target triple = "spir64-unknown-unknown"', ''];
+  const hasT = m.structs.includes(2);
+  const sBody = m.structs.includes(0) || hasT ? '{ i32, i8 }' : m.structs.includes(1) ? '{ i64 }' : undefined;
+  if (sBody !== undefined) lines.push(`%struct.S = type ${sBody}`);
+  if (hasT) lines.push('%struct.T = type { %struct.S, ptr }');
+  for (const f of m.functions) if (f.linkage.endsWith('-comdat')) lines.push(`$${f.name} = comdat any`);
+  const slot = `@slot${index}`;
+  for (const g of m.globals) {
+    if (g.linkage === 'declare') lines.push(`@${g.name} = external global i32`);
+    else if (g.linkage === 'common') lines.push(`@${g.name} = common global i32 0`);
+    else lines.push(`@${g.name} = ${g.linkage === 'external' ? '' : `${g.linkage} `}global i32 ${g.value}`);
+  }
+  if (m.functions.some((f) => f.storesAddressOf !== null && f.linkage !== 'declare')) lines.push(`${slot} = global ptr null`);
+  const linked = m.functions.filter((f) => f.linkage !== 'declare' && f.linkage !== 'available_externally');
+  if (m.usesLLVMUsed && linked.length > 0) lines.push(`@llvm.used = appending global [1 x ptr] [ptr @${linked[0]!.name}], section "llvm.metadata"`);
+  if (m.hasConstructor) lines.push(`@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @ctor${index}, ptr null }]`);
+  if (m.hasConstructor) lines.push('', `define internal void @ctor${index}() {`, '  ret void', '}');
+  if (m.hasKernel) {
+    lines.push('', `define spir_kernel void @kernel${index}() {`);
+    for (const f of m.functions) lines.push(`  %c.${f.name} = call i32 @${f.name}()`);
+    for (const g of m.globals) lines.push(`  store i32 ${index}, ptr @${g.name}`);
+    lines.push('  ret void', '}');
+  }
+  const defined = new Set(m.functions.map((f) => f.name));
+  const referenced = new Set<string>();
+  for (const f of m.functions) {
+    if (f.linkage === 'declare') {
+      lines.push('', `declare i32 @${f.name}()`);
+      continue;
+    }
+    const linkage = f.linkage.replace('-comdat', '');
+    lines.push('', `define ${linkage === 'external' ? '' : `${linkage} `}i32 @${f.name}()${f.linkage.endsWith('-comdat') ? ' comdat' : ''} {`);
+    if (f.allocatesStruct && sBody !== undefined) lines.push(`  %s = alloca %struct.${hasT ? 'T' : 'S'}`);
+    f.calls.forEach((c, i) => {
+      referenced.add(c);
+      lines.push(`  %r${i} = call i32 @${c}()`);
+    });
+    if (f.storesAddressOf !== null) {
+      referenced.add(f.storesAddressOf);
+      lines.push(`  store ptr @${f.storesAddressOf}, ptr ${slot}`);
+    }
+    lines.push(`  ret i32 ${f.returns}`, '}');
+  }
+  for (const name of referenced) if (!defined.has(name)) lines.push('', `declare i32 @${name}()`);
+  lines.push('', '!llvm.ident = !{!0}', `!0 = !{!"module ${index}"}`, '');
+  return lines.join('\n');
+}
