@@ -96,10 +96,13 @@ describe('linked modules are well formed', () => {
 const sharedGroup = fc.array(sharedModule(), { minLength: 2, maxLength: 3 });
 
 /** Links a shared group (parsing each input in turn, as llvm-link does); the error if it fails. */
-function linkShared(texts: readonly string[], files: readonly string[]): Module | IrError {
+function linkShared(texts: readonly string[], files: readonly string[], onlyNeeded = false): Module | IrError {
   const ctx = new Context();
   try {
-    return linkModules(texts.map((t, i) => () => parseModule(t, { filename: files[i]!, context: ctx })));
+    return linkModules(
+      texts.map((t, i) => () => parseModule(t, { filename: files[i]!, context: ctx })),
+      { onlyNeeded },
+    );
   } catch (e) {
     if (e instanceof IrError) return e;
     throw e;
@@ -143,7 +146,7 @@ describe.skipIf(llvmLink === undefined)('agreement with llvm-link 16', () => {
     }
   }, 120_000);
 
-  test.prop([sharedGroup], fcOptions(40))('modules sharing symbols: the same output, or both fail', (group) => {
+  test.prop([sharedGroup, fc.boolean()], fcOptions(40))('modules sharing symbols, with or without --only-needed: the same output, or both fail', (group, onlyNeeded) => {
     const dir = mkdtempSync(join(tmpdir(), 'syclkit-link-'));
     try {
       const texts = group.map(sharedModuleText);
@@ -152,8 +155,8 @@ describe.skipIf(llvmLink === undefined)('agreement with llvm-link 16', () => {
         writeFileSync(path, t, 'latin1');
         return path;
       });
-      const r = runTool(llvmLink!, ['-S', ...files]);
-      const result = linkShared(texts, files);
+      const r = runTool(llvmLink!, ['-S', ...(onlyNeeded ? ['--only-needed'] : []), ...files]);
+      const result = linkShared(texts, files, onlyNeeded);
       if (r.status !== 0) expect(result).toBeInstanceOf(IrError);
       else if (result instanceof IrError) expect.fail(`llvm-link succeeded where we failed: ${result.message}`);
       else expect(printModule(result)).toBe(r.stdout);

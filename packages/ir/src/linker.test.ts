@@ -66,6 +66,40 @@ describe('aliases and ifuncs, compared with llvm-link 16', () => {
   }
 });
 
+describe('only-needed linking (device libraries), compared with llvm-link 16 --only-needed', () => {
+  const dir = fileURLToPath(new URL('../test/fixtures/link/', import.meta.url));
+  const cases: [string, string[]][] = [
+    ['only-needed/expected-kernel-libdevice.ll', ['only-needed/kernel.ll', 'only-needed/libdevice.ll']],
+    ['only-needed/expected-b-libdevice-a.ll', ['dpcpp-tus/b.ll', 'only-needed/libdevice.ll', 'dpcpp-tus/a.ll']],
+  ];
+  for (const [expected, files] of cases) {
+    it(`llvm-link -S --only-needed ${files.join(' ')}`, () => {
+      const ctx = new Context();
+      const linked = linkModules(
+        files.map((f) => () => parseModule(readFileSync(dir + f, 'latin1'), { filename: f, context: ctx })),
+        { onlyNeeded: true },
+      );
+      expect(printModule(linked)).toBe(readFileSync(dir + expected, 'latin1'));
+      expect(verifyModule(linked)).toEqual([]);
+    });
+  }
+
+  it('brings in only what the destination references, and appending arrays', () => {
+    const ctx = new Context();
+    const linked = linkModules(
+      [
+        parseModule(readFileSync(dir + 'only-needed/kernel.ll', 'latin1'), { context: ctx }),
+        parseModule(readFileSync(dir + 'only-needed/libdevice.ll', 'latin1'), { context: ctx }),
+      ],
+      { onlyNeeded: true },
+    );
+    expect(linked.getFunction('__devicelib_sin')).toBeUndefined();
+    expect(linked.getGlobalVariable('__devicelib_unused_table')).toBeUndefined();
+    expect(linked.getFunction('__devicelib_abs')?.isDeclaration).toBe(false);
+    expect(linked.getGlobalVariable('llvm.used')).toBeDefined();
+  });
+});
+
 describe('symbol resolution', () => {
   it('binds a declaration to a definition from a later module, keeping its uses', () => {
     const out = printModule(

@@ -58,6 +58,12 @@ export interface LinkOptions {
    * them silently under opaque pointers). Off by default: such a pair is an {@link IrError}.
    */
   readonly allowTypeMismatch?: boolean;
+  /**
+   * `llvm-link --only-needed` (LLVM's `LinkOnlyNeeded`): bring in only definitions the
+   * destination references (plus appending arrays), as DPC++ does for device libraries.
+   * `linkModules` applies it from the second input on, as llvm-link does.
+   */
+  readonly onlyNeeded?: boolean;
 }
 
 export interface LinkModulesOptions extends LinkOptions {
@@ -82,8 +88,9 @@ export function linkModules(inputs: Iterable<Module | (() => Module)>, options: 
     if (dest === undefined || linker === undefined) {
       dest = new Module(options.id ?? 'llvm-link', m.context);
       linker = new Linker(dest, options);
-    }
-    linker.link(m);
+      // the first input always comes in whole: only-needed would find nothing needed yet
+      linker.link(m, { onlyNeeded: false });
+    } else linker.link(m);
   }
   if (dest === undefined) throw new IrError('no modules to link');
   return dest;
@@ -108,13 +115,13 @@ export class Linker {
     }
   }
 
-  /** Links `src` into the destination module; `src` is left intact. */
-  link(src: Module): void {
+  /** Links `src` into the destination module; `src` is left intact. `flags` override the options. */
+  link(src: Module, flags: { readonly onlyNeeded?: boolean } = {}): void {
     if (src.context !== this.dest.context) {
       throw new IrError(`cannot link '${src.id}' into '${this.dest.id}': the modules were parsed into different contexts; parse every input with the same Context (parseModule(text, { context }))`, src.id);
     }
     if (src === this.dest) throw new IrError('cannot link a module into itself', src.id);
-    new LinkStep(this, src).run();
+    new LinkStep(this, src, flags.onlyNeeded ?? this.options.onlyNeeded ?? false).run();
   }
 }
 
@@ -548,6 +555,7 @@ class LinkStep {
   constructor(
     private readonly linker: Linker,
     private readonly src: Module,
+    private readonly onlyNeeded: boolean,
   ) {
     this.dest = linker.dest;
     this.ctx = src.context;
@@ -685,6 +693,8 @@ class LinkStep {
 
   private linkIfNeeded(gv: GlobalValue): void {
     const dgv = this.linkedToGlobal(gv, false);
+    // only-needed: a definition comes only to resolve a declaration the destination has
+    if (this.onlyNeeded && gv.linkage !== 'appending' && (dgv === undefined || !isDeclaration(dgv))) return;
     if (dgv !== undefined && !isLocal(gv) && gv.linkage !== 'appending') {
       if (dgv.vk === 'global' && gv.vk === 'global') {
         if (dgv.isDeclaration && gv.isDeclaration && (!dgv.isConstant || !gv.isConstant)) {
@@ -806,9 +816,12 @@ class LinkStep {
     this.worklist.push(gv);
   }
 
-  /** ModuleLinker::addLazyFor: linkonce and available_externally globals come when referenced. */
+  /**
+   * ModuleLinker::addLazyFor: linkonce and available_externally globals come when referenced
+   * (any global, with only-needed).
+   */
   private addLazy(gv: GlobalValue): boolean {
-    if (!isLinkOnce(gv) && gv.linkage !== 'available_externally') return false;
+    if (!isLinkOnce(gv) && gv.linkage !== 'available_externally' && !this.onlyNeeded) return false;
     this.maybeAdd(gv);
     const c = comdatOf(gv);
     if (c !== undefined) {
