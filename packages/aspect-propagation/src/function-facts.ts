@@ -110,6 +110,8 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
   const lastCaller = new Int32Array(functions.length).fill(-1);
   const { types, fp64, fp64ConvEmu } = options;
   const vtables = functions.some((fn) => fn.attributes.fn.hasString('indirectly-callable')) ? new VtableFinder() : undefined;
+  const conditionalCallers = Uint8Array.from(functions, (fn) => (isConditionalCaller(fn) ? 1 : 0));
+  const gatherer = new Gatherer();
 
   const facts: FunctionFacts[] = [];
   for (let index = 0; index < functions.length; index++) {
@@ -120,7 +122,7 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
       fn,
       index,
       entryPoint: isEntryPoint(fn),
-      conditionalCaller: isConditionalCaller(fn),
+      conditionalCaller: conditionalCallers[index] === 1,
       direct: undefined,
       usedMetadata: undefined,
       declaredMetadata: undefined,
@@ -147,7 +149,9 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
 
     for (const block of fn.blocks) {
       for (const inst of block.instructions) {
-        const aspects = instructionAspects(inst, types, usedKind);
+        gatherer.reset();
+        gatherInstruction(gatherer, inst, types, usedKind);
+        const aspects = gatherer.result();
         if (vtables !== undefined && !record.referencesVtable && vtables.referencedBy(inst)) record.referencesVtable = true;
         if (aspects !== undefined) {
           recordAspects(aspects, fp64ConvEmu && aspects.has(fp64) && hasDoubleType(inst, types) && isFp64ConversionInstruction(inst));
@@ -159,7 +163,7 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
           if (callee === undefined) continue;
           const calleeIndex = indexOf.get(callee);
           if (calleeIndex === undefined) continue;
-          if (isConditionalCaller(callee)) {
+          if (conditionalCallers[calleeIndex] === 1) {
             record.conditionalCalls.push(conditionalCall(inst, callee, calleeIndex, indexOf, record.callees.length));
           } else if (lastCaller[calleeIndex] !== index) {
             lastCaller[calleeIndex] = index;
@@ -193,35 +197,85 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
  * decides their order when more than one type contributes). Undefined when none.
  */
 export function instructionAspects(inst: Instruction, types: TypeAspects, usedKind: number): AspectSet | undefined {
-  let single: AspectSet | undefined;
-  let gathered: AspectSet | undefined;
-  const add = (aspects: AspectSet | undefined): void => {
-    if (aspects === undefined || aspects === single) return;
-    if (single === undefined && gathered === undefined) {
-      single = aspects;
-      return;
-    }
-    gathered ??= single!.clone();
-    single = undefined;
-    gathered.addAll(aspects);
-  };
-  add(types.of(inst instanceof AllocaInst ? inst.allocatedType : inst.type));
-  forEachOperand(inst, (op) => {
-    const stripped = stripPointerCasts(op);
-    add(types.of(isGlobalValue(stripped) ? stripped.valueType : op.type));
-  });
-  if (inst instanceof GetElementPtrInst) add(types.of(inst.sourceElementType));
-  if (inst.attachments !== null) {
-    for (const attachment of inst.attachments) {
-      if (attachment.kind !== usedKind) continue;
-      const values = readAspectList(attachment.node).values;
-      if (values.length === 0) continue;
-      gathered ??= single === undefined ? new AspectSet() : single.clone();
-      single = undefined;
-      gathered.addAll(values);
+  const gatherer = new Gatherer();
+  gatherInstruction(gatherer, inst, types, usedKind);
+  return gatherer.result();
+}
+
+/** Collects aspect sets without copying until a second non-empty set arrives. Reusable. */
+class Gatherer {
+  private single: AspectSet | undefined = undefined;
+  private gathered: AspectSet | undefined = undefined;
+
+  reset(): void {
+    this.single = undefined;
+    this.gathered = undefined;
+  }
+
+  add(aspects: AspectSet | undefined): void {
+    if (aspects === undefined || aspects === this.single) return;
+    if (this.gathered !== undefined) {
+      this.gathered.addAll(aspects);
+    } else if (this.single === undefined) {
+      this.single = aspects;
+    } else {
+      this.gathered = this.single.clone();
+      this.single = undefined;
+      this.gathered.addAll(aspects);
     }
   }
-  return gathered ?? single;
+
+  addValues(values: readonly number[]): void {
+    if (values.length === 0) return;
+    if (this.gathered === undefined) {
+      this.gathered = this.single === undefined ? new AspectSet() : this.single.clone();
+      this.single = undefined;
+    }
+    this.gathered.addAll(values);
+  }
+
+  result(): AspectSet | undefined {
+    return this.gathered ?? this.single;
+  }
+}
+
+function gatherInstruction(gatherer: Gatherer, inst: Instruction, types: TypeAspects, usedKind: number): void {
+  gatherer.add(types.of(inst instanceof AllocaInst ? inst.allocatedType : inst.type));
+  const ops = inst.operands;
+  if (inst instanceof CallInst) {
+    const argEnd = 1 + inst.argCount;
+    for (let i = 1; i < argEnd; i++) gatherer.add(operandAspects(ops[i]!, types));
+    for (const bundle of inst.bundles) for (const input of bundle.inputs) gatherer.add(operandAspects(input, types));
+    for (let i = argEnd; i < ops.length; i++) gatherer.add(operandAspects(ops[i]!, types));
+    gatherer.add(operandAspects(ops[0]!, types));
+  } else {
+    for (let i = 0; i < ops.length; i++) gatherer.add(operandAspects(ops[i]!, types));
+  }
+  if (inst instanceof GetElementPtrInst) gatherer.add(types.of(inst.sourceElementType));
+  const attachments = inst.attachments;
+  if (attachments !== null) {
+    for (const attachment of attachments) {
+      if (attachment.kind === usedKind) gatherer.addValues(readAspectList(attachment.node).values);
+    }
+  }
+}
+
+/** An operand counts with its value type when it is a global value (after stripping casts). */
+function operandAspects(op: Value, types: TypeAspects): AspectSet | undefined {
+  switch (op.vk) {
+    case 'function':
+    case 'global':
+    case 'alias':
+    case 'ifunc':
+      return types.of(op.valueType);
+    case 'expr':
+    case 'instruction': {
+      const stripped = stripPointerCasts(op);
+      return types.of(isGlobalValue(stripped) ? stripped.valueType : op.type);
+    }
+    default:
+      return types.of(op.type);
+  }
 }
 
 /** Operands in LLVM's order: for calls the arguments, bundle inputs and destinations, then the callee. */
