@@ -2,6 +2,7 @@ import { createRegistry, type PassRegistry, type RegistryConfig } from '@syclkit
 import { functionKind, moduleKind } from '@syclkit/ir';
 import { syclPropagateAspectsUsage } from '@syclkit/aspect-propagation';
 import { conditionalCallOnDevicePass, resolveDeviceIfPass } from '@syclkit/device-if';
+import { globalDcePass } from './driver/globaldce.js';
 
 /**
  * Every pass `syclkit` knows, one line each. Contributors add theirs with
@@ -11,6 +12,7 @@ export const builtinPasses: NonNullable<RegistryConfig['passes']> = [
   conditionalCallOnDevicePass,
   resolveDeviceIfPass,
   syclPropagateAspectsUsage,
+  globalDcePass,
 ];
 
 let registry: PassRegistry | undefined;

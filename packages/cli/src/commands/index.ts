@@ -2,7 +2,11 @@ import type { Command } from '../command.js';
 
 /** The registry: one line per subcommand, loaded on demand so start-up stays cheap. */
 export const commands: readonly { readonly name: string; readonly summary: string; readonly load: () => Promise<Command> }[] = [
-  { name: 'demo', summary: 'Placeholder end-to-end demo (the full pipeline demo arrives with `syclkit compile`)', load: async () => (await import('./demo.js')).command },
+  { name: 'demo', summary: 'End-to-end demo on an embedded 3-file DPC++ program: compile, images, compatibility matrix, explain, run', load: async () => (await import('./demo.js')).command },
+  { name: 'compile', summary: 'Compile device IR of several translation units into a fat binary: link, device_if, aspects, split, AOT, wrap', load: async () => (await import('./compile.js')).command },
+  { name: 'check', summary: "Kernel x device compatibility matrix of a fat binary, with the runtime's reason for every refusal (a CI gate)", load: async () => (await import('./check.js')).command },
+  { name: 'explain', summary: 'Why a kernel needs an aspect: the call chain to the instruction that uses it, with source locations', load: async () => (await import('./explain.js')).command },
+  { name: 'split-plan', summary: 'For each -fsycl-device-code-split mode: the images, copied functions, sizes, and a recommendation', load: async () => (await import('./split-plan.js')).command },
   { name: 'opt', summary: 'Run a pass pipeline over LLVM IR (drop-in for the opt of intel/llvm tests)', load: async () => (await import('./opt.js')).command },
   { name: 'targets', summary: 'List the known device targets (name, aliases, architecture, aspects, sub-group sizes)', load: async () => (await import('./targets.js')).command },
   { name: 'macros', summary: 'Print the -D flags a driver passes for a -fsycl-targets list', load: async () => (await import('./macros.js')).command },

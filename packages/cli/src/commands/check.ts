@@ -1,0 +1,108 @@
+import { UnknownTargetError, type DeviceConfig } from '@syclkit/device-config';
+import { ContainerReader } from '@syclkit/offload-wrapper';
+import { deviceFromTarget, loadDeviceDescriptionFile, type Device } from '@syclkit/runtime';
+import { formatOptions, parseArgs, suggest, UsageError, valueOf, type OptionSpec } from '../args.js';
+import { CliError, type Command } from '../command.js';
+import type { CliIO } from '../io.js';
+import { builtinDevices, cellOf, compatibilityMatrix, formatMatrix, matrixJSON, type CompatibilityMatrix } from '../driver/check.js';
+import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'devices', kind: 'value', repeatable: true, valueName: '<list>', help: 'Devices to check: built-in targets or aliases, comma-separated (default: every built-in device)' },
+  { name: 'device-file', kind: 'value', repeatable: true, valueName: '<file.yaml>', help: 'A device description file (hardware the built-in table lacks) (repeatable)' },
+  { name: 'require', kind: 'value', repeatable: true, valueName: '<kernel>@<device>', help: 'Exit with status 1 unless <kernel> can run on <device> (repeatable): a CI gate' },
+  { name: 'no-build', help: 'Only the submission check; skip the simulated JIT build of the chosen image' },
+  CONFIG_FILE_OPTION,
+  { name: 'json', help: 'Print JSON: devices, kernels, one result per pair, the --require verdicts' },
+  { name: 'help', aliases: ['h'], help: 'Show this help' },
+];
+
+const HELP = `usage: syclkit check <app.fatbin> [--devices <list>|--device-file <file>]... [--require <kernel>@<device>]... [--json]
+
+Answers "which kernel runs where, and why not" without hardware. For every kernel of the fat
+binary and every device, the runtime (@syclkit/runtime) picks the bundle and image as it would at
+submission, runs the submission check, and builds the image with the simulated JIT compiler (which
+fails when speculative compilation of another kernel in the same image hits a missing feature).
+A refusal is reported with the runtime's own error, e.g.
+'kernel_not_supported: Required aspect fp64 is not supported on the device'.
+
+Kernels are named as in the binary (e.g. _ZTS9Integrate); in --require, the class name alone
+(Integrate) also works. Exit status: 0, or 1 when a --require pair cannot run.
+
+options:
+${formatOptions(OPTIONS)}`;
+
+function deviceNamed(spelling: string, config: DeviceConfig): Device {
+  try {
+    return deviceFromTarget(spelling, config);
+  } catch (error) {
+    if (error instanceof UnknownTargetError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** `Integrate` for `_ZTS9Integrate`, or the name itself. */
+function kernelFor(name: string, kernels: readonly string[]): string {
+  if (kernels.includes(name)) return name;
+  const typeinfo = `_ZTS${name.length}${name}`;
+  if (kernels.includes(typeinfo)) return typeinfo;
+  const hint = suggest(name, kernels);
+  throw new CliError(`--require: the binary has no kernel '${name}'${hint === undefined ? '' : `; did you mean '${hint}'?`} (kernels: ${kernels.join(', ')})`);
+}
+
+function deviceFor(name: string, devices: Device[], config: DeviceConfig): Device {
+  const known = devices.find((d) => d.name === name || d.targetNames().includes(name));
+  if (known !== undefined) return known;
+  const device = deviceNamed(name, config);
+  devices.push(device);
+  return device;
+}
+
+export const command: Command = {
+  name: 'check',
+  summary: "Kernel x device compatibility matrix of a fat binary, with the runtime's reason for every refusal (a CI gate)",
+  async run(argv, io: CliIO) {
+    const args = parseArgs(argv, OPTIONS);
+    if (args.flags.has('help')) {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'no fat binary given' : `one fat binary expected, got ${args.positionals.length}`);
+    const file = args.positionals[0]!;
+    const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
+    const listed = (args.values.get('devices') ?? []).flatMap((v) => v.split(',')).filter((v) => v !== '');
+    const files = args.values.get('device-file') ?? [];
+    const devices: Device[] = [...listed.map((name) => deviceNamed(name, config)), ...files.map((path) => loadDeviceDescriptionFile(path, { config }))];
+    if (listed.length === 0 && files.length === 0) devices.push(...builtinDevices(config));
+
+    const reader = ContainerReader.open(file);
+    try {
+      const kernels = reader.bundles.flatMap((b) => b.images.flatMap((i) => i.entries));
+      const requires = (args.values.get('require') ?? []).map((spec) => {
+        const at = spec.lastIndexOf('@');
+        if (at <= 0 || at === spec.length - 1) throw new UsageError(`--require needs <kernel>@<device>, got '${spec}'`);
+        return { spec, kernel: kernelFor(spec.slice(0, at), kernels), device: deviceFor(spec.slice(at + 1), devices, config) };
+      });
+      const matrix: CompatibilityMatrix = compatibilityMatrix(reader, devices, { config, build: !args.flags.has('no-build') });
+      const verdicts = requires.map((r) => ({ ...r, cell: cellOf(matrix, r.kernel, r.device.name)! }));
+      if (args.flags.has('json')) {
+        const json = {
+          ...(matrixJSON(matrix, file) as object),
+          required: verdicts.map((v) => ({ kernel: v.kernel, device: v.device.name, ok: v.cell.ok, ...(v.cell.ok ? {} : { errc: v.cell.errc, message: v.cell.message }) })),
+        };
+        io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+      } else {
+        io.stdout.write(formatMatrix(matrix, file));
+      }
+      let failed = 0;
+      for (const v of verdicts) {
+        if (v.cell.ok) continue;
+        failed++;
+        io.stderr.write(`syclkit check: error: required ${v.kernel} on ${v.device.name}, which refuses it: ${v.cell.errc}: ${v.cell.message}\n`);
+      }
+      return failed > 0 ? 1 : 0;
+    } finally {
+      reader.close();
+    }
+  },
+};

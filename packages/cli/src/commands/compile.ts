@@ -1,0 +1,207 @@
+import { formatDiagnostics, parseDiagnosticFlags, timePasses, type DiagnosticPolicy, type Instrumentation } from '@syclkit/pass-manager';
+import { imageRequirements, type InspectReport } from '@syclkit/offload-wrapper';
+import { builtinAspectTable } from '@syclkit/device-config';
+import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
+import type { Command } from '../command.js';
+import type { CliIO } from '../io.js';
+import { passRegistry } from '../passes.js';
+import { DEFAULT_MIDDLE_PIPELINE, SPLIT_MODES, compileProgram, linkedPipeline, selectTargets, translationUnitPipelineText, uniquePrefix, type CompileResult, type DeviceCodeSplit } from '../driver/compile.js';
+import { DiagnosticLog, knownDriverCodes } from '../driver/diagnostics.js';
+import { diagnosticsJSON, splitDiagnosticFlags } from '../driver/cli-common.js';
+import { loadPassModules } from '../driver/load-pass.js';
+import { createProgress } from '../driver/progress.js';
+import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'fsycl-targets', kind: 'value', joinedOnly: true, valueName: '<list>', help: 'Targets to compile for: spir64 (JIT, default), device names (intel_gpu_pvc, nvidia_gpu_sm_80, ...), triples' },
+  { name: 'fsycl-fixed-targets', kind: 'value', joinedOnly: true, valueName: '<list>', help: 'All device code runs only on these targets: warnings for what they lack, AOT only for targets in both lists' },
+  { name: 'fsycl-device-code-split', kind: 'value', joinedOnly: true, valueName: 'per_kernel|per_source|off|auto', help: 'Minimum split of kernels into images (default auto); kernels with different requirements never share one' },
+  CONFIG_FILE_OPTION,
+  { name: 'o', kind: 'value', valueName: '<app.fatbin>', help: 'The fat binary to write (required)' },
+  { name: 'emit-wrapper-ir', kind: 'value', valueName: '<file.ll>', help: "Also write the module clang-offload-wrapper would emit for the binary" },
+  { name: 'save-temps', kind: 'value', valueName: '<dir>', help: 'Keep the linked IR, post-link tables, images and property files in <dir>' },
+  { name: 'passes', kind: 'value', joinedOnly: true, valueName: '<pipeline>', help: `Replace the middle of the pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; '' for none)` },
+  { name: 'load-pass', kind: 'value', repeatable: true, valueName: '<module.js>', help: 'Load a JS module exporting definePass(...) entries; their names work in -passes (repeatable)' },
+  { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
+  { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
+  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step: ir (keep the device IR, default), llvm-spirv or llc; bare: every AOT target (repeatable)' },
+  { name: 'bundling', kind: 'value', joinedOnly: true, valueName: 'design|upstream', help: "Bundle kernels by requirements (design, default) or as intel/llvm's sycl-post-link does (upstream)" },
+  { name: 'no-explain-info', help: "Leave out the facts 'syclkit explain' reads (property set syclkit/explain)" },
+  { name: 'W', kind: 'value', repeatable: true, valueName: '<diag>', help: 'Diagnostics: -Werror, -Wno-<code>, -Werror=<code>, -Wno-error=<code> (written joined)' },
+  { name: 'json', help: 'Print a JSON report (images, requirements, diagnostics) on stdout instead of text' },
+  { name: 'v', help: 'Print the bundles and images that were written' },
+  { name: 'help', aliases: ['h'], help: 'Show this help' },
+];
+
+const HELP = `usage: syclkit compile <tu.ll|tu.bc>... -o <app.fatbin> [options]
+
+Compiles DPC++ device code (one LLVM IR file per translation unit, as clang -fsycl-device-only
+emits it) into a fat binary with one bundle per target:
+
+  each translation unit   sycl-conditional-call-on-device (device_if), then
+                          sycl-propagate-aspects-usage<exclude-aspects=fp64> with warnings
+  link                    the units, as llvm-link
+  the linked program      the middle pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; -passes replaces it), then
+                          sycl-propagate-aspects-usage<no-validate> (every aspect saved)
+  each target             device_if calls resolved for device targets; post-link split with the
+                          design's requirement rule, images a target cannot run kept as empty
+                          rows; AOT step; all bundles wrapped into one container
+
+Diagnostics print like clang ('file:line:col: warning: ... [-Wcode]', call chains as notes);
+exit status 1 when there are errors (warnings count with -Werror), and nothing is written.
+
+options:
+${formatOptions(OPTIONS)}`;
+
+function splitMode(args: ParsedArgs): DeviceCodeSplit {
+  const value = valueOf(args, 'fsycl-device-code-split');
+  if (value === undefined) return 'auto';
+  if (!Object.hasOwn(SPLIT_MODES, value)) throw new UsageError(`invalid value '${value}' for -fsycl-device-code-split; expected per_kernel|per_source|off|auto`);
+  return value as DeviceCodeSplit;
+}
+
+function aotMap(values: readonly string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    const [target, backend] = eq < 0 ? ['*', value] : [value.slice(0, eq), value.slice(eq + 1)];
+    if (target === '' || backend === '') throw new UsageError(`--aot needs <backend> or <target>=<backend>, got '${value}'`);
+    map.set(target, backend);
+  }
+  return map;
+}
+
+/** Bundles and images, one line each (`-v`). */
+export function formatImageSummary(report: InspectReport, aspectName: (value: number) => string): string {
+  const lines: string[] = [];
+  for (const bundle of report.bundles) {
+    lines.push(`bundle ${bundle.target}: ${bundle.images.length} image${bundle.images.length === 1 ? '' : 's'}`);
+    for (const image of bundle.images) {
+      const r = imageRequirements(image);
+      const needs = [
+        ...r.aspects.map(aspectName),
+        ...(r.reqdSubGroupSize === undefined ? [] : [`sub-group size ${r.reqdSubGroupSize}`]),
+        ...(r.reqdWorkGroupSize === undefined ? [] : [`work-group size ${r.reqdWorkGroupSize.join('x')}`]),
+      ];
+      const what = image.empty ? 'empty (filtered out: the target lacks what it needs)' : `${image.size} bytes`;
+      lines.push(`  ${image.name}  ${image.kernels.join(', ') || '(no kernels)'}  needs: ${needs.join(', ') || 'nothing optional'}  ${what}`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The JSON report of a compile. */
+export function compileReportJSON(result: CompileResult, output: string | undefined): unknown {
+  return {
+    output: output ?? null,
+    ok: result.ok,
+    targets: result.targets,
+    skippedTargets: result.skippedTargets,
+    pipelines: result.pipelines,
+    kernels: result.kernels,
+    bundles: (result.report?.bundles ?? []).map((bundle) => ({
+      target: bundle.target,
+      images: bundle.images.map((image) => {
+        const r = imageRequirements(image);
+        return {
+          name: image.name,
+          kernels: image.kernels,
+          empty: image.empty,
+          format: image.format,
+          size: image.size,
+          requirements: {
+            aspects: r.aspects.map((value) => builtinAspectTable.nameOf(value) ?? value),
+            ...(r.reqdSubGroupSize === undefined ? {} : { subGroupSize: r.reqdSubGroupSize }),
+            ...(r.reqdWorkGroupSize === undefined ? {} : { workGroupSize: r.reqdWorkGroupSize }),
+            ...(r.fixedTarget.length === 0 ? {} : { fixedTarget: r.fixedTarget }),
+          },
+        };
+      }),
+    })),
+    diagnostics: diagnosticsJSON(result.diagnostics.items),
+  };
+}
+
+export const command: Command = {
+  name: 'compile',
+  summary: 'Compile device IR of several translation units into a fat binary: link, device_if, aspects, split, AOT, wrap',
+  async run(argv, io: CliIO) {
+    const { rest, diagnosticFlags } = splitDiagnosticFlags(argv);
+    const args = parseArgs(rest, OPTIONS);
+    if (args.flags.has('help')) {
+      io.stdout.write(HELP);
+      return 0;
+    }
+    const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
+    const split = splitMode(args);
+    const bundling = valueOf(args, 'bundling') ?? 'design';
+    if (bundling !== 'design' && bundling !== 'upstream') throw new UsageError(`invalid value '${bundling}' for -bundling; expected design|upstream`);
+    let registry = passRegistry();
+    const loadPaths = args.values.get('load-pass') ?? [];
+    if (loadPaths.length > 0) registry = (await loadPassModules(loadPaths, registry)).registry;
+    const middle = valueOf(args, 'passes') ?? DEFAULT_MIDDLE_PIPELINE;
+    const json = args.flags.has('json');
+
+    if (args.flags.has('print-pipeline')) {
+      const log = new DiagnosticLog(undefined);
+      const { fixed } = selectTargets(config, valueOf(args, 'fsycl-targets'), valueOf(args, 'fsycl-fixed-targets'), log);
+      if (log.errorCount > 0) {
+        io.stderr.write(formatDiagnostics(log.items));
+        return 1;
+      }
+      const fixedNames = (fixed ?? []).map((t) => t.name);
+      const units = args.positionals.length > 0 ? args.positionals : ['<input>'];
+      const perUnit = units.map((file) => ({ file, pipeline: registry.print(registry.parse(translationUnitPipelineText(uniquePrefix(file), fixedNames))) }));
+      const linked = registry.print(linkedPipeline(registry, middle, fixedNames));
+      if (json) io.stdout.write(`${JSON.stringify({ translationUnits: perUnit, linked }, null, 2)}\n`);
+      else {
+        for (const { file, pipeline } of perUnit) io.stdout.write(`# translation unit ${file}\n${pipeline}\n`);
+        io.stdout.write(`# linked program\n${linked}\n`);
+      }
+      return 0;
+    }
+
+    const output = valueOf(args, 'o');
+    if (args.positionals.length === 0) throw new UsageError('no input files');
+    if (output === undefined) throw new UsageError('no output file: give -o <app.fatbin>');
+    const parsedFlags = parseDiagnosticFlags([...diagnosticFlags, ...(args.values.get('W') ?? []).map((w) => `-W${w}`)], { knownCodes: knownDriverCodes(registry.diagnosticCodes().keys()) });
+    const policy: DiagnosticPolicy = parsedFlags.policy;
+    const timer = args.flags.has('time-passes') ? timePasses() : undefined;
+    const instrumentations: Instrumentation[] = timer === undefined ? [] : [timer];
+    const progress = createProgress(io, 'syclkit compile');
+    const saveTemps = valueOf(args, 'save-temps');
+    const wrapperIR = valueOf(args, 'emit-wrapper-ir');
+    let result: CompileResult;
+    try {
+      result = await compileProgram({
+        units: args.positionals.map((file) => ({ file })),
+        ...(valueOf(args, 'fsycl-targets') === undefined ? {} : { targets: valueOf(args, 'fsycl-targets')! }),
+        ...(valueOf(args, 'fsycl-fixed-targets') === undefined ? {} : { fixedTargets: valueOf(args, 'fsycl-fixed-targets')! }),
+        split,
+        config,
+        bundling,
+        middle,
+        registry,
+        output,
+        aot: aotMap(args.values.get('aot') ?? []),
+        ...(saveTemps === undefined ? {} : { saveTemps }),
+        ...(wrapperIR === undefined ? {} : { wrapperIR }),
+        explainInfo: !args.flags.has('no-explain-info'),
+        policy,
+        instrumentations,
+        onStep: (step) => progress.step(step),
+      });
+    } finally {
+      progress.done();
+    }
+    result.diagnostics.addApplied(parsedFlags.diagnostics);
+    if (json) io.stdout.write(`${JSON.stringify(compileReportJSON(result, result.ok ? output : undefined), null, 2)}\n`);
+    else if (result.diagnostics.items.length > 0) io.stderr.write(formatDiagnostics(result.diagnostics.items));
+    if (timer !== undefined) io.stderr.write(timer.report());
+    if (!result.ok) return 1;
+    if (!json && args.flags.has('v') && result.report !== undefined) {
+      io.stdout.write(formatImageSummary(result.report, (value) => builtinAspectTable.nameOf(value) ?? `aspect ${value}`));
+    }
+    return 0;
+  },
+};

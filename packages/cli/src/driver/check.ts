@@ -1,0 +1,155 @@
+/**
+ * The kernel × device compatibility matrix of a fat binary, computed by the runtime itself
+ * (`@syclkit/runtime`): for each pair, the bundle and image the runtime would pick, then the
+ * submission check (`Runtime.checkKernel`: the exact `kernel_not_supported` / `nd_range` /
+ * `runtime` error a `parallel_for` would throw), then a build with the simulated JIT compiler
+ * (what speculative compilation of the kernel's image would do on that device).
+ */
+import { DeviceConfig } from '@syclkit/device-config';
+import { ContainerReader } from '@syclkit/offload-wrapper';
+import { Runtime, SyclError, deviceFromTarget, ndRange, type Device, type KernelResolution } from '@syclkit/runtime';
+
+export interface MatrixCell {
+  readonly kernel: string;
+  readonly device: string;
+  readonly ok: boolean;
+  /** Where the kernel runs from on the device (absent when no image fits). */
+  readonly bundle?: string;
+  readonly image?: string;
+  readonly match?: string;
+  /** The `sycl::errc` and `what()` of the refusal. */
+  readonly errc?: string;
+  readonly message?: string;
+  /** Which step refused: the submission check, or the JIT build. */
+  readonly stage?: 'check' | 'build';
+}
+
+export interface CompatibilityMatrix {
+  readonly kernels: readonly string[];
+  readonly devices: readonly Device[];
+  readonly cells: readonly MatrixCell[];
+}
+
+/** Every device the built-in configuration describes (targets with an entry and simulated traits). */
+export function builtinDevices(config: DeviceConfig = DeviceConfig.builtin()): Device[] {
+  const out: Device[] = [];
+  for (const target of config.describeAll()) {
+    if (target.simulated === undefined || target.entry === undefined || !target.selectable) continue;
+    try {
+      out.push(deviceFromTarget(target.name, config));
+    } catch {
+      // a target that describes no single device
+    }
+  }
+  return out;
+}
+
+/** Kernels of a container, in the order their first image lists them. */
+export function containerKernels(reader: ContainerReader): string[] {
+  const out: string[] = [];
+  for (const bundle of reader.bundles) for (const image of bundle.images) for (const entry of image.entries) if (!out.includes(entry)) out.push(entry);
+  return out;
+}
+
+function refusal(kernel: string, device: Device, error: unknown, stage: 'check' | 'build', where?: KernelResolution): MatrixCell {
+  if (!(error instanceof SyclError)) throw error;
+  return {
+    kernel,
+    device: device.name,
+    ok: false,
+    ...(where === undefined ? {} : { bundle: where.bundle, image: where.image, match: where.match }),
+    errc: error.code,
+    message: error.message,
+    stage,
+  };
+}
+
+/** Runs the runtime's check (and a JIT build) for every kernel on every device. */
+export function compatibilityMatrix(reader: ContainerReader, devices: readonly Device[], options: { config?: DeviceConfig; build?: boolean } = {}): CompatibilityMatrix {
+  const runtime = new Runtime({ config: options.config ?? DeviceConfig.builtin() });
+  runtime.registerFatBinary(reader);
+  const kernels = containerKernels(reader);
+  const cells: MatrixCell[] = [];
+  for (const device of devices) {
+    for (const kernel of kernels) {
+      let where: KernelResolution;
+      try {
+        where = runtime.resolveKernel(kernel, device);
+      } catch (error) {
+        cells.push(refusal(kernel, device, error, 'check'));
+        continue;
+      }
+      try {
+        runtime.checkKernel(kernel, device);
+      } catch (error) {
+        cells.push(refusal(kernel, device, error, 'check', where));
+        continue;
+      }
+      if (options.build !== false) {
+        // A launch shaped like the kernel's required work-group size (single_task without one).
+        const wg = where.requirements.workGroupSizes[0]?.sizes.map(Number);
+        try {
+          runtime.launch(kernel, device, wg === undefined ? undefined : ndRange(wg, wg));
+        } catch (error) {
+          cells.push(refusal(kernel, device, error, 'build', where));
+          continue;
+        }
+      }
+      cells.push({ kernel, device: device.name, ok: true, bundle: where.bundle, image: where.image, match: where.match });
+    }
+  }
+  return { kernels, devices, cells };
+}
+
+/** The cell of a pair. */
+export function cellOf(matrix: CompatibilityMatrix, kernel: string, device: string): MatrixCell | undefined {
+  return matrix.cells.find((c) => c.kernel === kernel && c.device === device);
+}
+
+/**
+ * The matrix as text: kernels numbered K1… in a legend, one row per device, `ok` or a footnote
+ * number per cell; each footnote is one distinct refusal, with the runtime's exact message.
+ */
+export function formatMatrix(matrix: CompatibilityMatrix, file: string): string {
+  const { kernels, devices } = matrix;
+  const lines: string[] = [`${file}: ${kernels.length} kernel${kernels.length === 1 ? '' : 's'} x ${devices.length} device${devices.length === 1 ? '' : 's'}`, ''];
+  kernels.forEach((k, i) => lines.push(`  K${i + 1}  ${k}`));
+  lines.push('');
+  const notes: string[] = [];
+  const noteOf = (cell: MatrixCell): string => {
+    const text = `${cell.errc}: ${cell.message}`;
+    let at = notes.indexOf(text);
+    if (at < 0) at = notes.push(text) - 1;
+    return `[${at + 1}]`;
+  };
+  const header = ['device', ...kernels.map((_, i) => `K${i + 1}`)];
+  const rows = devices.map((d) => [d.name, ...kernels.map((k) => {
+    const cell = cellOf(matrix, k, d.name)!;
+    return cell.ok ? 'ok' : noteOf(cell);
+  })]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const render = (cols: readonly string[]): string => cols.map((c, i) => (i === cols.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
+  lines.push(render(header), ...rows.map(render), '');
+  const refusals = matrix.cells.filter((c) => !c.ok).length;
+  lines.push(`${matrix.cells.length - refusals} of ${matrix.cells.length} pairs can run${refusals === 0 ? '' : '; why the others cannot:'}`);
+  notes.forEach((text, i) => lines.push(`  [${i + 1}] ${text}`));
+  return lines.join('\n') + '\n';
+}
+
+/** The JSON form (stable key order). */
+export function matrixJSON(matrix: CompatibilityMatrix, file: string): unknown {
+  return {
+    file,
+    kernels: matrix.kernels,
+    devices: matrix.devices.map((d) => ({ name: d.name, target: d.target ?? null, deviceType: d.deviceType, backend: d.backend })),
+    results: matrix.cells.map((c) => ({
+      kernel: c.kernel,
+      device: c.device,
+      ok: c.ok,
+      bundle: c.bundle ?? null,
+      image: c.image ?? null,
+      match: c.match ?? null,
+      ...(c.ok ? {} : { errc: c.errc, message: c.message, stage: c.stage }),
+    })),
+  };
+}

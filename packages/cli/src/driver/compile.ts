@@ -1,0 +1,392 @@
+/**
+ * The `syclkit compile` driver as a library call: translation units in, fat binary out.
+ *
+ * 1. Read each translation unit (text IR, or bitcode through `llvm-dis`) into one context, and
+ *    record its explanation facts (what each function uses itself, whom it calls).
+ * 2. Per translation unit, as DPC++'s device compiler does before anything else:
+ *    `sycl-conditional-call-on-device` (device_if lowering, with the unit's unique prefix) and the
+ *    pre-optimization `sycl-propagate-aspects-usage` run (fp64 excluded, warnings on). Then, like
+ *    DPC++'s CleanupSYCLMetadataPass, drop `!sycl_types_that_use_aspects`: type names do not
+ *    survive linking (llvm-link merges isomorphic struct types), which is why this step comes first.
+ * 3. Link the units (`@syclkit/ir`'s linker, llvm-link semantics).
+ * 4. Over the linked program: the middle pipeline (default `globaldce`; `-passes` replaces it), then
+ *    the post-optimization propagation run (every aspect saved, no warnings). This run sees the
+ *    whole program, so a SYCL_EXTERNAL function's aspects reach the kernels that call it.
+ * 5. Per compiled target (`-fsycl-targets`, AOT targets filtered by `-fsycl-fixed-targets`):
+ *    device targets get their own copy with device_if calls resolved for them
+ *    (`resolveConditionalCallsForTarget`); post-link splits with the design's requirement rule
+ *    (`policy: 'design'`), filters images the target cannot run into empty rows, and writes its
+ *    table; the AOT compiler of the target (default: keep the IR) makes the images.
+ * 6. Every image goes into one fat-binary container (one bundle per target), written atomically;
+ *    optionally the wrapper IR too.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, extname, join, resolve } from 'node:path';
+import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
+import { aspectTableForModule, conditionalCallSite, conditionalCallerForm, resolveConditionalCallsForTarget, targetDeviceFacts } from '@syclkit/device-if';
+import { CallInst, Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
+import { writeFileTable } from '@syclkit/formats';
+import {
+  ContainerReader,
+  ContainerWriter,
+  aotCompilerFor,
+  emitWrapperIR,
+  inspectContainer,
+  packTables,
+  readContainerFile,
+  type AotCompiler,
+  type InspectReport,
+} from '@syclkit/offload-wrapper';
+import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } from '@syclkit/pass-manager';
+import { runPostLink, type ImageProcessor, type PostLinkOptions, type RequirementPolicy, type SplitMode } from '@syclkit/post-link';
+import { CliError } from '../command.js';
+import { writeFileAtomic } from '../io.js';
+import { isBitcode, runLlvmTool } from '../llvm-tools.js';
+import { passRegistry } from '../passes.js';
+import { DiagnosticLog } from './diagnostics.js';
+import { EXPLAIN_PROPERTY, EXPLAIN_SET, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
+
+/** `-fsycl-device-code-split` values and the post-link modes they mean. */
+export const SPLIT_MODES = { per_kernel: 'kernel', per_source: 'source', off: 'none', auto: 'auto' } as const satisfies Record<string, SplitMode>;
+export type DeviceCodeSplit = keyof typeof SPLIT_MODES;
+
+/** The default middle of the pipeline (what `-passes` replaces). */
+export const DEFAULT_MIDDLE_PIPELINE = 'globaldce';
+
+/** One translation unit: a file to read, or text already in memory (the demo's sample). */
+export interface TranslationUnit {
+  readonly file: string;
+  readonly text?: string;
+}
+
+export interface CompileOptions {
+  readonly units: readonly TranslationUnit[];
+  /** `-fsycl-targets` (default `spir64`). */
+  readonly targets?: string;
+  /** `-fsycl-fixed-targets`. */
+  readonly fixedTargets?: string;
+  /** `-fsycl-device-code-split` (default `auto`, as DPC++). */
+  readonly split?: DeviceCodeSplit;
+  /** Targets and their features (default: the built-in configuration). */
+  readonly config?: DeviceConfig;
+  /** `design` (default): OptionalDeviceFeatures.md's bundling; `upstream`: intel/llvm's grouping. */
+  readonly bundling?: RequirementPolicy;
+  /** Pipeline text for the middle (default {@link DEFAULT_MIDDLE_PIPELINE}; '' for none). */
+  readonly middle?: string;
+  /** The pass registry (default: syclkit's, plus what `--load-pass` added). */
+  readonly registry?: PassRegistry;
+  /** Where the container goes; undefined keeps it in memory only (`result.container`). */
+  readonly output?: string;
+  /** Base name of images and tables when there is no output file (default `app`). */
+  readonly name?: string;
+  /** AOT backend per target name (`*`: every AOT target); default `ir` (keep the device IR). */
+  readonly aot?: ReadonlyMap<string, string>;
+  /** Keep the intermediate files (linked IR, post-link tables, images) in this directory. */
+  readonly saveTemps?: string;
+  /** Store explanation facts in the images (default true). */
+  readonly explainInfo?: boolean;
+  /** Write the wrapper IR (clang-offload-wrapper's module) here. */
+  readonly wrapperIR?: string;
+  readonly policy?: DiagnosticPolicy;
+  readonly instrumentations?: readonly Instrumentation[];
+  /** Called at the start of each step, for progress display. */
+  readonly onStep?: (step: string) => void;
+}
+
+export interface CompileResult {
+  readonly diagnostics: DiagnosticLog;
+  /** False when an error stopped the compilation (nothing was written). */
+  readonly ok: boolean;
+  /** The container, when it was made (also when written to a file). */
+  readonly container?: Uint8Array;
+  /** What the container holds (as `syclkit inspect` reads it). */
+  readonly report?: InspectReport;
+  /** Targets compiled, in `-fsycl-targets` order, and AOT targets left out by `-fsycl-fixed-targets`. */
+  readonly targets: readonly string[];
+  readonly skippedTargets: readonly string[];
+  /** The pipelines that ran, canonical text. */
+  readonly pipelines: { readonly translationUnit: string; readonly linked: string };
+  /** Kernels of the program (entry points of the images). */
+  readonly kernels: readonly string[];
+}
+
+/** The per-unit prefix for conditional-call declarations (clang's `-fsycl-unique-prefix`). */
+export function uniquePrefix(file: string): string {
+  return `uid${createHash('sha1').update(file).digest('hex').slice(0, 8)}`;
+}
+
+function fixedOption(fixed: readonly string[]): string {
+  return fixed.length === 0 ? '' : `;fixed-targets=${fixed.join(',')}`;
+}
+
+/** Pipeline text of the per-translation-unit step. */
+export function translationUnitPipelineText(prefix: string, fixed: readonly string[]): string {
+  return `sycl-conditional-call-on-device<unique-prefix=${prefix}>,sycl-propagate-aspects-usage<exclude-aspects=fp64${fixedOption(fixed)}>`;
+}
+
+/** Pipeline text of the post-optimization run over the linked program. */
+export function postOptimizationPipelineText(fixed: readonly string[]): string {
+  return `sycl-propagate-aspects-usage<no-validate${fixedOption(fixed)}>`;
+}
+
+/** Parses `-passes` (errors point into the user's text) and appends the post-optimization run. */
+export function linkedPipeline(registry: PassRegistry, middle: string, fixed: readonly string[]): PipelineNode[] {
+  const nodes = middle.trim() === '' ? [] : registry.parse(middle, { source: '-passes' });
+  return [...nodes, ...registry.parse(postOptimizationPipelineText(fixed))];
+}
+
+/** The device targets and the fixed targets, with their diagnostics. */
+export function selectTargets(
+  config: DeviceConfig,
+  targets: string | undefined,
+  fixedTargets: string | undefined,
+  log: DiagnosticLog,
+): { compiled: readonly ResolvedTarget[]; skipped: readonly ResolvedTarget[]; fixed: readonly ResolvedTarget[] | undefined } {
+  const list = parseSyclTargets(config, targets ?? 'spir64');
+  for (const d of list.diagnostics) log.reportConfig(d);
+  let fixed: readonly ResolvedTarget[] | undefined;
+  if (fixedTargets !== undefined) {
+    const parsed = parseSyclTargets(config, fixedTargets, { option: '-fsycl-fixed-targets' });
+    for (const d of parsed.diagnostics) log.reportConfig(d);
+    fixed = parsed.targets;
+  }
+  const selection = selectAotTargets(list.targets, fixed);
+  for (const d of selection.diagnostics) log.reportConfig(d);
+  return { compiled: selection.compiled, skipped: selection.skipped, fixed };
+}
+
+function stemOf(path: string): string {
+  const name = basename(path);
+  const ext = extname(name);
+  return ext === '' ? name : name.slice(0, -ext.length);
+}
+
+/** Reads one unit (bitcode through llvm-dis) into `context`. */
+function readUnit(unit: TranslationUnit, context: Context, log: DiagnosticLog): Module {
+  let text = unit.text;
+  if (text === undefined) {
+    const bytes = readFileSync(unit.file);
+    text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${unit.file}'`).toString('latin1') : bytes.toString('latin1');
+  }
+  return parseModule(text, {
+    filename: unit.file,
+    context,
+    onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message, location: { file: unit.file } }),
+  });
+}
+
+/** Drops repeated `!sycl_aspects` entries (linking appends every unit's table; nodes are uniqued). */
+function dedupeAspectTable(module: Module): void {
+  const nodes = module.getNamedMetadata('sycl_aspects');
+  if (nodes === undefined) return;
+  const unique = [...new Set(nodes)];
+  if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
+}
+
+/** Names of the device_if actions the program's conditional calls pass. */
+function conditionalActions(module: Module): Set<string> {
+  const out = new Set<string>();
+  for (const fn of module.functions) {
+    for (const inst of fn.instructions()) {
+      if (!(inst instanceof CallInst)) continue;
+      const callee = inst.calledFunction;
+      const form = callee === undefined ? undefined : conditionalCallerForm(callee);
+      if (callee === undefined || form === undefined) continue;
+      const action = conditionalCallSite(inst, callee, form).action;
+      if (action !== undefined) out.add(action.name);
+    }
+  }
+  return out;
+}
+
+/** The AOT compiler for one bundle. */
+function compilerFor(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig): AotCompiler {
+  const backend = options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined) ?? 'ir';
+  return aotCompilerFor(backend, target.name, { config });
+}
+
+/** The linked, optimized program every target starts from (steps 1–4 of the module comment). */
+export interface PreparedProgram {
+  readonly log: DiagnosticLog;
+  /** False when an error stopped the preparation. */
+  readonly ok: boolean;
+  readonly config: DeviceConfig;
+  readonly compiled: readonly ResolvedTarget[];
+  readonly skipped: readonly ResolvedTarget[];
+  readonly pipelines: { readonly translationUnit: string; readonly linked: string };
+  readonly linked?: Module;
+  readonly facts?: ProgramFacts;
+  readonly kernels: readonly string[];
+  /** Names of the device_if actions the program's conditional calls pass. */
+  readonly actions: ReadonlySet<string>;
+}
+
+/** Reads, lowers, propagates, links and optimizes; see the module comment. */
+export function prepareProgram(options: CompileOptions): PreparedProgram {
+  const config = options.config ?? DeviceConfig.builtin();
+  const registry = options.registry ?? passRegistry();
+  const log = new DiagnosticLog(options.policy);
+  const step = options.onStep ?? (() => {});
+  const { compiled, skipped, fixed } = selectTargets(config, options.targets, options.fixedTargets, log);
+  const fixedNames = (fixed ?? []).map((t) => t.name);
+  const middleText = options.middle ?? DEFAULT_MIDDLE_PIPELINE;
+  const linkedNodes = linkedPipeline(registry, middleText, fixedNames);
+  const pipelines = {
+    translationUnit: registry.print(registry.parse(translationUnitPipelineText(uniquePrefix(options.units[0]?.file ?? ''), fixedNames))),
+    linked: registry.print(linkedNodes),
+  };
+  const base = { log, config, compiled, skipped, pipelines, kernels: [] as string[], actions: new Set<string>() };
+  if (options.units.length === 0) throw new CliError('no input files');
+  if (log.errorCount > 0) return { ...base, ok: false };
+  if (compiled.length === 0) throw new CliError('no target to compile for (-fsycl-targets and -fsycl-fixed-targets leave none)');
+
+  // 1. Read.
+  step('reading translation units');
+  const context = new Context();
+  const units = options.units.map((unit) => ({ file: unit.file, module: readUnit(unit, context, log) }));
+  const facts: ProgramFacts | undefined = options.explainInfo === false ? undefined : computeProgramFacts(units);
+
+  // 2. Per translation unit.
+  const runOptions = (file: string) => ({ file, ...(options.policy === undefined ? {} : { policy: options.policy }), instrumentations: options.instrumentations ?? [] });
+  for (const unit of units) {
+    step(`${unit.file}: device_if lowering and aspect propagation`);
+    const result = registry.build<Module>(translationUnitPipelineText(uniquePrefix(unit.file), fixedNames)).run(unit.module, runOptions(unit.file));
+    log.addApplied(result.diagnostics);
+    unit.module.namedMetadata.delete('sycl_types_that_use_aspects');
+  }
+  if (log.errorCount > 0) return { ...base, ok: false };
+
+  // 3. Link.
+  step('linking');
+  const linked = linkModules(
+    units.map((u) => u.module),
+    { id: 'llvm-link', onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) },
+  );
+  dedupeAspectTable(linked);
+  const actions = conditionalActions(linked);
+  const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
+  if (kernels.length === 0) log.report({ severity: 'warning', code: 'no-kernels', message: 'the program defines no kernel' });
+
+  // 4. Middle and post-optimization propagation.
+  step('optimizing the linked program');
+  const result = registry.build<Module>(linkedNodes).run(linked, runOptions(linked.id));
+  log.addApplied(result.diagnostics);
+  const ok = log.errorCount === 0 && !result.stopped;
+  return { ...base, ok, linked, ...(facts === undefined ? {} : { facts }), kernels, actions };
+}
+
+/**
+ * The program as a device target sees it: for device targets a copy with device_if calls
+ * resolved for the target (problems go to `log`); generic targets (spir64, spir64_gen, ...) get
+ * the linked program itself.
+ */
+export function programForTarget(linked: Module, target: ResolvedTarget, config: DeviceConfig, log: DiagnosticLog): Module {
+  if (target.kind === 'generic') return linked;
+  const module = cloneModule(linked);
+  const resolution = resolveConditionalCallsForTarget(module, targetDeviceFacts(config, target, { aspectTable: aspectTableForModule(module) }), { targetName: `'${target.name}'` });
+  for (const p of resolution.problems) {
+    log.report({ severity: p.severity, code: p.code, message: p.message, pass: 'sycl-resolve-device-if', ...(p.function === undefined ? {} : { location: { function: p.function } }) });
+  }
+  return module;
+}
+
+/** Compiles a program; see the module comment. Errors in the input throw (located where possible). */
+export async function compileProgram(options: CompileOptions): Promise<CompileResult> {
+  const prepared = prepareProgram(options);
+  const { log, config, compiled, skipped, pipelines, facts, kernels, actions } = prepared;
+  const step = options.onStep ?? (() => {});
+  const fail = (): CompileResult => ({ diagnostics: log, ok: false, targets: compiled.map((t) => t.name), skippedTargets: skipped.map((t) => t.name), pipelines, kernels: [] });
+  if (!prepared.ok || prepared.linked === undefined) return fail();
+  const linked = prepared.linked;
+
+  // 5 and 6. Per target: post-link, AOT, wrap.
+  const stem = options.output !== undefined ? stemOf(options.output) : (options.name ?? 'app');
+  const work = resolve(options.saveTemps ?? mkdtempSync(join(tmpdir(), 'syclkit-')));
+  if (options.saveTemps !== undefined) mkdirSync(options.saveTemps, { recursive: true });
+  const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
+  try {
+    if (options.saveTemps !== undefined) writeFileAtomic(join(work, `${stem}.linked.ll`), Buffer.from(printModule(linked), 'latin1'));
+    for (const target of compiled) {
+      step(`${target.name}: post-link`);
+      const device = target.kind !== 'generic';
+      const module = programForTarget(linked, target, config, log);
+      const table = join(work, `${stem}_${target.name}.table`);
+      const postLink: PostLinkOptions = {
+        outputs: [device ? { path: table, target: target.name } : { path: table }],
+        mode: SPLIT_MODES[options.split ?? 'auto'],
+        policy: options.bundling ?? 'design',
+        emitOnlyKernelsAsEntryPoints: true,
+        symbols: true,
+        properties: true,
+        textIR: true,
+        deviceConfig: config,
+        incompatibleImages: 'empty-module',
+        checkExternalFunctions: (options.bundling ?? 'design') === 'design',
+        emitParamInfo: true,
+        outputsGiven: true,
+      };
+      const processor: ImageProcessor | undefined =
+        facts === undefined
+          ? undefined
+          : {
+              process: (image) => [
+                {
+                  module: image.module,
+                  entryPoints: image.entryPoints,
+                  esimd: image.esimd,
+                  extraSets: [[EXPLAIN_SET, [[EXPLAIN_PROPERTY, encodeFacts(restrictFacts(facts, image.entryPoints.map((fn) => fn.name)))]]]],
+                },
+              ],
+            };
+      const post = await runPostLink(
+        module,
+        postLink,
+        { writeFile: (path, data) => writeFileAtomic(path, typeof data === 'string' ? Buffer.from(data, 'latin1') : data), removeFile: (path) => rmSync(path, { force: true }) },
+        processor,
+      );
+      for (const d of post.diagnostics) {
+        if (d.code === 'incompatible-image' || d.code === 'no-modifications') continue;
+        const action = d.code === 'unexpected-aspect' ? /^function '(.+?)' uses aspect '(.+?)'/.exec(d.message) : null;
+        if (action !== null && actions.has(action[1]!)) {
+          // Not a missing device_has: post-link has no DeviceIf add-on images yet, so a device_if
+          // action travels in its kernel's image and its aspects become the image's requirements.
+          log.report({
+            severity: 'warning',
+            code: 'device-if-action-in-image',
+            message: `device_if action '${action[1]}' is compiled into its kernel's ${target.name} image unconditionally (post-link makes no add-on images yet), so the image requires aspect '${action[2]}'`,
+            pass: 'sycl-post-link',
+          });
+          continue;
+        }
+        log.report({ severity: d.severity === 'note' ? 'note' : d.severity, code: d.code, message: d.message, pass: 'sycl-post-link' });
+      }
+      for (const { spec, table: fileTable } of post.tables) writeFileAtomic(spec.path, writeFileTable(fileTable));
+      if (log.errorCount > 0) {
+        writer.abort();
+        return fail();
+      }
+      step(`${target.name}: AOT compilation and wrapping`);
+      writer.addBundle(target.name);
+      await packTables([{ table, target: target.name, compiler: compilerFor(target, options, config) }], (image) => writer.addImage(image));
+    }
+    writer.finish();
+  } catch (error) {
+    writer.abort();
+    throw error;
+  } finally {
+    if (options.saveTemps === undefined) rmSync(work, { recursive: true, force: true });
+  }
+
+  const container = options.output !== undefined ? new Uint8Array(readFileSync(options.output)) : writer.bytes();
+  const reader = ContainerReader.fromBytes(container, { fileName: options.output ?? `${stem}.fatbin` });
+  const report = inspectContainer(reader);
+  reader.close();
+  if (options.wrapperIR !== undefined) {
+    step('wrapper IR');
+    const descriptor = options.output !== undefined ? readContainerFile(options.output) : ContainerReader.fromBytes(container).readDescriptor();
+    writeFileAtomic(options.wrapperIR, Buffer.from(emitWrapperIR(descriptor), 'latin1'));
+  }
+  return { diagnostics: log, ok: true, container, report, targets: compiled.map((t) => t.name), skippedTargets: skipped.map((t) => t.name), pipelines, kernels };
+}

@@ -1,0 +1,632 @@
+/**
+ * Explanation facts: for every function of a device program, the aspects it uses *itself* (which
+ * instruction, which type, where in the source) and whom it calls. `syclkit compile` stores them
+ * in each device image (property set `syclkit/explain`), so `syclkit explain app.fatbin` can show
+ * the call chain from a kernel to the instruction that made it need an aspect without the IR.
+ *
+ * Adapter note: `@syclkit/aspect-propagation` computes the same direct uses internally but does
+ * not export them (its `index.ts` has no per-instruction API). The type rules below are the ones
+ * it documents (OptionalDeviceFeatures.md; reference §1.4–1.5): `double` uses fp64; structs named
+ * in `!sycl_types_that_use_aspects` use their aspects; an identified struct also uses the aspects
+ * of fields that are (arrays/vectors of) `double` or identified structs; other composite types use
+ * the union of their subtypes; pointers use nothing. A test checks that closing these facts over
+ * the call edges gives exactly the `!sycl_used_aspects` the real pass writes.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import {
+  AllocaInst,
+  CallInst,
+  GetElementPtrInst,
+  formatName,
+  isGlobalValue,
+  printModule,
+  stripPointerCasts,
+  type DINode,
+  type Instruction,
+  type IRFunction,
+  type Metadata,
+  type MDNode,
+  type Module,
+  type StructType,
+  type Type,
+  type Value,
+} from '@syclkit/ir';
+import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
+import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
+
+/** Property set (and property) the facts travel in, inside each device image. */
+export const EXPLAIN_SET = 'syclkit/explain';
+export const EXPLAIN_PROPERTY = 'facts';
+export const FACTS_VERSION = 1;
+
+/** A source position from `!dbg`. */
+export interface Loc {
+  readonly file?: string;
+  readonly line?: number;
+  readonly column?: number;
+}
+
+/** Why a function needs an aspect by itself. */
+export type UseKind = 'instruction' | 'signature' | 'instruction-metadata' | 'function-metadata' | 'declared';
+
+export interface AspectUse {
+  readonly aspect: number;
+  readonly kind: UseKind;
+  /** The instruction as `opt -S` prints it (metadata attachments left out), or the signature. */
+  readonly text?: string;
+  /** The type that carries the aspect (e.g. `double`, `%"class.sycl::_V1::detail::half_impl::half"`). */
+  readonly type?: string;
+  readonly location?: Loc;
+  /** How many uses of the aspect the function has (instructions, plus the signature or metadata): this one is the first. */
+  readonly count: number;
+}
+
+export interface CallFact {
+  readonly callee: string;
+  readonly location?: Loc;
+}
+
+export interface ConditionalCallFact {
+  readonly action: string;
+  /** The Condition Expression's integers (undefined when not constant). */
+  readonly condition?: readonly number[];
+  readonly location?: Loc;
+}
+
+export interface FunctionFacts {
+  readonly name: string;
+  /** Index into {@link ProgramFacts.units}: the translation unit the function comes from. */
+  readonly unit: number;
+  readonly kernel: boolean;
+  readonly definition: boolean;
+  /** Internal or private linkage: only calls from its own translation unit reach it. */
+  readonly local: boolean;
+  readonly location?: Loc;
+  /** First use of each aspect, in the order found. */
+  readonly uses: readonly AspectUse[];
+  /** First direct call of each callee, in call order (intrinsics left out). */
+  readonly calls: readonly CallFact[];
+  readonly conditionalCalls: readonly ConditionalCallFact[];
+}
+
+/**
+ * Facts of a whole program, gathered per translation unit before anything runs (the source-level
+ * truth: types still have their names, function metadata is what the front end wrote). Calls
+ * resolve like the linker resolves them: to a definition in the caller's unit, else to a
+ * non-local definition of that name in any unit.
+ */
+export interface ProgramFacts {
+  readonly version: number;
+  /** Translation units (input files), in link order. */
+  readonly units: readonly string[];
+  /** `!sycl_aspects` pairs (name, value), for messages. */
+  readonly aspects: readonly (readonly [string, number])[];
+  readonly functions: readonly FunctionFacts[];
+}
+
+// --- types -------------------------------------------------------------------------------------
+
+/** A type as LLVM prints it (numbered structs, which have no name, as `%<unnamed struct>`). */
+export function typeText(t: Type): string {
+  switch (t.kind) {
+    case 'integer':
+      return `i${t.bits}`;
+    case 'float':
+      return t.fp;
+    case 'pointer': {
+      const space = t.addressSpace === 0 ? '' : ` addrspace(${t.addressSpace})`;
+      return t.pointee === undefined ? `ptr${space}` : `${typeText(t.pointee)}${space}*`;
+    }
+    case 'array':
+      return `[${t.length} x ${typeText(t.element)}]`;
+    case 'vector':
+      return `<${t.scalable ? 'vscale x ' : ''}${t.length} x ${typeText(t.element)}>`;
+    case 'function':
+      return `${typeText(t.returnType)} (${[...t.params.map(typeText), ...(t.varArgs ? ['...'] : [])].join(', ')})`;
+    case 'struct': {
+      if (!t.literal) return t.name === '' ? '%<unnamed struct>' : formatName('%', t.name);
+      const body = (t.elements ?? []).map(typeText).join(', ');
+      return t.packed ? `<{ ${body} }>` : `{ ${body} }`;
+    }
+    case 'target':
+      return `target("${t.name}"${[...t.typeParams.map(typeText), ...t.intParams.map(String)].map((p) => `, ${p}`).join('')})`;
+    default:
+      return t.kind;
+  }
+}
+
+function subtypesOf(type: Type): readonly Type[] {
+  switch (type.kind) {
+    case 'array':
+    case 'vector':
+      return [type.element];
+    case 'function':
+      return [type.returnType, ...type.params];
+    case 'struct':
+      return type.elements ?? [];
+    case 'target':
+      return type.typeParams;
+    default:
+      return [];
+  }
+}
+
+/** Aspects of types, with the pass's rules (see the module comment). */
+export class TypeAspectRules {
+  readonly #memo = new Map<Type, readonly number[]>();
+  constructor(
+    private readonly listed: ReadonlyMap<StructType, readonly number[]>,
+    private readonly doubleType: Type,
+    private readonly fp64: number,
+  ) {}
+
+  of(type: Type): readonly number[] {
+    if (type.kind === 'pointer' || type.kind === 'integer') return [];
+    if (type === this.doubleType) return [this.fp64];
+    if (type.kind === 'float') return [];
+    const known = this.#memo.get(type);
+    if (known !== undefined) return known;
+    this.#memo.set(type, []); // recursive types cannot loop
+    const out: number[] = [];
+    const add = (values: readonly number[]): void => {
+      for (const v of values) if (!out.includes(v)) out.push(v);
+    };
+    if (type.kind === 'struct' && !type.literal) {
+      add(this.listed.get(type) ?? []);
+      for (const field of type.elements ?? []) {
+        let inner: Type = field;
+        while (inner.kind === 'array' || inner.kind === 'vector') inner = inner.element;
+        if (inner === this.doubleType || (inner.kind === 'struct' && !inner.literal)) add(this.of(inner));
+      }
+    } else {
+      for (const sub of subtypesOf(type)) add(this.of(sub));
+    }
+    this.#memo.set(type, out);
+    return out;
+  }
+}
+
+// --- metadata helpers ----------------------------------------------------------------------------
+
+function intOf(md: Metadata | null | undefined): number | undefined {
+  if (md == null || md.mk !== 'value' || md.value.vk !== 'int') return undefined;
+  return Number(BigInt.asIntN(32, md.value.big));
+}
+
+/** `!{i32 6, ...}` or `!{!{!"fp64", i32 6}, ...}`. */
+function aspectList(node: MDNode | undefined): number[] {
+  if (node === undefined || node.mk !== 'tuple') return [];
+  const out: number[] = [];
+  for (const op of node.operands) {
+    const direct = intOf(op);
+    if (direct !== undefined) out.push(direct);
+    else if (op !== null && op.mk === 'tuple') {
+      const v = intOf(op.operands[1]);
+      if (v !== undefined) out.push(v);
+    }
+  }
+  return out;
+}
+
+function attached(module: Module, owner: { attachments: readonly { kind: number; node: MDNode }[] | null }, kind: string): MDNode | undefined {
+  const id = module.context.md.kinds.lookup(kind);
+  if (id === undefined || owner.attachments === null) return undefined;
+  return owner.attachments.find((a) => a.kind === id)?.node;
+}
+
+/** The module's `!sycl_aspects` (name, value) pairs. */
+export function moduleAspectPairs(module: Module): [string, number][] {
+  const out: [string, number][] = [];
+  for (const node of module.getNamedMetadata('sycl_aspects') ?? []) {
+    if (node.mk !== 'tuple') continue;
+    const name = node.operands[0];
+    const value = intOf(node.operands[1]);
+    if (name != null && name.mk === 'string' && value !== undefined) out.push([name.value, value]);
+  }
+  return out;
+}
+
+function listedTypes(module: Module): Map<StructType, number[]> {
+  const out = new Map<StructType, number[]>();
+  for (const node of module.getNamedMetadata('sycl_types_that_use_aspects') ?? []) {
+    if (node.mk !== 'tuple') continue;
+    const first = node.operands[0];
+    if (first == null || first.mk !== 'string') continue;
+    const type = module.context.getStruct(first.value);
+    if (type === undefined) continue;
+    const list = out.get(type) ?? [];
+    for (const op of node.operands.slice(1)) {
+      const v = intOf(op);
+      if (v !== undefined && !list.includes(v)) list.push(v);
+    }
+    out.set(type, list);
+  }
+  return out;
+}
+
+function isDI(md: Metadata | null | undefined): md is DINode {
+  return md != null && md.mk === 'di';
+}
+
+function fileOf(scope: DINode): string | undefined {
+  let current: DINode | undefined = scope;
+  for (let depth = 0; current !== undefined && depth < 64; depth++) {
+    const file = current.className === 'DIFile' ? current : current.mdField('file');
+    if (isDI(file)) {
+      const name = file.strField('filename');
+      if (name !== undefined && name !== '') return name;
+    }
+    const parent = current.mdField('scope');
+    current = isDI(parent) ? parent : undefined;
+  }
+  return undefined;
+}
+
+const DBG = 0; // LLVM's fixed kind id of !dbg
+
+function dbgNode(attachments: readonly { kind: number; node: Metadata }[] | null): DINode | undefined {
+  for (const a of attachments ?? []) if (a.kind === DBG && isDI(a.node)) return a.node;
+  return undefined;
+}
+
+function locFrom(node: DINode | undefined): Loc | undefined {
+  if (node === undefined) return undefined;
+  const line = node.intField('line');
+  const column = node.className === 'DILocation' ? node.intField('column') : undefined;
+  const scope = node.className === 'DILocation' ? node.mdField('scope') : node;
+  const file = isDI(scope) ? fileOf(scope) : undefined;
+  const loc: { file?: string; line?: number; column?: number } = {};
+  if (file !== undefined) loc.file = file;
+  if (line !== undefined && line !== 0) loc.line = line;
+  if (column !== undefined && column !== 0) loc.column = column;
+  return Object.keys(loc).length === 0 ? undefined : loc;
+}
+
+/** `file:line:col`, as much of it as is known; undefined without a file or line. */
+export function formatLoc(loc: Loc | undefined): string | undefined {
+  if (loc === undefined || (loc.file === undefined && loc.line === undefined)) return undefined;
+  return [loc.file ?? '<unknown>', loc.line, loc.column].filter((p) => p !== undefined).join(':');
+}
+
+// --- instruction text ------------------------------------------------------------------------------
+
+/**
+ * The printed text of every instruction, from `opt -S` output: inside each function body, the
+ * lines indented by two spaces are its instructions, in order. Metadata attachments are dropped.
+ */
+function instructionTexts(module: Module, text: string): Map<Instruction, string> {
+  const out = new Map<Instruction, string>();
+  const lines = text.split('\n');
+  const headers = new Map<string, number>();
+  lines.forEach((line, i) => {
+    if (!line.startsWith('define ')) return;
+    const at = line.indexOf(' @');
+    if (at < 0) return;
+    const rest = line.slice(at + 1);
+    const paren = rest.startsWith('@"') ? rest.indexOf('"(') + 1 : rest.indexOf('(');
+    if (paren > 0) headers.set(rest.slice(0, paren), i);
+  });
+  for (const fn of module.functions) {
+    if (fn.isDeclaration) continue;
+    const start = headers.get(formatName('@', fn.name));
+    if (start === undefined) continue;
+    const body: string[] = [];
+    for (let i = start + 1; i < lines.length && lines[i] !== '}'; i++) {
+      const line = lines[i]!;
+      if (line.startsWith('  ') && !line.trimStart().startsWith(';') && !line.trimStart().startsWith('#dbg_')) body.push(line.trim());
+    }
+    const instructions = [...fn.instructions()];
+    if (body.length !== instructions.length) continue; // unexpected layout: no texts rather than wrong ones
+    instructions.forEach((inst, i) => out.set(inst, stripAttachments(body[i]!)));
+  }
+  return out;
+}
+
+function stripAttachments(line: string): string {
+  // `..., !dbg !12, !tbaa !7` — attachments come last and never contain a comma inside `!N`.
+  return line.replace(/(?:, ![A-Za-z._$][\w.$-]* !\d+)+$/, '');
+}
+
+function signatureText(fn: IRFunction): string {
+  return `${typeText(fn.returnType)} ${formatName('@', fn.name)}(${fn.functionType.params.map(typeText).join(', ')})`;
+}
+
+// --- computing the facts ---------------------------------------------------------------------------
+
+function isKernel(fn: IRFunction): boolean {
+  return fn.callingConv === 'spir_kernel' || fn.callingConv === 'amdgpu_kernel' || fn.callingConv === 'ptx_kernel';
+}
+
+/**
+ * Facts for the functions of one translation unit, as the front end wrote it (run this before
+ * any pass: function-level `!sycl_used_aspects` then means `[[sycl_detail::uses_aspects]]`).
+ * Functions that are defined, or declared with aspects of their own, in module order.
+ */
+export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] {
+  const pairs = moduleAspectPairs(module);
+  const fp64 = pairs.find(([name]) => name === 'fp64')?.[1] ?? 6;
+  const rules = new TypeAspectRules(listedTypes(module), module.context.double, fp64);
+  const usedKind = module.context.md.kinds.lookup('sycl_used_aspects');
+  const texts = instructionTexts(module, printModule(module));
+  const functions: FunctionFacts[] = [];
+
+  for (const fn of module.functions) {
+    const uses: AspectUse[] = [];
+    const counts = new Map<number, number>();
+    const note = (aspect: number, use: Omit<AspectUse, 'aspect' | 'count'>): void => {
+      counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
+      if (!uses.some((u) => u.aspect === aspect)) uses.push({ aspect, ...use, count: 0 });
+    };
+    const fnLoc = locFrom(dbgNode(fn.attachments));
+    const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
+    for (const aspect of aspectList(attached(module, fn, 'sycl_declared_aspects'))) note(aspect, { kind: 'declared', ...fnAt });
+    for (const aspect of aspectList(attached(module, fn, 'sycl_used_aspects'))) note(aspect, { kind: 'function-metadata', ...fnAt });
+    for (const type of [fn.returnType, ...fn.functionType.params]) {
+      for (const aspect of rules.of(type)) note(aspect, { kind: 'signature', text: signatureText(fn), type: typeText(type), ...fnAt });
+    }
+
+    const calls: CallFact[] = [];
+    const conditionalCalls: ConditionalCallFact[] = [];
+    for (const inst of fn.instructions()) {
+      const loc = locFrom(dbgNode(inst.attachments)) ?? fnLoc;
+      const at = loc === undefined ? {} : { location: loc };
+      const text = texts.get(inst);
+      const withText = text === undefined ? {} : { text };
+      // One use per aspect per instruction, with the first type (or metadata) that carries it.
+      const here = new Map<number, Omit<AspectUse, 'aspect' | 'count'>>();
+      for (const type of carriedTypes(inst)) {
+        for (const aspect of rules.of(type)) if (!here.has(aspect)) here.set(aspect, { kind: 'instruction', ...withText, type: typeText(type), ...at });
+      }
+      if (usedKind !== undefined && inst.attachments !== null) {
+        for (const a of inst.attachments) {
+          if (a.kind !== usedKind) continue;
+          for (const aspect of aspectList(a.node)) if (!here.has(aspect)) here.set(aspect, { kind: 'instruction-metadata', ...withText, ...at });
+        }
+      }
+      for (const [aspect, use] of here) note(aspect, use);
+      if (!(inst instanceof CallInst) || inst.opcode !== 'call') continue;
+      const callee = inst.calledFunction;
+      if (callee === undefined || callee.isIntrinsic) continue;
+      const form = conditionalCallerForm(callee);
+      if (form !== undefined) {
+        const site = conditionalCallSite(inst, callee, form);
+        if (site.action === undefined) continue;
+        const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
+        conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...at });
+        continue;
+      }
+      if (!calls.some((c) => c.callee === callee.name)) calls.push({ callee: callee.name, ...at });
+    }
+    if (fn.isDeclaration && uses.length === 0) continue;
+    functions.push({
+      name: fn.name,
+      unit,
+      kernel: isKernel(fn),
+      definition: !fn.isDeclaration,
+      local: fn.linkage === 'internal' || fn.linkage === 'private',
+      ...fnAt,
+      uses: uses.map((u) => ({ ...u, count: counts.get(u.aspect) ?? 1 })),
+      calls,
+      conditionalCalls,
+    });
+  }
+  return functions;
+}
+
+/** Facts of a program from its translation units (each before any pass), in link order. */
+export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module }[]): ProgramFacts {
+  const aspects: [string, number][] = [];
+  const seen = new Set<string>();
+  const functions: FunctionFacts[] = [];
+  units.forEach(({ module }, i) => {
+    for (const [name, value] of moduleAspectPairs(module)) {
+      const key = `${name}=${value}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        aspects.push([name, value]);
+      }
+    }
+    functions.push(...computeUnitFacts(module, i));
+  });
+  return { version: FACTS_VERSION, units: units.map((u) => u.file), aspects, functions };
+}
+
+/** The types an instruction refers to, in the order the pass gathers them. */
+function carriedTypes(inst: Instruction): Type[] {
+  const out: Type[] = [inst instanceof AllocaInst ? inst.allocatedType : inst.type];
+  const operand = (op: Value): void => {
+    const stripped = stripPointerCasts(op);
+    out.push(isGlobalValue(stripped) ? stripped.valueType : op.type);
+  };
+  if (inst instanceof CallInst) {
+    const ops = inst.operands;
+    const argEnd = 1 + inst.argCount;
+    for (let i = 1; i < argEnd; i++) operand(ops[i]!);
+    for (const bundle of inst.bundles) for (const input of bundle.inputs) operand(input);
+    for (let i = argEnd; i < ops.length; i++) operand(ops[i]!);
+    operand(ops[0]!);
+  } else {
+    for (const op of inst.operands) operand(op);
+  }
+  if (inst instanceof GetElementPtrInst) out.push(inst.sourceElementType);
+  return out;
+}
+
+/** Resolves calls the way the linker does; see {@link ProgramFacts}. */
+export class FactsIndex {
+  readonly #byUnit = new Map<string, FunctionFacts>();
+  readonly #global = new Map<string, FunctionFacts>();
+  constructor(readonly facts: ProgramFacts) {
+    for (const f of facts.functions) {
+      const key = `${f.unit}\u0000${f.name}`;
+      const known = this.#byUnit.get(key);
+      if (known === undefined || (!known.definition && f.definition)) this.#byUnit.set(key, f);
+      if (!f.local) {
+        const other = this.#global.get(f.name);
+        if (other === undefined || (!other.definition && f.definition)) this.#global.set(f.name, f);
+      }
+    }
+  }
+
+  /** The function a call from `from` to `name` reaches. */
+  resolve(name: string, from: FunctionFacts): FunctionFacts | undefined {
+    const own = this.#byUnit.get(`${from.unit}\u0000${name}`);
+    if (own !== undefined && (own.definition || own.local)) return own;
+    return this.#global.get(name) ?? own;
+  }
+
+  /** A kernel (or other non-local function) by name. */
+  entry(name: string): FunctionFacts | undefined {
+    return this.#global.get(name);
+  }
+
+  /** Names of the kernels the facts know, in order. */
+  kernels(): string[] {
+    return this.facts.functions.filter((f) => f.kernel && f.definition).map((f) => f.name);
+  }
+}
+
+/** The facts of the functions `entries` reach (plain and conditional calls): what one image needs. */
+export function restrictFacts(facts: ProgramFacts, entries: Iterable<string>): ProgramFacts {
+  const index = new FactsIndex(facts);
+  const keep = new Set<FunctionFacts>();
+  const queue: FunctionFacts[] = [];
+  for (const name of entries) {
+    const f = index.entry(name);
+    if (f !== undefined && !keep.has(f)) {
+      keep.add(f);
+      queue.push(f);
+    }
+  }
+  while (queue.length > 0) {
+    const f = queue.shift()!;
+    for (const callee of [...f.calls.map((c) => c.callee), ...f.conditionalCalls.map((c) => c.action)]) {
+      const g = index.resolve(callee, f);
+      if (g !== undefined && !keep.has(g)) {
+        keep.add(g);
+        queue.push(g);
+      }
+    }
+  }
+  const kept = facts.functions.filter((f) => keep.has(f));
+  const units = [...new Set(kept.map((f) => f.unit))].sort((a, b) => a - b);
+  const renumber = new Map(units.map((u, i) => [u, i]));
+  return {
+    version: facts.version,
+    units: units.map((u) => facts.units[u]!),
+    aspects: facts.aspects,
+    functions: kept.map((f) => ({ ...f, unit: renumber.get(f.unit)! })),
+  };
+}
+
+// --- in the binary -----------------------------------------------------------------------------------
+
+/** The property value: raw-deflated JSON (deterministic for the same facts). */
+export function encodeFacts(facts: ProgramFacts): PropertyValue {
+  return byteArrayValue(new Uint8Array(deflateRawSync(Buffer.from(JSON.stringify(facts), 'utf8'), { level: 9 })));
+}
+
+export class FactsFormatError extends Error {
+  override readonly name = 'FactsFormatError';
+}
+
+/** Reads a property value written by {@link encodeFacts}. */
+export function decodeFacts(value: PropertyValue): ProgramFacts {
+  if (value.type !== 2) throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' is not a byte array`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(inflateRawSync(value.payload).toString('utf8'));
+  } catch (error) {
+    throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' does not hold deflated JSON: ${(error as Error).message}`);
+  }
+  const facts = parsed as Partial<ProgramFacts>;
+  if (typeof facts !== 'object' || facts === null || facts.version !== FACTS_VERSION || !Array.isArray(facts.functions) || !Array.isArray(facts.aspects)) {
+    throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' has an unknown layout (expected version ${FACTS_VERSION})`);
+  }
+  return facts as ProgramFacts;
+}
+
+
+// --- explaining ---------------------------------------------------------------------------------------
+
+/** One step of an explanation: a call from `caller` to `callee` at `location`. */
+export interface ChainStep {
+  readonly caller: string;
+  readonly callee: string;
+  readonly location?: Loc;
+  /** Set when the call is a `device_if` conditional call of the action `callee`: its Condition Expression. */
+  readonly condition?: readonly number[];
+}
+
+export interface Explanation {
+  readonly kernel: string;
+  readonly aspect: number;
+  /** Calls from the kernel to the function with the use (empty: the kernel uses it itself). */
+  readonly chain: readonly ChainStep[];
+  /** The function holding the use, its translation unit, and the use. */
+  readonly function: string;
+  readonly unit: string;
+  readonly use: AspectUse;
+  /** The chain goes through a `device_if` conditional call: the kernel needs the aspect only where the condition holds. */
+  readonly conditional: boolean;
+}
+
+/**
+ * The shortest call chain from `kernel` to a function that uses `aspect` itself (breadth first,
+ * calls in call order). Plain calls are tried first; only when they reach no use are `device_if`
+ * conditional calls followed too. Undefined when the kernel reaches no use of the aspect.
+ */
+export function explainAspect(facts: ProgramFacts, kernel: string, aspect: number): Explanation | undefined {
+  const index = new FactsIndex(facts);
+  const start = index.entry(kernel);
+  if (start === undefined) return undefined;
+  const search = (allowConditional: boolean): Explanation | undefined => {
+    const previous = new Map<FunctionFacts, { from: FunctionFacts; step: ChainStep } | null>([[start, null]]);
+    const queue = [start];
+    while (queue.length > 0) {
+      const fn = queue.shift()!;
+      const use = fn.uses.find((u) => u.aspect === aspect);
+      if (use !== undefined) {
+        const chain: ChainStep[] = [];
+        for (let link = previous.get(fn); link != null; link = previous.get(link.from)) chain.unshift(link.step);
+        return { kernel, aspect, chain, function: fn.name, unit: facts.units[fn.unit] ?? '', use, conditional: chain.some((s) => s.condition !== undefined) };
+      }
+      const edges: ChainStep[] = fn.calls.map((c) => ({ caller: fn.name, callee: c.callee, ...(c.location === undefined ? {} : { location: c.location }) }));
+      if (allowConditional) {
+        for (const c of fn.conditionalCalls) {
+          edges.push({ caller: fn.name, callee: c.action, condition: c.condition ?? [], ...(c.location === undefined ? {} : { location: c.location }) });
+        }
+      }
+      for (const step of edges) {
+        const next = index.resolve(step.callee, fn);
+        if (next === undefined || previous.has(next)) continue;
+        previous.set(next, { from: fn, step });
+        queue.push(next);
+      }
+    }
+    return undefined;
+  };
+  return search(false) ?? search(true);
+}
+
+/** Every aspect `kernel` reaches, in the order found (with `conditional`, through device_if actions too). */
+export function aspectsReached(facts: ProgramFacts, kernel: string, conditional = false): number[] {
+  const index = new FactsIndex(facts);
+  const start = index.entry(kernel);
+  if (start === undefined) return [];
+  const seen = new Set([start]);
+  const queue = [start];
+  const out: number[] = [];
+  while (queue.length > 0) {
+    const fn = queue.shift()!;
+    for (const u of fn.uses) if (!out.includes(u.aspect)) out.push(u.aspect);
+    const next = [...fn.calls.map((c) => c.callee), ...(conditional ? fn.conditionalCalls.map((c) => c.action) : [])];
+    for (const name of next) {
+      const g = index.resolve(name, fn);
+      if (g === undefined || seen.has(g)) continue;
+      seen.add(g);
+      queue.push(g);
+    }
+  }
+  return out;
+}
