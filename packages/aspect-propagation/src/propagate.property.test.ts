@@ -87,7 +87,13 @@ function moduleText(fns: readonly GenFunction[]): string {
 function reach(fns: readonly GenFunction[], start: number): Set<number> {
   const seen = new Set([start]);
   const stack = [start];
-  while (stack.length > 0) for (const c of fns[stack.pop()!]!.calls) if (!seen.has(c)) (seen.add(c), stack.push(c));
+  while (stack.length > 0) {
+    for (const c of fns[stack.pop()!]!.calls) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      stack.push(c);
+    }
+  }
   return seen;
 }
 
@@ -212,7 +218,13 @@ describe('closeOverCallGraph properties', () => {
     succ.forEach((_, i) => {
       const seen = new Set([i]);
       const stack = [i];
-      while (stack.length > 0) for (const c of succ[stack.pop()!]!) if (!seen.has(c)) (seen.add(c), stack.push(c));
+      while (stack.length > 0) {
+        for (const c of succ[stack.pop()!]!) {
+          if (seen.has(c)) continue;
+          seen.add(c);
+          stack.push(c);
+        }
+      }
       const expected = new Set([...seen].flatMap((j) => own[j] ?? []));
       expect(new Set(result[i] ?? [])).toEqual(expected);
     });
