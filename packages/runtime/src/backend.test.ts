@@ -87,6 +87,22 @@ describe('simulatedJitBackend', () => {
     expect(buildError([image('img', functions, { requirements, specConstants: new Map([[1, true]]) })]).message).toMatch(/function 'K2' uses aspect fp64/);
   });
 
+  it("follows the IR's own conditions (!sycl_requirement_condition) when post-link wrote them", () => {
+    const functions: FunctionText[] = [
+      { name: 'K1', kind: 'kernel', calls: ['shared'] },
+      { name: 'K2', kind: 'kernel', aspects: [6], calls: ['shared', 'double_math'], requirementCondition: [[7]] },
+      { name: 'shared', kind: 'helper' },
+      // Reached from K2 (needs SpecId 7) or from a kernel needing SpecId 9: (7) OR (9).
+      { name: 'double_math', kind: 'helper', aspects: [6], requirementCondition: [[7], [9]] },
+    ];
+    const build = (specConstants: Map<number, boolean>) => simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [image('img', functions, { specConstants })] });
+    expect(build(new Map([[7, false], [9, false]])).discarded).toEqual(['K2', 'double_math']);
+    // A SpecId the runtime did not set is false (OpSpecConstantFalse).
+    expect(build(new Map()).discarded).toEqual(['K2', 'double_math']);
+    // One true term keeps double_math, which then fails to compile for a device without fp64.
+    expect(() => build(new Map([[7, false], [9, true]]))).toThrow(/function 'double_math' uses aspect fp64/);
+  });
+
   it('does not look into SPIR-V or bitcode bytes', () => {
     const spirv = Uint8Array.of(0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0);
     const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [{ ...image('img', []), bytes: spirv }] });

@@ -86,22 +86,40 @@ function isBuiltin(name: string): boolean {
 }
 
 /**
- * The functions discarded by specialization constants: a kernel or exported function listed in
- * `SYCL/requirements` is discarded when one of its SpecIds is false; any other function is
- * discarded when some listed function reaches it and no kept one does (its condition is the OR
- * of its callers').
+ * The functions discarded by specialization constants. Where the IR carries conditions
+ * (`!sycl_requirement_condition`, an OR of AND-terms of SpecIds, as post-link's spec-constant
+ * strategy writes them), a function is discarded when no term has every SpecId true; a SpecId the
+ * runtime did not set counts as false (`OpSpecConstantFalse`). In an image without them, the
+ * conditions are derived as the design defines them: a kernel or exported function listed in
+ * `SYCL/requirements` is discarded when one of its SpecIds is false; any other function when some
+ * listed function reaches it and no kept one does (the OR of its callers' conditions).
  */
-export function discardedFunctions(images: readonly ProgramImage[], functions: ReadonlyMap<string, FunctionSummary>): Set<string> {
+export function discardedFunctions(
+  images: readonly ProgramImage[],
+  functions: ReadonlyMap<string, FunctionSummary>,
+  owner: ReadonlyMap<string, string> = new Map(),
+): Set<string> {
+  const discarded = new Set<string>();
+  const explicit = new Set<string>();
+  const imageOf = new Map(images.map((image) => [image.name, image]));
+  for (const [name, fn] of functions) {
+    if (!fn.defined || fn.condition === undefined) continue;
+    const image = imageOf.get(owner.get(name) ?? '');
+    if (image === undefined) continue;
+    explicit.add(image.name);
+    if (!fn.condition.some((term) => term.every((id) => image.specConstants.get(id) === true))) discarded.add(name);
+  }
   const roots: string[] = [];
   const keptRoots: string[] = [];
   for (const image of images) {
+    if (explicit.has(image.name)) continue;
     for (const [name, entries] of requirementEntries(image)) {
       if (functions.get(name)?.defined !== true) continue;
       roots.push(name);
       if (entries.every((entry) => image.specConstants.get(entry.specId) !== false)) keptRoots.push(name);
     }
   }
-  if (roots.length === keptRoots.length) return new Set();
+  if (roots.length === keptRoots.length) return discarded;
   const reach = (from: readonly string[]): Set<string> => {
     const seen = new Set<string>(from);
     const stack = [...from];
@@ -116,7 +134,6 @@ export function discardedFunctions(images: readonly ProgramImage[], functions: R
     return seen;
   };
   const kept = reach(keptRoots);
-  const discarded = new Set<string>();
   for (const name of reach(roots)) if (!kept.has(name)) discarded.add(name);
   return discarded;
 }
@@ -172,7 +189,7 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
           }
         }
       }
-      const discarded = discardedFunctions(request.images, functions);
+      const discarded = discardedFunctions(request.images, functions, owner);
       const compiled = order.filter((name) => !discarded.has(name));
       const fail = (fn: string, what: string): never => {
         throw new SyclError(errc.build_program_failure, `Build of device image '${owner.get(fn)}' for device ${device.name} failed: function '${fn}' ${what}`);

@@ -1,7 +1,8 @@
 /**
  * What the simulated backend needs to know about the device IR of an image: per function, the
  * optional features it uses (`!sycl_used_aspects`, `!intel_reqd_sub_group_size`,
- * `!reqd_work_group_size`) and the functions it refers to (calls and function pointers).
+ * `!reqd_work_group_size`), the functions it refers to (calls and function pointers), and its
+ * specialization-constant condition when post-link wrote one (`!sycl_requirement_condition`).
  */
 import { parseModule, type Constant, type IRFunction, type MDNode, type Metadata, type Module, type Value } from '@syclkit/ir';
 
@@ -15,6 +16,11 @@ export interface FunctionSummary {
   readonly workGroupSize: readonly number[] | undefined;
   /** Names of functions called or whose address is taken in the body, without repeats. */
   readonly references: readonly string[];
+  /**
+   * `!sycl_requirement_condition` (post-link's spec-constant strategy): an OR of AND-terms of
+   * SpecIds; the function is compiled only when some term has every SpecId true.
+   */
+  readonly condition: readonly (readonly number[])[] | undefined;
 }
 
 export interface ImageSummary {
@@ -81,6 +87,7 @@ export function summarizeModule(module: Module): ImageSummary {
     for (const inst of fn.instructions()) for (const op of inst.operands) collectReferences(op, references, seen);
     references.delete(fn.name);
     const sg = integers(attached(module, fn, 'intel_reqd_sub_group_size'))[0];
+    const conditionNode = attached(module, fn, 'sycl_requirement_condition');
     const wg = integers(attached(module, fn, 'reqd_work_group_size'));
     return {
       name: fn.name,
@@ -92,6 +99,10 @@ export function summarizeModule(module: Module): ImageSummary {
       subGroupSize: sg === undefined ? undefined : Number(sg),
       workGroupSize: wg.length === 0 ? undefined : wg.map(Number),
       references: [...references],
+      condition:
+        conditionNode === undefined || conditionNode.mk !== 'tuple'
+          ? undefined
+          : conditionNode.operands.map((term) => (term !== null && term.mk === 'tuple' ? integers(term).map((v) => Number(BigInt.asUintN(32, v))) : [])),
     };
   });
   return { functions, byName: new Map(functions.map((f) => [f.name, f])) };

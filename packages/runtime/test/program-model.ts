@@ -1,19 +1,14 @@
 /**
  * TEST-ONLY. An abstract SYCL program (kernels, the helpers they call, device_if conditional
- * calls, required sizes, fixed-target translation units), the device IR text of it, an oracle
- * saying whether a device meets a kernel's requirements, and TEST-ONLY image builders for the two
- * designs `@syclkit/post-link` does not implement yet:
- *
- * - `testOnlyAddOnBinary`: OptionalDeviceFeatures.md's split by requirement class plus
- *   DeviceIf.md's add-on images (a pair per condition and action aspects, `SYCL/add on images`);
- * - `testOnlySpecConstantBinary`: OptionalDeviceFeatures-spec-constant-variant.md (kernels stay
- *   bundled by the split mode — split only by fixed targets and, as DeviceIf.md requires of both
- *   its designs, by conditionally used aspects; `SYCL/requirements` gives each kernel's
- *   requirements and SpecIds), with device_if calls in add-on images as well.
- *
- * Both also make AOT bundles the way the design describes them: conditions decided for the
- * target, images the target cannot run kept as empty rows (add-on design) or without the kernels
- * whose SpecIds are false for the target (spec-constant design).
+ * calls, required sizes, fixed-target translation units), its device IR as sycl-post-link gets it,
+ * an oracle saying whether a device meets a kernel's requirements, and one TEST-ONLY image
+ * builder for the combination `@syclkit/post-link` refuses: `testOnlySpecConstantBinary`,
+ * OptionalDeviceFeatures-spec-constant-variant.md together with DeviceIf.md's add-on images.
+ * Kernels stay bundled by the split mode (split only by fixed targets and, as DeviceIf.md requires
+ * of both its designs, by conditionally used aspects); `SYCL/requirements` gives each kernel's
+ * requirements and SpecIds. Its AOT bundles decide device_if for the target and leave out the
+ * kernels whose SpecIds are false for it. Everything else is built with post-link's library (see
+ * post-link-binary.ts).
  */
 import { AspectTable, BUILTIN_ASPECTS, DeviceConfig, builtinAspectTable, targetEntry } from '@syclkit/device-config';
 import { decideCondition, encodeCondition, evaluateCondition, targetDeviceFacts, type Condition } from '@syclkit/device-if';
@@ -97,6 +92,14 @@ class MetadataWriter {
 export interface FunctionText {
   readonly name: string;
   readonly kind: 'kernel' | 'helper' | 'action' | 'stub' | 'declaration';
+  /** Parameters as written in the definition (`ptr %this`) or, for a declaration, their types. */
+  readonly params?: string;
+  /** device_if calls after `sycl-conditional-call-on-device`: `call @caller(ptr @action, ptr null, i32 condition…)`. */
+  readonly conditionalCalls?: readonly { readonly caller: string; readonly action: string; readonly condition: readonly number[] }[];
+  /** `!sycl_requirement_condition`: OR of AND-terms of SpecIds (post-link's spec-constant strategy). */
+  readonly requirementCondition?: readonly (readonly number[])[];
+  /** `!sycl_conditionally_used_aspects` pairs (condition, aspects), as aspect propagation writes them. */
+  readonly conditionallyUsed?: readonly (readonly [readonly number[], readonly number[]])[];
   readonly tu?: number;
   readonly aspects?: readonly number[];
   readonly declared?: readonly number[];
@@ -114,7 +117,7 @@ export function moduleText(functions: readonly FunctionText[]): string {
   const used = new Set<number>();
   for (const fn of functions) {
     if (fn.kind === 'declaration') {
-      out.push(`declare spir_func void @${fn.name}()`, '');
+      out.push(`declare spir_func void @${fn.name}(${fn.params ?? ''})`, '');
       continue;
     }
     const attachments: string[] = [];
@@ -129,14 +132,26 @@ export function moduleText(functions: readonly FunctionText[]): string {
     if (fn.subGroupSize !== undefined) attachments.push(`!intel_reqd_sub_group_size ${md.ints([fn.subGroupSize])}`);
     if (fn.workGroupSize !== undefined) attachments.push(`!reqd_work_group_size ${md.ints(fn.workGroupSize)}`);
     if (fn.fixedTargets !== undefined) attachments.push(`!sycl_fixed_targets ${md.ints(fn.fixedTargets)}`);
+    if (fn.conditionallyUsed !== undefined && fn.conditionallyUsed.length > 0) {
+      const pairs = fn.conditionallyUsed.map(([condition, aspects]) => md.node(`${md.ints(condition)}, ${md.ints(aspects)}`));
+      attachments.push(`!sycl_conditionally_used_aspects ${md.node(pairs.join(', '))}`);
+    }
+    if (fn.requirementCondition !== undefined) {
+      attachments.push(`!sycl_requirement_condition ${md.node(fn.requirementCondition.map((term) => md.ints(term)).join(', '))}`);
+    }
+    const params = fn.params ?? '';
     const head =
       fn.kind === 'kernel'
-        ? `define spir_kernel void @${fn.name}() #${fn.tu ?? 0}`
+        ? `define spir_kernel void @${fn.name}(${params}) #${fn.tu ?? 0}`
         : fn.kind === 'helper'
-          ? `define internal spir_func void @${fn.name}()`
-          : `define spir_func void @${fn.name}()`;
+          ? `define internal spir_func void @${fn.name}(${params})`
+          : `define spir_func void @${fn.name}(${params})`;
     if (fn.kind === 'kernel') tus.add(fn.tu ?? 0);
-    const body = [...(fn.calls ?? []).map((callee) => `  call spir_func void @${callee}()`), '  ret void'];
+    const body = [
+      ...(fn.calls ?? []).map((callee) => `  call spir_func void @${callee}()`),
+      ...(fn.conditionalCalls ?? []).map((c) => `  call spir_func void @${c.caller}(ptr @${c.action}, ptr null${c.condition.map((v) => `, i32 ${v}`).join('')})`),
+      '  ret void',
+    ];
     out.push(`${head}${attachments.length === 0 ? '' : ' ' + attachments.join(' ')} {`, 'entry:', ...body, '}', '');
   }
   for (const tu of [...tus].sort((a, b) => a - b)) out.push(`attributes #${tu} = { "sycl-module-id"="tu${tu}.cpp" }`);
@@ -166,17 +181,28 @@ function kernelText(program: ModelProgram, kernel: ModelKernel, callActions: boo
 }
 
 /**
- * The whole program as one linked module, before sycl-post-link (device_if calls already resolved
- * away: only for programs without them).
+ * The whole program as one linked module, as sycl-post-link gets it: after aspect propagation
+ * (kernels carry their used aspects and `!sycl_conditionally_used_aspects`) and after
+ * `sycl-conditional-call-on-device` (each device_if call goes through a declared conditional
+ * caller that takes the action as its first argument).
  */
 export function programModuleText(program: ModelProgram): string {
-  if (program.kernels.some((k) => k.conditional.length > 0)) throw new Error('programModuleText: device_if calls are not modelled in the linked module');
   const helpers = new Map<string, ModelHelper>();
   for (const k of program.kernels) for (const h of k.helpers) helpers.set(h.name, h);
-  return moduleText([
-    ...program.kernels.map((k) => kernelText(program, k, false)),
-    ...[...helpers.values()].map((h): FunctionText => ({ name: h.name, kind: 'helper', aspects: h.aspects })),
-  ]);
+  const callers: FunctionText[] = [];
+  const actions: FunctionText[] = [];
+  const kernels = program.kernels.map((k): FunctionText => {
+    const conditionalCalls = k.conditional.map((call, i) => {
+      const condition = encodeCondition(call.condition);
+      const caller = `call_if_on_device_conditionally_${k.name}_${i}`;
+      callers.push({ name: caller, kind: 'declaration', params: ['ptr', 'ptr', ...condition.map(() => 'i32')].join(', ') });
+      actions.push({ name: call.action.name, kind: 'action', params: 'ptr %this', aspects: call.action.aspects });
+      return { caller, action: call.action.name, condition };
+    });
+    const conditionallyUsed = k.conditional.filter((c) => c.action.aspects.length > 0).map((c) => [encodeCondition(c.condition), sorted(c.action.aspects)] as const);
+    return { ...kernelText(program, k, false), conditionalCalls, conditionallyUsed };
+  });
+  return moduleText([...kernels, ...[...helpers.values()].map((h): FunctionText => ({ name: h.name, kind: 'helper', aspects: h.aspects })), ...actions, ...callers]);
 }
 
 // --- the oracle --------------------------------------------------------------------------------
@@ -205,13 +231,6 @@ export function conditionalSignature(kernel: ModelKernel): string {
     .map((c) => `${encodeCondition(c.condition).join(' ')}=>${sorted(c.action.aspects).join(',')}`)
     .sort()
     .join(';');
-}
-
-/** The design's requirement class (OptionalDeviceFeatures.md, DeviceIf.md). */
-export function requirementClass(program: ModelProgram, kernel: ModelKernel): string {
-  const fixed = program.fixedTargets.get(kernel.tu);
-  if (fixed !== undefined) return `targets:${fixedTargetValues(program, kernel).join(',')}`;
-  return `aspects:${requiredAspects(kernel).join(',')}|wg:${(kernel.workGroupSize ?? []).join(',')}|sg:${kernel.subGroupSize ?? ''}|cond:${conditionalSignature(kernel)}`;
 }
 
 /** Kernels grouped by split mode, then by `classOf` (stable: groups in order of first kernel). */
@@ -259,7 +278,7 @@ function compiledFor(program: ModelProgram, kernel: ModelKernel, target: string)
   return fixed === undefined || fixed.includes(target);
 }
 
-// --- TEST-ONLY builder: split design + add-on images ---------------------------------------------
+// --- TEST-ONLY builder: specialization-constant design with add-on images ------------------------
 
 function helpersOf(kernels: readonly ModelKernel[]): ModelHelper[] {
   const helpers = new Map<string, ModelHelper>();
@@ -284,75 +303,6 @@ function requirementsRegistry(
 
 const encoder = new TextEncoder();
 
-/** One image of the add-on design for a group of kernels with the same requirement class. */
-function addOnDesignImages(program: ModelProgram, group: readonly ModelKernel[], target: string, prefix: string, nextPair: () => string, aot: { config: DeviceConfig } | undefined): DeviceImage[] {
-  const first = group[0]!;
-  const helpers = helpersOf(group);
-  const calls = group.flatMap((k) => k.conditional);
-  const aspects = sorted([...group.flatMap(requiredAspects), ...helpers.flatMap((h) => h.aspects)]);
-  const compileTarget = aot === undefined ? undefined : target;
-  const properties = requirementsRegistry(aspects, {
-    fixed: fixedTargetValues(program, first),
-    ...(first.subGroupSize === undefined ? {} : { subGroupSize: first.subGroupSize }),
-    ...(first.workGroupSize === undefined ? {} : { workGroupSize: first.workGroupSize }),
-    ...(compileTarget === undefined ? {} : { compileTarget }),
-  });
-  const entries = group.map((k) => k.name);
-  if (aot !== undefined && !targetRunsKernel(first, target, aot.config)) {
-    return [deviceImage({ name: prefix, target, image: new Uint8Array(), entries, properties, empty: true })];
-  }
-  // Add-on pairs: actions grouped by (condition, aspects).
-  const pairs = new Map<string, { condition: Condition; actions: ModelHelper[] }>();
-  for (const call of calls) {
-    const key = `${encodeCondition(call.condition).join(' ')}|${sorted(call.action.aspects).join(',')}`;
-    const pair = pairs.get(key) ?? { condition: call.condition, actions: [] };
-    pair.actions.push(call.action);
-    pairs.set(key, pair);
-  }
-  const out: DeviceImage[] = [];
-  const addOnImages: DeviceImage[] = [];
-  const ids: [string, Condition][] = [];
-  for (const { condition, actions } of pairs.values()) {
-    const id = nextPair();
-    ids.push([id, condition]);
-    const actionAspects = sorted(actions.flatMap((a) => a.aspects));
-    for (const primary of [true, false]) {
-      const registry = requirementsRegistry(primary ? actionAspects : [], {});
-      registry.add(ADD_ON_IMAGE_SET, id, boolValue(primary));
-      const text = moduleText(actions.map((a): FunctionText => (primary ? { name: a.name, kind: 'action', aspects: a.aspects } : { name: a.name, kind: 'stub' })));
-      addOnImages.push(deviceImage({ name: `${prefix}_addon${id}_${primary ? 'def' : 'stub'}`, target, image: encoder.encode(text), entries: [], properties: registry }));
-    }
-  }
-  for (const [id, condition] of ids) properties.add(ADD_ON_IMAGES_SET, id, int32ArrayValue(encodeCondition(condition)));
-  const text = moduleText([
-    ...group.map((k) => kernelText(program, k, true)),
-    ...helpers.map((h): FunctionText => ({ name: h.name, kind: 'helper', aspects: h.aspects })),
-    ...calls.map((c): FunctionText => ({ name: c.action.name, kind: 'declaration' })),
-  ]);
-  out.push(deviceImage({ name: prefix, target, image: encoder.encode(text), entries, properties }), ...addOnImages);
-  return out;
-}
-
-/**
- * TEST-ONLY: the binary of the add-on design: a `spir64` bundle split by `mode` and requirement
- * class with add-on images, and one AOT bundle per `aotTargets` entry ([bundle target spelling,
- * configuration target]).
- */
-export function testOnlyAddOnBinary(program: ModelProgram, mode: SplitMode, aotTargets: readonly (readonly [string, string])[], config: DeviceConfig): BinaryDescriptor {
-  let pairId = 1;
-  const nextPair = () => String(pairId++);
-  const jit = groupKernels(program.kernels, mode, (k) => requirementClass(program, k)).flatMap((group, i) => addOnDesignImages(program, group, 'spir64', `spir64_${i}`, nextPair, undefined));
-  const bundles = [{ target: 'spir64', images: jit }];
-  for (const [spelling, target] of aotTargets) {
-    const resolved = resolveForTarget(program, target, config);
-    const kernels = resolved.kernels.filter((k) => compiledFor(program, k, target));
-    const images = groupKernels(kernels, mode, (k) => requirementClass(resolved, k)).flatMap((group, i) => addOnDesignImages(resolved, group, spelling, `${spelling}_${i}`, nextPair, { config }));
-    bundles.push({ target: spelling, images });
-  }
-  return { bundles };
-}
-
-// --- TEST-ONLY builder: specialization-constant design -------------------------------------------
 
 /** `SYCL/requirements` entries of a kernel; SpecIds shared through `ids` (one per distinct requirement). */
 function requirementEntriesOf(kernel: ModelKernel, ids: Map<string, number>): RequirementEntry[] {
