@@ -1,58 +1,179 @@
-import { parseModule, printModule } from '@syclkit/ir';
-import type { Command } from '../command.js';
-import { passRegistry } from '../passes.js';
-import type { Module } from '@syclkit/ir';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatDiagnostics } from '@syclkit/pass-manager';
+import { builtinAspectTable } from '@syclkit/device-config';
+import { ContainerReader } from '@syclkit/offload-wrapper';
+import { Runtime, SyclError, deviceFromTarget, type Device } from '@syclkit/runtime';
+import { formatOptions, parseArgs, type OptionSpec } from '../args.js';
+import { CliError, type Command } from '../command.js';
+import { writeFileAtomic, type CliIO } from '../io.js';
+import { compileProgram, type CompileOptions, type CompileResult } from '../driver/compile.js';
+import { compatibilityMatrix, formatMatrix } from '../driver/check.js';
+import { answerExplain, factsFromContainer, formatAnswer } from '../driver/explain.js';
+import { SAMPLE_KERNELS, SAMPLE_UNITS } from '../driver/sample.js';
+import { formatImageSummary } from './compile.js';
 
-/** A small two-kernel device module: one kernel reaches `double` through a helper. */
-const SAMPLE = `target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"
-target triple = "spir64-unknown-unknown"
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'write-sample', kind: 'value', valueName: '<dir>', help: 'Write the three translation units (.ll) to <dir> and exit, to run the commands yourself' },
+  { name: 'help', aliases: ['h'], help: 'Show this help' },
+];
 
-define spir_func double @helper(double %x) {
-entry:
-  %y = fmul double %x, 2.0
-  ret double %y
+const HELP = `usage: syclkit demo [--write-sample <dir>]
+
+Runs the whole toolchain on an embedded DPC++ program of three translation units (nbody.ll,
+shade.ll, tonemap.ll: kernels using double, sycl::half, a 64-bit atomic_ref, a required
+sub-group size, a SYCL_EXTERNAL function from another file and an if_device_has<aspect::fp16>
+call), in memory: compile for spir64 and three AOT targets, list the images, the compatibility
+matrix over five devices, an explanation, and kernel submissions to simulated devices — one
+refused with kernel_not_supported, and the speculative-compilation case that must succeed.
+
+options:
+${formatOptions(OPTIONS)}`;
+
+/** The targets and devices the demo uses. */
+export const DEMO_TARGETS = 'spir64,intel_gpu_pvc,intel_gpu_dg1,amd_gpu_gfx90a';
+export const DEMO_DEVICES = ['intel_gpu_pvc', 'intel_gpu_dg1', 'intel_gpu_tgllp', 'nvidia_gpu_sm_80', 'amd_gpu_gfx90a'] as const;
+
+const FILES = SAMPLE_UNITS.map((u) => u.file).join(' ');
+
+function heading(io: CliIO, n: number, title: string, command?: string): void {
+  io.stdout.write(`\n${n === 0 ? '' : `${n}. `}${title}\n${command === undefined ? '' : `   $ ${command}\n`}\n`);
 }
 
-define spir_kernel void @uses_double(ptr addrspace(1) %out) #0 {
-entry:
-  %v = call spir_func double @helper(double 1.5)
-  store double %v, ptr addrspace(1) %out, align 8
-  ret void
+function indent(text: string): string {
+  return text.replace(/^(?=.)/gm, '   ');
 }
 
-define spir_kernel void @plain(ptr addrspace(1) %out) #0 {
-entry:
-  store i32 42, ptr addrspace(1) %out, align 4
-  ret void
+async function compile(options: Partial<CompileOptions>): Promise<CompileResult> {
+  const result = await compileProgram({ units: SAMPLE_UNITS, targets: DEMO_TARGETS, name: 'app', ...options });
+  if (!result.ok || result.container === undefined) {
+    throw new CliError(`the sample did not compile:\n${formatDiagnostics(result.diagnostics.items)}`);
+  }
+  return result;
 }
 
-attributes #0 = { "sycl-module-id"="demo.cpp" }
-
-!sycl_aspects = !{!0, !1}
-!0 = !{!"fp16", i32 5}
-!1 = !{!"fp64", i32 6}
-`;
+/** One submission, as the runtime answers it. */
+function submit(runtime: Runtime, device: Device, kernel: string): string {
+  const call = `queue(${device.name}).parallel_for<${kernel.replace(/^_ZTS\d+/, '')}>(1024)`;
+  try {
+    const launch = runtime.queue(device).parallelFor(kernel, [1024]);
+    const addOns = launch.addOnImages.length === 0 ? '' : `, add-on images ${launch.addOnImages.map((a) => a.image).join(', ')}`;
+    return `${call}\n     ran: bundle ${launch.bundle}, image ${launch.image}${addOns}; the program compiled ${launch.program.functions.length} functions`;
+  } catch (error) {
+    if (!(error instanceof SyclError)) throw error;
+    return `${call}\n     threw sycl::exception ${error.render()}`;
+  }
+}
 
 export const command: Command = {
   name: 'demo',
-  summary: 'Placeholder end-to-end demo (the full pipeline demo arrives with `syclkit compile`)',
-  async run(_argv, io) {
-    io.stdout.write(
-      'syclkit demo — placeholder.\n' +
-        'The end-to-end demo (compile a multi-TU program for several targets, split, wrap, check\n' +
-        'compatibility, run) needs the `syclkit compile` driver, which is not written yet.\n' +
-        'What works today, shown on an embedded two-kernel module:\n\n',
-    );
-    const module = parseModule(SAMPLE, { filename: 'demo.ll' });
-    const registry = passRegistry();
-    const hasPropagation = registry.describe().includes('sycl-propagate-aspects-usage');
-    if (hasPropagation) {
-      registry.build<Module>('sycl-propagate-aspects-usage').run(module, { file: 'demo.ll' });
-      io.stdout.write('After sycl-propagate-aspects-usage (kernels record the aspects they reach):\n\n');
-    } else {
-      io.stdout.write('Parsed and printed (byte-identical to LLVM 16 `opt -S`):\n\n');
+  summary: 'End-to-end demo on an embedded 3-file DPC++ program: compile, images, compatibility matrix, explain, run',
+  async run(argv, io) {
+    const args = parseArgs(argv, OPTIONS);
+    if (args.flags.has('help')) {
+      io.stdout.write(HELP);
+      return 0;
     }
-    io.stdout.write(printModule(module));
+    const dir = args.values.get('write-sample')?.[0];
+    if (dir !== undefined) {
+      mkdirSync(dir, { recursive: true });
+      for (const unit of SAMPLE_UNITS) writeFileAtomic(join(dir, unit.file), unit.text);
+      io.stdout.write(`wrote ${SAMPLE_UNITS.map((u) => join(dir, u.file)).join(', ')}\n`);
+      return 0;
+    }
+
+    io.stdout.write(
+      'syclkit demo: a DPC++ program of three translation units (device IR as clang -fsycl-device-only -g\n' +
+        'emits it), compiled, checked, explained and run on simulated devices. Nothing is written to disk;\n' +
+        `'syclkit demo --write-sample <dir>' writes the .ll files so you can run the commands shown.\n`,
+    );
+
+    // 1. Compile.
+    heading(io, 1, 'Compile: link, device_if, aspect propagation, split, AOT filtering, wrap', `syclkit compile ${FILES} -fsycl-targets=${DEMO_TARGETS} -o app.fatbin -v`);
+    const result = await compile({});
+    io.stdout.write(indent(formatDiagnostics(result.diagnostics.items)) + '\n');
+    io.stdout.write(indent(formatImageSummary(result.report!, (v) => builtinAspectTable.nameOf(v) ?? `aspect ${v}`)));
+    io.stdout.write(
+      indent(
+        '\nEach kernel has its own image here: the split is per source file at least, and kernels with\n' +
+          'different requirements never share an image. An AOT bundle keeps an image its target cannot run\n' +
+          "as an empty row (no code) with its properties, so the runtime can say why the kernel is refused.\n",
+      ),
+    );
+
+    // 2. Matrix.
+    const devices = DEMO_DEVICES.map((name) => deviceFromTarget(name));
+    const [pvc, dg1, tgllp, , gfx90a] = devices;
+    heading(io, 2, 'Which kernel runs where, and why not', `syclkit check app.fatbin --devices ${DEMO_DEVICES.join(',')}`);
+    const reader = ContainerReader.fromBytes(result.container!, { fileName: 'app.fatbin' });
+    try {
+      io.stdout.write(indent(formatMatrix(compatibilityMatrix(reader, devices), 'app.fatbin')));
+      io.stdout.write(indent("\nnvidia_gpu_sm_80 gets no image at all: the binary has no CUDA bundle and CUDA cannot JIT SPIR-V.\n"));
+
+      // 3. Explain.
+      heading(io, 3, 'Why does ScaleVelocity need fp64?', 'syclkit explain app.fatbin --kernel ScaleVelocity --aspect fp64');
+      const { source, kernel } = factsFromContainer(reader, 'ScaleVelocity');
+      io.stdout.write(indent(formatAnswer(answerExplain(source, kernel, 'fp64'))));
+      io.stdout.write('\n');
+      heading(io, 0, '   And ShadePixels, which calls tonemap() from another file and has an if_device_has<fp16> block?', 'syclkit explain app.fatbin --kernel ShadePixels --aspect fp16 --target amd_gpu_gfx90a');
+      const shade = factsFromContainer(reader, 'ShadePixels', 'amd_gpu_gfx90a');
+      io.stdout.write(indent(formatAnswer(answerExplain(shade.source, shade.kernel, 'fp16'))));
+
+      // 4. Submissions.
+      heading(io, 4, 'Submitting kernels (the runtime: bundle choice, requirement check, simulated JIT)');
+      const runtime = new Runtime();
+      runtime.registerFatBinary(reader, { name: 'app.fatbin' });
+      for (const [device, k] of [
+        [pvc, SAMPLE_KERNELS.scaleVelocity],
+        [dg1, SAMPLE_KERNELS.scaleVelocity],
+        [gfx90a, SAMPLE_KERNELS.shadePixels],
+        [pvc, SAMPLE_KERNELS.subgroupReduce],
+        [tgllp, SAMPLE_KERNELS.energyCounters],
+      ] as const) {
+        io.stdout.write(`   ${submit(runtime, device!, k)}\n`);
+      }
+    } finally {
+      reader.close();
+    }
+
+    // 5. Speculative compilation.
+    heading(
+      io,
+      5,
+      'Speculative compilation: one image for the whole program (-fsycl-device-code-split=off)',
+      `syclkit compile ${FILES} -fsycl-device-code-split=off -o off.fatbin`,
+    );
+    io.stdout.write(
+      indent(
+        'Integrate uses no optional feature, but shares nbody.cpp with kernels that need fp64 and atomic64.\n' +
+          'intel_gpu_tgllp has no fp64. Submitting Integrate there must not fail because of its neighbours.\n\n',
+      ),
+    );
+    for (const bundling of ['design', 'upstream'] as const) {
+      const off = await compile({ split: 'off', bundling, targets: 'spir64' });
+      const offReader = ContainerReader.fromBytes(off.container!, { fileName: `off-${bundling}.fatbin` });
+      try {
+        const runtime = new Runtime();
+        runtime.registerFatBinary(offReader, { name: `off-${bundling}.fatbin` });
+        const images = off.report!.bundles[0]!.images.length;
+        const label =
+          bundling === 'design'
+            ? `syclkit (design bundling): ${images} images, kernels grouped by what they require`
+            : `intel/llvm's bundling (--bundling=upstream): ${images} image for all kernels`;
+        io.stdout.write(`   ${label}\n   ${submit(runtime, tgllp!, SAMPLE_KERNELS.integrate)}\n\n`);
+      } finally {
+        offReader.close();
+      }
+    }
+    io.stdout.write(
+      indent(
+        'The design bundles by requirement class even with split=off, so the submission succeeds; with\n' +
+          "intel/llvm's grouping the image's requirements are the union of all its kernels' and the runtime\n" +
+          'refuses a kernel that uses no optional feature (OptionalDeviceFeatures.md, "No runtime exception\n' +
+          'for speculative compilation").\n',
+      ),
+    );
+    io.stdout.write('\nNext: syclkit compile --help, syclkit check --help, syclkit explain --help, syclkit split-plan --help.\n');
     return 0;
   },
 };

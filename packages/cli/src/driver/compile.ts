@@ -21,7 +21,7 @@
  *    optionally the wrapper IR too.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
@@ -177,6 +177,23 @@ function readUnit(unit: TranslationUnit, context: Context, log: DiagnosticLog): 
   });
 }
 
+let tempCounter = 0;
+
+/**
+ * Writes an intermediate file (temporary file, then rename: a reader of --save-temps never sees
+ * half a file). No fsync: these are scratch files, and a compile writes many of them.
+ */
+function writeIntermediate(path: string, data: string | Uint8Array): void {
+  const temp = `${path}.${process.pid}.${tempCounter++}.tmp`;
+  try {
+    writeFileSync(temp, typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
+    renameSync(temp, path);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
+}
+
 /** Drops repeated `!sycl_aspects` entries (linking appends every unit's table; nodes are uniqued). */
 function dedupeAspectTable(module: Module): void {
   const nodes = module.getNamedMetadata('sycl_aspects');
@@ -307,7 +324,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   if (options.saveTemps !== undefined) mkdirSync(options.saveTemps, { recursive: true });
   const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
   try {
-    if (options.saveTemps !== undefined) writeFileAtomic(join(work, `${stem}.linked.ll`), Buffer.from(printModule(linked), 'latin1'));
+    if (options.saveTemps !== undefined) writeIntermediate(join(work, `${stem}.linked.ll`), printModule(linked));
     for (const target of compiled) {
       step(`${target.name}: post-link`);
       const device = target.kind !== 'generic';
@@ -343,7 +360,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
       const post = await runPostLink(
         module,
         postLink,
-        { writeFile: (path, data) => writeFileAtomic(path, typeof data === 'string' ? Buffer.from(data, 'latin1') : data), removeFile: (path) => rmSync(path, { force: true }) },
+        { writeFile: writeIntermediate, removeFile: (path) => rmSync(path, { force: true }) },
         processor,
       );
       for (const d of post.diagnostics) {
@@ -362,7 +379,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
         }
         log.report({ severity: d.severity === 'note' ? 'note' : d.severity, code: d.code, message: d.message, pass: 'sycl-post-link' });
       }
-      for (const { spec, table: fileTable } of post.tables) writeFileAtomic(spec.path, writeFileTable(fileTable));
+      for (const { spec, table: fileTable } of post.tables) writeIntermediate(spec.path, writeFileTable(fileTable));
       if (log.errorCount > 0) {
         writer.abort();
         return fail();

@@ -7,12 +7,30 @@
 import { demangle } from '@syclkit/aspect-propagation';
 import { builtinAspectTable } from '@syclkit/device-config';
 import { decodeCondition, deviceConfigConditionNames, formatCondition } from '@syclkit/device-if';
-import { formatLoc, type AspectUse, type Explanation, type ProgramFacts } from './facts.js';
+import { readFileSync } from 'node:fs';
+import { Context, parseModule } from '@syclkit/ir';
+import { ContainerReader, imageRequirements, inspectContainer } from '@syclkit/offload-wrapper';
+import { suggest } from '../args.js';
+import { CliError } from '../command.js';
+import { isBitcode, runLlvmTool } from '../llvm-tools.js';
+import {
+  EXPLAIN_PROPERTY,
+  EXPLAIN_SET,
+  aspectsReached,
+  computeProgramFacts,
+  decodeFacts,
+  explainAspect,
+  formatLoc,
+  type AspectUse,
+  type Explanation,
+  type ProgramFacts,
+} from './facts.js';
 
 /** A function name as messages show it: demangled when possible (kernels keep their name). */
 export function displayName(name: string): string {
   if (name.startsWith('_ZTS')) return name;
-  return demangle(name) ?? name;
+  const shown = demangle(name) ?? name;
+  return shown.length <= 120 ? shown : `${shown.slice(0, 80)}…${shown.slice(-20)}`;
 }
 
 /** Name of an aspect value: the program's `!sycl_aspects` first, then the built-in table. */
@@ -111,4 +129,123 @@ export function explanationJSON(e: Explanation, facts: ProgramFacts): unknown {
       reason: useReason(e.use, aspectNameOf(facts, e.aspect), e.function),
     },
   };
+}
+
+// --- queries ------------------------------------------------------------------------------------------
+
+/** Where the facts of an explanation came from. */
+export interface FactsSource {
+  readonly facts: ProgramFacts;
+  /** For a fat binary: the image the facts came from, and the aspects it requires. */
+  readonly image?: { readonly bundle: string; readonly name: string; readonly aspects: readonly number[] };
+}
+
+/** A kernel by its name in the binary, or by its class name (`Integrate` for `_ZTS9Integrate`). */
+export function resolveKernelName(given: string, kernels: readonly string[]): string {
+  if (kernels.includes(given)) return given;
+  const typeinfo = `_ZTS${given.length}${given}`;
+  if (kernels.includes(typeinfo)) return typeinfo;
+  const hint = suggest(given, kernels);
+  throw new CliError(`no kernel '${given}'${hint === undefined ? '' : `; did you mean '${hint}'?`} (kernels: ${kernels.join(', ') || 'none'})`);
+}
+
+/**
+ * The facts of the image that defines `kernel` in a fat binary: in bundle `target`, else spir64,
+ * else the first bundle with such an image.
+ */
+export function factsFromContainer(reader: ContainerReader, kernelArg: string, target?: string): { source: FactsSource; kernel: string } {
+  const kernels = [...new Set(reader.bundles.flatMap((b) => b.images.flatMap((i) => i.entries)))];
+  const kernel = resolveKernelName(kernelArg, kernels);
+  const bundles = target !== undefined ? reader.bundles.filter((b) => b.target === target) : reader.bundles;
+  if (target !== undefined && bundles.length === 0) {
+    throw new CliError(`${reader.fileName} has no bundle '${target}' (bundles: ${reader.bundles.map((b) => b.target).join(', ')})`);
+  }
+  const ordered = [...bundles.filter((b) => b.target === 'spir64'), ...bundles.filter((b) => b.target !== 'spir64')];
+  const report = inspectContainer(reader);
+  for (const bundle of ordered) {
+    const image = bundle.images.find((i) => i.entries.includes(kernel));
+    if (image === undefined) continue;
+    const value = image.properties.get(EXPLAIN_SET, EXPLAIN_PROPERTY);
+    if (value === undefined) {
+      throw new CliError(
+        `image '${image.name}' of ${reader.fileName} holds no explanation facts (property set ${EXPLAIN_SET}): it was not made by 'syclkit compile', or with --no-explain-info; explain the translation units instead`,
+      );
+    }
+    let facts: ProgramFacts;
+    try {
+      facts = decodeFacts(value);
+    } catch (error) {
+      throw new CliError(`image '${image.name}' of ${reader.fileName}: ${(error as Error).message}`);
+    }
+    const shown = report.bundles.find((b) => b.target === bundle.target)!.images.find((i) => i.name === image.name)!;
+    return { source: { facts, image: { bundle: bundle.target, name: image.name, aspects: imageRequirements(shown).aspects } }, kernel };
+  }
+  throw new CliError(`no ${target === undefined ? '' : `'${target}' `}image of ${reader.fileName} defines kernel '${kernel}'`);
+}
+
+/** The facts of translation units read from files (text IR, or bitcode through llvm-dis). */
+export function factsFromUnits(paths: readonly string[]): ProgramFacts {
+  const context = new Context();
+  const units = paths.map((file) => {
+    const bytes = readFileSync(file);
+    const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${file}'`).toString('latin1') : bytes.toString('latin1');
+    return { file, module: parseModule(text, { filename: file, context }) };
+  });
+  return computeProgramFacts(units);
+}
+
+/** What `syclkit explain` answers. */
+export interface ExplainAnswer {
+  readonly kernel: string;
+  readonly aspect: number;
+  readonly aspectName: string;
+  readonly source: FactsSource;
+  /** Undefined when the kernel reaches no use of the aspect. */
+  readonly explanation?: Explanation;
+}
+
+/** Explains `aspectArg` (name or value) for a kernel of `source`. */
+export function answerExplain(source: FactsSource, kernel: string, aspectArg: string): ExplainAnswer {
+  const { facts } = source;
+  const aspect = aspectValueOf(facts, aspectArg);
+  if (aspect === undefined) {
+    const hint = suggest(aspectArg, [...facts.aspects.map(([name]) => name), ...builtinAspectTable.definitions.map((d) => d.name)]);
+    throw new CliError(`unknown aspect '${aspectArg}'${hint === undefined ? '' : `; did you mean '${hint}'?`}`);
+  }
+  const explanation = explainAspect(facts, kernel, aspect);
+  return { kernel, aspect, aspectName: aspectNameOf(facts, aspect), source, ...(explanation === undefined ? {} : { explanation }) };
+}
+
+/** The answer as text: the explanation (or why there is none) and what the image requires. */
+export function formatAnswer(answer: ExplainAnswer): string {
+  const { source, aspect, aspectName, explanation, kernel } = answer;
+  const image = source.image;
+  const requires = image === undefined ? undefined : image.aspects.includes(aspect);
+  const imageNote = image === undefined ? '' : `image '${image.name}' of bundle ${image.bundle} ${requires ? 'requires' : 'does not require'} '${aspectName}'`;
+  if (explanation === undefined) {
+    const uses = aspectsReached(source.facts, kernel, true).map((v) => aspectNameOf(source.facts, v));
+    const message = `kernel '${kernel}' does not use aspect '${aspectName}'${uses.length === 0 ? ' (it uses no optional feature)' : ` (it uses: ${uses.join(', ')})`}`;
+    return `${message}${imageNote === '' ? '' : `; ${imageNote}`}\n`;
+  }
+  let text = formatExplanation(explanation, source.facts);
+  if (image !== undefined) {
+    const why = requires ? '' : explanation.conditional ? ' (the device_if condition was decided at compile time for this target)' : ' (the use was removed after this analysis, e.g. by optimization)';
+    text += `${imageNote}${why}\n`;
+  }
+  return text;
+}
+
+/** The answer as JSON. */
+export function answerJSON(answer: ExplainAnswer): unknown {
+  const image = answer.source.image ?? null;
+  if (answer.explanation === undefined) {
+    return {
+      kernel: answer.kernel,
+      aspect: { name: answer.aspectName, value: answer.aspect },
+      explained: false,
+      uses: aspectsReached(answer.source.facts, answer.kernel, true).map((v) => aspectNameOf(answer.source.facts, v)),
+      image,
+    };
+  }
+  return { ...(explanationJSON(answer.explanation, answer.source.facts) as object), explained: true, image };
 }

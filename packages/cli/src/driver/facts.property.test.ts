@@ -1,0 +1,174 @@
+/**
+ * Properties of the explanation facts on generated device modules (random call graphs with
+ * cycles and self-calls; aspects from `double`, from a type listed in
+ * `!sycl_types_that_use_aspects` and from a struct containing it, from instruction-level and
+ * function-level `!sycl_used_aspects`, and from `!sycl_declared_aspects`):
+ * 1. Agreement with the real pass: for every defined function, the aspects its facts reach over
+ *    call edges are exactly the `!sycl_used_aspects` `sycl-propagate-aspects-usage` writes (the
+ *    post-optimization run: nothing excluded) — the adapter's type rules are the pass's.
+ * 2. Explanations: for each kernel and aspect, `explainAspect` answers iff the kernel reaches the
+ *    aspect; its chain starts at the kernel, every step is a call edge of the facts, it ends at a
+ *    function whose own uses include the aspect, and it is a shortest such chain.
+ * 3. Encoding: `decodeFacts(encodeFacts(f))` equals `f`, and encoding is deterministic.
+ */
+import { describe, expect } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { parseModule, type Module } from '@syclkit/ir';
+import { propagateAspectsUsage } from '@syclkit/aspect-propagation';
+import { fcOptions } from '../../test/harness.js';
+import { FactsIndex, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, type FunctionFacts, type ProgramFacts } from './facts.js';
+
+type Use = 'double' | 'half' | 'wrapped-half' | 'atomic-md' | 'none';
+interface GenFunction {
+  readonly kernel: boolean;
+  readonly uses: readonly Use[];
+  readonly calls: readonly number[];
+  readonly usesAspects?: number; // function-level !sycl_used_aspects (uses_aspects attribute)
+  readonly declared?: number; // !sycl_declared_aspects
+}
+
+const functionArb = (n: number): fc.Arbitrary<GenFunction> =>
+  fc.record(
+    {
+      kernel: fc.boolean(),
+      uses: fc.array(fc.constantFrom<Use>('double', 'half', 'wrapped-half', 'atomic-md', 'none'), { maxLength: 3 }),
+      calls: fc.array(fc.nat({ max: n - 1 }), { maxLength: 3 }),
+      usesAspects: fc.constantFrom(12, 9),
+      declared: fc.constantFrom(5, 28, 12),
+    },
+    { requiredKeys: ['kernel', 'uses', 'calls'] },
+  );
+
+const programArb = fc.integer({ min: 1, max: 7 }).chain((n) => fc.array(functionArb(n), { minLength: n, maxLength: n }));
+
+function moduleText(fns: readonly GenFunction[]): string {
+  const md: string[] = [];
+  const node = (text: string): string => {
+    md.push(text);
+    return `!${md.length + 9}`;
+  };
+  const body = fns.map((f, i) => {
+    const lines: string[] = [];
+    f.uses.forEach((use, k) => {
+      if (use === 'double') lines.push(`  %d${k} = fpext float 1.0 to double`);
+      if (use === 'half') lines.push(`  %h${k} = alloca %"class.sycl::_V1::detail::half_impl::half", align 2`);
+      if (use === 'wrapped-half') lines.push(`  %w${k} = alloca %struct.Wrap, align 2`);
+      if (use === 'atomic-md') lines.push(`  %a${k} = call spir_func i64 @__spirv_AtomicIAdd(i64 1), !sycl_used_aspects ${node('!{i32 28}')}`);
+    });
+    for (const callee of f.calls) lines.push(`  call spir_func void @f${callee}()`);
+    const attach = [
+      ...(f.usesAspects === undefined ? [] : [`!sycl_used_aspects ${node(`!{i32 ${f.usesAspects}}`)}`]),
+      ...(f.declared === undefined ? [] : [`!sycl_declared_aspects ${node(`!{i32 ${f.declared}}`)}`]),
+    ].join(' ');
+    const head = f.kernel ? `define weak_odr spir_kernel void @f${i}()` : `define internal spir_func void @f${i}()`;
+    return `${head} ${attach} {\nentry:\n${lines.join('\n')}\n  ret void\n}\n`;
+  });
+  return `target triple = "spir64-unknown-unknown"
+
+%"class.sycl::_V1::detail::half_impl::half" = type { half }
+%struct.Wrap = type { [2 x %"class.sycl::_V1::detail::half_impl::half"] }
+
+${body.join('\n')}
+declare spir_func i64 @__spirv_AtomicIAdd(i64)
+
+!sycl_aspects = !{!0, !1, !2, !3, !4}
+!sycl_types_that_use_aspects = !{!5}
+!0 = !{!"fp16", i32 5}
+!1 = !{!"fp64", i32 6}
+!2 = !{!"image", i32 9}
+!3 = !{!"queue_profiling", i32 12}
+!4 = !{!"atomic64", i32 28}
+!5 = !{!"class.sycl::_V1::detail::half_impl::half", i32 5}
+${md.map((text, i) => `!${i + 10} = ${text}`).join('\n')}
+`;
+}
+
+/** Aspects a function reaches through plain calls, per the facts (a naive walk). */
+function reached(index: FactsIndex, start: FunctionFacts): Set<number> {
+  const out = new Set<number>();
+  const seen = new Set<FunctionFacts>([start]);
+  const stack = [start];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    for (const u of f.uses) out.add(u.aspect);
+    for (const c of f.calls) {
+      const g = index.resolve(c.callee, f);
+      if (g !== undefined && !seen.has(g)) {
+        seen.add(g);
+        stack.push(g);
+      }
+    }
+  }
+  return out;
+}
+
+function usedMetadata(module: Module, name: string): number[] {
+  const fn = module.getFunction(name)!;
+  const kind = module.context.md.kinds.lookup('sycl_used_aspects');
+  const node = fn.attachments.find((a) => a.kind === kind)?.node;
+  if (node === undefined || node.mk !== 'tuple') return [];
+  return node.operands.map((op) => (op !== null && op.mk === 'value' && op.value.vk === 'int' ? Number(op.value.big) : NaN));
+}
+
+function distances(index: FactsIndex, start: FunctionFacts): Map<FunctionFacts, number> {
+  const d = new Map([[start, 0]]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const f = queue.shift()!;
+    for (const c of f.calls) {
+      const g = index.resolve(c.callee, f);
+      if (g !== undefined && !d.has(g)) {
+        d.set(g, d.get(f)! + 1);
+        queue.push(g);
+      }
+    }
+  }
+  return d;
+}
+
+describe('explanation facts on generated modules', () => {
+  test.prop([programArb], fcOptions())('reach exactly the aspects sycl-propagate-aspects-usage writes', (fns) => {
+    const module = parseModule(moduleText(fns), { filename: 'gen.ll' });
+    const facts = computeProgramFacts([{ file: 'gen.ll', module }]);
+    propagateAspectsUsage(module, { validate: false });
+    const index = new FactsIndex(facts);
+    for (const f of facts.functions) {
+      if (!f.definition) continue;
+      expect([...reached(index, f)].sort((a, b) => a - b)).toEqual(usedMetadata(module, f.name).sort((a, b) => a - b));
+    }
+  }, 120_000);
+
+  test.prop([programArb], fcOptions())('explain a kernel-aspect pair iff the kernel reaches the aspect, along a shortest valid chain', (fns) => {
+    const module = parseModule(moduleText(fns), { filename: 'gen.ll' });
+    const facts = computeProgramFacts([{ file: 'gen.ll', module }]);
+    const index = new FactsIndex(facts);
+    for (const kernel of index.kernels()) {
+      const start = index.entry(kernel)!;
+      const reach = reached(index, start);
+      const dist = distances(index, start);
+      for (const aspect of [5, 6, 9, 12, 28]) {
+        const e = explainAspect(facts, kernel, aspect);
+        expect(e !== undefined).toBe(reach.has(aspect));
+        if (e === undefined) continue;
+        let at = start;
+        for (const step of e.chain) {
+          expect(step.caller).toBe(at.name);
+          expect(at.calls.some((c) => c.callee === step.callee)).toBe(true);
+          at = index.resolve(step.callee, at)!;
+        }
+        expect(at.name).toBe(e.function);
+        expect(at.uses.some((u) => u.aspect === aspect)).toBe(true);
+        const best = Math.min(...[...dist].filter(([f]) => f.uses.some((u) => u.aspect === aspect)).map(([, d]) => d));
+        expect(e.chain.length).toBe(best);
+      }
+    }
+  }, 120_000);
+
+  test.prop([programArb], fcOptions())('survive encoding into a property value unchanged, byte-identically each time', (fns) => {
+    const module = parseModule(moduleText(fns), { filename: 'gen.ll' });
+    const facts: ProgramFacts = computeProgramFacts([{ file: 'gen.ll', module }]);
+    const value = encodeFacts(facts);
+    expect(decodeFacts(value)).toEqual(JSON.parse(JSON.stringify(facts)));
+    expect(encodeFacts(facts)).toEqual(value);
+  }, 120_000);
+});
