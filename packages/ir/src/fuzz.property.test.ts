@@ -39,7 +39,13 @@ const edit = fc.oneof(
   fc.record({ kind: fc.constant('token' as const), at: fc.nat(), token: fc.constantFrom('%', '@', '!', '{', '}', '(', ')', ',', '=', '"', '#0', 'i32', 'ptr', '...', '\n', 'x', '0x', '-', ':') }),
 );
 
-function applyEdits(text: string, edits: readonly fc.Infer<typeof edit>[]): string {
+type Edit =
+  | { kind: 'flip'; at: number; byte: number }
+  | { kind: 'delete'; at: number; length: number }
+  | { kind: 'duplicate'; at: number; length: number; to: number }
+  | { kind: 'token'; at: number; token: string };
+
+function applyEdits(text: string, edits: readonly Edit[]): string {
   let s = text;
   for (const e of edits) {
     const at = s.length === 0 ? 0 : e.at % s.length;

@@ -146,9 +146,9 @@ export type AtomicOrdering = 'unordered' | 'monotonic' | 'acquire' | 'release' |
 /** load, store, cmpxchg, atomicrmw and fence. */
 export class MemoryInst extends Instruction {
   declare opcode: 'load' | 'store' | 'cmpxchg' | 'atomicrmw' | 'fence';
-  align: number | undefined;
-  ordering: AtomicOrdering | undefined;
-  failureOrdering: AtomicOrdering | undefined;
+  align: number | undefined = undefined;
+  ordering: AtomicOrdering | undefined = undefined;
+  failureOrdering: AtomicOrdering | undefined = undefined;
   /** Empty for the default (system) scope. */
   syncScope = '';
   /** atomicrmw operation (`add`, `xchg`, ...). */

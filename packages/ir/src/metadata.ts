@@ -199,7 +199,8 @@ export class MetadataContext {
   readonly kinds = new MetadataKinds();
   private nextUid = 1;
   private readonly strings = new Map<string, MDString>();
-  private readonly valueWrappers = new Map<Value, ValueAsMetadata>();
+  /** Weak, so values of modules that are dropped (split parts, link inputs) can be collected. */
+  private readonly valueWrappers = new WeakMap<Value, ValueAsMetadata>();
   private readonly uniqued = new Map<string, MDNode | DIExpression | DIArgList>();
 
   /** A fresh uid for a node (used for distinct nodes and placeholders). */

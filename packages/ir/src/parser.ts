@@ -2577,6 +2577,13 @@ class Parser {
       case Tok.Exclaim:
       case Tok.MetadataVar:
         return { k: 'md', v: this.parseMetadata() };
+      case Tok.IntType:
+      case Tok.LBrace:
+      case Tok.LSquare:
+      case Tok.Less: {
+        const t = this.parseType();
+        return { k: 'md', v: this.wrapValue(this.parseValue(t, this.pfs)) };
+      }
       case Tok.Ident: {
         const w = l.text;
         if (w === 'true' || w === 'false') {
@@ -2588,6 +2595,11 @@ class Parser {
           return { k: 'md', v: null };
         }
         if (w === 'distinct') return { k: 'md', v: this.parseMetadata() };
+        if (TYPE_KEYWORDS.has(w)) {
+          // a typed value, e.g. `value: ptr @g` in DITemplateValueParameter
+          const t = this.parseType();
+          return { k: 'md', v: this.wrapValue(this.parseValue(t, this.pfs)) };
+        }
         const parts: (string | bigint)[] = [];
         this.next();
         parts.push(w);
@@ -2833,6 +2845,7 @@ const FN_ONLY = new Set([
 ]);
 const TYPE_ARG_ATTRS = new Set(['byval', 'sret', 'inalloca', 'preallocated', 'byref', 'elementtype']);
 const NO_ATTRS: Attribute[] = [];
+const TYPE_KEYWORDS = new Set(['ptr', 'half', 'bfloat', 'float', 'double', 'x86_fp80', 'fp128', 'ppc_fp128', 'target']);
 const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | undefined } = { attrs: [], groups: [], memory: undefined };
 
 function typeName(t: Type): string {

@@ -484,6 +484,7 @@ export function isNullValue(c: Value): boolean {
 
 /** Strips pointer casts (bitcast, addrspacecast, zero-index GEP) from a constant or instruction. */
 export function stripPointerCasts(v: Value): Value {
+  if (v.vk !== 'expr' && v.vk !== 'instruction') return v;
   for (;;) {
     if (v.vk === 'expr') {
       if (v.opcode === 'bitcast' || v.opcode === 'addrspacecast') {
