@@ -47,6 +47,7 @@ import {
 } from './instructions.js';
 import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
 import { NameTable } from './nametable.js';
+import { constantOperands } from './uses.js';
 import { DINode, type Attachment, type DIFieldValue, type MDNode, type MDTuple, type Metadata, type ValueAsMetadata } from './metadata.js';
 import { Module } from './module.js';
 import { isSized, type FloatKind, type FunctionType, type PointerType, type StructType, type Type } from './types.js';
@@ -2898,24 +2899,6 @@ function shuffleMaskOf(mask: Value): number[] {
   }
 }
 
-function constantOperands(c: Value): readonly Value[] {
-  switch (c.vk) {
-    case 'array':
-    case 'vector':
-      return c.elements;
-    case 'struct':
-      return c.fields;
-    case 'expr':
-      return c.operands;
-    case 'blockaddress':
-      return [c.fn];
-    case 'dso_local_equivalent':
-    case 'no_cfi':
-      return [c.global];
-    default:
-      return [];
-  }
-}
 
 /** Rebuilds a constant with its operands mapped (used to resolve forward global references). */
 export function rebuildConstant(ctx: Context, c: Constant, map: (v: Constant) => Constant): Constant {

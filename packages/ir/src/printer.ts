@@ -21,6 +21,7 @@ import {
   type Instruction,
 } from './instructions.js';
 import { printDINode } from './di-printer.js';
+import { constantOperands } from './uses.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
 import type { Module } from './module.js';
 import { subtypes, type StructType, type Type } from './types.js';
@@ -1337,21 +1338,3 @@ function isConstantValue(v: Value): boolean {
   }
 }
 
-function constantOperands(c: Value): readonly Value[] {
-  switch (c.vk) {
-    case 'array':
-    case 'vector':
-      return c.elements;
-    case 'struct':
-      return c.fields;
-    case 'expr':
-      return c.operands;
-    case 'blockaddress':
-      return [c.fn];
-    case 'dso_local_equivalent':
-    case 'no_cfi':
-      return [c.global];
-    default:
-      return [];
-  }
-}
