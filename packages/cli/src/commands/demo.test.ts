@@ -1,0 +1,40 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseModule } from '@syclkit/ir';
+import { scratch, syclkit } from '../../test/harness.js';
+
+const s = scratch('demo');
+afterAll(() => s.cleanup());
+
+describe('syclkit demo', () => {
+  it('compiles the sample, shows images, the matrix, an explanation and submissions, including a refusal and the speculative-compilation case', async () => {
+    const r = await syclkit('demo');
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const out = r.out;
+    expect(out).toContain('1. Compile: link, device_if, aspect propagation, split, AOT filtering, wrap');
+    expect(out).toContain("[-Wsycl-aspect-mismatch]");
+    expect(out).toMatch(/bundle intel_gpu_dg1: 5 images\n(?:.*\n)*?.*_ZTS13ScaleVelocity {2}needs: fp64 {2}empty/);
+    expect(out).toContain('2. Which kernel runs where, and why not');
+    expect(out).toContain('[2] kernel_not_supported: Required aspect fp64 is not supported on the device');
+    expect(out).toContain("nbody.cpp:6:37: 'damp(float)' (nbody.ll) uses 'fp64' here:\n       %conv = fpext float %v to double");
+    expect(out).toContain('queue(intel_gpu_dg1).parallel_for<ScaleVelocity>(1024)\n     threw sycl::exception kernel_not_supported: Required aspect fp64 is not supported on the device');
+    expect(out).toContain('queue(intel_gpu_pvc).parallel_for<ScaleVelocity>(1024)\n     ran: bundle intel_gpu_pvc');
+    // Speculative compilation: design bundling succeeds, intel/llvm's grouping refuses a kernel that needs nothing.
+    expect(out).toMatch(/syclkit \(design bundling\): \d+ images, kernels grouped by what they require\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}ran: /);
+    expect(out).toMatch(/--bundling=upstream\): 1 image for all kernels\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}threw sycl::exception kernel_not_supported: /);
+  });
+
+  it('writes the same text every time', async () => {
+    expect((await syclkit('demo')).out).toBe((await syclkit('demo')).out);
+  });
+
+  it('writes the sample translation units with --write-sample, as valid IR', async () => {
+    const r = await syclkit('demo', '--write-sample', s.dir);
+    expect(r.code).toBe(0);
+    for (const name of ['nbody.ll', 'shade.ll', 'tonemap.ll']) {
+      const module = parseModule(readFileSync(s.path(name), 'latin1'), { filename: name });
+      expect(module.triple).toBe('spir64-unknown-unknown');
+    }
+  });
+});
