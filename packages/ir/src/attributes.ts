@@ -106,6 +106,21 @@ export class AttributeSet {
     this.attributes = sorted;
   }
 
+  /**
+   * An empty set whose attributes are supplied later with {@link fill} (the parser's `#N`
+   * references, which precede `attributes #N = {...}`). Not for general use.
+   * @internal
+   */
+  static placeholder(): AttributeSet {
+    return new AttributeSet([]);
+  }
+
+  /** @internal Completes a {@link placeholder}. */
+  fill(attributes: Iterable<Attribute>): void {
+    (this as { attributes: readonly Attribute[] }).attributes = AttributeSet.of(attributes).attributes;
+    this.cachedKey = undefined;
+  }
+
   static of(attributes: Iterable<Attribute>): AttributeSet {
     if (Array.isArray(attributes)) {
       const list = attributes as readonly Attribute[];

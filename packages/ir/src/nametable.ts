@@ -51,6 +51,7 @@ export class NameTable<V> {
         this.keys[i] = key;
         this.values[i] = value;
         this.size++;
+        this.occupied.push(i);
         return;
       }
       if (k === key) {
@@ -61,6 +62,17 @@ export class NameTable<V> {
     }
   }
 
+  /** Empties the table in time proportional to its size (so one table can serve many functions). */
+  clear(): void {
+    for (const i of this.occupied) {
+      this.keys[i] = undefined;
+      this.values[i] = undefined;
+    }
+    this.occupied.length = 0;
+    this.size = 0;
+  }
+  private readonly occupied: number[] = [];
+
   private grow(): void {
     const keys = this.keys;
     const values = this.values;
@@ -69,6 +81,7 @@ export class NameTable<V> {
     this.values = new Array<V | undefined>(cap).fill(undefined);
     this.mask = cap - 1;
     this.size = 0;
+    this.occupied.length = 0;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i];
       if (k !== undefined) this.set(k, values[i]!);

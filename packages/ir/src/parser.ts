@@ -191,6 +191,8 @@ class Parser {
   private readonly mdDefined = new Set<number>();
   private readonly mdRefLoc = new Map<number, number>();
   private readonly attrGroups = new Map<number, { attrs: Attribute[]; memory: number | undefined }>();
+  private readonly groupPlaceholders = new Map<number, AttributeSet>();
+  private readonly groupFirstUse = new Map<number, number>();
   private readonly pendingAttrs: PendingAttrs[] = [];
   private readonly wrappersOfForwardGlobals: ValueAsMetadata[] = [];
   private readonly blockAddresses: { ba: BlockAddress; loc: number }[] = [];
@@ -886,6 +888,17 @@ class Parser {
   }
 
   private recordFnAttrs(target: IRFunction | CallInst | GlobalVariable, parsed: { attrs: Attribute[]; groups: number[]; memory: number | undefined }, loc: number): AttributeSet {
+    if (parsed.groups.length === 1 && parsed.attrs.length === 0 && parsed.memory === undefined) {
+      // just `#N`: share one set per group, completed when the group is read
+      const id = parsed.groups[0]!;
+      let set = this.groupPlaceholders.get(id);
+      if (set === undefined) {
+        set = AttributeSet.placeholder();
+        this.groupPlaceholders.set(id, set);
+        this.groupFirstUse.set(id, loc);
+      }
+      return set;
+    }
     if (parsed.groups.length > 0) {
       this.pendingAttrs.push({ target, inline: parsed.attrs, groups: parsed.groups, memory: parsed.memory, loc });
     }
@@ -1213,15 +1226,21 @@ class Parser {
     return this.parseConstantValue(t) as Constant;
   }
 
+  /** Per-function name tables, emptied and reused for each function body. */
+  private readonly localNames = new NameTable<Value>(64);
+  private readonly blockNames = new NameTable<BasicBlock>(16);
+
   private parseFunctionBody(fn: IRFunction): void {
     this.expect(Tok.LBrace, "expected '{' in function body");
+    this.localNames.clear();
+    this.blockNames.clear();
     const st: FunctionState = {
       fn,
-      named: new NameTable<Value>(64),
+      named: this.localNames,
       numbered: [],
       fwdNamed: new Map(),
       fwdNumbered: new Map(),
-      blocksNamed: new NameTable<BasicBlock>(16),
+      blocksNamed: this.blockNames,
       blocksNumbered: new Map(),
       blockRefLoc: new Map(),
       definedBlocks: new Set(),
@@ -2651,6 +2670,11 @@ class Parser {
     // undefined metadata
     for (const [id, loc] of this.mdRefLoc) if (!this.mdDefined.has(id)) throw this.error(`use of undefined metadata '!${id}'`, loc);
     // attribute groups
+    for (const [id, set] of this.groupPlaceholders) {
+      const group = this.attrGroups.get(id);
+      if (group === undefined) throw this.error(`attribute group #${id} is not defined`, this.groupFirstUse.get(id));
+      set.fill(group.memory === undefined ? group.attrs : [...group.attrs, intAttr('memory', group.memory)]);
+    }
     const groupSets = new Map<string, AttributeSet>();
     for (const p of this.pendingAttrs) {
       const target = p.target;
