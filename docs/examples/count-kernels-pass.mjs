@@ -1,7 +1,6 @@
 // A pass written outside syclkit: load it with
-//   syclkit compile ... --load-pass docs/examples/count-kernels-pass.mjs -passes=globaldce,count-kernels
-// It reports, as a remark, how many kernels the linked program defines and how many functions
-// call `double` math builtins (`__spirv_ocl_*` taking or returning double).
+//   syclkit compile ... --load-pass docs/examples/count-kernels-pass.mjs '-passes=globaldce,count-kernels<list>'
+// It reports, as a remark, how many kernels the module defines (with `list`, which ones).
 import { definePass, option, PreservedAnalyses } from '@syclkit/pass-manager';
 import { moduleKind } from '@syclkit/ir';
 

@@ -29,7 +29,7 @@ A refusal is reported with the runtime's own error, e.g.
 Kernels are named as in the binary (e.g. _ZTS9Integrate); in --require, the class name alone
 (Integrate) also works. Exit status: 0, or 1 when a --require pair cannot run.
 
-options:
+options (one dash or two: -json, --json):
 ${formatOptions(OPTIONS)}`;
 
 function deviceNamed(spelling: string, config: DeviceConfig): Device {

@@ -50,7 +50,7 @@ emits it) into a fat binary with one bundle per target:
 Diagnostics print like clang ('file:line:col: warning: ... [-Wcode]', call chains as notes);
 exit status 1 when there are errors (warnings count with -Werror), and nothing is written.
 
-options:
+options (one dash or two: -json, --json):
 ${formatOptions(OPTIONS)}`;
 
 function splitMode(args: ParsedArgs): DeviceCodeSplit {

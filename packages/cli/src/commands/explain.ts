@@ -28,7 +28,7 @@ IR directly; calls between units resolve as the linker resolves them.
 
 Exit status: 0 with an explanation; 1 when the kernel does not reach a use of the aspect.
 
-options:
+options (one dash or two: -json, --json):
 ${formatOptions(OPTIONS)}`;
 
 function isContainer(path: string): boolean {

@@ -30,7 +30,7 @@ and instruction counts and sizes (text IR), the functions copied into more than 
 many images each device target of -fsycl-targets would filter out. Ends with a recommendation:
 the finest split whose copied code stays within a tenth of the program, else off. Writes nothing.
 
-options:
+options (one dash or two: -json, --json):
 ${formatOptions(OPTIONS)}`;
 
 function aspectName(value: number): string {

@@ -1,0 +1,91 @@
+/**
+ * The documentation tells the truth:
+ * - docs/cli.md is what `syclkit --help` and `syclkit <command> --help` print now;
+ * - the examples under docs/examples run and print what their `.out` files say;
+ * - every `<!-- example: f -->` / `<!-- output: f -->` block of the README is that file, verbatim;
+ * - every `<!-- verified transcript -->` block of the README is what the built CLI prints, run in a
+ *   directory holding the demo's sample (`(excerpt)`: the shown lines appear in that order).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderCliDocs } from '../src/driver/cli-docs.js';
+
+const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
+const BIN = join(ROOT, 'packages/cli/bin/syclkit.js');
+const built = existsSync(join(ROOT, 'packages/cli/dist/main.js'));
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The fenced block right after each `<!-- kind: arg -->` marker. */
+function markedBlocks(text: string, kind: string): { arg: string; body: string }[] {
+  const out: { arg: string; body: string }[] = [];
+  const re = new RegExp(`<!-- ${kind}(?::? ?([^>]*?))? -->\\n\`\`\`[a-z]*\\n([\\s\\S]*?)\`\`\`\\n`, 'g');
+  for (const m of text.matchAll(re)) out.push({ arg: (m[1] ?? '').trim(), body: m[2]! });
+  return out;
+}
+
+/** Shell words: spaces split, single quotes group. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|(\S+)/g)) out.push(m[1] ?? m[2]!);
+  return out;
+}
+
+describe('docs/cli.md', () => {
+  it('is what the CLI prints for --help (npm run docs:cli regenerates it)', async () => {
+    const expected = await renderCliDocs();
+    const actual = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    expect(actual === expected, 'docs/cli.md is stale: run `npm run docs:cli`').toBe(true);
+  });
+});
+
+describe('README examples', () => {
+  it('embeds each example and output file verbatim', () => {
+    const blocks = [...markedBlocks(readme, 'example'), ...markedBlocks(readme, 'output')];
+    expect(blocks.length).toBe(5);
+    for (const { arg, body } of blocks) expect(body, arg).toBe(readFileSync(join(ROOT, arg), 'utf8'));
+  });
+
+  it.runIf(built)('runs each example and prints its .out file', () => {
+    for (const name of ['assemble-pipeline', 'use-own-pass']) {
+      const out = execFileSync(process.execPath, [join(ROOT, `docs/examples/${name}.mjs`)], { encoding: 'utf8' });
+      expect(out, name).toBe(readFileSync(join(ROOT, `docs/examples/${name}.out`), 'utf8'));
+    }
+  });
+});
+
+describe.runIf(built)('README transcripts', () => {
+  let dir = '';
+  beforeAll(() => {
+    mkdirSync(join(ROOT, 'tmp'), { recursive: true }); // git-ignored; inside the repository so --load-pass modules resolve @syclkit/*
+    dir = mkdtempSync(join(ROOT, 'tmp', 'docs-test-'));
+    execFileSync(process.execPath, [BIN, 'demo', '--write-sample', '.'], { cwd: dir });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('are what the CLI prints, in order', () => {
+    const blocks = markedBlocks(readme, 'verified transcript');
+    expect(blocks.length).toBeGreaterThanOrEqual(5);
+    // In README order: later commands read the app.fatbin earlier ones write.
+    for (const { arg, body } of blocks) {
+      const [first, ...shown] = body.replace(/\n$/, '').split('\n');
+      expect(first!.startsWith('$ syclkit ')).toBe(true);
+      const argv = words(first!.slice('$ syclkit '.length)).map((w) => (w.startsWith('docs/') ? join(ROOT, w) : w));
+      const r = spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, encoding: 'utf8' });
+      const actual = `${r.stdout}${r.stderr}`.replace(/\n$/, '').split('\n');
+      if (arg === '(excerpt)') {
+        let at = 0;
+        for (const line of shown) {
+          if (line === '…') continue;
+          const found = actual.indexOf(line, at);
+          expect(found, `${first}: line not found in order: ${line}`).toBeGreaterThanOrEqual(0);
+          at = found + 1;
+        }
+      } else {
+        expect(actual.join('\n'), first).toBe(shown.join('\n'));
+      }
+    }
+  });
+});
