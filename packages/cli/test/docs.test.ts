@@ -89,3 +89,20 @@ describe.runIf(built)('README transcripts', () => {
     }
   });
 });
+
+describe('root scripts', () => {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+  it('run files that exist (npm start runs the demo through the committed bin)', () => {
+    expect(scripts['start']).toBe('npm run build && node packages/cli/bin/syclkit.js demo');
+    for (const name of ['start', 'docs:cli', 'check:packages', 'release:dry']) {
+      const file = /node (\S+\.m?js)/.exec(scripts[name]!)?.[1];
+      expect(file, name).toBeDefined();
+      expect(existsSync(join(ROOT, file!)), `${name}: ${file}`).toBe(true);
+    }
+  });
+
+  it('keep the README quick start commands', () => {
+    expect(readme).toContain('npm ci && npm start   # builds, then runs the demo\nnpm ci && npm test    # builds, then runs every package\'s tests\n');
+  });
+});
