@@ -25,6 +25,8 @@ export interface DependencyGraphOptions {
 
 export class DependencyGraph {
   readonly #edges = new Map<GlobalValue, readonly GlobalValue[]>();
+  /** Global variables every image starts with: the non-discardable ones (`@llvm.used` aside). */
+  readonly roots: readonly GlobalValue[];
   readonly #constantRefs = new Map<Constant, readonly GlobalValue[]>();
 
   constructor(
@@ -86,6 +88,7 @@ export class DependencyGraph {
       deps.delete(fn);
       this.#edges.set(fn, [...deps]);
     }
+    this.roots = module.globals.filter((gv) => !gv.isDiscardableIfUnused() && !isDroppedGlobal(gv));
     for (const gv of module.globals) {
       if (gv.initializer === undefined) continue;
       const refs = this.constantRefs(gv.initializer).filter((g) => g !== gv);
@@ -177,7 +180,7 @@ export function collectImageGlobals(
   includeFunction?: (fn: IRFunction) => boolean,
 ): Set<GlobalValue> {
   const set = new Set<GlobalValue>(entries);
-  for (const gv of graph.module.globals) if (!gv.isDiscardableIfUnused() && !isDroppedGlobal(gv)) set.add(gv);
+  for (const gv of graph.roots) set.add(gv);
   for (const obj of set) {
     for (const dep of graph.dependencies(obj)) {
       if (set.has(dep)) continue;

@@ -17,7 +17,7 @@ export { targetIncompatibility } from './target-filter.js';
 export type { Incompatibility, ImageTargetFacts } from './target-filter.js';
 export { parseOutputSpec, outputPrefix, imageFileNames } from './output-names.js';
 export type { OutputTableSpec, ImageFileNames } from './output-names.js';
-export { runPostLink, PostLinkError } from './post-link.js';
+export { runPostLink, PostLinkError, printBytes } from './post-link.js';
 export type {
   PostLinkOptions,
   PostLinkIO,
@@ -28,3 +28,23 @@ export type {
   ProcessorContext,
   ProcessedImage,
 } from './post-link.js';
+export {
+  AddOnImageProcessor,
+  hasConditionalCalls,
+  isConditionalCallerDeclaration,
+  deviceIfGraphOptions,
+  resolveForTarget as resolveDeviceIfForTarget,
+  ADD_ON_IMAGES_SET,
+  ADD_ON_IMAGE_SET,
+} from './device-if.js';
+export {
+  SpecConstantProcessor,
+  computeSpecRequirements,
+  requirementsValue,
+  decodeRequirementsValue,
+  REQUIREMENTS_SET,
+  RequirementEntryType,
+  CONDITION_METADATA,
+  SPEC_CONSTANTS_METADATA,
+} from './spec-constants.js';
+export type { SpecConstantOptions, Requirement, ImageSpecRequirements } from './spec-constants.js';

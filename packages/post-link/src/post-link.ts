@@ -8,7 +8,7 @@
  */
 import type { DeviceConfig } from '@syclkit/device-config';
 import { createPostLinkTable, writePropertySetRegistry, writeSymbolFile, type FileTable, type PropertyValue } from '@syclkit/formats';
-import { cloneModule, Module, printModule, type IRFunction } from '@syclkit/ir';
+import { cloneModule, Module, printModuleTo, type IRFunction } from '@syclkit/ir';
 import { SpecConstantProcessor } from './spec-constants.js';
 import { AddOnImageProcessor, deviceIfGraphOptions, hasConditionalCalls, resolveForTarget } from './device-if.js';
 import type { GroupScope } from './grouping.js';
@@ -73,6 +73,11 @@ export interface PostLinkOptions extends SplitOptions, PropertyOptions {
   readonly requirementStrategy?: 'bundling' | 'spec-constants';
   /** First spec id of the spec-constant strategy. */
   readonly specIdBase?: number;
+  /**
+   * Only handle the images whose id is `index` modulo `count` (a sharded run: several processes
+   * or threads each write their part; `rowIds` in the result lets the tables be merged).
+   */
+  readonly shard?: { readonly index: number; readonly count: number };
   /** The input path, used as the Code cell when nothing was modified and no `-o` was given. */
   readonly inputPath?: string;
   /** Whether `-o` was given on the command line (upstream's "no modifications" case needs it). */
@@ -92,7 +97,7 @@ export interface PostLinkIO {
   /** Removes a file written earlier in this run (cleanup after a failure). */
   removeFile?(path: string): void;
   /** Bitcode for the textual IR (`.bc` outputs); only called without `textIR`. */
-  encodeBitcode?(text: string): Uint8Array;
+  encodeBitcode?(text: Uint8Array): Uint8Array;
 }
 
 export interface PostLinkImageReport {
@@ -103,7 +108,8 @@ export interface PostLinkImageReport {
 }
 
 export interface PostLinkResult {
-  readonly tables: readonly { readonly spec: OutputTableSpec; readonly table: FileTable }[];
+  /** One table per output; `rowIds` gives the image id of each row. */
+  readonly tables: readonly { readonly spec: OutputTableSpec; readonly table: FileTable; readonly rowIds: readonly number[] }[];
   readonly images: readonly PostLinkImageReport[];
   readonly diagnostics: readonly PostLinkDiagnostic[];
 }
@@ -126,6 +132,20 @@ export interface ProcessedImage {
   readonly esimd: boolean;
   /** Property sets appended after the standard ones. */
   readonly extraSets?: readonly (readonly [string, readonly (readonly [string, PropertyValue])[]])[];
+}
+
+/**
+ * The textual IR of a module as latin1 bytes, in one right-sized buffer (the printer's chunks
+ * are slices of 1 MiB buffers; keeping one alive until its write completes would pin the rest).
+ */
+export function printBytes(m: Module): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  printModuleTo(m, (chunk) => chunks.push(chunk));
+  if (chunks.length === 1) {
+    const only = chunks[0]!;
+    return only.byteLength * 2 >= only.buffer.byteLength ? only : new Uint8Array(only);
+  }
+  return Buffer.concat(chunks);
 }
 
 /** Runs sycl-post-link over a parsed module. */
@@ -186,8 +206,8 @@ async function run(
   const plan = planSplit(input, splitOptions);
   if (splitOptions.graph !== options.graph) processor = new AddOnImageProcessor(input, () => plan);
   const scope = groupScope(options.mode ?? 'none', options.irOutputOnly ?? false);
-  const encode = (m: Module): string | Uint8Array => {
-    const text = printModule(m);
+  const encode = (m: Module): Uint8Array => {
+    const text = printBytes(m);
     if (options.textIR) return text;
     if (io.encodeBitcode === undefined) throw new PostLinkError('bitcode output needs an encoder; use text IR (-S)', 'no-bitcode-writer');
     return io.encodeBitcode(text);
@@ -208,6 +228,7 @@ async function run(
   const withSymbols = options.symbols ?? false;
   const config = options.deviceConfig;
   const rows = options.outputs.map(() => [] as { code: string; properties?: string; symbols?: string }[]);
+  const rowIds = options.outputs.map(() => [] as number[]);
   const reports: PostLinkImageReport[] = [];
   const keepInput = !plan.modified && !options.outputsGiven && options.inputPath !== undefined;
   if (keepInput) report({ severity: 'note', code: 'no-modifications', message: 'no modifications to the input LLVM IR have been made' });
@@ -282,12 +303,15 @@ async function run(
       }
       if (symbols !== undefined) row.symbols = symbols;
       rows[i]!.push(row);
+      rowIds[i]!.push(imageId);
     });
     reports.push({ id: imageId, code, entryPoints: image.entryPoints.map((fn) => fn.name), requirements });
   };
 
   let maxId = -1;
-  for (const image of plan.images()) {
+  const shard = options.shard;
+  if (shard !== undefined && processor !== undefined) throw new PostLinkError('a sharded run cannot add images (device_if, requirement strategies)', 'shard-with-processor');
+  for (const image of plan.images(shard === undefined ? undefined : (id) => id % shard.count === shard.index)) {
     const [main, ...extra] = processor?.process(image, { scope, report }) ?? [image];
     if (main !== undefined) emit(main, image.id);
     maxId = Math.max(maxId, image.id);
@@ -302,6 +326,7 @@ async function run(
   const tables = options.outputs.map((spec, i) => ({
     spec,
     table: createPostLinkTable(rows[i]!, { properties: withProps, symbols: withSymbols }),
+    rowIds: rowIds[i]!,
   }));
   return { tables, images: reports, diagnostics };
 }

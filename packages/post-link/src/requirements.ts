@@ -33,10 +33,22 @@ export interface ImageRequirements {
   readonly workGroupNumDim?: number;
 }
 
-/** The aspect name table of a module: its `!sycl_aspects`, falling back to the built-in table. */
+const tables = new WeakMap<object, AspectTable>();
+
+/**
+ * The aspect name table of a module: its `!sycl_aspects`, falling back to the built-in table.
+ * Cached per `!sycl_aspects` operand list (images share the input's).
+ */
 export function aspectTableOf(module: Module): AspectTable {
-  const pairs = moduleAspectTable(module);
-  return pairs.length === 0 ? builtinAspectTable : AspectTableClass.fromPairs(pairs);
+  const nodes = module.getNamedMetadata('sycl_aspects');
+  if (nodes === undefined || nodes.length === 0) return builtinAspectTable;
+  let table = tables.get(nodes[0]!);
+  if (table === undefined) {
+    const pairs = moduleAspectTable(module);
+    table = pairs.length === 0 ? builtinAspectTable : AspectTableClass.fromPairs(pairs);
+    tables.set(nodes[0]!, table);
+  }
+  return table;
 }
 
 /** Features of every function of an image, in module order (computed once per image). */

@@ -54,8 +54,11 @@ export interface SplitPlan {
   readonly extracts: boolean;
   /** Whether the images differ from the input by more than cleanup (upstream's `Modified`). */
   readonly modified: boolean;
-  /** Builds the images lazily, in output order. */
-  images(): Generator<SplitImage, void, undefined>;
+  /**
+   * Builds the images lazily, in output order; with `include`, only the images whose id it
+   * accepts are built (the others are skipped without any work, for sharded runs).
+   */
+  images(include?: (id: number) => boolean): Generator<SplitImage, void, undefined>;
   /**
    * Builds one more image from the same input, for the given entry points and their dependencies
    * (device_if add-on images); `id` and `key` are the caller's.
@@ -91,7 +94,7 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
     splitOccurred,
     extracts,
     modified: splitOccurred || module.globals.some(isDroppedGlobal),
-    images: () => buildImages(module, groups, extracts, options, state()),
+    images: (include) => buildImages(module, groups, extracts, options, state(), include),
     imageFor: (entries, id, key) => {
       const { graph, factory } = state();
       const built = factory.build(collectImageGlobals(graph, entries), entries, undefined, { virtualFunctions: virtualFunctionMode(entries) });
@@ -115,9 +118,11 @@ function* buildImages(
   extracts: boolean,
   options: SplitOptions,
   { graph, factory }: { graph: DependencyGraph; factory: ImageFactory },
+  include: (id: number) => boolean = () => true,
 ): Generator<SplitImage, void, undefined> {
   try {
     if (!extracts) {
+      if (!include(0)) return;
       const group = groups[0]!;
       const all = new Set<GlobalValue>([...module.globals, ...module.functions]);
       const built = factory.build(all, group.entries, undefined, { keepAliases: true, virtualFunctions: virtualFunctionMode(group.entries) });
@@ -126,6 +131,10 @@ function* buildImages(
     }
     let id = 0;
     for (const group of groups) {
+      if (!include(id)) {
+        id++;
+        continue;
+      }
       if (group.esimd === 'mixed' && options.splitEsimd) {
         const esimdEntries = group.entries.filter((fn) => isEsimdFunction(module, fn));
         const syclEntries = group.entries.filter((fn) => !isEsimdFunction(module, fn));

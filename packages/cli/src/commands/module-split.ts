@@ -1,9 +1,9 @@
 import { FileTable, writeFileTable, writePropertySetRegistry, writeSymbolFile } from '@syclkit/formats';
-import { printModule } from '@syclkit/ir';
 import {
   computeImageProperties,
   computeImageRequirements,
   planSplit,
+  printBytes,
   type SplitMode,
 } from '@syclkit/post-link';
 import { rmSync } from 'node:fs';
@@ -57,9 +57,9 @@ export const command: Command = {
     try {
       for (const image of planSplit(module, { mode }).images()) {
         const n = rows.length;
-        const ir = printModule(image.module);
+        const ir = printBytes(image.module);
         const code = `${prefix}_${n}.${text ? 'll' : 'bc'}`;
-        write(code, text ? ir : new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(ir, 'latin1'), 'writing bitcode (use -S for text)')));
+        write(code, text ? ir : new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], ir, 'writing bitcode (use -S for text)')));
         const properties = `${prefix}_${n}.prop`;
         const requirements = computeImageRequirements(image.module, image.entryPoints);
         const registry = computeImageProperties(

@@ -1,17 +1,20 @@
 import { DeviceConfig, loadDeviceConfigFile, renderDiagnostic } from '@syclkit/device-config';
-import { writeFileTable } from '@syclkit/formats';
+import { FileTable, writeFileTable } from '@syclkit/formats';
 import { parseModule, type Module } from '@syclkit/ir';
 import {
   parseOutputSpec,
   PostLinkError,
   runPostLink,
   isEsimdFunction,
+  hasConditionalCalls,
   type PostLinkOptions,
+  type PostLinkResult,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { basename, dirname, join } from 'node:path';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
@@ -81,52 +84,6 @@ export function writeOutputFile(path: string, data: string | Uint8Array): void {
   }
 }
 
-/**
- * Writes outputs in the background (temporary file, then rename), so file-system latency overlaps
- * with printing the next image. At most `limit` bytes are in flight; `ready()` asks the producer to
- * wait when more are.
- */
-export class BackgroundWriter {
-  readonly #pending = new Set<Promise<void>>();
-  #bytes = 0;
-  #failure: unknown;
-  #waiters: (() => void)[] = [];
-  constructor(private readonly limit = 64 << 20) {}
-
-  write(path: string, data: string | Uint8Array): void {
-    if (this.#failure !== undefined) throw this.#failure;
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
-    const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
-    this.#bytes += bytes.length;
-    const job = (async () => {
-      try {
-        await writeFile(temp, bytes);
-        await rename(temp, path);
-      } catch (error) {
-        await rm(temp, { force: true });
-        this.#failure ??= error;
-      } finally {
-        this.#bytes -= bytes.length;
-        if (this.#bytes <= this.limit / 2) for (const wake of this.#waiters.splice(0)) wake();
-      }
-    })();
-    this.#pending.add(job);
-    void job.then(() => this.#pending.delete(job));
-  }
-
-  /** Lets finished writes complete (one event-loop turn) and waits while too many bytes are in flight. */
-  ready(): Promise<void> {
-    if (this.#failure !== undefined) return Promise.reject(this.#failure);
-    if (this.#bytes > this.limit) return new Promise((resolve) => this.#waiters.push(resolve));
-    return new Promise((resolve) => setImmediate(resolve));
-  }
-
-  async settle(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all(this.#pending);
-    if (this.#failure !== undefined) throw this.#failure;
-  }
-}
-
 /** Reads a module from a file or stdin (bitcode through llvm-dis); kept here so the command does not load the pass registry. */
 export async function readInputModule(input: string, io: CliIO, onWarning: (message: string) => void): Promise<Module> {
   const bytes = await readInput(input, io);
@@ -191,83 +148,196 @@ function stem(path: string): string {
   return dot > 0 ? name.slice(0, dot) : name;
 }
 
+interface Prepared {
+  readonly options: PostLinkOptions;
+  readonly input: string;
+  readonly args: ParsedArgs;
+}
+
+/** Everything up to reading the module: arguments, their checks, the device configuration. */
+function prepare(argv: readonly string[], io: CliIO): Prepared | 'help' {
+  const args = parseArgs(argv, OPTIONS);
+  if (args.flags.has('help')) return 'help';
+  if (args.positionals.length > 1) throw new UsageError(`expected one input file, got ${args.positionals.length}`);
+  checkCombinations(args);
+  const mode = oneOf(args, 'split', SPLIT_MODES);
+  const bundling = oneOf<RequirementPolicy>(args, 'bundling', ['upstream', 'design']) ?? 'upstream';
+  const design = bundling === 'design';
+  const incompatible = oneOf(args, 'incompatible-images', ['drop', 'empty-module'] as const) ?? (design ? 'empty-module' : 'drop');
+  const input = args.positionals[0] ?? '-';
+  const irOnly = args.flags.has('ir-output-only');
+  const given = args.values.get('o') ?? [];
+  const outputs = given.length > 0 ? given.map(parseOutputSpec) : [{ path: `${stem(input)}${irOnly ? '.out' : '.files'}` }];
+  if (irOnly && outputs[0]!.target !== undefined) throw new UsageError('-ir-output-only takes a file name, not <target>,<file>');
+  const text = args.flags.has('S');
+  if (!text && irOnly && outputs[0]!.path === '-' && io.stdoutIsTTY && !args.flags.has('f')) {
+    throw new CliError('refusing to write bitcode to a terminal; use -S for text, or -f');
+  }
+  let config = DeviceConfig.builtin();
+  const configFile = valueOf(args, 'device-config-file');
+  if (configFile !== undefined) {
+    // A bad file throws DeviceConfigFileError, which renders itself (file:line:col).
+    const loaded = loadDeviceConfigFile(config, configFile);
+    for (const d of loaded.diagnostics) io.stderr.write(renderDiagnostic(d).replace(/\n?$/, '\n'));
+    config = loaded.config;
+  }
+  const aotTarget = valueOf(args, 'aot-target');
+  if (aotTarget !== undefined && args.values.has('device-if')) throw new UsageError('-aot-target and -device-if cannot be combined');
+  const options: PostLinkOptions = {
+    outputs,
+    ...(valueOf(args, 'out-dir') !== undefined ? { outDir: valueOf(args, 'out-dir')! } : {}),
+    mode: mode ?? 'none',
+    irOutputOnly: irOnly,
+    emitOnlyKernelsAsEntryPoints: args.flags.has('emit-only-kernels-as-entry-points'),
+    policy: bundling,
+    splitEsimd: args.flags.has('split-esimd'),
+    symbols: args.flags.has('symbols'),
+    properties: true,
+    textIR: text,
+    deviceConfig: config,
+    incompatibleImages: incompatible,
+    checkExternalFunctions: boolFlag(args, 'check-sycl-external', design),
+    legacyReqdWorkGroupSize: boolFlag(args, 'legacy-reqd-work-group-size', true),
+    emitParamInfo: args.flags.has('emit-param-info'),
+    emitProgramMetadata: args.flags.has('emit-program-metadata'),
+    emitExportedSymbols: args.flags.has('emit-exported-symbols'),
+    emitImportedSymbols: args.flags.has('emit-imported-symbols'),
+    deviceGlobals: args.flags.has('device-globals'),
+    inputPath: input,
+    outputsGiven: given.length > 0,
+    requirementStrategy: oneOf(args, 'requirement-strategy', ['bundling', 'spec-constants'] as const) ?? 'bundling',
+    deviceIf: aotTarget !== undefined ? { aotTarget } : (oneOf(args, 'device-if', ['add-on-images', 'off'] as const) ?? 'add-on-images'),
+  };
+  return { options, input, args };
+}
+
+/** Runs the tool (or one shard of it) over a parsed module with the background writer. */
+async function execute(module: Module, options: PostLinkOptions, io: CliIO, written?: string[]): Promise<PostLinkResult> {
+  const stdoutSink = (data: string | Uint8Array): void => void io.stdout.write(data);
+  try {
+    // Synchronous writes: thousands of small files go faster than through the thread pool.
+    return await runPostLink(module, options, {
+      writeFile: (path, data) => {
+        if (path === '-') return stdoutSink(typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
+        written?.push(path);
+        writeOutputFile(path, data);
+      },
+      removeFile: (path) => rmSync(path, { force: true }),
+      encodeBitcode: (ir) => new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], ir, 'writing bitcode (use -S for text)')),
+    });
+  } catch (error) {
+    if (error instanceof PostLinkError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * How many shards a run uses: `SYCLKIT_POST_LINK_THREADS` (default 1, no sharding). Each shard is
+ * a worker thread that parses the input itself and writes the images whose id it owns; the main
+ * thread merges the tables. Worth it only with idle cores: every shard parses the whole input.
+ */
+function shardCount(options: PostLinkOptions, inputBytes: number): number {
+  const env = Number(process.env['SYCLKIT_POST_LINK_THREADS']);
+  // Off by default: on a loaded machine the shards' second parse costs more than they save.
+  const wanted = Number.isInteger(env) && env > 0 ? Math.min(env, availableParallelism() * 2, 16) : 1;
+  void inputBytes;
+  if (wanted <= 1 || options.irOutputOnly || options.mode === 'none' || !options.outputsGiven) return 1;
+  if (options.requirementStrategy === 'spec-constants' || typeof options.deviceIf === 'object') return 1;
+  return wanted;
+}
+
+interface ShardRequest {
+  readonly argv: readonly string[];
+  readonly stdin?: Uint8Array;
+  readonly shard: { readonly index: number; readonly count: number };
+}
+
+type ShardReply =
+  | { readonly ok: true; readonly rows: readonly (readonly (readonly string[])[])[]; readonly rowIds: readonly (readonly number[])[]; readonly diagnostics: PostLinkResult['diagnostics']; readonly written: readonly string[] }
+  | { readonly ok: false; readonly message: string; readonly written: readonly string[] };
+
+/** A shard running in a worker thread; resolves with its rows, rejects with its error. */
+function startShard(request: ShardRequest): { result: Promise<ShardReply>; worker: Worker } {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { syclkitPostLinkShard: request } });
+  const result = new Promise<ShardReply>((resolve, reject) => {
+    worker.once('message', (reply: ShardReply) => resolve(reply));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`post-link shard ${request.shard.index} exited with code ${code}`)));
+  });
+  return { result, worker };
+}
+
+/** Worker side: prepare, parse, run the owned shard, report back. */
+async function runShard(request: ShardRequest): Promise<ShardReply> {
+  const written: string[] = [];
+  try {
+    const io: CliIO = {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      readStdin: async () => Buffer.from(request.stdin ?? new Uint8Array()),
+      stdoutIsTTY: false,
+    };
+    const prepared = prepare(request.argv, io);
+    if (prepared === 'help') throw new Error('no shard for --help');
+    const module = await readInputModule(prepared.input, io, () => undefined);
+    const result = await execute(module, { ...prepared.options, shard: request.shard }, io, written);
+    return {
+      ok: true,
+      rows: result.tables.map((t) => t.table.rows),
+      rowIds: result.tables.map((t) => t.rowIds),
+      diagnostics: result.diagnostics,
+      written,
+    };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error), written };
+  }
+}
+
+if (!isMainThread && (workerData as { syclkitPostLinkShard?: ShardRequest } | null)?.syclkitPostLinkShard !== undefined) {
+  const request = (workerData as { syclkitPostLinkShard: ShardRequest }).syclkitPostLinkShard;
+  void runShard(request).then((reply) => parentPort!.postMessage(reply));
+}
+
 export const command: Command = {
   name: 'post-link',
   summary: "Split device code into images with symbols, properties and file tables (drop-in for sycl-post-link)",
   async run(argv, io: CliIO) {
-    const args = parseArgs(argv, OPTIONS);
-    if (args.flags.has('help')) {
+    const prepared = prepare(argv, io);
+    if (prepared === 'help') {
       io.stdout.write(usage());
       return 0;
     }
-    if (args.positionals.length > 1) throw new UsageError(`expected one input file, got ${args.positionals.length}`);
-    checkCombinations(args);
-    const mode = oneOf(args, 'split', SPLIT_MODES);
-    const bundling = oneOf<RequirementPolicy>(args, 'bundling', ['upstream', 'design']) ?? 'upstream';
-    const design = bundling === 'design';
-    const incompatible = oneOf(args, 'incompatible-images', ['drop', 'empty-module'] as const) ?? (design ? 'empty-module' : 'drop');
-    const input = args.positionals[0] ?? '-';
-    const irOnly = args.flags.has('ir-output-only');
-    const given = args.values.get('o') ?? [];
-    const outputs = given.length > 0 ? given.map(parseOutputSpec) : [{ path: `${stem(input)}${irOnly ? '.out' : '.files'}` }];
-    if (irOnly && outputs[0]!.target !== undefined) throw new UsageError('-ir-output-only takes a file name, not <target>,<file>');
-    const text = args.flags.has('S');
-    if (!text && irOnly && outputs[0]!.path === '-' && io.stdoutIsTTY && !args.flags.has('f')) {
-      throw new CliError('refusing to write bitcode to a terminal; use -S for text, or -f');
-    }
-
-    let config = DeviceConfig.builtin();
-    const configFile = valueOf(args, 'device-config-file');
-    if (configFile !== undefined) {
-      // A bad file throws DeviceConfigFileError, which renders itself (file:line:col).
-      const loaded = loadDeviceConfigFile(config, configFile);
-      for (const d of loaded.diagnostics) io.stderr.write(renderDiagnostic(d).replace(/\n?$/, '\n'));
-      config = loaded.config;
-    }
-
-    const aotTarget = valueOf(args, 'aot-target');
-    if (aotTarget !== undefined && args.values.has('device-if')) throw new UsageError('-aot-target and -device-if cannot be combined');
-    const module = await readInputModule(input, io, (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`));
-    checkUnsupported(args, module);
-
-    const options: PostLinkOptions = {
-      outputs,
-      ...(valueOf(args, 'out-dir') !== undefined ? { outDir: valueOf(args, 'out-dir')! } : {}),
-      mode: mode ?? 'none',
-      irOutputOnly: irOnly,
-      emitOnlyKernelsAsEntryPoints: args.flags.has('emit-only-kernels-as-entry-points'),
-      policy: bundling,
-      splitEsimd: args.flags.has('split-esimd'),
-      symbols: args.flags.has('symbols'),
-      properties: true,
-      textIR: text,
-      deviceConfig: config,
-      incompatibleImages: incompatible,
-      checkExternalFunctions: boolFlag(args, 'check-sycl-external', design),
-      legacyReqdWorkGroupSize: boolFlag(args, 'legacy-reqd-work-group-size', true),
-      emitParamInfo: args.flags.has('emit-param-info'),
-      emitProgramMetadata: args.flags.has('emit-program-metadata'),
-      emitExportedSymbols: args.flags.has('emit-exported-symbols'),
-      emitImportedSymbols: args.flags.has('emit-imported-symbols'),
-      deviceGlobals: args.flags.has('device-globals'),
-      inputPath: input,
-      outputsGiven: given.length > 0,
-      requirementStrategy: oneOf(args, 'requirement-strategy', ['bundling', 'spec-constants'] as const) ?? 'bundling',
-      deviceIf: aotTarget !== undefined ? { aotTarget } : (oneOf(args, 'device-if', ['add-on-images', 'off'] as const) ?? 'add-on-images'),
+    const { options, input, args } = prepared;
+    const stdin = input === '-' ? await io.readStdin() : undefined;
+    const inputIO: CliIO = stdin === undefined ? io : { ...io, readStdin: async () => stdin };
+    const bytes = stdin?.length ?? (input === '-' ? 0 : statSync(input, { throwIfNoEntry: false })?.size ?? 0);
+    // Shards start first so that their parsing overlaps with ours.
+    const count = shardCount(options, bytes);
+    const shards = Array.from({ length: count - 1 }, (_, i) => startShard({ argv, ...(stdin !== undefined ? { stdin } : {}), shard: { index: i + 1, count } }));
+    const stopShards = async (): Promise<ShardReply[]> => {
+      const replies = await Promise.allSettled(shards.map((s) => s.result));
+      return replies.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     };
-    const stdoutSink = (data: string | Uint8Array): void => void io.stdout.write(data);
-    let result;
-    const writer = new BackgroundWriter();
+    const written: string[] = [];
+    let result: PostLinkResult;
+    let replies: ShardReply[] = [];
     try {
-      result = await runPostLink(module, options, {
-        writeFile: (path, data) => (path === '-' ? stdoutSink(typeof data === 'string' ? Buffer.from(data, 'latin1') : data) : writer.write(path, data)),
-        ready: () => writer.ready(),
-        settle: () => writer.settle(),
-        removeFile: (path) => rmSync(path, { force: true }),
-        encodeBitcode: (ir) => new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(ir, 'latin1'), 'writing bitcode (use -S for text)')),
-      });
+      const module = await readInputModule(input, inputIO, (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`));
+      checkUnsupported(args, module);
+      // device_if add-on images are numbered after all split images: that needs one process.
+      const sharded = count > 1 && !hasConditionalCalls(module);
+      if (count > 1 && !sharded) for (const s of shards) await s.worker.terminate();
+      result = await execute(module, sharded ? { ...options, shard: { index: 0, count } } : options, io, written);
+      if (sharded) {
+        replies = await stopShards();
+        if (replies.length !== shards.length) throw new CliError('a post-link shard stopped without reporting');
+        const failed = replies.find((r) => !r.ok);
+        if (failed !== undefined && !failed.ok) throw new CliError(failed.message);
+        result = mergeShards(result, replies);
+      }
     } catch (error) {
-      if (error instanceof PostLinkError) throw new CliError(error.message);
+      replies = replies.length > 0 ? replies : await stopShards();
+      for (const path of [...written, ...replies.flatMap((r) => r.written)]) rmSync(path, { force: true });
       throw error;
     }
     for (const d of result.diagnostics) {
@@ -278,3 +348,21 @@ export const command: Command = {
     return 0;
   },
 };
+
+/** Tables of all shards, rows in image-id order; diagnostics of shard 0 first, then the others'. */
+function mergeShards(own: PostLinkResult, replies: readonly ShardReply[]): PostLinkResult {
+  const tables = own.tables.map((t, i) => {
+    const rows: { id: number; row: readonly string[] }[] = t.table.rows.map((row, r) => ({ id: t.rowIds[r]!, row }));
+    for (const reply of replies) if (reply.ok) reply.rows[i]!.forEach((row, r) => rows.push({ id: reply.rowIds[i]![r]!, row }));
+    rows.sort((a, b) => a.id - b.id);
+    return { spec: t.spec, table: FileTable.create(t.table.columns, rows.map((r) => r.row)), rowIds: rows.map((r) => r.id) };
+  });
+  const seen = new Set<string>();
+  const diagnostics = [...own.diagnostics, ...replies.flatMap((r) => (r.ok ? r.diagnostics : []))].filter((d) => {
+    const key = `${d.severity}|${d.code}|${d.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return { tables, images: own.images, diagnostics };
+}
