@@ -1,4 +1,6 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,6 +127,30 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     const r = await run('post-link', ['-split=source', '-bundling=design', '-emit-only-kernels-as-entry-points', '-S', src, '-o', join(dir, 't.table')]);
     expect(r.code).toBe(0);
     expect(r.err).toContain("warning: function 'ext' uses aspect 'fp64' not expected by its calling kernel.");
+  });
+});
+
+describe('sharded runs', () => {
+  it('write the same files and tables with worker threads (built CLI, SYCLKIT_POST_LINK_THREADS=3)', () => {
+    const bin = fileURLToPath(new URL('../../bin/syclkit.js', import.meta.url));
+    const dir = workdir();
+    const src = join(dir, 'in.ll');
+    const kernels = Array.from({ length: 7 }, (_, i) => `define spir_kernel void @k${i}() #0 { call spir_func void @h${i % 3}() ret void }`);
+    const helpers = Array.from({ length: 3 }, (_, i) => `define internal spir_func void @h${i}() { ret void }`);
+    writeFileSync(src, ['target triple = "spir64-unknown-unknown"', ...kernels, ...helpers, 'attributes #0 = { "sycl-module-id"="a.cpp" }', ''].join('\n'));
+    const outputs = ['one', 'three'].map((name) => {
+      mkdirSync(join(dir, name));
+      const r = spawnSync(process.execPath, [bin, 'post-link', '-split=kernel', '-symbols', '-S', src, '-o', join(dir, name, 'out.table')], {
+        env: { ...process.env, SYCLKIT_POST_LINK_THREADS: name === 'one' ? '1' : '3' },
+        encoding: 'utf8',
+      });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(0);
+      const files = readdirSync(join(dir, name)).sort();
+      return { files, text: files.map((f) => readFileSync(join(dir, name, f), 'latin1').replaceAll(`/${name}/`, '/X/')) };
+    });
+    expect(outputs[1]).toEqual(outputs[0]);
+    expect(outputs[0]!.files).toHaveLength(22);
   });
 });
 
