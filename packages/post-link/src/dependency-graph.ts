@@ -19,20 +19,30 @@ export interface DependencyGraphOptions {
    * value should not create an edge (device_if: the action pointer of a conditional caller).
    */
   readonly ignoreCallOperand?: (call: CallInst, operandIndex: number) => boolean;
-  /** Functions that are never graph nodes (dynamic linking: importable functions). */
-  readonly isLeaf?: (fn: IRFunction) => boolean;
+  /**
+   * Functions an image never pulls in (dynamic linking, `-allow-device-image-dependencies`:
+   * importable functions stay declarations and are linked at run time).
+   */
+  readonly isImported?: (fn: IRFunction) => boolean;
 }
 
 export class DependencyGraph {
   readonly #edges = new Map<GlobalValue, readonly GlobalValue[]>();
   /** Global variables every image starts with: the non-discardable ones (`@llvm.used` aside). */
   readonly roots: readonly GlobalValue[];
+  readonly #isImported: ((fn: IRFunction) => boolean) | undefined;
+
+  /** Whether images leave `fn` to be imported at run time (they still reference it). */
+  isImported(fn: IRFunction): boolean {
+    return this.#isImported !== undefined && this.#isImported(fn);
+  }
   readonly #constantRefs = new Map<Constant, readonly GlobalValue[]>();
 
   constructor(
     readonly module: Module,
     options: DependencyGraphOptions = {},
   ) {
+    this.#isImported = options.isImported;
     const byType = new Map<unknown, IRFunction[]>();
     for (const fn of module.functions) {
       if (isKernel(fn) || !fn.attributes.fn.hasString('referenced-indirectly')) continue;
@@ -41,7 +51,7 @@ export class DependencyGraph {
       else list.push(fn);
     }
     for (const fn of module.functions) {
-      if (fn.isDeclaration || options.isLeaf?.(fn)) continue;
+      if (fn.isDeclaration) continue;
       const deps = new Set<GlobalValue>();
       const addValue = (v: Value): void => {
         switch (v.vk) {
@@ -185,7 +195,7 @@ export function collectImageGlobals(
     for (const dep of graph.dependencies(obj)) {
       if (set.has(dep)) continue;
       if (dep.vk === 'function') {
-        if (dep.isDeclaration) continue;
+        if (dep.isDeclaration || graph.isImported(dep)) continue;
         if (includeFunction !== undefined && !includeFunction(dep)) continue;
       }
       set.add(dep);

@@ -257,6 +257,20 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     ]);
   });
 
+  it('leaves importable SYCL_EXTERNAL functions as declarations with allowDeviceImageDependencies', () => {
+    const m = ir(`
+define spir_kernel void @k() #0 { call spir_func void @ext() call spir_func void @local() ret void }
+define spir_func void @ext() #0 { ret void }
+define internal spir_func void @local() { ret void }
+attributes #0 = { "sycl-module-id"="a.cpp" }
+`);
+    const [k, ext] = [...splitModule(m, { mode: 'kernel', allowDeviceImageDependencies: true })];
+    expect(defined(k!.module)).toEqual(['k', 'local']);
+    expect(declared(k!.module)).toEqual(['ext']);
+    expect(defined(ext!.module)).toEqual(['ext']);
+    expect(defined([...splitModule(m, { mode: 'kernel' })][0]!.module)).toEqual(['k', 'ext', 'local']);
+  });
+
   it('materialize() gives a copy that can change without touching the view or the input', () => {
     const m = ir(twoSources);
     const image = [...splitModule(m, { mode: 'source' })][1]!;

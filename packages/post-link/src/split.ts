@@ -8,6 +8,7 @@ import { collectImageGlobals, DependencyGraph, isDroppedGlobal, type DependencyG
 import { entryPoints, isEsimdFunction } from './entry-points.js';
 import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { ImageFactory, type BuiltImage } from './image.js';
+import { canBeImported } from './properties.js';
 
 export interface SplitOptions {
   /** `-split=`; default `none` (upstream's default without `-split`). */
@@ -23,6 +24,11 @@ export interface SplitOptions {
   readonly policy?: RequirementPolicy;
   /** `-split-esimd`: SYCL and ESIMD entry points of a group go to two images (ESIMD first). */
   readonly splitEsimd?: boolean;
+  /**
+   * `-allow-device-image-dependencies`: importable functions (SYCL_EXTERNAL definitions and
+   * declarations that are not builtins) are not pulled into images; they stay declarations.
+   */
+  readonly allowDeviceImageDependencies?: boolean;
   /** Extra control over the dependency graph (device_if: do not follow action pointers). */
   readonly graph?: DependencyGraphOptions;
 }
@@ -84,7 +90,10 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
   let shared: { graph: DependencyGraph; factory: ImageFactory } | undefined;
   const state = (): { graph: DependencyGraph; factory: ImageFactory } => {
     if (shared === undefined) {
-      const graph = new DependencyGraph(module, options.graph);
+      const graph = new DependencyGraph(module, {
+        ...options.graph,
+        ...(options.allowDeviceImageDependencies ? { isImported: canBeImported } : {}),
+      });
       shared = { graph, factory: new ImageFactory(module, graph) };
     }
     return shared;

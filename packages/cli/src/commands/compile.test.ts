@@ -74,7 +74,7 @@ describe('syclkit compile', () => {
     expect(r.err).toContain('error: function');
     expect(r.err).toContain('[-Werror,-Wsycl-aspect-mismatch]');
     expect(existsSync(out)).toBe(false);
-    const quiet = await syclkit('compile', ...units, '-o', out, '-Wno-sycl-aspect-mismatch', '-Wno-device-if-action-in-image');
+    const quiet = await syclkit('compile', ...units, '-o', out, '-Wno-sycl-aspect-mismatch',);
     expect(quiet.code).toBe(0);
     expect(quiet.err).toBe('');
     const unknown = await syclkit('compile', units[0]!, '-o', out, '-Wno-sycl-aspect-mismatchh');
@@ -119,7 +119,7 @@ describe('syclkit compile', () => {
   });
 
   it("runs a contributor's pass from --load-pass in -passes", async () => {
-    const r = await syclkit('compile', ...units, '-o', s.path('l.fatbin'), '--load-pass', EXAMPLE_PASS, '-passes=globaldce,count-kernels<list>', '-Wno-sycl-aspect-mismatch', '-Wno-device-if-action-in-image');
+    const r = await syclkit('compile', ...units, '-o', s.path('l.fatbin'), '--load-pass', EXAMPLE_PASS, '-passes=globaldce,count-kernels<list>', '-Wno-sycl-aspect-mismatch',);
     expect(r.code).toBe(0);
     expect(r.err).toContain('remark: llvm-link defines 6 kernels: _ZTS9Integrate, _ZTS13ScaleVelocity, _ZTS14EnergyCounters, _ZTS14SubgroupReduce, _ZTS11ShadePixels, _ZTS13HalfHistogram [-Rkernel-count]');
     const missing = await syclkit('compile', ...units, '-o', s.path('l.fatbin'), '--load-pass', s.path('nope.mjs'));

@@ -55,7 +55,7 @@ export const command: Command = {
     };
     const rows: string[][] = [];
     try {
-      for (const image of planSplit(module, { mode }).images()) {
+      for (const image of planSplit(module, { mode, allowDeviceImageDependencies: args.flags.has('allow-device-image-dependencies') }).images()) {
         const n = rows.length;
         const ir = printBytes(image.module);
         const code = `${prefix}_${n}.${text ? 'll' : 'bc'}`;

@@ -191,6 +191,7 @@ function prepare(argv: readonly string[], io: CliIO): Prepared | 'help' {
     emitOnlyKernelsAsEntryPoints: args.flags.has('emit-only-kernels-as-entry-points'),
     policy: bundling,
     splitEsimd: args.flags.has('split-esimd'),
+    allowDeviceImageDependencies: args.flags.has('allow-device-image-dependencies'),
     symbols: args.flags.has('symbols'),
     properties: true,
     textIR: text,
