@@ -126,6 +126,21 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     expect(result.images[0]!.requirements.aspects.map((a) => a.value)).toEqual([6]);
   });
 
+  it('refuses a device_image_scope device global used by two images with -device-globals', async () => {
+    const text = `
+@dg = addrspace(1) global i32 0 #1
+define spir_kernel void @a() #0 { store i32 1, ptr addrspace(1) @dg ret void }
+define spir_kernel void @b() #0 { %x = load i32, ptr addrspace(1) @dg ret void }
+attributes #0 = { "sycl-module-id"="a.cpp" }
+attributes #1 = { "sycl-unique-id"="dg_id" "sycl-device-global-size"="4" "sycl-device-image-scope" }
+`;
+    await expect(runInMemory(ir(text), { mode: 'kernel', deviceGlobals: true })).rejects.toThrow(
+      `device_global variable 'dg' with property "device_image_scope" is used in more than one device image.`,
+    );
+    const { files } = await runInMemory(ir(text), { mode: 'source', deviceGlobals: true });
+    expect(files.get('out/t_0.prop')).toContain('[SYCL/device globals]\ndg_id=2|');
+  });
+
   it('produces byte-identical files across runs', async () => {
     const a = await runInMemory(ir(filtered), { mode: 'source' });
     const b = await runInMemory(ir(filtered), { mode: 'source' });

@@ -309,6 +309,12 @@ async function run(
   };
 
   let maxId = -1;
+  if (options.deviceGlobals) {
+    const [conflict] = plan.deviceImageScopeConflicts();
+    if (conflict !== undefined) {
+      throw new PostLinkError(`device_global variable '${conflict}' with property "device_image_scope" is used in more than one device image.`, 'device-image-scope');
+    }
+  }
   const shard = options.shard;
   if (shard !== undefined && processor !== undefined) throw new PostLinkError('a sharded run cannot add images (device_if, requirement strategies)', 'shard-with-processor');
   for (const image of plan.images(shard === undefined ? undefined : (id) => id % shard.count === shard.index)) {

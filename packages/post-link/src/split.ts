@@ -70,6 +70,11 @@ export interface SplitPlan {
    * (device_if add-on images); `id` and `key` are the caller's.
    */
   imageFor(entries: readonly IRFunction[], id: number, key: string): SplitImage;
+  /**
+   * `-device-globals` check: names of `device_image_scope` device globals that functions of more
+   * than one image use (intel/llvm reports the first as an error).
+   */
+  deviceImageScopeConflicts(): string[];
 }
 
 /** Plans the split; `plan.images()` builds the images one by one. */
@@ -104,6 +109,25 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
     extracts,
     modified: splitOccurred || module.globals.some(isDroppedGlobal),
     images: (include) => buildImages(module, groups, extracts, options, state(), include),
+    deviceImageScopeConflicts: () => {
+      const scoped = module.globals.filter((gv) => gv.attributes?.hasString('sycl-device-image-scope') && gv.attributes.hasString('sycl-device-global-size'));
+      if (scoped.length === 0 || groups.length < 2) return [];
+      const { graph } = state();
+      const owner = new Map<GlobalValue, number>();
+      const conflicts = new Set<string>();
+      groups.forEach((group, index) => {
+        for (const member of collectImageGlobals(graph, group.entries)) {
+          if (member.vk !== 'function') continue;
+          for (const dep of graph.dependencies(member)) {
+            if (!scoped.includes(dep as never)) continue;
+            const first = owner.get(dep);
+            if (first === undefined) owner.set(dep, index);
+            else if (first !== index) conflicts.add(dep.name);
+          }
+        }
+      });
+      return scoped.filter((gv) => conflicts.has(gv.name)).map((gv) => gv.name);
+    },
     imageFor: (entries, id, key) => {
       const { graph, factory } = state();
       const built = factory.build(collectImageGlobals(graph, entries), entries, undefined, { virtualFunctions: virtualFunctionMode(entries) });
