@@ -2,7 +2,7 @@
  * Reading and writing the metadata the pass works with: the module's `!sycl_aspects` table,
  * `!sycl_types_that_use_aspects`, and `i32` lists such as `!sycl_used_aspects`.
  */
-import { getMetadata, type Attachment, type Context, type MDNode, type Metadata, type Module, type StructType } from '@syclkit/ir';
+import type { Context, MDNode, Metadata, Module, StructType } from '@syclkit/ir';
 import { AspectSet } from './aspect-set.js';
 
 export const MD_USED_ASPECTS = 'sycl_used_aspects';
@@ -130,16 +130,6 @@ export function readTypesThatUseAspects(module: Module, problems: MetadataProble
     }
   }
   return result;
-}
-
-/** The values of the list attached under `kind` (registering the kind like LLVM's `getMetadata`). */
-export function attachedAspectList(
-  owner: { attachments: Attachment[] | null },
-  context: Context,
-  kind: string,
-): { values: number[]; malformed: number } | undefined {
-  const node = getMetadata(owner, context, kind);
-  return node === undefined ? undefined : readAspectList(node);
 }
 
 /** The uniqued tuple `!{i32 a, i32 b, ...}`. */

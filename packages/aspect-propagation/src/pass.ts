@@ -16,8 +16,8 @@ export const syclPropagateAspectsUsage = definePass({
       doc: "Report warnings (the pre-optimization run); 'no-validate' for the post-optimization run",
       default: true,
     }),
-    excludeAspects: option.stringList({ doc: 'Aspects (names or numbers) not to save unless already present', valueName: 'aspect,...' }),
-    fixedTargets: option.stringList({ doc: 'Targets all device code is expected to run on', valueName: 'target,...' }),
+    excludeAspects: option.stringList({ doc: 'Aspects (names or numbers) not to save unless already present', valueName: 'aspect' }),
+    fixedTargets: option.stringList({ doc: 'Targets all device code is expected to run on', valueName: 'target' }),
     fp64ConvEmu: option.boolean({ doc: 'FP64 conversion emulation: conversions of double do not use fp64' }),
     conditionalSemantics: option.enum(['auto', 'design', 'intel-llvm-prototype'], {
       doc: 'Conditionally used aspects: DeviceIf.md, the intel/llvm prototype, or design unless a condition does not decode',
