@@ -4,7 +4,7 @@ import { deviceFromTarget, loadDeviceDescriptionFile, type Device } from '@syclk
 import { formatOptions, parseArgs, suggest, UsageError, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
-import { builtinDevices, cellOf, compatibilityMatrix, formatMatrix, matrixJSON, type CompatibilityMatrix } from '../driver/check.js';
+import { builtinDevices, cellOf, compatibilityMatrix, containerKernels, formatMatrix, matrixJSON, type CompatibilityMatrix } from '../driver/check.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -77,7 +77,7 @@ export const command: Command = {
 
     const reader = ContainerReader.open(file);
     try {
-      const kernels = reader.bundles.flatMap((b) => b.images.flatMap((i) => i.entries));
+      const kernels = containerKernels(reader);
       const requires = (args.values.get('require') ?? []).map((spec) => {
         const at = spec.lastIndexOf('@');
         if (at <= 0 || at === spec.length - 1) throw new UsageError(`--require needs <kernel>@<device>, got '${spec}'`);

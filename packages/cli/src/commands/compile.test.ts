@@ -19,7 +19,10 @@ function bundles(path: string) {
   try {
     return inspectContainer(reader).bundles.map((b) => ({
       target: b.target,
-      images: b.images.map((i) => ({ kernels: i.kernels, empty: i.empty, aspects: imageRequirements(i).aspects, subGroup: imageRequirements(i).reqdSubGroupSize })),
+      images: b.images
+        .filter((i) => i.properties['SYCL/add on image'] === undefined)
+        .map((i) => ({ kernels: i.kernels, empty: i.empty, aspects: imageRequirements(i).aspects, subGroup: imageRequirements(i).reqdSubGroupSize })),
+      addOns: b.images.filter((i) => i.properties['SYCL/add on image'] !== undefined).map((i) => ({ actions: i.kernels, pair: i.properties['SYCL/add on image'], aspects: imageRequirements(i).aspects })),
     }));
   } finally {
     reader.close();
@@ -42,7 +45,13 @@ describe('syclkit compile', () => {
     expect(of(SAMPLE_KERNELS.scaleVelocity).aspects).toEqual([6]);
     expect(of(SAMPLE_KERNELS.energyCounters).aspects).toEqual([28]);
     expect(of(SAMPLE_KERNELS.subgroupReduce).subGroup).toBe(8);
-    expect(of(SAMPLE_KERNELS.shadePixels).aspects).toContain(6); // tonemap() from tonemap.ll uses double
+    expect(of(SAMPLE_KERNELS.shadePixels).aspects).toEqual([6]); // tonemap() from tonemap.ll uses double; fp16 only under if_device_has
+    // The if_device_has<fp16> action: an add-on pair (definitions needing fp16, stubs) in the JIT bundle only.
+    expect(got[0]!.addOns).toEqual([
+      { actions: ['_ZZZ4mainENKUlN4sycl3_V12idILi1EEEE_clES2_ENKUlvE_clEv'], pair: { '1': 1 }, aspects: [5] },
+      { actions: ['_ZZZ4mainENKUlN4sycl3_V12idILi1EEEE_clES2_ENKUlvE_clEv'], pair: { '1': 0 }, aspects: [] },
+    ]);
+    expect(got[1]!.addOns).toEqual([]);
     const dg1 = got[2]!.images;
     expect(dg1.filter((i) => i.empty).flatMap((i) => i.kernels).sort()).toEqual([SAMPLE_KERNELS.halfHistogram, SAMPLE_KERNELS.shadePixels, SAMPLE_KERNELS.scaleVelocity].sort());
     expect(got[1]!.images.filter((i) => i.empty).flatMap((i) => i.kernels)).toEqual([SAMPLE_KERNELS.subgroupReduce]); // pvc: no sub-group size 8

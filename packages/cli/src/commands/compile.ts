@@ -1,5 +1,5 @@
 import { formatDiagnostics, parseDiagnosticFlags, timePasses, type DiagnosticPolicy, type Instrumentation } from '@syclkit/pass-manager';
-import { imageRequirements, type InspectReport } from '@syclkit/offload-wrapper';
+import { ADD_ON_IMAGE_SET, imageRequirements, type ImageReport, type InspectReport } from '@syclkit/offload-wrapper';
 import { builtinAspectTable } from '@syclkit/device-config';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
@@ -43,9 +43,10 @@ emits it) into a fat binary with one bundle per target:
   link                    the units, as llvm-link
   the linked program      the middle pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; -passes replaces it), then
                           sycl-propagate-aspects-usage<no-validate> (every aspect saved)
-  each target             device_if calls resolved for device targets; post-link split with the
-                          design's requirement rule, images a target cannot run kept as empty
-                          rows; AOT step; all bundles wrapped into one container
+  each target             post-link: device_if calls decided for a device target, or made into
+                          add-on image pairs for JIT; split with the design's requirement rule;
+                          images a target cannot run kept as empty rows; then the AOT step; all
+                          bundles wrapped into one container
 
 Diagnostics print like clang ('file:line:col: warning: ... [-Wcode]', call chains as notes);
 exit status 1 when there are errors (warnings count with -Werror), and nothing is written.
@@ -71,6 +72,14 @@ function aotMap(values: readonly string[]): Map<string, string> {
   return map;
 }
 
+/** For a device_if add-on image: its pair id and whether it holds the definitions (else stubs). */
+export function addOnOf(image: ImageReport): { pair: string; definitions: boolean } | undefined {
+  const set = image.properties[ADD_ON_IMAGE_SET];
+  if (set === undefined) return undefined;
+  const [pair, value] = Object.entries(set)[0] ?? [];
+  return pair === undefined ? undefined : { pair, definitions: value === 1 };
+}
+
 /** Bundles and images, one line each (`-v`). */
 export function formatImageSummary(report: InspectReport, aspectName: (value: number) => string): string {
   const lines: string[] = [];
@@ -84,7 +93,9 @@ export function formatImageSummary(report: InspectReport, aspectName: (value: nu
         ...(r.reqdWorkGroupSize === undefined ? [] : [`work-group size ${r.reqdWorkGroupSize.join('x')}`]),
       ];
       const what = image.empty ? 'empty (filtered out: the target lacks what it needs)' : `${image.size} bytes`;
-      lines.push(`  ${image.name}  ${image.kernels.join(', ') || '(no kernels)'}  needs: ${needs.join(', ') || 'nothing optional'}  ${what}`);
+      const addOn = addOnOf(image);
+      const holds = addOn === undefined ? image.kernels.join(', ') || '(no kernels)' : `device_if add-on ${addOn.pair} (${addOn.definitions ? 'definitions' : 'stubs'}) of ${image.kernels.join(', ')}`;
+      lines.push(`  ${image.name}  ${holds}  needs: ${needs.join(', ') || 'nothing optional'}  ${what}`);
     }
   }
   return lines.join('\n') + '\n';
@@ -103,9 +114,10 @@ export function compileReportJSON(result: CompileResult, output: string | undefi
       target: bundle.target,
       images: bundle.images.map((image) => {
         const r = imageRequirements(image);
+        const addOn = addOnOf(image);
         return {
           name: image.name,
-          kernels: image.kernels,
+          ...(addOn === undefined ? { kernels: image.kernels } : { kernels: [], addOn: { ...addOn, actions: image.kernels } }),
           empty: image.empty,
           format: image.format,
           size: image.size,

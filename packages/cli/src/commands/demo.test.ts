@@ -20,9 +20,12 @@ describe('syclkit demo', () => {
     expect(out).toContain("nbody.cpp:6:37: 'damp(float)' (nbody.ll) uses 'fp64' here:\n       %conv = fpext float %v to double");
     expect(out).toContain('queue(intel_gpu_dg1).parallel_for<ScaleVelocity>(1024)\n     threw sycl::exception kernel_not_supported: Required aspect fp64 is not supported on the device');
     expect(out).toContain('queue(intel_gpu_pvc).parallel_for<ScaleVelocity>(1024)\n     ran: bundle intel_gpu_pvc');
+    // device_if on JIT: the add-on pair's definitions where the device has fp16, its stubs elsewhere.
+    expect(out).toMatch(/queue\(intel_gpu_skl\)\.parallel_for<ShadePixels>\(1024\)\n {5}ran: bundle spir64, image \S+ with device_if add-on image \S+ \(definitions\)/);
+    expect(out).toMatch(/queue\(fp64-only-gpu\)\.parallel_for<ShadePixels>\(1024\)\n {5}ran: bundle spir64, image \S+ with device_if add-on image \S+ \(stubs\)/);
     // Speculative compilation: design bundling succeeds, intel/llvm's grouping refuses a kernel that needs nothing.
-    expect(out).toMatch(/syclkit \(design bundling\): \d+ images, kernels grouped by what they require\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}ran: /);
-    expect(out).toMatch(/--bundling=upstream\): 1 image for all kernels\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}threw sycl::exception kernel_not_supported: /);
+    expect(out).toMatch(/syclkit \(design bundling\): \d+ images, kernels grouped by what they require \(and the device_if add-on pair\)\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}ran: /);
+    expect(out).toMatch(/--bundling=upstream\): 1 image for all kernels \(and the device_if add-on pair\)\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}threw sycl::exception kernel_not_supported: /);
   });
 
   it('writes the same text every time', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { formatDiagnostics } from '@syclkit/pass-manager';
 import { builtinAspectTable } from '@syclkit/device-config';
 import { ContainerReader } from '@syclkit/offload-wrapper';
-import { Runtime, SyclError, deviceFromTarget, type Device } from '@syclkit/runtime';
+import { Runtime, SyclError, deviceFromTarget, parseDeviceDescription, type Device } from '@syclkit/runtime';
 import { formatOptions, parseArgs, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import { writeFileAtomic, type CliIO } from '../io.js';
@@ -11,7 +11,7 @@ import { compileProgram, type CompileOptions, type CompileResult } from '../driv
 import { compatibilityMatrix, formatMatrix } from '../driver/check.js';
 import { answerExplain, factsFromContainer, formatAnswer } from '../driver/explain.js';
 import { SAMPLE_KERNELS, SAMPLE_UNITS } from '../driver/sample.js';
-import { formatImageSummary } from './compile.js';
+import { addOnOf, formatImageSummary } from './compile.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'write-sample', kind: 'value', valueName: '<dir>', help: 'Write the three translation units (.ll) to <dir> and exit, to run the commands yourself' },
@@ -57,7 +57,7 @@ function submit(runtime: Runtime, device: Device, kernel: string): string {
   const call = `queue(${device.name}).parallel_for<${kernel.replace(/^_ZTS\d+/, '')}>(1024)`;
   try {
     const launch = runtime.queue(device).parallelFor(kernel, [1024]);
-    const addOns = launch.addOnImages.length === 0 ? '' : `, add-on images ${launch.addOnImages.map((a) => a.image).join(', ')}`;
+    const addOns = launch.addOnImages.length === 0 ? '' : ` with device_if add-on image ${launch.addOnImages.map((a) => `${a.image} (${a.definitions ? 'definitions' : 'stubs'})`).join(', ')}`;
     return `${call}\n     ran: bundle ${launch.bundle}, image ${launch.image}${addOns}; the program compiled ${launch.program.functions.length} functions`;
   } catch (error) {
     if (!(error instanceof SyclError)) throw error;
@@ -132,6 +132,15 @@ export const command: Command = {
       ] as const) {
         io.stdout.write(`   ${submit(runtime, device!, k)}\n`);
       }
+      io.stdout.write(
+        indent(
+          "\nShadePixels' if_device_has<fp16> block is a device_if add-on image pair in the spir64 bundle: the\n" +
+            'runtime links the definitions where the device has fp16 and the stubs where it does not.\n\n',
+        ),
+      );
+      const skl = deviceFromTarget('intel_gpu_skl');
+      const noHalf = parseDeviceDescription('name: fp64-only-gpu\ndevice-type: gpu\nbackend: opencl\naspects: [fp64]\nsub-group-sizes: [8, 16]\nmax-work-group-size: 512\n', { file: 'fp64-only-gpu.yaml' });
+      for (const device of [skl, noHalf]) io.stdout.write(`   ${submit(runtime, device, SAMPLE_KERNELS.shadePixels)}\n`);
     } finally {
       reader.close();
     }
@@ -155,11 +164,11 @@ export const command: Command = {
       try {
         const runtime = new Runtime();
         runtime.registerFatBinary(offReader, { name: `off-${bundling}.fatbin` });
-        const images = off.report!.bundles[0]!.images.length;
+        const images = off.report!.bundles[0]!.images.filter((image) => addOnOf(image) === undefined).length;
         const label =
           bundling === 'design'
-            ? `syclkit (design bundling): ${images} images, kernels grouped by what they require`
-            : `intel/llvm's bundling (--bundling=upstream): ${images} image for all kernels`;
+            ? `syclkit (design bundling): ${images} images, kernels grouped by what they require (and the device_if add-on pair)`
+            : `intel/llvm's bundling (--bundling=upstream): ${images} image for all kernels (and the device_if add-on pair)`;
         io.stdout.write(`   ${label}\n   ${submit(runtime, tgllp!, SAMPLE_KERNELS.integrate)}\n\n`);
       } finally {
         offReader.close();

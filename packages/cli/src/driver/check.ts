@@ -6,7 +6,7 @@
  * (what speculative compilation of the kernel's image would do on that device).
  */
 import { DeviceConfig } from '@syclkit/device-config';
-import { ContainerReader } from '@syclkit/offload-wrapper';
+import { ADD_ON_IMAGE_SET, ContainerReader } from '@syclkit/offload-wrapper';
 import { Runtime, SyclError, deviceFromTarget, ndRange, type Device, type KernelResolution } from '@syclkit/runtime';
 
 export interface MatrixCell {
@@ -44,10 +44,18 @@ export function builtinDevices(config: DeviceConfig = DeviceConfig.builtin()): D
   return out;
 }
 
-/** Kernels of a container, in the order their first image lists them. */
+/**
+ * Kernels of a container, in the order their first image lists them. Entries of device_if add-on
+ * images (the actions they export) are not kernels.
+ */
 export function containerKernels(reader: ContainerReader): string[] {
   const out: string[] = [];
-  for (const bundle of reader.bundles) for (const image of bundle.images) for (const entry of image.entries) if (!out.includes(entry)) out.push(entry);
+  for (const bundle of reader.bundles) {
+    for (const image of bundle.images) {
+      if (image.properties.getSet(ADD_ON_IMAGE_SET) !== undefined) continue;
+      for (const entry of image.entries) if (!out.includes(entry)) out.push(entry);
+    }
+  }
   return out;
 }
 

@@ -13,10 +13,11 @@
  *    the post-optimization propagation run (every aspect saved, no warnings). This run sees the
  *    whole program, so a SYCL_EXTERNAL function's aspects reach the kernels that call it.
  * 5. Per compiled target (`-fsycl-targets`, AOT targets filtered by `-fsycl-fixed-targets`):
- *    device targets get their own copy with device_if calls resolved for them
- *    (`resolveConditionalCallsForTarget`); post-link splits with the design's requirement rule
+ *    post-link decides device_if calls for a device target (`deviceIf: { aotTarget }`) or makes
+ *    DeviceIf.md's add-on image pairs for JIT targets, splits with the design's requirement rule
  *    (`policy: 'design'`), filters images the target cannot run into empty rows, and writes its
- *    table; the AOT compiler of the target (default: keep the IR) makes the images.
+ *    table; the explanation facts go into each kernel image's property file; the AOT compiler of
+ *    the target (default: keep the IR) makes the images.
  * 6. Every image goes into one fat-binary container (one bundle per target), written atomically;
  *    optionally the wrapper IR too.
  */
@@ -25,10 +26,10 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
-import { aspectTableForModule, conditionalCallSite, conditionalCallerForm, resolveConditionalCallsForTarget, targetDeviceFacts } from '@syclkit/device-if';
-import { CallInst, Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
-import { writeFileTable } from '@syclkit/formats';
+import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
+import { readFileTable, readPropertySetRegistry, readSymbolFile, readWrapperBatchTable, writeFileTable, writePropertySetRegistry } from '@syclkit/formats';
 import {
+  ADD_ON_IMAGE_SET,
   ContainerReader,
   ContainerWriter,
   aotCompilerFor,
@@ -40,7 +41,7 @@ import {
   type InspectReport,
 } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } from '@syclkit/pass-manager';
-import { runPostLink, type ImageProcessor, type PostLinkOptions, type RequirementPolicy, type SplitMode } from '@syclkit/post-link';
+import { PostLinkError, resolveDeviceIfForTarget, runPostLink, type PostLinkOptions, type RequirementPolicy, type SplitMode } from '@syclkit/post-link';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { isBitcode, runLlvmTool } from '../llvm-tools.js';
@@ -202,22 +203,6 @@ function dedupeAspectTable(module: Module): void {
   if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
 }
 
-/** Names of the device_if actions the program's conditional calls pass. */
-function conditionalActions(module: Module): Set<string> {
-  const out = new Set<string>();
-  for (const fn of module.functions) {
-    for (const inst of fn.instructions()) {
-      if (!(inst instanceof CallInst)) continue;
-      const callee = inst.calledFunction;
-      const form = callee === undefined ? undefined : conditionalCallerForm(callee);
-      if (callee === undefined || form === undefined) continue;
-      const action = conditionalCallSite(inst, callee, form).action;
-      if (action !== undefined) out.add(action.name);
-    }
-  }
-  return out;
-}
-
 /** The AOT compiler for one bundle. */
 function compilerFor(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig): AotCompiler {
   const backend = options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined) ?? 'ir';
@@ -236,8 +221,6 @@ export interface PreparedProgram {
   readonly linked?: Module;
   readonly facts?: ProgramFacts;
   readonly kernels: readonly string[];
-  /** Names of the device_if actions the program's conditional calls pass. */
-  readonly actions: ReadonlySet<string>;
 }
 
 /** Reads, lowers, propagates, links and optimizes; see the module comment. */
@@ -254,7 +237,7 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
     translationUnit: registry.print(registry.parse(translationUnitPipelineText(uniquePrefix(options.units[0]?.file ?? ''), fixedNames))),
     linked: registry.print(linkedNodes),
   };
-  const base = { log, config, compiled, skipped, pipelines, kernels: [] as string[], actions: new Set<string>() };
+  const base = { log, config, compiled, skipped, pipelines, kernels: [] as string[] };
   if (options.units.length === 0) throw new CliError('no input files');
   if (log.errorCount > 0) return { ...base, ok: false };
   if (compiled.length === 0) throw new CliError('no target to compile for (-fsycl-targets and -fsycl-fixed-targets leave none)');
@@ -282,7 +265,6 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
     { id: 'llvm-link', onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) },
   );
   dedupeAspectTable(linked);
-  const actions = conditionalActions(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
   if (kernels.length === 0) log.report({ severity: 'warning', code: 'no-kernels', message: 'the program defines no kernel' });
 
@@ -291,28 +273,44 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   const result = registry.build<Module>(linkedNodes).run(linked, runOptions(linked.id));
   log.addApplied(result.diagnostics);
   const ok = log.errorCount === 0 && !result.stopped;
-  return { ...base, ok, linked, ...(facts === undefined ? {} : { facts }), kernels, actions };
+  return { ...base, ok, linked, ...(facts === undefined ? {} : { facts }), kernels };
 }
 
 /**
  * The program as a device target sees it: for device targets a copy with device_if calls
- * resolved for the target (problems go to `log`); generic targets (spir64, spir64_gen, ...) get
- * the linked program itself.
+ * resolved for the target (post-link's resolution; problems go to `log`); generic targets
+ * (spir64, spir64_gen, ...) get the linked program itself.
  */
 export function programForTarget(linked: Module, target: ResolvedTarget, config: DeviceConfig, log: DiagnosticLog): Module {
   if (target.kind === 'generic') return linked;
   const module = cloneModule(linked);
-  const resolution = resolveConditionalCallsForTarget(module, targetDeviceFacts(config, target, { aspectTable: aspectTableForModule(module) }), { targetName: `'${target.name}'` });
-  for (const p of resolution.problems) {
-    log.report({ severity: p.severity, code: p.code, message: p.message, pass: 'sycl-resolve-device-if', ...(p.function === undefined ? {} : { location: { function: p.function } }) });
+  for (const d of resolveDeviceIfForTarget(module, config, target.name)) {
+    log.report({ severity: d.severity === 'note' ? 'note' : d.severity, code: d.code, message: d.message, pass: 'sycl-post-link' });
   }
   return module;
+}
+
+/**
+ * Adds the explanation facts of each image's kernels to its property file (`syclkit/explain`),
+ * after post-link wrote the table: every row with entry points (add-on images have none).
+ */
+function addExplainFacts(tablePath: string, facts: ProgramFacts): void {
+  const rows = readWrapperBatchTable(readFileTable(readFileSync(tablePath), { fileName: tablePath }));
+  for (const row of rows) {
+    if (row.properties === '' || row.symbols === '') continue;
+    const entries = readSymbolFile(readFileSync(row.symbols), { fileName: row.symbols });
+    if (entries.length === 0) continue;
+    const registry = readPropertySetRegistry(readFileSync(row.properties), { fileName: row.properties });
+    if (registry.getSet(ADD_ON_IMAGE_SET) !== undefined) continue; // a device_if add-on image: no kernels
+    registry.add(EXPLAIN_SET, EXPLAIN_PROPERTY, encodeFacts(restrictFacts(facts, entries)));
+    writeIntermediate(row.properties, writePropertySetRegistry(registry));
+  }
 }
 
 /** Compiles a program; see the module comment. Errors in the input throw (located where possible). */
 export async function compileProgram(options: CompileOptions): Promise<CompileResult> {
   const prepared = prepareProgram(options);
-  const { log, config, compiled, skipped, pipelines, facts, kernels, actions } = prepared;
+  const { log, config, compiled, skipped, pipelines, facts, kernels } = prepared;
   const step = options.onStep ?? (() => {});
   const fail = (): CompileResult => ({ diagnostics: log, ok: false, targets: compiled.map((t) => t.name), skippedTargets: skipped.map((t) => t.name), pipelines, kernels: [] });
   if (!prepared.ok || prepared.linked === undefined) return fail();
@@ -328,12 +326,13 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     for (const target of compiled) {
       step(`${target.name}: post-link`);
       const device = target.kind !== 'generic';
-      const module = programForTarget(linked, target, config, log);
       const table = join(work, `${stem}_${target.name}.table`);
       const postLink: PostLinkOptions = {
         outputs: [device ? { path: table, target: target.name } : { path: table }],
         mode: SPLIT_MODES[options.split ?? 'auto'],
         policy: options.bundling ?? 'design',
+        // device_if: decided for a device target before the split; add-on images otherwise.
+        deviceIf: device ? { aotTarget: target.name } : 'add-on-images',
         emitOnlyKernelsAsEntryPoints: true,
         symbols: true,
         properties: true,
@@ -344,39 +343,20 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
         emitParamInfo: true,
         outputsGiven: true,
       };
-      const processor: ImageProcessor | undefined =
-        facts === undefined
-          ? undefined
-          : {
-              process: (image) => [
-                {
-                  module: image.module,
-                  entryPoints: image.entryPoints,
-                  esimd: image.esimd,
-                  extraSets: [[EXPLAIN_SET, [[EXPLAIN_PROPERTY, encodeFacts(restrictFacts(facts, image.entryPoints.map((fn) => fn.name)))]]]],
-                },
-              ],
-            };
-      const post = await runPostLink(
-        module,
-        postLink,
-        { writeFile: writeIntermediate, removeFile: (path) => rmSync(path, { force: true }) },
-        processor,
-      );
+      let post;
+      try {
+        post = await runPostLink(linked, postLink, { writeFile: writeIntermediate, removeFile: (path) => rmSync(path, { force: true }) });
+      } catch (error) {
+        if (!(error instanceof PostLinkError)) throw error;
+        // PostLinkError does not carry the diagnostics that led to it; for device_if, redo the
+        // resolution on a copy to say which calls could not be decided.
+        if (error.code === 'device-if-unresolved') programForTarget(linked, target, config, log);
+        log.report({ severity: 'error', code: error.code, message: error.message, pass: 'sycl-post-link' });
+        writer.abort();
+        return fail();
+      }
       for (const d of post.diagnostics) {
         if (d.code === 'incompatible-image' || d.code === 'no-modifications') continue;
-        const action = d.code === 'unexpected-aspect' ? /^function '(.+?)' uses aspect '(.+?)'/.exec(d.message) : null;
-        if (action !== null && actions.has(action[1]!)) {
-          // Not a missing device_has: post-link has no DeviceIf add-on images yet, so a device_if
-          // action travels in its kernel's image and its aspects become the image's requirements.
-          log.report({
-            severity: 'warning',
-            code: 'device-if-action-in-image',
-            message: `device_if action '${action[1]}' is compiled into its kernel's ${target.name} image unconditionally (post-link makes no add-on images yet), so the image requires aspect '${action[2]}'`,
-            pass: 'sycl-post-link',
-          });
-          continue;
-        }
         log.report({ severity: d.severity === 'note' ? 'note' : d.severity, code: d.code, message: d.message, pass: 'sycl-post-link' });
       }
       for (const { spec, table: fileTable } of post.tables) writeIntermediate(spec.path, writeFileTable(fileTable));
@@ -384,6 +364,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
         writer.abort();
         return fail();
       }
+      if (facts !== undefined) addExplainFacts(table, facts);
       step(`${target.name}: AOT compilation and wrapping`);
       writer.addBundle(target.name);
       await packTables([{ table, target: target.name, compiler: compilerFor(target, options, config) }], (image) => writer.addImage(image));

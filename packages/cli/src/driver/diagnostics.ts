@@ -18,10 +18,7 @@ export const DRIVER_DIAGNOSTICS = {
   'duplicate-target': { severity: 'warning', summary: '-fsycl-targets names a target twice; the second is ignored.' },
   'empty-target-list': { severity: 'warning', summary: '-fsycl-targets= has no value.' },
   'target-not-fixed': { severity: 'warning', summary: 'An AOT target of -fsycl-targets is not in -fsycl-fixed-targets, so it is not compiled ahead of time.' },
-  'device-if-action-in-image': {
-    severity: 'warning',
-    summary: "A device_if action is compiled into its kernel's JIT image unconditionally (post-link makes no DeviceIf add-on images yet), so the image requires the action's aspects.",
-  },
+  'bad-conditional-call': { severity: 'error', summary: 'post-link: a device_if call has no action function, callable object or constant condition.' },
   'no-kernels': { severity: 'warning', summary: 'The program defines no kernel; the fat binary holds no device code.' },
 } as const;
 

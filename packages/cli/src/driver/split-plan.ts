@@ -2,10 +2,11 @@
  * `syclkit split-plan`: what each `-fsycl-device-code-split` mode would make of a program — the
  * images post-link's planner builds (design bundling: kernels with different requirements never
  * share an image), their kernels, requirements and sizes, the functions copied into more than one
- * image, how many images each AOT target would filter out — and a recommendation.
+ * image, how many images each AOT target would filter out — and a recommendation. The main images
+ * only: device_if add-on images (made after the split) are not listed.
  */
 import { printModule, type IRFunction, type Module } from '@syclkit/ir';
-import { computeImageRequirements, planSplit, targetIncompatibility, type RequirementPolicy } from '@syclkit/post-link';
+import { computeImageRequirements, deviceIfGraphOptions, hasConditionalCalls, planSplit, targetIncompatibility, type RequirementPolicy } from '@syclkit/post-link';
 import type { DeviceConfig, ResolvedTarget } from '@syclkit/device-config';
 import { SPLIT_MODES, programForTarget, type DeviceCodeSplit } from './compile.js';
 import type { DiagnosticLog } from './diagnostics.js';
@@ -69,7 +70,10 @@ interface Built {
 }
 
 function buildPlan(module: Module, mode: DeviceCodeSplit, policy: RequirementPolicy, filter?: { config: DeviceConfig; target: string }): Built {
-  const plan = planSplit(module, { mode: SPLIT_MODES[mode], policy, emitOnlyKernelsAsEntryPoints: true });
+  // device_if: JIT images do not pull in actions (they go to add-on images); device targets have
+  // their calls decided already.
+  const graph = hasConditionalCalls(module) ? { graph: deviceIfGraphOptions() } : {};
+  const plan = planSplit(module, { mode: SPLIT_MODES[mode], policy, emitOnlyKernelsAsEntryPoints: true, ...graph });
   const images: PlannedImage[] = [];
   const copies = new Map<string, { copies: number; instructions: number }>();
   let filtered = 0;
