@@ -47,6 +47,8 @@ describe('syclkit explain', () => {
     expect(r.out).toContain("needs aspect 'fp16' only where a device_if condition holds");
     expect(r.out).toContain('[device_if: fp16]');
     expect(r.out).toContain("image 'app_amd_gpu_gfx90a_0' of bundle amd_gpu_gfx90a does not require 'fp16' (the device_if condition was decided at compile time for this target)");
+    const jit = await syclkit('explain', app, '--kernel', 'ShadePixels', '--aspect', 'fp16');
+    expect(jit.out).toContain("image 'app_spir64_0' of bundle spir64 does not require 'fp16': the device_if block is in an add-on image, linked (and required) only where its condition holds");
   });
 
   it('exits 1 when the kernel does not use the aspect, listing what it does use', async () => {

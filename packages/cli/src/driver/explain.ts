@@ -5,7 +5,7 @@
  * instruction as `opt -S` prints it, the type that carries the aspect, and why that type does.
  */
 import { demangle } from '@syclkit/aspect-propagation';
-import { builtinAspectTable } from '@syclkit/device-config';
+import { DeviceConfig, builtinAspectTable } from '@syclkit/device-config';
 import { decodeCondition, deviceConfigConditionNames, formatCondition } from '@syclkit/device-if';
 import { readFileSync } from 'node:fs';
 import { Context, parseModule } from '@syclkit/ir';
@@ -229,7 +229,14 @@ export function formatAnswer(answer: ExplainAnswer): string {
   }
   let text = formatExplanation(explanation, source.facts);
   if (image !== undefined) {
-    const why = requires ? '' : explanation.conditional ? ' (the device_if condition was decided at compile time for this target)' : ' (the use was removed after this analysis, e.g. by optimization)';
+    const generic = DeviceConfig.builtin().resolve(image.bundle)?.kind === 'generic';
+    const why = requires
+      ? ''
+      : !explanation.conditional
+        ? ' (the use was removed after this analysis, e.g. by optimization)'
+        : generic
+          ? ': the device_if block is in an add-on image, linked (and required) only where its condition holds'
+          : ' (the device_if condition was decided at compile time for this target)';
     text += `${imageNote}${why}\n`;
   }
   return text;
