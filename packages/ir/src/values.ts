@@ -482,7 +482,7 @@ export function isNullValue(c: Value): boolean {
   }
 }
 
-/** Strips pointer casts (bitcast, addrspacecast, zero-index GEP) from a constant or instruction. */
+/** LLVM's `stripPointerCasts`: looks through bitcasts, addrspacecasts and all-zero GEPs (constant or instruction). */
 export function stripPointerCasts(v: Value): Value {
   if (v.vk !== 'expr' && v.vk !== 'instruction') return v;
   for (;;) {
@@ -497,9 +497,15 @@ export function stripPointerCasts(v: Value): Value {
       }
       return v;
     }
-    if (v.vk === 'instruction' && (v.opcode === 'bitcast' || v.opcode === 'addrspacecast')) {
-      v = v.operands[0]!;
-      continue;
+    if (v.vk === 'instruction') {
+      if (v.opcode === 'bitcast' || v.opcode === 'addrspacecast') {
+        v = v.operands[0]!;
+        continue;
+      }
+      if (v.opcode === 'getelementptr' && v.operands.length > 1 && v.operands.slice(1).every((i) => isNullValue(i))) {
+        v = v.operands[0]!;
+        continue;
+      }
     }
     return v;
   }
