@@ -61,6 +61,14 @@ describe('syclkit check', () => {
     expect(r.out).toMatch(/^intel_gpu_dg1 +\[\d\] +\[\d\] +ok +ok +\[\d\] +ok$/m);
   });
 
+  it('marks pairs for which no image fits the device with --, and quotes the runtime once', async () => {
+    const r = await syclkit('check', app, '--devices', 'intel_gpu_pvc,nvidia_gpu_sm_80,amd_gpu_gfx90a');
+    expect(r.out).toMatch(/^nvidia_gpu_sm_80 +-- +-- +-- +-- +-- +--$/m);
+    expect(r.out).toContain('  --  no image of the binary can run on the device (it has no bundle the device takes); the runtime says, e.g.:\n');
+    expect(r.out).toContain(`      runtime: No device image of kernel ${SAMPLE_KERNELS.shadePixels} is compatible with device nvidia_gpu_sm_80; the registered binaries have images of it for targets: spir64, intel_gpu_pvc, intel_gpu_dg1\n`);
+    expect(r.out.match(/No device image/g)).toHaveLength(1);
+  });
+
   it('exits 1 when a --require pair cannot run, naming the reason; 0 when all can', async () => {
     const fail = await syclkit('check', app, '--devices', 'intel_gpu_pvc', '--require', 'ScaleVelocity@intel_gpu_dg1', '--require', `${SAMPLE_KERNELS.integrate}@intel_gpu_dg1`);
     expect(fail.code).toBe(1);

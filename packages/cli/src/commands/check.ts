@@ -26,6 +26,8 @@ fails when speculative compilation of another kernel in the same image hits a mi
 A refusal is reported with the runtime's own error, e.g.
 'kernel_not_supported: Required aspect fp64 is not supported on the device'.
 
+The text form numbers the kernels (K1...) and gives each distinct refusal a footnote; '--' marks
+pairs for which the binary has no image the device can take at all (--json has every message).
 Kernels are named as in the binary (e.g. _ZTS9Integrate); in --require, the class name alone
 (Integrate) also works. Exit status: 0, or 1 when a --require pair cannot run.
 

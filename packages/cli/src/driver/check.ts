@@ -116,7 +116,9 @@ export function cellOf(matrix: CompatibilityMatrix, kernel: string, device: stri
 
 /**
  * The matrix as text: kernels numbered K1… in a legend, one row per device, `ok` or a footnote
- * number per cell; each footnote is one distinct refusal, with the runtime's exact message.
+ * number per cell; each footnote is one distinct refusal, with the runtime's exact message. Pairs
+ * for which the binary has no image the device can take at all are `--`, with one example of the
+ * runtime's message (`--json` has every message).
  */
 export function formatMatrix(matrix: CompatibilityMatrix, file: string): string {
   const { kernels, devices } = matrix;
@@ -124,24 +126,42 @@ export function formatMatrix(matrix: CompatibilityMatrix, file: string): string 
   kernels.forEach((k, i) => lines.push(`  K${i + 1}  ${k}`));
   lines.push('');
   const notes: string[] = [];
+  let noImage: MatrixCell | undefined;
   const noteOf = (cell: MatrixCell): string => {
+    // "No device image of kernel K is compatible with device D; ...": one legend entry for all.
+    if (isNoImage(cell)) {
+      noImage ??= cell;
+      return '--';
+    }
     const text = `${cell.errc}: ${cell.message}`;
     let at = notes.indexOf(text);
     if (at < 0) at = notes.push(text) - 1;
     return `[${at + 1}]`;
   };
   const header = ['device', ...kernels.map((_, i) => `K${i + 1}`)];
-  const rows = devices.map((d) => [d.name, ...kernels.map((k) => {
-    const cell = cellOf(matrix, k, d.name)!;
-    return cell.ok ? 'ok' : noteOf(cell);
-  })]);
+  const rows = devices.map((d) => [
+    d.name,
+    ...kernels.map((k) => {
+      const cell = cellOf(matrix, k, d.name)!;
+      return cell.ok ? 'ok' : noteOf(cell);
+    }),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const render = (cols: readonly string[]): string => cols.map((c, i) => (i === cols.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   lines.push(render(header), ...rows.map(render), '');
   const refusals = matrix.cells.filter((c) => !c.ok).length;
   lines.push(`${matrix.cells.length - refusals} of ${matrix.cells.length} pairs can run${refusals === 0 ? '' : '; why the others cannot:'}`);
   notes.forEach((text, i) => lines.push(`  [${i + 1}] ${text}`));
+  if (noImage !== undefined) {
+    lines.push(`  --  no image of the binary can run on the device (it has no bundle the device takes); the runtime says, e.g.:`);
+    lines.push(`      ${noImage.errc}: ${noImage.message}`);
+  }
   return lines.join('\n') + '\n';
+}
+
+/** The runtime found no image of the kernel for the device's backend and type at all. */
+function isNoImage(cell: MatrixCell): boolean {
+  return cell.errc === 'runtime' && cell.bundle === undefined && /^No device image of kernel /.test(cell.message ?? '');
 }
 
 /** The JSON form (stable key order). */
