@@ -27,7 +27,8 @@ import {
 } from '@syclkit/device-if';
 import type { DeviceConfig } from '@syclkit/device-config';
 import { boolValue, uint32ArrayValue, type PropertyValue } from '@syclkit/formats';
-import { Argument, AttributeList, BasicBlock, CallInst, Instruction, IRFunction, Module, type Value } from '@syclkit/ir';
+import { AttributeList, CallInst, Instruction, type IRFunction, type Module, type Value } from '@syclkit/ir';
+import { stubModule } from './stubs.js';
 import type { DependencyGraphOptions } from './dependency-graph.js';
 import type { ImageProcessor, PostLinkDiagnostic, ProcessedImage, ProcessorContext } from './post-link.js';
 import type { SplitImage, SplitPlan } from './split.js';
@@ -167,20 +168,7 @@ export class AddOnImageProcessor implements ImageProcessor {
 
   /** The add-on image with empty definitions of the actions. */
   private stubImage(group: readonly TableEntry[], pair: string): ProcessedImage {
-    const src = this.source;
-    const module = new Module(src.id, src.context);
-    module.sourceFilename = src.sourceFilename;
-    module.dataLayout = src.dataLayout;
-    module.triple = src.triple;
-    const stubs: IRFunction[] = [];
-    for (const entry of group) {
-      const action = entry.action;
-      const fn = new IRFunction(entry.name, action.functionType, action.type, action.attributes);
-      fn.callingConv = action.callingConv;
-      fn.args = action.args.map((a) => new Argument(a.type, a.name, fn));
-      module.addFunction(stubBody(module, fn, action));
-      stubs.push(fn);
-    }
+    const { module, stubs } = stubModule(this.source, group.map((e) => [e.action, e.name] as const));
     return { module, entryPoints: stubs, esimd: false, extraSets: [[ADD_ON_IMAGE_SET, [[pair, boolValue(false)]]]] };
   }
 
@@ -244,17 +232,6 @@ function removeUnusedCallers(module: Module): void {
   }
   const dead = new Set(module.functions.filter((fn) => isConditionalCallerDeclaration(fn) && !used.has(fn)));
   module.removeAll(dead);
-}
-
-/** Gives `fn` a body that only returns (a zero value for non-void results). */
-function stubBody(module: Module, fn: IRFunction, action: IRFunction): IRFunction {
-  const block = new BasicBlock('entry', fn, module.context.label);
-  const ret = action.returnType.kind === 'void' ? [] : [module.context.zero(action.returnType) as Value];
-  const inst = new Instruction('ret', module.context.void, ret);
-  inst.parent = block;
-  block.instructions.push(inst);
-  fn.blocks = [block];
-  return fn;
 }
 
 /** AOT: decides every conditional call for `target` in `module` (changed in place). */

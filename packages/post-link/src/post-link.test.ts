@@ -141,6 +141,24 @@ attributes #1 = { "sycl-unique-id"="dg_id" "sycl-device-global-size"="4" "sycl-d
     expect(files.get('out/t_0.prop')).toContain('[SYCL/device globals]\ndg_id=2|');
   });
 
+  it('adds a dummy image with stub bodies right after a virtual-function image that needs aspects', async () => {
+    const m = ir(`
+define spir_func void @foo() #0 { ret void }
+define spir_func void @bar() #0 !sycl_used_aspects !0 { ret void }
+attributes #0 = { "sycl-module-id"="v.cpp" "indirectly-callable"="setA" }
+!0 = !{i32 6}
+`);
+    const { result, files } = await runInMemory(m, { mode: 'auto' });
+    expect(result.images.map((i) => [i.id, i.entryPoints])).toEqual([
+      [0, ['bar']],
+      [1, ['bar']],
+      [2, ['foo']],
+    ]);
+    expect(files.get('out/t_1.ll')).toContain('define spir_func void @bar() #0 {\nentry:\n  ret void\n}');
+    expect(files.get('out/t_1.prop')).toContain('dummy-image=1|1');
+    expect(files.get('out/t_1.prop')).toContain('aspects=2|AAAAAAAAAAA');
+  });
+
   it('produces byte-identical files across runs', async () => {
     const a = await runInMemory(ir(filtered), { mode: 'source' });
     const b = await runInMemory(ir(filtered), { mode: 'source' });

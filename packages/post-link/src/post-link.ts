@@ -7,7 +7,8 @@
  * written. If anything fails, the files written so far are removed and no table is written.
  */
 import type { DeviceConfig } from '@syclkit/device-config';
-import { createPostLinkTable, writePropertySetRegistry, writeSymbolFile, type FileTable, type PropertyValue } from '@syclkit/formats';
+import { createPostLinkTable, PropertySetName, uint32Value, writePropertySetRegistry, writeSymbolFile, type FileTable, type PropertyValue } from '@syclkit/formats';
+import { stubModule } from './stubs.js';
 import { cloneModule, Module, printModuleTo, type IRFunction } from '@syclkit/ir';
 import { SpecConstantProcessor } from './spec-constants.js';
 import { AddOnImageProcessor, deviceIfGraphOptions, hasConditionalCalls, resolveForTarget } from './device-if.js';
@@ -148,6 +149,21 @@ export function printBytes(m: Module): Uint8Array {
   return Buffer.concat(chunks);
 }
 
+/**
+ * An image that defines virtual functions (`indirectly-callable` entry points) and needs optional
+ * aspects gets a dummy twin, so that a device without those aspects can still link the set.
+ */
+function needsDummyImage(image: ProcessedImage, requirements: ImageRequirements): boolean {
+  return requirements.aspects.length > 0 && image.entryPoints.some((fn) => fn.attributes.fn.hasString('indirectly-callable'));
+}
+
+/** The dummy twin: the virtual functions with empty bodies, `dummy-image=1` in `SYCL/virtual functions`. */
+function dummyImage(image: ProcessedImage): ProcessedImage {
+  const virtuals = image.entryPoints.filter((fn) => fn.attributes.fn.hasString('indirectly-callable'));
+  const { module, stubs } = stubModule(image.module, virtuals.map((fn) => [fn, fn.name] as const));
+  return { module, entryPoints: stubs, esimd: image.esimd, extraSets: [[PropertySetName.VIRTUAL_FUNCTIONS, [['dummy-image', uint32Value(1)]]]] };
+}
+
 /** Runs sycl-post-link over a parsed module. */
 export async function runPostLink(module: Module, options: PostLinkOptions, io: PostLinkIO, processor?: ImageProcessor): Promise<PostLinkResult> {
   if (options.outputs.length === 0) throw new PostLinkError('no output table given', 'no-output');
@@ -246,7 +262,7 @@ async function run(
   };
 
   const queue: ProcessedImage[] = [];
-  const emit = (image: ProcessedImage, imageId: number): void => {
+  const emit = (image: ProcessedImage, imageId: number): ImageRequirements => {
     const names = imageFileNames(prefix, imageId, image.esimd, options.textIR ?? false);
     const code = keepInput ? options.inputPath! : names.code;
     if (!keepInput) write(code, encode(image.module));
@@ -306,9 +322,9 @@ async function run(
       rowIds[i]!.push(imageId);
     });
     reports.push({ id: imageId, code, entryPoints: image.entryPoints.map((fn) => fn.name), requirements });
+    return requirements;
   };
 
-  let maxId = -1;
   if (options.deviceGlobals) {
     const [conflict] = plan.deviceImageScopeConflicts();
     if (conflict !== undefined) {
@@ -317,16 +333,30 @@ async function run(
   }
   const shard = options.shard;
   if (shard !== undefined && processor !== undefined) throw new PostLinkError('a sharded run cannot add images (device_if, requirement strategies)', 'shard-with-processor');
+  // Output ids: the split's, except that a dummy image takes the id after its image and moves
+  // the later ones up (so a sharded run, which needs the split's ids, cannot make dummies).
+  let outId = -1;
+  let lastSplitId = -1;
   for (const image of plan.images(shard === undefined ? undefined : (id) => id % shard.count === shard.index)) {
     const [main, ...extra] = processor?.process(image, { scope, report }) ?? [image];
-    if (main !== undefined) emit(main, image.id);
-    maxId = Math.max(maxId, image.id);
+    if (shard !== undefined) outId = image.id;
+    else if (image.id !== lastSplitId) {
+      outId++;
+      lastSplitId = image.id;
+    }
+    if (main !== undefined) {
+      const requirements = emit(main, outId);
+      if (needsDummyImage(main, requirements)) {
+        if (shard !== undefined) throw new PostLinkError('a sharded run cannot add dummy images for virtual functions', 'shard-with-dummy');
+        emit(dummyImage(main), ++outId);
+      }
+    }
     queue.push(...extra);
     const wait = io.ready?.();
     if (wait !== undefined) await wait;
   }
   // Images a processor adds (device_if add-on images) follow the split images.
-  let nextId = maxId + 1;
+  let nextId = outId + 1;
   for (const extra of queue) emit(extra, nextId++);
 
   const tables = options.outputs.map((spec, i) => ({

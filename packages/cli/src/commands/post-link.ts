@@ -325,8 +325,9 @@ export const command: Command = {
     try {
       const module = await readInputModule(input, inputIO, (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`));
       checkUnsupported(args, module);
-      // device_if add-on images are numbered after all split images: that needs one process.
-      const sharded = count > 1 && !hasConditionalCalls(module);
+      // device_if add-on images are numbered after all split images, and dummy images of virtual
+      // functions move later ids up: both need one process.
+      const sharded = count > 1 && !hasConditionalCalls(module) && !module.functions.some((fn) => fn.attributes.fn.hasString('indirectly-callable'));
       if (count > 1 && !sharded) for (const s of shards) await s.worker.terminate();
       result = await execute(module, sharded ? { ...options, shard: { index: 0, count } } : options, io, written);
       if (sharded) {
