@@ -192,6 +192,19 @@ describe('syclkit compile on bad input', () => {
     expect(existsSync(s.path('bad.fatbin'))).toBe(false);
   });
 
+  it('refuses output paths it cannot write before doing any work', async () => {
+    const r = await syclkit('compile', units[0]!, '-o', s.path('nodir/app.fatbin'));
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(`syclkit compile: error: cannot write the fat binary '${s.path('nodir/app.fatbin')}': there is no directory '${s.path('nodir')}'\n`);
+    expect((await syclkit('compile', units[0]!, '-o', s.dir)).err).toContain('it is a directory');
+    const out = s.path('never.fatbin');
+    expect((await syclkit('compile', units[0]!, '-o', out, '--emit-wrapper-ir', s.path('nodir/w.ll'))).code).toBe(1);
+    expect(existsSync(out)).toBe(false);
+    const temps = s.path('a/b/c');
+    expect((await syclkit('compile', units[0]!, '-o', s.path('deep.fatbin'), '--save-temps', temps)).code).toBe(0);
+    expect(readdirSync(temps)).toContain('deep.linked.ll');
+  });
+
   it('names a missing input file', async () => {
     const r = await syclkit('compile', s.path('missing.ll'), '-o', s.path('m.fatbin'));
     expect(r.code).toBe(1);

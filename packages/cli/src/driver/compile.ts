@@ -22,9 +22,9 @@
  *    optionally the wrapper IR too.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
 import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
 import { readFileTable, readPropertySetRegistry, readSymbolFile, readWrapperBatchTable, writeFileTable, writePropertySetRegistry } from '@syclkit/formats';
@@ -180,6 +180,33 @@ function readUnit(unit: TranslationUnit, context: Context, log: DiagnosticLog): 
 
 let tempCounter = 0;
 
+/** Refuses an output path up front (before any work) when it cannot be written. */
+export function checkOutputPath(path: string, what: string): void {
+  const dir = dirname(path);
+  if (!existsSync(dir)) throw new CliError(`cannot write ${what} '${path}': there is no directory '${dir}'`);
+  if (!statSync(dir).isDirectory()) throw new CliError(`cannot write ${what} '${path}': '${dir}' is not a directory`);
+  if (existsSync(path) && statSync(path).isDirectory()) throw new CliError(`cannot write ${what} '${path}': it is a directory`);
+}
+
+/** Creates a directory and its missing parents, one level at a time (a clear error when one cannot be made). */
+function makeDirectory(path: string): void {
+  const absolute = resolve(path);
+  const missing: string[] = [];
+  for (let dir = absolute; !existsSync(dir); dir = dirname(dir)) {
+    missing.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new CliError(`cannot create the directory '${dir}' for --save-temps: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    }
+  }
+  if (!statSync(absolute).isDirectory()) throw new CliError(`--save-temps: '${path}' is not a directory`);
+}
+
 /**
  * Writes an intermediate file (temporary file, then rename: a reader of --save-temps never sees
  * half a file). No fsync: these are scratch files, and a compile writes many of them.
@@ -309,6 +336,9 @@ function addExplainFacts(tablePath: string, facts: ProgramFacts): void {
 
 /** Compiles a program; see the module comment. Errors in the input throw (located where possible). */
 export async function compileProgram(options: CompileOptions): Promise<CompileResult> {
+  if (options.output !== undefined) checkOutputPath(options.output, 'the fat binary');
+  if (options.wrapperIR !== undefined) checkOutputPath(options.wrapperIR, 'the wrapper IR');
+  if (options.saveTemps !== undefined) makeDirectory(options.saveTemps);
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels } = prepared;
   const step = options.onStep ?? (() => {});
@@ -319,7 +349,6 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   // 5 and 6. Per target: post-link, AOT, wrap.
   const stem = options.output !== undefined ? stemOf(options.output) : (options.name ?? 'app');
   const work = resolve(options.saveTemps ?? mkdtempSync(join(tmpdir(), 'syclkit-')));
-  if (options.saveTemps !== undefined) mkdirSync(options.saveTemps, { recursive: true });
   const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
   try {
     if (options.saveTemps !== undefined) writeIntermediate(join(work, `${stem}.linked.ll`), printModule(linked));
