@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatDiagnostics } from '@syclkit/pass-manager';
 import { builtinAspectTable } from '@syclkit/device-config';
@@ -7,7 +6,7 @@ import { Runtime, SyclError, deviceFromTarget, parseDeviceDescription, type Devi
 import { formatOptions, parseArgs, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import { writeFileAtomic, type CliIO } from '../io.js';
-import { compileProgram, type CompileOptions, type CompileResult } from '../driver/compile.js';
+import { compileProgram, makeDirectory, type CompileOptions, type CompileResult } from '../driver/compile.js';
 import { compatibilityMatrix, formatMatrix } from '../driver/check.js';
 import { answerExplain, factsFromContainer, formatAnswer } from '../driver/explain.js';
 import { SAMPLE_KERNELS, SAMPLE_UNITS } from '../driver/sample.js';
@@ -76,7 +75,7 @@ export const command: Command = {
     }
     const dir = args.values.get('write-sample')?.[0];
     if (dir !== undefined) {
-      mkdirSync(dir, { recursive: true });
+      makeDirectory(dir, '--write-sample');
       for (const unit of SAMPLE_UNITS) writeFileAtomic(join(dir, unit.file), unit.text);
       io.stdout.write(`wrote ${SAMPLE_UNITS.map((u) => join(dir, u.file)).join(', ')}\n`);
       return 0;

@@ -189,7 +189,7 @@ export function checkOutputPath(path: string, what: string): void {
 }
 
 /** Creates a directory and its missing parents, one level at a time (a clear error when one cannot be made). */
-function makeDirectory(path: string): void {
+export function makeDirectory(path: string, option = '--save-temps'): void {
   const absolute = resolve(path);
   const missing: string[] = [];
   for (let dir = absolute; !existsSync(dir); dir = dirname(dir)) {
@@ -201,10 +201,10 @@ function makeDirectory(path: string): void {
       mkdirSync(dir);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-      throw new CliError(`cannot create the directory '${dir}' for --save-temps: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new CliError(`cannot create the directory '${dir}' for ${option}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
-  if (!statSync(absolute).isDirectory()) throw new CliError(`--save-temps: '${path}' is not a directory`);
+  if (!statSync(absolute).isDirectory()) throw new CliError(`${option}: '${path}' is not a directory`);
 }
 
 /**
