@@ -31,6 +31,17 @@ export class DependencyGraph {
   /** Global variables every image starts with: the non-discardable ones (`@llvm.used` aside). */
   readonly roots: readonly GlobalValue[];
   readonly #isImported: ((fn: IRFunction) => boolean) | undefined;
+  /** Globals seen only through ignored call operands so far (device_if actions); see `onlyIgnored`. */
+  readonly #ignoredTargets = new Set<GlobalValue>();
+  readonly #followedTargets = new Set<GlobalValue>();
+
+  /**
+   * Whether `gv` is referenced through ignored call operands (device_if action pointers) and
+   * nowhere else: such a global is never an image root, even when its linkage would make it one.
+   */
+  onlyIgnored(gv: GlobalValue): boolean {
+    return this.#ignoredTargets.has(gv) && !this.#followedTargets.has(gv);
+  }
 
   /** Whether images leave `fn` to be imported at run time (they still reference it). */
   isImported(fn: IRFunction): boolean {
@@ -82,7 +93,11 @@ export class DependencyGraph {
           const ops = inst.operands;
           if (inst instanceof CallInst) {
             for (let i = 0; i < ops.length; i++) {
-              if (options.ignoreCallOperand?.(inst, i)) continue;
+              if (options.ignoreCallOperand?.(inst, i)) {
+                const op = ops[i]!;
+                if (op.vk === 'function' || op.vk === 'global') this.#ignoredTargets.add(op);
+                continue;
+              }
               addValue(ops[i]!);
             }
             for (const bundle of inst.bundles) for (const v of bundle.inputs) addValue(v);
@@ -96,12 +111,14 @@ export class DependencyGraph {
         }
       }
       deps.delete(fn);
+      for (const d of deps) this.#followedTargets.add(d);
       this.#edges.set(fn, [...deps]);
     }
     this.roots = module.globals.filter((gv) => !gv.isDiscardableIfUnused() && !isDroppedGlobal(gv));
     for (const gv of module.globals) {
       if (gv.initializer === undefined) continue;
       const refs = this.constantRefs(gv.initializer).filter((g) => g !== gv);
+      for (const r of refs) this.#followedTargets.add(r);
       if (refs.length > 0) this.#edges.set(gv, refs);
     }
   }

@@ -76,6 +76,33 @@ describe('device_if add-on images (non-AOT)', () => {
     expect(files.get('out/t_2.sym')).toBe('Action.2\n');
   });
 
+  it('keeps actions out of the main image without a split too (the whole-module copy)', async () => {
+    const m = ir(`
+define weak_odr dso_local spir_kernel void @K0() #0 {
+  %c = alloca i8, align 8
+  call spir_func void @cc_P_1(ptr @half_path, ptr %c, i32 -1, i32 5)
+  ret void
+}
+define linkonce_odr spir_func void @half_path(ptr addrspace(4) %this) !sycl_used_aspects !0 { ret void }
+define spir_func void @external_action(ptr addrspace(4) %this) !sycl_used_aspects !0 { ret void }
+define spir_kernel void @K1() #0 {
+  %c = alloca i8, align 8
+  call spir_func void @cc_P_1(ptr @external_action, ptr %c, i32 -1, i32 5)
+  ret void
+}
+declare spir_func void @cc_P_1(ptr, ptr, i32, i32) #1
+attributes #0 = { "sycl-module-id"="a.cpp" }
+attributes #1 = { "sycl-call-if-on-device-conditionally"="true" }
+!0 = !{i32 5}
+`);
+    const { result, files } = await runInMemory(m, { mode: 'none' });
+    expect(result.images[0]!.requirements.aspects).toEqual([]);
+    const main = files.get('out/t_0.ll')!;
+    expect(main).toContain('declare spir_func void @half_path(ptr addrspace(4))');
+    expect(main).not.toContain('define spir_func void @external_action');
+    expect(result.images).toHaveLength(3);
+  });
+
   it('leaves conditional calls alone with deviceIf off', async () => {
     const { files } = await runInMemory(ir(conditional), { mode: 'kernel', deviceIf: 'off' });
     expect(files.get('out/t_1.ll')).toContain('call spir_func void @cc_P_1(ptr @Action');

@@ -91,7 +91,9 @@ export class ImageFactory {
         externalized.set(gv, copy);
       }
     }
-    const isRoot = (gv: GlobalValue): boolean => !gv.isDiscardableIfUnused() || externalized.has(gv);
+    // A device_if action referenced only through conditional calls is never a root: the main image
+    // must not keep it (its definition goes to the add-on images).
+    const isRoot = (gv: GlobalValue): boolean => (!gv.isDiscardableIfUnused() || externalized.has(gv)) && !this.graph.onlyIgnored(gv);
 
     // GlobalDCE over the image's definitions.
     const live = new Set<GlobalValue>();
