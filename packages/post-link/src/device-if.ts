@@ -27,7 +27,8 @@ import {
 } from '@syclkit/device-if';
 import type { DeviceConfig } from '@syclkit/device-config';
 import { boolValue, uint32ArrayValue, type PropertyValue } from '@syclkit/formats';
-import { AttributeList, CallInst, Instruction, type IRFunction, type Module, type Value } from '@syclkit/ir';
+import { AttributeList, CallInst, Instruction, computeUses, deleteFunctions, type IRFunction, type Module, type Value } from '@syclkit/ir';
+import { isEntryPoint } from './entry-points.js';
 import { stubModule } from './stubs.js';
 import type { DependencyGraphOptions } from './dependency-graph.js';
 import type { ImageProcessor, PostLinkDiagnostic, ProcessedImage, ProcessorContext } from './post-link.js';
@@ -237,6 +238,30 @@ function removeUnusedCallers(module: Module): void {
 /** AOT: decides every conditional call for `target` in `module` (changed in place). */
 export function resolveForTarget(module: Module, config: DeviceConfig, target: string): PostLinkDiagnostic[] {
   const facts = targetDeviceFacts(config, target);
+  const actions = conditionalActions(module);
   const result = resolveConditionalCallsForTarget(module, facts, { updateAspects: true, targetName: `'${target}'` });
+  // An action whose condition is false on the target is now unreferenced; left in the module (as a
+  // split-less run would leave it) its aspects would count against the image.
+  const uses = computeUses(module);
+  // Device code has no outside callers besides entry points (kernels, SYCL_EXTERNAL), so an
+  // unreferenced action that is not one is dead whatever its linkage.
+  const dead = [...actions].filter((f) => f.parent === module && !uses.isUsed(f) && !isEntryPoint(f));
+  if (dead.length > 0) deleteFunctions(module, dead);
   return result.problems.map((p) => ({ severity: p.severity === 'error' ? 'error' : 'warning', code: p.code, message: p.message }));
+}
+
+/** The action functions of the module's conditional calls. */
+function conditionalActions(module: Module): Set<IRFunction> {
+  const actions = new Set<IRFunction>();
+  for (const fn of module.functions) {
+    for (const inst of fn.instructions()) {
+      if (!(inst instanceof CallInst)) continue;
+      const caller = inst.calledFunction;
+      const form = caller === undefined ? undefined : conditionalCallerForm(caller);
+      if (caller === undefined || form === undefined) continue;
+      const action = conditionalCallSite(inst, caller, form).action;
+      if (action !== undefined) actions.add(action);
+    }
+  }
+  return actions;
 }

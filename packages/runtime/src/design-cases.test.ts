@@ -42,8 +42,7 @@ async function strategies(program: ModelProgram): Promise<[string, BinaryDescrip
   const postLinkSpecConstants = program.kernels.every((k) => k.conditional.length === 0) && program.fixedTargets.size === 0;
   const deviceIf = program.kernels.some((k) => k.conditional.length > 0);
   for (const mode of MODES) {
-    // Known post-link issue (test below): without a split, device_if actions stay in the main image.
-    if (!(deviceIf && mode === 'none')) out.push([`post-link bundling split=${mode}`, await postLinkBinary(program, mode, [], config, 'bundling')]);
+    out.push([`post-link bundling split=${mode}`, await postLinkBinary(program, mode, [], config, 'bundling')]);
     if (postLinkSpecConstants) out.push([`post-link spec-constants split=${mode}`, await postLinkBinary(program, mode, [], config, 'spec-constants')]);
     else out.push([`test-only spec-constants split=${mode}`, testOnlySpecConstantBinary(program, mode, [], config)]);
   }
@@ -230,23 +229,17 @@ describe('device_if add-on images', () => {
   });
 });
 
-describe('known post-link issue', () => {
-  // post-link keeps the whole module when -split=none leaves one image, so the action's definition
-  // (and its fp16) stays in the main image: the kernel then requires fp16 although the action is
-  // only called on devices that have it. When post-link is fixed this test fails: remove it and the
-  // exclusions in strategies() and in submit.property.test.ts.
+describe('device_if actions and -split', () => {
+  // Actions reached only through conditional calls live in add-on images, whatever the split mode,
+  // so the main image never requires their aspects.
   const program: ModelProgram = {
     kernels: [kernel('K0', { conditional: [{ condition: aspectCondition(FP16), action: { name: 'half_path', aspects: [FP16] } }] })],
     fixedTargets: new Map(),
   };
   const noFp16 = new Device({ name: 'no-fp16', aspects: [], subGroupSizes: [16], maxWorkGroupSize: 256, backend: 'opencl', deviceType: 'gpu' });
 
-  it('-split=source: the kernel runs on a device without fp16, linked with the stub', async () => {
-    const launch = runtimeWith(await postLinkBinary(program, 'source', [], config)).queue(noFp16).singleTask('K0');
+  it.each(['source', 'none'] as const)('-split=%s: the kernel runs on a device without fp16, linked with the stub', async (mode) => {
+    const launch = runtimeWith(await postLinkBinary(program, mode, [], config)).queue(noFp16).singleTask('K0');
     expect(launch.addOnImages.map((a) => a.definitions)).toEqual([false]);
-  });
-
-  it.fails('-split=none: the kernel runs on a device without fp16 (fails today: the main image requires fp16)', async () => {
-    runtimeWith(await postLinkBinary(program, 'none', [], config)).queue(noFp16).singleTask('K0');
   });
 });
