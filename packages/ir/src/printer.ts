@@ -168,11 +168,13 @@ export function formatAttribute(a: Attribute, typeText: (t: Type) => string, inG
 }
 
 const CHUNK = 1 << 20;
+/** First buffer of a print: small, so printing many small modules (split images) stays cheap. */
+const FIRST_CHUNK = 1 << 14;
 /** Decimal spellings of small numbers, reused instead of allocating a string per number. */
 const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => String(i));
 
 class ModulePrinter {
-  private out: Buffer = Buffer.allocUnsafe(CHUNK);
+  private out: Buffer = Buffer.allocUnsafe(FIRST_CHUNK);
   private n = 0;
   private readonly sink: (chunk: Uint8Array) => void;
   private readonly m: Module;
@@ -214,18 +216,29 @@ class ModulePrinter {
     else this.w(String(v));
   }
 
-  /** Hands the full buffer to the sink and starts a fresh one with room for `need` bytes. */
+  /**
+   * Makes room for `need` more bytes: a small first buffer grows by doubling up to 1 MiB; after
+   * that, full 1 MiB chunks go to the sink and a fresh buffer starts.
+   */
   private spill(need: number): void {
+    const size = this.out.length;
+    if (size < CHUNK && this.n + need <= CHUNK) {
+      let next = size * 2;
+      while (next < this.n + need) next *= 2;
+      const grown = Buffer.allocUnsafe(Math.min(next, CHUNK));
+      this.out.copy(grown, 0, 0, this.n);
+      this.out = grown;
+      return;
+    }
     if (this.n > 0) this.sink(this.out.subarray(0, this.n));
     this.out = Buffer.allocUnsafe(Math.max(CHUNK, need));
     this.n = 0;
   }
 
-  /** Hands over what is buffered (only at the end; chunks are handed over when full). */
+  /** Hands over what is buffered; only used once, at the end. */
   private flush(force = false): void {
     if (force && this.n > 0) {
       this.sink(this.out.subarray(0, this.n));
-      this.out = Buffer.allocUnsafe(CHUNK);
       this.n = 0;
     }
   }
