@@ -3,7 +3,7 @@
  * `!N` numbering (depth-first, globals then named metadata then lazily per function), attribute
  * group numbering, attachment order (by metadata kind id), default spellings and escapes.
  */
-import { formatAllocKind, formatMemoryEffects, type Attribute, type AttributeSet } from './attributes.js';
+import { AttributeSet, formatAllocKind, formatMemoryEffects, type Attribute } from './attributes.js';
 import { formatFP } from './fp.js';
 import {
   AggregateInst,
@@ -49,9 +49,38 @@ export function printModule(module: Module): string {
  * `write` as they are produced, so large modules can be written out without holding the text.
  * Each chunk is a fresh buffer the callee may keep.
  */
-export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void): void {
-  new ModulePrinter(module, write).print();
+export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void, options: PrintOptions = {}): void {
+  new ModulePrinter(module, write, options.cache).print();
 }
+
+export interface PrintOptions {
+  /**
+   * Reuse printed function bodies across prints of modules that share function objects (the
+   * images of a device-code split). The caller promises the cached functions do not change while
+   * the cache is in use.
+   */
+  readonly cache?: PrintCache;
+}
+
+/** A function's printed text with holes for the numbers that differ between modules. */
+interface FunctionTemplate {
+  /** Text between holes; `segments.length === holes.length + 1`. */
+  readonly segments: readonly Buffer[];
+  /** Metadata nodes (printed `!N`) and call-site attribute sets (printed `#N`), in text order. */
+  readonly holes: readonly (MDNode | AttributeSet)[];
+}
+
+/** Printed function bodies and type-discovery roots, reused across prints (see {@link PrintOptions}). */
+export class PrintCache {
+  /** @internal */ readonly templates = new WeakMap<IRFunction, FunctionTemplate>();
+  /** @internal Functions printed once; a template is made on the second print. */
+  readonly seen = new WeakSet<IRFunction>();
+  /** @internal */ readonly typeRoots = new WeakMap<IRFunction, readonly (Type | Value | MDNode)[]>();
+}
+
+/** Marks a hole while a template is recorded; raw control bytes never occur in printed IR. */
+const HOLE_START = 1;
+const HOLE_END = 2;
 
 /** Whether a name prints without quotes: [-a-zA-Z._][-a-zA-Z0-9._]* (no '$', no leading digit). */
 function isPlainName(name: string): boolean {
@@ -176,7 +205,7 @@ const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => 
 class ModulePrinter {
   private out: Buffer = Buffer.allocUnsafe(FIRST_CHUNK);
   private n = 0;
-  private readonly sink: (chunk: Uint8Array) => void;
+  private sink: (chunk: Uint8Array) => void;
   private readonly m: Module;
   private readonly typeNames = new Map<Type, string>();
   private readonly numberedTypes = new Map<StructType, number>();
@@ -190,9 +219,32 @@ class ModulePrinter {
   private preds = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
 
-  constructor(m: Module, sink: (chunk: Uint8Array) => void) {
+  /** Set while a function template is being recorded: holes go here instead of numbers. */
+  private recording: (MDNode | AttributeSet)[] | undefined;
+  private readonly cache: PrintCache | undefined;
+
+  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache) {
     this.m = m;
     this.sink = sink;
+    this.cache = cache;
+  }
+
+  /** `!N` for a numbered node, or a hole while recording. */
+  private mdNumber(n: MDNode): string {
+    if (this.recording !== undefined) {
+      this.recording.push(n);
+      return `\x01${this.recording.length - 1}\x02`;
+    }
+    return `!${this.mdSlots.get(n)}`;
+  }
+
+  /** `#N` for a call-site or function attribute set, or a hole while recording. */
+  private attrNumber(set: AttributeSet): string {
+    if (this.recording !== undefined) {
+      this.recording.push(set);
+      return `\x01${this.recording.length - 1}\x02`;
+    }
+    return `#${this.attrSlot(set)}`;
   }
 
   /** Appends a latin1 string byte by byte (cheaper than building ropes of small strings). */
@@ -539,6 +591,16 @@ class ModulePrinter {
         if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
       }
     }
+    for (const b of f.blocks) {
+      for (const inst of b.instructions) {
+        if (inst instanceof CallInst && !inst.attributes.fn.isEmpty) this.attrSlot(inst.attributes.fn);
+      }
+    }
+    this.incorporateFunctionLocals(f);
+  }
+
+  /** Local value numbers and block predecessors of a function (no module-wide numbering). */
+  private incorporateFunctionLocals(f: IRFunction): void {
     const locals = new Map<Value, number>();
     let next = 0;
     for (const a of f.args) if (a.name === '') locals.set(a, next++);
@@ -546,7 +608,6 @@ class ModulePrinter {
       if (b.name === '') locals.set(b, next++);
       for (const inst of b.instructions) {
         if (inst.name === '' && inst.type.kind !== 'void') locals.set(inst, next++);
-        if (inst instanceof CallInst && !inst.attributes.fn.isEmpty) this.attrSlot(inst.attributes.fn);
       }
     }
     this.localSlots = locals;
@@ -680,13 +741,74 @@ class ModulePrinter {
   }
 
   private printFunction(f: IRFunction): void {
+    const cache = this.cache;
+    if (cache === undefined || !this.cacheable) {
+      this.incorporateFunction(f);
+      this.printFunctionText(f);
+      return;
+    }
+    let template = cache.templates.get(f);
+    if (template === undefined && !cache.seen.has(f)) {
+      // keep templates only for functions printed more than once (shared between images)
+      cache.seen.add(f);
+      this.incorporateFunction(f);
+      this.printFunctionText(f);
+      return;
+    }
+    if (template === undefined) {
+      // print once into a private buffer with holes, then keep the pieces
+      this.incorporateFunctionLocals(f);
+      const saved = { out: this.out, n: this.n, sink: this.sink };
+      const chunks: Uint8Array[] = [];
+      this.sink = (c) => chunks.push(Buffer.from(c));
+      this.out = Buffer.allocUnsafe(FIRST_CHUNK);
+      this.n = 0;
+      this.recording = [];
+      try {
+        this.printFunctionText(f);
+        this.flush(true);
+      } finally {
+        const holes = this.recording;
+        this.recording = undefined;
+        this.out = saved.out;
+        this.n = saved.n;
+        this.sink = saved.sink;
+        template = toTemplate(Buffer.concat(chunks), holes);
+      }
+      cache.templates.set(f, template);
+    }
+    // Number the holes in text order: the order LLVM's SlotTracker numbers them in.
+    const { segments, holes } = template;
+    for (let i = 0; i < holes.length; i++) {
+      const hole = holes[i]!;
+      if (!(hole instanceof AttributeSet)) this.mdSlot(hole);
+    }
+    for (let i = 0; i < holes.length; i++) {
+      this.wBytes(segments[i]!);
+      const hole = holes[i]!;
+      this.w(hole instanceof AttributeSet ? `#${this.attrSlot(hole)}` : `!${this.mdSlots.get(hole)}`);
+    }
+    this.wBytes(segments[holes.length]!);
+  }
+
+  /** Holes stand only for metadata and attribute numbers; other per-module numbers disable the cache. */
+  private get cacheable(): boolean {
+    return this.numberedTypes.size === 0 && this.globalSlots.size === 0;
+  }
+
+  private wBytes(bytes: Buffer): void {
+    if (this.n + bytes.length > this.out.length) this.spill(bytes.length);
+    bytes.copy(this.out, this.n);
+    this.n += bytes.length;
+  }
+
+  private printFunctionText(f: IRFunction): void {
     this.currentFunction = f;
     const attrs = f.attributes;
     if (!attrs.fn.isEmpty) {
       const nonString = attrs.fn.attributes.filter((a) => a.kind !== 'string');
       if (nonString.length > 0) this.w(`; Function Attrs: ${nonString.map((a) => formatAttribute(a, (t) => this.type(t))).join(' ')}\n`);
     }
-    this.incorporateFunction(f);
     let s: string;
     if (f.isDeclaration) s = 'declare' + this.attachmentsText(f.attachments, ' ') + ' ';
     else s = 'define ';
@@ -713,7 +835,7 @@ class ModulePrinter {
     s += params.join(', ') + ')';
     if (f.unnamedAddr !== 'none') s += ' ' + f.unnamedAddr;
     if (f.addressSpace !== 0 || this.m.layout.programAddressSpace !== 0) s += ` addrspace(${f.addressSpace})`;
-    if (!attrs.fn.isEmpty) s += ` #${this.attrSlot(attrs.fn)}`;
+    if (!attrs.fn.isEmpty) s += ` ${this.attrNumber(attrs.fn)}`;
     if (f.section !== '') s += ` section "${escapeString(f.section)}"`;
     if (f.partition !== '') s += ` partition "${escapeString(f.partition)}"`;
     s += this.comdatSuffix(f);
@@ -1120,8 +1242,8 @@ class ModulePrinter {
     if (c.opcode === 'call' && c.flags & Flag.MUSTTAIL && this.currentFunction?.functionType.varArgs) this.w(n > 0 ? ', ...' : '...');
     this.ch(41);
     if (!attrs.fn.isEmpty) {
-      this.w(' #');
-      this.num(this.attrSlot(attrs.fn));
+      this.ch(32);
+      this.w(this.attrNumber(attrs.fn));
     }
     if (c.bundles.length > 0) {
       const bundles = c.bundles.map((b) => `"${escapeString(b.tag)}"(${b.inputs.map((v) => this.typedOperand(v)).join(', ')})`);
@@ -1258,9 +1380,8 @@ class ModulePrinter {
   private mdRef(n: Metadata): string {
     if (n.mk === 'expr') return this.expressionText(n);
     if (n.mk === 'tuple' || n.mk === 'di') {
-      const slot = this.mdSlots.get(n);
-      if (slot === undefined) return n.mk === 'di' && n.className === 'DILocation' ? this.mdBody(n) : '<badref>';
-      return `!${slot}`;
+      if (this.recording === undefined && !this.mdSlots.has(n)) return n.mk === 'di' && n.className === 'DILocation' ? this.mdBody(n) : '<badref>';
+      return this.mdNumber(n);
     }
     return this.metadataOperand(n);
   }
@@ -1351,3 +1472,20 @@ function isConstantValue(v: Value): boolean {
   }
 }
 
+
+/** Cuts recorded function text at its hole markers (`\x01<index>\x02`). */
+function toTemplate(text: Buffer, holes: readonly (MDNode | AttributeSet)[]): FunctionTemplate {
+  const segments: Buffer[] = [];
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== HOLE_START) continue;
+    segments.push(text.subarray(from, i));
+    let j = i + 1;
+    while (text[j] !== HOLE_END) j++;
+    from = j + 1;
+    i = j;
+  }
+  segments.push(text.subarray(from));
+  if (segments.length !== holes.length + 1) throw new Error('print cache: hole markers and holes disagree');
+  return { segments, holes };
+}

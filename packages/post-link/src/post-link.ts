@@ -9,7 +9,7 @@
 import type { DeviceConfig } from '@syclkit/device-config';
 import { createPostLinkTable, PropertySetName, uint32Value, writePropertySetRegistry, writeSymbolFile, type FileTable, type PropertyValue } from '@syclkit/formats';
 import { stubModule } from './stubs.js';
-import { cloneModule, Module, printModuleTo, type IRFunction } from '@syclkit/ir';
+import { cloneModule, Module, PrintCache, printModuleTo, type IRFunction } from '@syclkit/ir';
 import { SpecConstantProcessor } from './spec-constants.js';
 import { AddOnImageProcessor, deviceIfGraphOptions, hasConditionalCalls, resolveForTarget } from './device-if.js';
 import type { GroupScope } from './grouping.js';
@@ -139,9 +139,9 @@ export interface ProcessedImage {
  * The textual IR of a module as latin1 bytes, in one right-sized buffer (the printer's chunks
  * are slices of 1 MiB buffers; keeping one alive until its write completes would pin the rest).
  */
-export function printBytes(m: Module): Uint8Array {
+export function printBytes(m: Module, cache?: PrintCache): Uint8Array {
   const chunks: Uint8Array[] = [];
-  printModuleTo(m, (chunk) => chunks.push(chunk));
+  printModuleTo(m, (chunk) => chunks.push(chunk), cache === undefined ? {} : { cache });
   if (chunks.length === 1) {
     const only = chunks[0]!;
     return only.byteLength * 2 >= only.buffer.byteLength ? only : new Uint8Array(only);
@@ -222,8 +222,10 @@ async function run(
   const plan = planSplit(input, splitOptions);
   if (splitOptions.graph !== options.graph) processor = new AddOnImageProcessor(input, () => plan);
   const scope = groupScope(options.mode ?? 'none', options.irOutputOnly ?? false);
+  // Images share the input's function objects (read-only), so their printed bodies are reused.
+  const printCache = new PrintCache();
   const encode = (m: Module): Uint8Array => {
-    const text = printBytes(m);
+    const text = printBytes(m, printCache);
     if (options.textIR) return text;
     if (io.encodeBitcode === undefined) throw new PostLinkError('bitcode output needs an encoder; use text IR (-S)', 'no-bitcode-writer');
     return io.encodeBitcode(text);
