@@ -2,26 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../io.js';
-import { main } from '../main.js';
-
-function memoryIO(stdin = ''): CliIO & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (chunk: string | Uint8Array) => (out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()) },
-    stderr: { write: (chunk: string) => (err += chunk) },
-    readStdin: async () => Buffer.from(stdin),
-    stdoutIsTTY: false,
-    out: () => out,
-    err: () => err,
-  };
-}
+import { runSyclkit } from '../testing.js';
 
 async function run(argv: string[], stdin?: string) {
-  const io = memoryIO(stdin);
-  const code = await main(['file-table-tform', ...argv], io);
-  return { code, out: io.out(), err: io.err() };
+  return runSyclkit(['file-table-tform', ...argv], stdin);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'syclkit-ftt-'));

@@ -4,26 +4,10 @@ import { join } from 'node:path';
 import { PropertySetRegistry, addDeviceRequirements, bitVectorValue, uint32ArrayValue, uint32Value, writePropertySetRegistry, type DeviceRequirements } from '@syclkit/formats';
 import { ContainerReader } from '@syclkit/offload-wrapper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../io.js';
-import { main } from '../main.js';
-
-function memoryIO(): CliIO & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (chunk: string | Uint8Array) => (out += String(chunk)) },
-    stderr: { write: (chunk: string) => (err += chunk) },
-    readStdin: async () => Buffer.alloc(0),
-    stdoutIsTTY: false,
-    out: () => out,
-    err: () => err,
-  };
-}
+import { runSyclkit } from '../testing.js';
 
 async function syclkit(...argv: string[]) {
-  const io = memoryIO();
-  const code = await main(argv, io);
-  return { code, out: io.out(), err: io.err() };
+  return runSyclkit(argv);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'syclkit-inspect-'));

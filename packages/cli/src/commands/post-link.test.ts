@@ -4,26 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../io.js';
-import { main } from '../main.js';
-
-function memoryIO(stdin = ''): CliIO & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (chunk: string | Uint8Array) => (out += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('latin1')) },
-    stderr: { write: (chunk: string) => (err += chunk) },
-    readStdin: async () => Buffer.from(stdin, 'latin1'),
-    stdoutIsTTY: false,
-    out: () => out,
-    err: () => err,
-  };
-}
+import { runSyclkit } from '../testing.js';
 
 async function run(command: string, argv: string[], stdin = '') {
-  const io = memoryIO(stdin);
-  const code = await main([command, ...argv], io);
-  return { code, out: io.out(), err: io.err() };
+  return runSyclkit([command, ...argv], stdin);
 }
 
 const root = mkdtempSync(join(tmpdir(), 'syclkit-post-link-'));

@@ -2,26 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../io.js';
-import { main } from '../main.js';
-
-function memoryIO(): CliIO & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (chunk: string | Uint8Array) => (out += String(chunk)) },
-    stderr: { write: (chunk: string) => (err += chunk) },
-    readStdin: async () => Buffer.alloc(0),
-    stdoutIsTTY: false,
-    out: () => out,
-    err: () => err,
-  };
-}
+import { runSyclkit } from '../testing.js';
 
 async function run(...argv: string[]) {
-  const io = memoryIO();
-  const code = await main(['targets', ...argv], io);
-  return { code, out: io.out(), err: io.err() };
+  return runSyclkit(['targets', ...argv]);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'syclkit-targets-'));

@@ -5,26 +5,10 @@ import { join } from 'node:path';
 import { PropertySetRegistry, addDeviceRequirements, readDeviceRequirements, uint32Value, writePropertySetRegistry, type DeviceRequirements } from '@syclkit/formats';
 import { findTool, readContainerFile } from '@syclkit/offload-wrapper';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CliIO } from '../io.js';
-import { main } from '../main.js';
-
-function memoryIO(): CliIO & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdout: { write: (chunk: string | Uint8Array) => (out += String(chunk)) },
-    stderr: { write: (chunk: string) => (err += chunk) },
-    readStdin: async () => Buffer.alloc(0),
-    stdoutIsTTY: false,
-    out: () => out,
-    err: () => err,
-  };
-}
+import { runSyclkit } from '../testing.js';
 
 async function run(...argv: string[]) {
-  const io = memoryIO();
-  const code = await main(['wrap', ...argv], io);
-  return { code, out: io.out(), err: io.err() };
+  return runSyclkit(['wrap', ...argv]);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'syclkit-wrap-'));
