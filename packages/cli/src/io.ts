@@ -1,5 +1,7 @@
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomicWith } from '@syclkit/formats';
+
+export { writeFileAtomic } from '@syclkit/formats';
 
 /** Streams a command writes to; tests pass in-memory sinks. */
 export interface CliIO {
@@ -24,33 +26,6 @@ export function processIO(): CliIO {
   };
 }
 
-let tempCounter = 0;
-
-/**
- * Writes a file atomically: the bytes go to a temporary file beside the target, which is then
- * renamed over it, so a reader never sees a half-written file and a failure leaves the old one.
- */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
-  const fd = openSync(temp, 'w');
-  try {
-    if (typeof data === 'string') writeSync(fd, data, null, 'utf8');
-    else writeSync(fd, data);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-}
-
 /** Reads an input file, or stdin for `-`. */
 export async function readInput(path: string, io: CliIO): Promise<Buffer> {
   return path === '-' ? io.readStdin() : readFileSync(path);
@@ -61,24 +36,5 @@ export async function readInput(path: string, io: CliIO): Promise<Buffer> {
  * the target, then renamed), so large outputs are never held in memory whole.
  */
 export function writeFileAtomicStreaming(path: string, produce: (write: (chunk: Uint8Array) => void) => void): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
-  const fd = openSync(temp, 'w');
-  try {
-    produce((chunk) => {
-      let off = 0;
-      while (off < chunk.length) off += writeSync(fd, chunk, off);
-    });
-    fsyncSync(fd);
-    closeSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomicWith(path, (file) => produce((chunk) => file.write(chunk)));
 }

@@ -4,6 +4,7 @@ import * as api from './index.js';
 describe('@syclkit/formats public surface', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'AtomicFile',
       'Base64DecodeError',
       'BinaryPropertyType',
       'DEVICE_BINARY_PROPERTY_LAYOUT',
@@ -48,6 +49,8 @@ describe('@syclkit/formats public surface', () => {
       'uint32ArrayValue',
       'uint32Value',
       'uint64ArrayValue',
+      'writeFileAtomic',
+      'writeFileAtomicWith',
       'writeFileList',
       'writeFileTable',
       'writePropertySetRegistry',

@@ -59,3 +59,10 @@ export {
   readWrapperBatchTable,
 } from './post-link-table.js';
 export { writeSymbolFile, readSymbolFile, writeFileList, readFileList } from './line-lists.js';
+export {
+  AtomicFile,
+  type AtomicFileOptions,
+  type TextEncoding,
+  writeFileAtomic,
+  writeFileAtomicWith,
+} from './atomic-file.js';

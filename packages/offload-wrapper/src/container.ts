@@ -1,7 +1,6 @@
-import { closeSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { PropertySetRegistry, PropertyType, type PropertyValue } from '@syclkit/formats';
+import { AtomicFile, PropertySetRegistry, PropertyType, type PropertyValue } from '@syclkit/formats';
 import { ByteBuilder, ByteCursor } from './binary-io.js';
 import { checkDeviceImage, type BinaryDescriptor, type Bundle, type DeviceImage } from './descriptor.js';
 import { ContainerError, WrapperError } from './errors.js';
@@ -80,45 +79,6 @@ class MemorySink implements ByteSink {
   }
 }
 
-let tempCounter = 0;
-
-/** Writes to a temporary file beside the target; `commit` renames it over the target. */
-class FileSink implements ByteSink {
-  readonly temp: string;
-  readonly fd: number;
-  position = 0;
-  constructor(readonly path: string) {
-    this.temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
-    this.fd = openSync(this.temp, 'w');
-  }
-  write(bytes: Uint8Array): void {
-    let done = 0;
-    while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
-    this.position += bytes.length;
-  }
-  commit(): void {
-    try {
-      fsyncSync(this.fd);
-    } finally {
-      closeSync(this.fd);
-    }
-    try {
-      renameSync(this.temp, this.path);
-    } catch (error) {
-      rmSync(this.temp, { force: true });
-      throw error;
-    }
-  }
-  discard(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
-    rmSync(this.temp, { force: true });
-  }
-}
-
 /** What `ContainerWriter.finish` reports. */
 export interface ContainerSummary {
   readonly size: number;
@@ -154,14 +114,14 @@ function encodeImageMetadata(image: DeviceImage): Uint8Array {
  * sees a partial container, and a failure leaves the old file in place).
  */
 export class ContainerWriter {
-  readonly #sink: MemorySink | FileSink;
+  readonly #sink: MemorySink | AtomicFile;
   readonly #bundles: { target: string; offsets: number[] }[] = [];
   readonly #byTarget = new Map<string, { target: string; offsets: number[] }>();
   #images = 0;
   #state: 'open' | 'finished' | 'aborted' = 'open';
   #bytes: Uint8Array | undefined;
 
-  private constructor(sink: MemorySink | FileSink) {
+  private constructor(sink: MemorySink | AtomicFile) {
     this.#sink = sink;
     const header = new ByteBuilder().bytes(CONTAINER_MAGIC).u16(CONTAINER_VERSION).u16(0);
     header.u32(crc(header.finish()));
@@ -170,7 +130,7 @@ export class ContainerWriter {
 
   /** A writer to `path` (through a temporary file in the same directory). */
   static toFile(path: string): ContainerWriter {
-    return new ContainerWriter(new FileSink(path));
+    return new ContainerWriter(new AtomicFile(path));
   }
 
   /** A writer to memory; `bytes()` gives the container after `finish()`. */
@@ -242,7 +202,7 @@ export class ContainerWriter {
       trailer.u32(crc(trailer.finish()));
       this.#sink.write(indexBytes);
       this.#sink.write(trailer.finish());
-      if (this.#sink instanceof FileSink) this.#sink.commit();
+      if (this.#sink instanceof AtomicFile) this.#sink.commit();
       else this.#bytes = this.#sink.concat();
     } catch (error) {
       this.abort();
@@ -256,7 +216,7 @@ export class ContainerWriter {
   abort(): void {
     if (this.#state !== 'open') return;
     this.#state = 'aborted';
-    if (this.#sink instanceof FileSink) this.#sink.discard();
+    if (this.#sink instanceof AtomicFile) this.#sink.discard();
   }
 
   /** The container bytes of a memory writer, after `finish`. */

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { generatorVersion, type ModuleStats } from './generator.js';
 import { resolveGeneratorOptions } from './options.js';
-import { writeFileAtomicWith, writeModuleFile, type SizedGeneratorOptions } from './output.js';
+import { writeTextFileAtomic, writeModuleFile, type SizedGeneratorOptions } from './output.js';
 
 export interface CachedModule {
   readonly path: string;
@@ -59,6 +59,6 @@ export function cachedModule(cacheDir: string, options: SizedGeneratorOptions, l
   const { stats, attempts } = writeModuleFile(path, options);
   const generationMs = performance.now() - start;
   log(`generated ${(stats.bytes / 1024 ** 2).toFixed(1)} MiB, ${stats.definitions} functions, ${stats.kernels} kernels in ${(generationMs / 1000).toFixed(1)} s (${attempts} attempt${attempts === 1 ? '' : 's'})`);
-  writeFileAtomicWith(metaPath, (sink) => sink.write(`${JSON.stringify({ stats, generationMs, attempts }, null, 2)}\n`));
+  writeTextFileAtomic(metaPath, (sink) => sink.write(`${JSON.stringify({ stats, generationMs, attempts }, null, 2)}\n`));
   return { path, stats, generationMs, cached: false };
 }

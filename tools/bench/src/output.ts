@@ -1,6 +1,5 @@
 /** Writing generated modules to files, and growing a module until it reaches a target size. */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { writeFileAtomicWith, type AtomicFile } from '@syclkit/formats';
 import { writeModule, type ModuleStats, type TextSink } from './generator.js';
 import { resolveGeneratorOptions, type GeneratorOptions } from './options.js';
 
@@ -43,11 +42,11 @@ export function generateToSize(options: SizedGeneratorOptions): SizedModule {
   }
 }
 
-/** A sink that writes to a file descriptor in large blocks. */
+/** Gathers small chunks into large blocks before they reach the file. */
 class BufferedFileSink implements TextSink {
   private buffered: string[] = [];
   private size = 0;
-  constructor(private readonly fd: number) {}
+  constructor(private readonly file: AtomicFile) {}
   write(chunk: string): void {
     this.buffered.push(chunk);
     this.size += chunk.length;
@@ -55,48 +54,32 @@ class BufferedFileSink implements TextSink {
   }
   flush(): void {
     if (this.size === 0) return;
-    writeSync(this.fd, this.buffered.join(''), null, 'utf8');
+    this.file.write(this.buffered.join(''));
     this.buffered = [];
     this.size = 0;
   }
 }
 
-let tempCounter = 0;
-
 /** Writes through a temporary file renamed over `path`, so readers never see a partial module. */
-export function writeFileAtomicWith(path: string, fill: (sink: TextSink) => void): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
-  const fd = openSync(temp, 'w');
-  try {
-    const sink = new BufferedFileSink(fd);
+export function writeTextFileAtomic(path: string, fill: (sink: TextSink) => void): void {
+  writeFileAtomicWith(path, (file) => {
+    const sink = new BufferedFileSink(file);
     fill(sink);
     sink.flush();
-    fsyncSync(fd);
-    closeSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  try {
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  });
 }
 
 /** Generates straight into `path` (streaming unless a target size needs measuring first). */
 export function writeModuleFile(path: string, options: SizedGeneratorOptions): { stats: ModuleStats; attempts: number } {
   if (options.targetSize === undefined) {
     let stats: ModuleStats | undefined;
-    writeFileAtomicWith(path, (sink) => {
+    writeTextFileAtomic(path, (sink) => {
       stats = writeModule(options, sink);
     });
     return { stats: stats!, attempts: 1 };
   }
   const sized = generateToSize(options);
-  writeFileAtomicWith(path, (sink) => {
+  writeTextFileAtomic(path, (sink) => {
     for (const c of sized.chunks) sink.write(c);
   });
   return { stats: sized.stats, attempts: sized.attempts };

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, delimiter, join, resolve } from 'node:path';
 import { evaluateBooleanExpression } from './boolean-expression.js';
-import { writeFileAtomic } from './fs.js';
+import { writeFileAtomic } from '@syclkit/formats';
 import type { ScoredTest } from './scored.js';
 import { parseTestScript, ScriptError, type TestScript } from './script.js';
 import { applySubstitutions, defaultSubstitutions, type SubstitutedCommand } from './substitute.js';

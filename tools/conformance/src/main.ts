@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseOptions, usage, UsageError, type Options } from './args.js';
 import { isFailing, isPassing, type TestResult } from './execute.js';
-import { writeFileAtomic } from './fs.js';
+import { writeFileAtomic } from '@syclkit/formats';
 import { checkRatchet, formatRatchet, parseRatchet, updateRatchet, type RatchetCheck } from './ratchet.js';
 import { formatFailureDetails, formatRatchetReport, formatResultLine, formatSummary, outcomeLabel, summarize, toJsonTests, type JsonReport } from './report.js';
 import { runTests } from './run.js';

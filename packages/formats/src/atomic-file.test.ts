@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AtomicFile, writeFileAtomic, writeFileAtomicWith } from './atomic-file.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'syclkit-atomic-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('writeFileAtomic', () => {
+  it('replaces an existing file and leaves no temporary file behind', () => {
+    const path = join(dir, 'out.txt');
+    writeFileSync(path, 'old');
+    writeFileAtomic(path, 'new');
+    expect(readFileSync(path, 'utf8')).toBe('new');
+    expect(readdirSync(dir)).toEqual(['out.txt']);
+  });
+
+  it('encodes strings as UTF-8 by default and latin1 on request', () => {
+    const path = join(dir, 'out.bin');
+    writeFileAtomic(path, '\u00e9');
+    expect([...readFileSync(path)]).toEqual([0xc3, 0xa9]);
+    writeFileAtomic(path, '\u00e9', { encoding: 'latin1' });
+    expect([...readFileSync(path)]).toEqual([0xe9]);
+  });
+
+  it('creates new files with the requested mode', () => {
+    const path = join(dir, 'tool');
+    writeFileAtomic(path, '#!/bin/sh\n', { mode: 0o755 });
+    expect(statSync(path).mode & 0o100).toBe(0o100);
+  });
+
+  it('fails without creating anything when the directory does not exist', () => {
+    expect(() => writeFileAtomic(join(dir, 'missing', 'out.txt'), 'x')).toThrow(/ENOENT/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('removes the temporary file when the rename fails (target is a non-empty directory)', () => {
+    const path = join(dir, 'taken');
+    mkdirSync(join(path, 'inner'), { recursive: true });
+    expect(() => writeFileAtomic(path, 'x')).toThrow();
+    expect(readdirSync(dir)).toEqual(['taken']);
+  });
+});
+
+describe('writeFileAtomicWith', () => {
+  it('keeps the old contents when the producer throws', () => {
+    const path = join(dir, 'out.txt');
+    writeFileSync(path, 'old');
+    expect(() =>
+      writeFileAtomicWith(path, (file) => {
+        file.write('partial');
+        throw new Error('producer failed');
+      }),
+    ).toThrow('producer failed');
+    expect(readFileSync(path, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['out.txt']);
+  });
+
+  it('counts the bytes written', () => {
+    let seen = 0;
+    writeFileAtomicWith(join(dir, 'out'), (file) => {
+      file.write(new Uint8Array(3));
+      file.write('ab');
+      seen = file.position;
+    });
+    expect(seen).toBe(5);
+  });
+});
+
+describe('AtomicFile', () => {
+  it('refuses writes after commit', () => {
+    const file = new AtomicFile(join(dir, 'out'));
+    file.commit();
+    expect(() => file.write('x')).toThrow(/already committed or discarded/);
+  });
+
+  it('discard leaves the target untouched', () => {
+    const path = join(dir, 'out');
+    writeFileSync(path, 'old');
+    const file = new AtomicFile(path);
+    file.write('new');
+    file.discard();
+    file.discard();
+    expect(readFileSync(path, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['out']);
+  });
+});
