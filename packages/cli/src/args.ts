@@ -3,6 +3,10 @@
  * options that take a value, repeatable options, and positionals. Unknown options are errors,
  * never silently ignored.
  */
+import { suggest } from '@syclkit/pass-manager';
+
+export { suggest };
+
 export interface OptionSpec {
   /** Option name without dashes, e.g. `passes`, `o`, `S`. */
   readonly name: string;
@@ -111,30 +115,4 @@ export function formatOptions(specs: readonly OptionSpec[]): string {
     });
   const width = Math.min(34, Math.max(0, ...rows.map(([left]) => left.length)) + 2);
   return rows.map(([left, help]) => (left.length >= width ? `${left}\n${' '.repeat(width)}${help}` : left.padEnd(width) + help)).join('\n') + '\n';
-}
-
-/** Closest candidate by edit distance, if it is close enough to be a plausible typo. */
-export function suggest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = editDistance(word, candidate);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = candidate;
-    }
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
-}
-
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) {
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = cur;
-  }
-  return prev[b.length]!;
 }

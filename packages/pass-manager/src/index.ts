@@ -60,5 +60,6 @@ export type {
   FormatOptions,
 } from './diagnostics.js';
 export { PipelineError, FlagError, PassCrashError } from './errors.js';
+export { suggest, didYouMean } from './suggest.js';
 export { timePasses, printIR, verifyEach, verifyAnalysisInvalidation, tracePassManager } from './instrumentation.js';
 export type { PassTimer, TimingEntry, PrintIROptions } from './instrumentation.js';

@@ -1,8 +1,16 @@
-/** Closest candidate by edit distance, if it is close enough to be a plausible typo. */
+/**
+ * The candidate a misspelled `word` most likely meant: one differing only in case, else the
+ * closest by edit distance if that is small enough to be a typo (ties go to the smaller name, so
+ * the answer does not depend on candidate order). For "unknown X" diagnostics of passes, options
+ * and command-line tools built on the pass manager.
+ */
 export function suggest(word: string, candidates: Iterable<string>): string | undefined {
+  const list = [...candidates];
+  const caseOnly = list.filter((candidate) => candidate !== word && candidate.toLowerCase() === word.toLowerCase()).sort()[0];
+  if (caseOnly !== undefined) return caseOnly;
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (const candidate of candidates) {
+  for (const candidate of list) {
     const d = editDistance(word, candidate);
     if (d < bestDistance || (d === bestDistance && best !== undefined && candidate < best)) {
       bestDistance = d;
@@ -12,7 +20,7 @@ export function suggest(word: string, candidates: Iterable<string>): string | un
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
-/** `; did you mean 'x'?` or the empty string. */
+/** `; did you mean 'x'?` (with `prefix` before the name, e.g. `-`) or the empty string. */
 export function didYouMean(word: string, candidates: Iterable<string>, prefix = ''): string {
   const hint = suggest(word, candidates);
   return hint === undefined ? '' : `; did you mean '${prefix}${hint}'?`;
