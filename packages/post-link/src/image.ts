@@ -42,6 +42,15 @@ export interface BuildOptions {
    * without comdat (every other image), `keep` leaves them alone.
    */
   readonly virtualFunctions?: 'externalize' | 'declare' | 'keep';
+  /**
+   * Dynamic linking (`-allow-device-image-dependencies`): the InternalizePass upstream runs on
+   * every image. Function definitions for which this returns false (upstream: everything but
+   * kernels and importable functions) get internal linkage, so that images linked together at
+   * run time do not define the same symbol twice; a comdat with a preserved member keeps all its
+   * members external, a comdat left with one member is dropped. Internalized functions no longer
+   * keep themselves alive (GlobalDCE runs after the internalization).
+   */
+  readonly preserve?: (fn: IRFunction) => boolean;
 }
 
 /** Per-input-module state shared by all images of a split. */
@@ -91,9 +100,11 @@ export class ImageFactory {
         externalized.set(gv, copy);
       }
     }
+    const internalized = options.preserve === undefined ? new Set<GlobalValue>() : this.internalizedIn(defined, isDefined, options.preserve);
     // A device_if action referenced only through conditional calls is never a root: the main image
     // must not keep it (its definition goes to the add-on images).
-    const isRoot = (gv: GlobalValue): boolean => (!gv.isDiscardableIfUnused() || externalized.has(gv)) && !this.graph.onlyIgnored(gv);
+    const isRoot = (gv: GlobalValue): boolean =>
+      (!gv.isDiscardableIfUnused() || externalized.has(gv)) && !this.graph.onlyIgnored(gv) && !internalized.has(gv);
 
     // GlobalDCE over the image's definitions.
     const live = new Set<GlobalValue>();
@@ -131,8 +142,13 @@ export class ImageFactory {
     image.inlineAsm = [...src.inlineAsm];
     image.typedPointers = src.typedPointers;
     const present = new Set<GlobalValue>();
+    const internalCopies = new Map<GlobalValue, GlobalValue>();
+    for (const gv of internalized) {
+      if (!live.has(gv) || gv.vk !== 'function') continue;
+      internalCopies.set(gv, internalize(shallowFunctionCopy(gv, null), this.#internalizedComdats.get(gv)));
+    }
     const pick = (gv: GlobalValue): GlobalValue | undefined => {
-      if (live.has(gv)) return overrides?.get(gv) ?? externalized.get(gv) ?? gv;
+      if (live.has(gv)) return overrides?.get(gv) ?? externalized.get(gv) ?? internalCopies.get(gv) ?? gv;
       if (referenced.has(gv)) return gv.isDeclaration ? gv : this.declarationOf(gv);
       return undefined;
     };
@@ -167,15 +183,50 @@ export class ImageFactory {
       image.setNamedMetadata(name, ops);
     }
     this.pruneAttachments(image, pruner);
-    const materialize = (): Module => this.materialize(present, live, externalized);
+    const materialize = (): Module => this.materialize(present, live, externalized, internalCopies);
     return { module: image, materialize };
+  }
+
+  /** What each internalized function does with its comdat: keep it, or drop it (one member). */
+  readonly #internalizedComdats = new Map<GlobalValue, 'keep' | 'drop'>();
+
+  /**
+   * The function definitions of an image the InternalizePass would make internal: not preserved,
+   * not already local, and not in a comdat that has a preserved member.
+   */
+  private internalizedIn(defined: ReadonlySet<GlobalValue>, isDefined: (gv: GlobalValue) => boolean, preserve: (fn: IRFunction) => boolean): Set<GlobalValue> {
+    const members = new Map<Comdat, GlobalValue[]>();
+    for (const gv of defined) {
+      if (!isDefined(gv) || (gv.vk !== 'function' && gv.vk !== 'global') || gv.comdat === undefined) continue;
+      const list = members.get(gv.comdat);
+      if (list === undefined) members.set(gv.comdat, [gv]);
+      else list.push(gv);
+    }
+    // Upstream preserves every global variable, so a comdat holding one stays external.
+    const externalComdat = (comdat: Comdat): boolean =>
+      (members.get(comdat) ?? []).some((gv) => gv.vk !== 'function' || preserve(gv) || gv.hasLocalLinkage());
+    const out = new Set<GlobalValue>();
+    for (const gv of defined) {
+      if (gv.vk !== 'function' || !isDefined(gv) || gv.hasLocalLinkage() || preserve(gv)) continue;
+      if (gv.comdat !== undefined) {
+        if (externalComdat(gv.comdat)) continue;
+        this.#internalizedComdats.set(gv, (members.get(gv.comdat)?.length ?? 0) <= 1 ? 'drop' : 'keep');
+      }
+      out.add(gv);
+    }
+    return out;
   }
 
   /**
    * An independent copy of an image (its own globals and bodies) that may be changed freely: the
    * same members, definitions and linkage as the view, built by cloning from the input.
    */
-  private materialize(present: ReadonlySet<GlobalValue>, live: ReadonlySet<GlobalValue>, externalized: ReadonlyMap<GlobalValue, GlobalValue>): Module {
+  private materialize(
+    present: ReadonlySet<GlobalValue>,
+    live: ReadonlySet<GlobalValue>,
+    externalized: ReadonlyMap<GlobalValue, GlobalValue>,
+    internalized: ReadonlyMap<GlobalValue, GlobalValue>,
+  ): Module {
     this.releaseBorrowed();
     const { module, map } = cloneModuleWithMap(this.source, {
       keep: (gv) => present.has(gv),
@@ -184,6 +235,10 @@ export class ImageFactory {
     for (const [original] of externalized) {
       const copy = map.get(original);
       if (copy !== undefined) copy.linkage = 'external';
+    }
+    for (const [original] of internalized) {
+      const copy = map.get(original);
+      if (copy !== undefined && copy.vk === 'function') internalize(copy, this.#internalizedComdats.get(original));
     }
     for (const name of ['spirv.ExecutionMode', 'sycl_registered_kernels']) {
       const ops = module.getNamedMetadata(name);
@@ -287,6 +342,15 @@ export class ImageFactory {
       return v;
     });
   }
+}
+
+/** Gives `fn` internal linkage as LLVM's `setLinkage` does (default visibility, dso_local implied). */
+function internalize(fn: IRFunction, comdat: 'keep' | 'drop' | undefined): IRFunction {
+  fn.linkage = 'internal';
+  fn.visibility = 'default';
+  fn.dsoLocal = true;
+  if (comdat === 'drop') fn.comdat = undefined;
+  return fn;
 }
 
 /** A function object sharing `fn`'s blocks and arguments (for per-image attribute or metadata changes). */

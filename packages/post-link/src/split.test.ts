@@ -271,6 +271,38 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     expect(defined([...splitModule(m, { mode: 'kernel' })][0]!.module)).toEqual(['k', 'ext', 'local']);
   });
 
+  it('internalizes what images define besides kernels and importable functions with allowDeviceImageDependencies', () => {
+    const m = ir(`
+$solo = comdat any
+$pair = comdat any
+define weak_odr spir_kernel void @k() #0 { call spir_func void @ext() call spir_func void @helper() call spir_func void @solo() call spir_func void @pairA() ret void }
+define dso_local spir_func void @ext() #0 { call spir_func void @helper() ret void }
+define dso_local spir_func void @helper() { ret void }
+define linkonce_odr hidden spir_func void @solo() comdat { ret void }
+define linkonce_odr spir_func void @pairA() comdat($pair) { call spir_func void @pairB() ret void }
+define linkonce_odr spir_func void @pairB() comdat($pair) { ret void }
+define dso_local spir_func void @unreached() { ret void }
+attributes #0 = { "sycl-module-id"="a.cpp" }
+`);
+    const [k, ext] = [...splitModule(m, { mode: 'kernel', allowDeviceImageDependencies: true })];
+    const text = printModule(k!.module);
+    expect(text).toContain('define weak_odr spir_kernel void @k()');
+    expect(text).toContain('define internal spir_func void @helper()');
+    // one member: the comdat goes; two internalized members: it stays
+    expect(text).toContain('define internal spir_func void @solo() {');
+    expect(text).toContain('define internal spir_func void @pairA() comdat($pair)');
+    expect(text).toContain('declare dso_local spir_func void @ext()');
+    expect(printModule(ext!.module)).toContain('define dso_local spir_func void @ext()');
+    expect(printModule(ext!.module)).toContain('define internal spir_func void @helper()');
+    // the input is untouched, materialize() gives the same linkage
+    expect(m.getFunction('helper')!.linkage).toBe('external');
+    expect(printModule(k!.materialize())).toContain('define internal spir_func void @helper()');
+    // without dynamic linking, nothing changes linkage and unreached definitions stay in a whole-module image
+    expect(printModule([...splitModule(m, { mode: 'kernel' })][0]!.module)).toContain('define dso_local spir_func void @helper()');
+    expect(defined([...splitModule(m, { mode: 'none' })][0]!.module)).toContain('unreached');
+    expect(defined([...splitModule(m, { mode: 'none', allowDeviceImageDependencies: true })][0]!.module)).not.toContain('unreached');
+  });
+
   it('materialize() gives a copy that can change without touching the view or the input', () => {
     const m = ir(twoSources);
     const image = [...splitModule(m, { mode: 'source' })][1]!;

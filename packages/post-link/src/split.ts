@@ -5,7 +5,7 @@
  */
 import type { GlobalValue, IRFunction, Module } from '@syclkit/ir';
 import { collectImageGlobals, DependencyGraph, isDroppedGlobal, type DependencyGraphOptions } from './dependency-graph.js';
-import { entryPoints, isEsimdFunction } from './entry-points.js';
+import { entryPoints, isEsimdFunction, isKernel } from './entry-points.js';
 import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { ImageFactory, type BuiltImage } from './image.js';
 import { canBeImported } from './properties.js';
@@ -26,7 +26,10 @@ export interface SplitOptions {
   readonly splitEsimd?: boolean;
   /**
    * `-allow-device-image-dependencies`: importable functions (SYCL_EXTERNAL definitions and
-   * declarations that are not builtins) are not pulled into images; they stay declarations.
+   * declarations that are not builtins) are not pulled into images; they stay declarations, to be
+   * linked at run time from the image that exports them. Every other function an image defines,
+   * kernels aside, gets internal linkage (upstream's InternalizePass), so images linked together
+   * never define one symbol twice.
    */
   readonly allowDeviceImageDependencies?: boolean;
   /** Extra control over the dependency graph (device_if: do not follow action pointers). */
@@ -145,6 +148,11 @@ export function splitModule(module: Module, options: SplitOptions = {}): Generat
   return planSplit(module, options).images();
 }
 
+/** What an image keeps external under dynamic linking: kernels and importable functions. */
+export function preservedUnderDynamicLinking(fn: IRFunction): boolean {
+  return isKernel(fn) || canBeImported(fn);
+}
+
 function* buildImages(
   module: Module,
   groups: readonly EntryGroup[],
@@ -153,12 +161,13 @@ function* buildImages(
   { graph, factory }: { graph: DependencyGraph; factory: ImageFactory },
   include: (id: number) => boolean = () => true,
 ): Generator<SplitImage, void, undefined> {
+  const dynamic = options.allowDeviceImageDependencies ? { preserve: preservedUnderDynamicLinking } : {};
   try {
     if (!extracts) {
       if (!include(0)) return;
       const group = groups[0]!;
       const all = new Set<GlobalValue>([...module.globals, ...module.functions]);
-      const built = factory.build(all, group.entries, undefined, { keepAliases: true, virtualFunctions: virtualFunctionMode(group.entries) });
+      const built = factory.build(all, group.entries, undefined, { ...dynamic, keepAliases: true, virtualFunctions: virtualFunctionMode(group.entries) });
       yield image(0, group.key, built, group.entries, group.esimd === 'esimd');
       return;
     }
@@ -173,13 +182,13 @@ function* buildImages(
         const syclEntries = group.entries.filter((fn) => !isEsimdFunction(module, fn));
         const esimdSet = collectImageGlobals(graph, esimdEntries);
         for (const fn of module.functions) if (!fn.isDeclaration && isEsimdFunction(module, fn)) esimdSet.add(fn);
-        const esimdBuilt = factory.build(esimdSet, esimdEntries, undefined, { virtualFunctions: virtualFunctionMode(esimdEntries) });
+        const esimdBuilt = factory.build(esimdSet, esimdEntries, undefined, { ...dynamic, virtualFunctions: virtualFunctionMode(esimdEntries) });
         yield image(id, group.key + '<ESIMD>', esimdBuilt, esimdEntries, true);
         const syclSet = collectImageGlobals(graph, syclEntries, (fn) => !isEsimdFunction(module, fn));
-        const syclBuilt = factory.build(syclSet, syclEntries, undefined, { virtualFunctions: virtualFunctionMode(syclEntries) });
+        const syclBuilt = factory.build(syclSet, syclEntries, undefined, { ...dynamic, virtualFunctions: virtualFunctionMode(syclEntries) });
         yield image(id, group.key + '<SYCL>', syclBuilt, syclEntries, false);
       } else {
-        const built = factory.build(collectImageGlobals(graph, group.entries), group.entries, undefined, { virtualFunctions: virtualFunctionMode(group.entries) });
+        const built = factory.build(collectImageGlobals(graph, group.entries), group.entries, undefined, { ...dynamic, virtualFunctions: virtualFunctionMode(group.entries) });
         yield image(id, group.key, built, group.entries, group.esimd === 'esimd');
       }
       id++;
