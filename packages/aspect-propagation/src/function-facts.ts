@@ -18,6 +18,7 @@ import {
   CallInst,
   GetElementPtrInst,
   isGlobalValue,
+  stripPointerCasts,
   type GlobalVariable,
   type Instruction,
   type IRFunction,
@@ -290,46 +291,6 @@ export function forEachOperand(inst: Instruction, visit: (operand: Value) => voi
     return;
   }
   for (const op of ops) visit(op);
-}
-
-/**
- * LLVM `Value::stripPointerCasts`: looks through bitcasts, address-space casts and GEPs whose
- * indices are all zero, in instructions and constant expressions alike.
- */
-export function stripPointerCasts(value: Value): Value {
-  let v = value;
-  for (;;) {
-    if (v.vk === 'expr') {
-      if (v.opcode === 'bitcast' || v.opcode === 'addrspacecast') {
-        v = v.operands[0]!;
-        continue;
-      }
-      if (v.opcode === 'getelementptr' && allZero(v.operands, 1)) {
-        v = v.operands[0]!;
-        continue;
-      }
-      return v;
-    }
-    if (v.vk === 'instruction') {
-      if (v.opcode === 'bitcast' || v.opcode === 'addrspacecast') {
-        v = v.operands[0]!;
-        continue;
-      }
-      if (v.opcode === 'getelementptr' && allZero(v.operands, 1)) {
-        v = v.operands[0]!;
-        continue;
-      }
-    }
-    return v;
-  }
-}
-
-function allZero(operands: readonly Value[], from: number): boolean {
-  for (let i = from; i < operands.length; i++) {
-    const op = operands[i]!;
-    if (op.vk === 'int' ? op.value !== 0 && op.value !== 0n : op.vk !== 'zero' && op.vk !== 'null') return false;
-  }
-  return true;
 }
 
 function hasDoubleType(inst: Instruction, types: TypeAspects): boolean {

@@ -15,7 +15,7 @@
  *
  * Types are compared by identity (types are interned per context) and each is resolved once.
  */
-import type { StructType, Type } from '@syclkit/ir';
+import { subtypes, type StructType, type Type } from '@syclkit/ir';
 import { AspectSet } from './aspect-set.js';
 
 const NONE = null;
@@ -70,7 +70,7 @@ export class TypeAspects {
     if (known !== undefined) return known;
     this.doubleMemo.set(type, false);
     let found = false;
-    for (const sub of subtypesOf(type)) {
+    for (const sub of subtypes(type)) {
       if (this.containsDouble(sub)) {
         found = true;
         break;
@@ -100,7 +100,7 @@ export class TypeAspects {
   private ofComposite(type: Type): AspectSet | undefined {
     let result: AspectSet | undefined;
     let single: AspectSet | undefined;
-    for (const sub of subtypesOf(type)) {
+    for (const sub of subtypes(type)) {
       const aspects = this.of(sub);
       if (aspects === undefined || aspects === single) continue;
       if (single === undefined && result === undefined) {
@@ -112,22 +112,5 @@ export class TypeAspects {
       result.addAll(aspects);
     }
     return result ?? single;
-  }
-}
-
-/** LLVM `Type::subtypes()` in the opaque-pointer world: pointers have none. */
-function subtypesOf(type: Type): readonly Type[] {
-  switch (type.kind) {
-    case 'array':
-    case 'vector':
-      return [type.element];
-    case 'function':
-      return [type.returnType, ...type.params];
-    case 'struct':
-      return type.elements ?? [];
-    case 'target':
-      return type.typeParams;
-    default:
-      return [];
   }
 }

@@ -484,31 +484,17 @@ export function isNullValue(c: Value): boolean {
 
 /** LLVM's `stripPointerCasts`: looks through bitcasts, addrspacecasts and all-zero GEPs (constant or instruction). */
 export function stripPointerCasts(v: Value): Value {
-  if (v.vk !== 'expr' && v.vk !== 'instruction') return v;
-  for (;;) {
-    if (v.vk === 'expr') {
-      if (v.opcode === 'bitcast' || v.opcode === 'addrspacecast') {
-        v = v.operands[0]!;
-        continue;
-      }
-      if (v.opcode === 'getelementptr' && v.operands.slice(1).every((i) => isNullValue(i))) {
-        v = v.operands[0]!;
-        continue;
-      }
-      return v;
-    }
-    if (v.vk === 'instruction') {
-      if (v.opcode === 'bitcast' || v.opcode === 'addrspacecast') {
-        v = v.operands[0]!;
-        continue;
-      }
-      if (v.opcode === 'getelementptr' && v.operands.length > 1 && v.operands.slice(1).every((i) => isNullValue(i))) {
-        v = v.operands[0]!;
-        continue;
-      }
-    }
-    return v;
+  while (v.vk === 'expr' || v.vk === 'instruction') {
+    const op = v.opcode;
+    if (op !== 'bitcast' && op !== 'addrspacecast' && !(op === 'getelementptr' && allIndicesNull(v.operands))) break;
+    v = v.operands[0]!;
   }
+  return v;
+}
+
+function allIndicesNull(operands: readonly Value[]): boolean {
+  for (let i = 1; i < operands.length; i++) if (!isNullValue(operands[i]!)) return false;
+  return true;
 }
 
 export type { MDNode };
