@@ -125,6 +125,34 @@ describe('simulatedJitBackend', () => {
     expect(error.message).toBe('No kernel named K1 was found');
   });
 
+  it('links images as a device linker: local functions stay in their image, weak duplicates merge, strong ones clash', () => {
+    const main = image('main', [
+      { name: 'K1', kind: 'kernel', calls: ['helper', 'inline_fn', 'libfn'] },
+      { name: 'helper', kind: 'helper' },
+      { name: 'inline_fn', kind: 'action', linkage: 'linkonce_odr' },
+      { name: 'libfn', kind: 'declaration' },
+    ]);
+    const lib = image(
+      'lib',
+      [
+        { name: 'libfn', kind: 'action', calls: ['helper', 'inline_fn'] },
+        { name: 'helper', kind: 'helper', aspects: [5] },
+        { name: 'inline_fn', kind: 'action', linkage: 'linkonce_odr' },
+      ],
+      { role: 'import' },
+    );
+    const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [main, lib] });
+    expect(program.functions).toEqual(['K1', 'main:helper', 'inline_fn', 'libfn', 'lib:helper']);
+    expect(program.sources.get('lib:helper')).toBe('lib');
+    expect(program.sources.get('inline_fn')).toBe('main');
+    expect(program.unresolved).toEqual([]);
+    // the library's own helper is compiled (dg1 has fp16), and its failure names the function as written
+    const fp64Lib = image('lib', [{ name: 'libfn', kind: 'action', calls: ['helper'] }, { name: 'helper', kind: 'helper', aspects: [6] }], { role: 'import' });
+    expect(buildError([main, fp64Lib]).message).toBe("Build of device image 'lib' for device intel_gpu_dg1 failed: function 'helper' uses aspect fp64, which the device does not support");
+    const strongTwice = image('lib', [{ name: 'libfn', kind: 'action' }, { name: 'inline_fn', kind: 'action' }, { name: 'K1', kind: 'action' }], { role: 'import' });
+    expect(buildError([main, strongTwice]).message).toBe("Build failed: function 'K1' is defined in both 'main' and 'lib'");
+  });
+
   it('links declarations to definitions in other images and reports what stays unresolved', () => {
     const main = image('main', [
       { name: 'K1', kind: 'kernel', calls: ['action', 'missing', '__spirv_ControlBarrier'] },

@@ -23,8 +23,11 @@ export interface ProgramImage {
   /** Target of the image's bundle. */
   readonly target: string;
   readonly format: number;
-  /** `main`: the image that defines the kernel; `add-on`: a DeviceIf add-on image linked with it. */
-  readonly role: 'main' | 'add-on';
+  /**
+   * `main`: the image that defines the kernel; `add-on`: a DeviceIf add-on image linked with it;
+   * `import`: an image that exports device functions the others import (dynamic linking).
+   */
+  readonly role: 'main' | 'add-on' | 'import';
   readonly entries: readonly string[];
   readonly properties: PropertySetRegistry;
   readonly bytes: Uint8Array;
@@ -36,7 +39,7 @@ export interface BuildRequest {
   readonly device: Device;
   /** The kernel being launched (the program must define it). */
   readonly kernel: string;
-  /** The main image first, then add-on images in the order they were resolved. */
+  /** The main image first, then add-on and imported images in the order they were resolved. */
   readonly images: readonly ProgramImage[];
 }
 
@@ -48,9 +51,12 @@ export interface Program {
   readonly images: readonly string[];
   /** Kernels the program defines (after discarding). */
   readonly kernels: readonly string[];
-  /** Functions compiled (defined and not discarded), in image order. */
+  /**
+   * Functions compiled (defined and not discarded), in image order. A local (internal) function
+   * whose name another image of the program also defines or declares is listed as `<image>:<name>`.
+   */
   readonly functions: readonly string[];
-  /** The image each compiled function comes from. */
+  /** The image each compiled function (as listed in `functions`) comes from. */
   readonly sources: ReadonlyMap<string, string>;
   /** Functions discarded because their specialization-constant condition is false. */
   readonly discarded: readonly string[];
@@ -138,6 +144,66 @@ export function discardedFunctions(
   return discarded;
 }
 
+/**
+ * Links the images of a program as a device linker does: a function defined outside its image
+ * (strong or weak) is one symbol program-wide — a second strong definition is an error, weak
+ * (linkonce, ODR) duplicates merge and the first stays —, a local (internal) function belongs to
+ * its image, and each image's references go to its own local functions first. The result is keyed
+ * by symbol: the function's name, or `<image>:<name>` for a local function whose name another
+ * image also defines or declares; references are rewritten to those keys.
+ */
+function linkImages(summaries: readonly { image: ProgramImage; summary: ImageSummary }[]): {
+  functions: Map<string, FunctionSummary>;
+  owner: Map<string, string>;
+  order: string[];
+} {
+  const global = new Map<string, { fn: FunctionSummary; image: string }>();
+  // How many images name each function (define or declare it): a local function keeps its plain
+  // name as key only when no other image names it.
+  const mentions = new Map<string, number>();
+  for (const { image, summary } of summaries) {
+    for (const fn of summary.functions) {
+      mentions.set(fn.name, (mentions.get(fn.name) ?? 0) + 1);
+      if (!fn.defined || fn.binding === 'local') continue;
+      const existing = global.get(fn.name);
+      if (existing === undefined) {
+        global.set(fn.name, { fn, image: image.name });
+      } else if (fn.binding === 'strong' && existing.fn.binding === 'strong') {
+        throw new SyclError(errc.build_program_failure, `Build failed: function '${fn.name}' is defined in both '${existing.image}' and '${image.name}'`);
+      } else if (fn.binding === 'strong') {
+        global.set(fn.name, { fn, image: image.name });
+      }
+    }
+  }
+  const functions = new Map<string, FunctionSummary>();
+  const owner = new Map<string, string>();
+  const order: string[] = [];
+  for (const { image, summary } of summaries) {
+    const localKey = new Map<string, string>();
+    for (const fn of summary.functions) {
+      if (fn.defined && fn.binding === 'local') localKey.set(fn.name, (mentions.get(fn.name) ?? 0) > 1 ? `${image.name}:${fn.name}` : fn.name);
+    }
+    const relink = (fn: FunctionSummary): FunctionSummary =>
+      fn.references.some((ref) => localKey.has(ref)) ? { ...fn, references: fn.references.map((ref) => localKey.get(ref) ?? ref) } : fn;
+    for (const fn of summary.functions) {
+      if (fn.defined && fn.binding === 'local') {
+        const key = localKey.get(fn.name)!;
+        functions.set(key, relink(fn));
+        owner.set(key, image.name);
+        order.push(key);
+      } else if (fn.defined) {
+        if (global.get(fn.name)?.image !== image.name || owner.has(fn.name)) continue;
+        functions.set(fn.name, relink(fn));
+        owner.set(fn.name, image.name);
+        order.push(fn.name);
+      } else if (!functions.has(fn.name) && !global.has(fn.name)) {
+        functions.set(fn.name, fn);
+      }
+    }
+  }
+  return { functions, owner, order };
+}
+
 /** The simulated JIT compiler (see the module comment). */
 export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramBackend {
   const table = options.aspectTable ?? builtinAspectTable;
@@ -166,33 +232,17 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
     build(request) {
       const { device } = request;
       let inspected = true;
-      const functions = new Map<string, FunctionSummary>();
-      const owner = new Map<string, string>();
-      const order: string[] = [];
+      const summaries: { image: ProgramImage; summary: ImageSummary }[] = [];
       for (const image of request.images) {
         const summary = summaryOf(image);
-        if (summary === 'opaque') {
-          inspected = false;
-          continue;
-        }
-        for (const fn of summary.functions) {
-          const existing = functions.get(fn.name);
-          if (fn.defined && existing?.defined === true) {
-            throw new SyclError(errc.build_program_failure, `Build failed: function '${fn.name}' is defined in both '${owner.get(fn.name)}' and '${image.name}'`);
-          }
-          if (existing === undefined || (fn.defined && !existing.defined)) {
-            functions.set(fn.name, fn);
-            if (fn.defined) {
-              owner.set(fn.name, image.name);
-              order.push(fn.name);
-            }
-          }
-        }
+        if (summary === 'opaque') inspected = false;
+        else summaries.push({ image, summary });
       }
+      const { functions, owner, order } = linkImages(summaries);
       const discarded = discardedFunctions(request.images, functions, owner);
       const compiled = order.filter((name) => !discarded.has(name));
-      const fail = (fn: string, what: string): never => {
-        throw new SyclError(errc.build_program_failure, `Build of device image '${owner.get(fn)}' for device ${device.name} failed: function '${fn}' ${what}`);
+      const fail = (key: string, what: string): never => {
+        throw new SyclError(errc.build_program_failure, `Build of device image '${owner.get(key)}' for device ${device.name} failed: function '${functions.get(key)!.name}' ${what}`);
       };
       for (const name of compiled) {
         const fn = functions.get(name)!;
@@ -207,8 +257,8 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
           if (total > device.maxWorkGroupSize) fail(name, `requires work-group size ${formatSizes(fn.workGroupSize)}, more than the device's ${device.maxWorkGroupSize} work-items`);
         }
       }
-      const kernels = compiled.filter((name) => functions.get(name)!.kernel);
-      if (inspected && !compiled.includes(request.kernel)) {
+      const kernels = compiled.filter((key) => functions.get(key)!.kernel).map((key) => functions.get(key)!.name);
+      if (inspected && !kernels.includes(request.kernel)) {
         throw new SyclError(errc.runtime, `No kernel named ${request.kernel} was found`);
       }
       const unresolved = new Set<string>();

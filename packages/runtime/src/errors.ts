@@ -13,6 +13,11 @@ export const errc = {
   nd_range: 'nd_range',
   /** A program could not be built for the device (the backend's error). */
   build_program_failure: 'build_program_failure',
+  /**
+   * A program could not be put together: an imported device function that no registered binary
+   * exports (intel/llvm throws `errc::build` with "No device image found for external symbol").
+   */
+  build: 'build',
   /** Misuse of the API (two kernels in one command group, bad range values). */
   invalid: 'invalid',
   /** A runtime failure that is none of the above (no kernel of that name, no image for the device). */

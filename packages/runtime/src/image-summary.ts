@@ -6,9 +6,17 @@
  */
 import { parseModule, type Constant, type IRFunction, type MDNode, type Metadata, type Module, type Value } from '@syclkit/ir';
 
+/**
+ * How a definition links with other images: `local` (internal, private: seen only inside its
+ * image), `weak` (linkonce, weak, common, available_externally, any ODR form: duplicates merge,
+ * the first definition stays), `strong` (external: a second definition is an error).
+ */
+export type Binding = 'local' | 'weak' | 'strong';
+
 export interface FunctionSummary {
   readonly name: string;
   readonly defined: boolean;
+  readonly binding: Binding;
   readonly kernel: boolean;
   /** Aspect values of `!sycl_used_aspects` (internal, negative aspects left out). */
   readonly aspects: readonly number[];
@@ -79,6 +87,11 @@ function collectReferences(value: Value | Constant, into: Set<string>, seen: Set
   }
 }
 
+function bindingOf(fn: IRFunction): Binding {
+  if (fn.hasLocalLinkage()) return 'local';
+  return fn.linkage === 'external' ? 'strong' : 'weak';
+}
+
 /** Summarizes a parsed module. */
 export function summarizeModule(module: Module): ImageSummary {
   const functions: FunctionSummary[] = module.functions.map((fn) => {
@@ -92,6 +105,7 @@ export function summarizeModule(module: Module): ImageSummary {
     return {
       name: fn.name,
       defined: !fn.isDeclaration,
+      binding: bindingOf(fn),
       kernel: KERNEL_CCS.has(fn.callingConv),
       aspects: integers(attached(module, fn, 'sycl_used_aspects'))
         .map((v) => Number(BigInt.asIntN(32, v)))

@@ -32,6 +32,7 @@ export type { BuildRequest, Program, ProgramBackend, ProgramImage, SimulatedJitO
 export { ProgramCache } from './program-cache.js';
 export type { ProgramCacheStats, ProgramKeyPart } from './program-cache.js';
 export { Runtime, checkNdRangeForDevice } from './runtime.js';
-export type { AddOnImageUse, KernelLaunch, KernelResolution, RegisteredBinary, RuntimeOptions } from './runtime.js';
+export type { AddOnImageUse, ImportedImageUse, KernelLaunch, KernelResolution, RegisteredBinary, RuntimeOptions } from './runtime.js';
+export { EXPORTED_SYMBOLS_SET, IMPORTED_SYMBOLS_SET, exportedSymbols, importedSymbols, kernelEntries } from './symbols.js';
 export { Handler, Queue } from './queue.js';
 export type { Event, RangeArgument } from './queue.js';

@@ -108,7 +108,11 @@ export interface WorkGroupRequirement {
  * add-on images), with device_if conditions already evaluated for the device.
  */
 export interface KernelRequirements {
-  /** Aspect values, in the order they were met (main image first), without repeats. */
+  /**
+   * Aspect values in ascending order without repeats, as one image's `aspects` property holds them
+   * (so the first missing aspect is the same whether the kernel's code is in one image or in
+   * several images linked together).
+   */
   readonly aspects: readonly number[];
   /** One target list per image that has `fixed_target` (the device must be in each). */
   readonly fixedTargets: readonly (readonly number[])[];
@@ -156,7 +160,7 @@ export class RequirementsBuilder {
   }
   build(): KernelRequirements {
     return {
-      aspects: [...this.#aspects],
+      aspects: [...this.#aspects].sort((a, b) => a - b),
       fixedTargets: this.#fixed.map((list) => [...list]),
       jointMatrix: [...this.#jointMatrix],
       jointMatrixMad: [...this.#jointMatrixMad],

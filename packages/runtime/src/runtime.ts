@@ -6,11 +6,14 @@
  * 1. bundle: among the bundles whose images list K, the best fit for D (AOT for D itself, then a
  *    generic AOT triple D can run, then SPIR-V); none → errc.runtime listing the targets;
  * 2. image: the image of that bundle listing K; its add-on images resolved for D (DeviceIf.md);
- * 3. requirements: the union of what the images require (`SYCL/device requirements`, or K's entry
- *    in `SYCL/requirements`), checked against D → errc.kernel_not_supported / errc.nd_range,
- *    thrown from the submit call before any image bytes are read;
- * 4. build: specialization constants set for D, the program taken from the cache or built by the
- *    backend.
+ * 3. imports (device code dynamic linking, SharedLibraries.md): every symbol in the
+ *    `SYCL/imported symbols` of those images is resolved to an image of a registered binary that
+ *    exports it, in that binary's best bundle for D, transitively; no exporter → errc.build;
+ * 4. requirements: the union of what all these images require (`SYCL/device requirements`, or K's
+ *    entry in `SYCL/requirements`), checked against D → errc.kernel_not_supported /
+ *    errc.nd_range, thrown from the submit call before any image bytes are read;
+ * 5. build: specialization constants set for D, the program taken from the cache or built by the
+ *    backend from every image of the launch (main, add-on and imported images linked together).
  */
 import { ContainerReader, type BinaryDescriptor } from '@syclkit/offload-wrapper';
 import { DeviceConfig, type AspectTable } from '@syclkit/device-config';
@@ -27,6 +30,7 @@ import { Queue } from './queue.js';
 import { isNdRange, rangeSize, type NdRange, type Range } from './ranges.js';
 import { RequirementsBuilder, addImageRequirements, type KernelRequirements } from './requirements.js';
 import { imageSpecConstants, specConstantsKey } from './spec-constants.js';
+import { exportedSymbols, importedSymbols, kernelEntries } from './symbols.js';
 
 export interface RuntimeOptions {
   /** Targets for bundle matching (names, aliases). Default: the built-in configuration. */
@@ -61,6 +65,27 @@ export interface AddOnImageUse {
   readonly definitions: boolean;
 }
 
+/**
+ * An image linked into a launch because it exports device functions that the kernel's images (or
+ * other imported images) import.
+ */
+export interface ImportedImageUse {
+  /** The imported symbols this image provides to the launch. */
+  readonly symbols: readonly string[];
+  /** The binary, bundle and image the code comes from. */
+  readonly binary: string;
+  readonly bundle: string;
+  readonly match: BundleMatch;
+  readonly image: string;
+  /** Its DeviceIf add-on images, resolved for the device. */
+  readonly addOnImages: readonly AddOnImageUse[];
+  /**
+   * The image the device's best bundle has for these symbols when it is an empty (filtered) row:
+   * its requirements were checked, the code comes from `image`.
+   */
+  readonly fellBackFrom?: { readonly bundle: string; readonly image: string };
+}
+
 /** Where a kernel runs from on a device (without the check or a build). */
 export interface KernelResolution {
   readonly kernel: string;
@@ -71,6 +96,9 @@ export interface KernelResolution {
   /** The image is a filtered (empty) one: its properties explain why the kernel cannot run. */
   readonly empty: boolean;
   readonly addOnImages: readonly AddOnImageUse[];
+  /** Images linked in to resolve imported device functions (dynamic linking), in resolution order. */
+  readonly importedImages: readonly ImportedImageUse[];
+  /** The union of what every image of the launch requires (main, add-on and imported images). */
   readonly requirements: KernelRequirements;
 }
 
@@ -107,17 +135,35 @@ interface BinaryRecord {
   readonly name: string;
   readonly source: BinarySource;
   readonly bundles: BundleRecord[];
-  /** Images by offload entry, built on the first lookup. */
+  /** Images by kernel (offload entries that are not exported functions), built on the first lookup. */
   kernels?: Map<string, ImageRecord[]>;
+  /** Images by exported device function, built on the first lookup. */
+  exports?: Map<string, ImageRecord[]>;
   /** Set right after the record is made. */
   handle?: RegisteredBinary;
 }
 
-/** A candidate image resolved for a device: add-ons, requirements, program key. */
+/** An image of a launch and its role (the images are built in this order). */
+interface LinkedImage {
+  readonly image: ImageRecord;
+  readonly role: 'main' | 'add-on' | 'import';
+}
+
+/** An imported symbol whose exporting image on the device is empty, with no other bundle to take it from. */
+interface UnavailableImport {
+  readonly symbol: string;
+  readonly image: ImageRecord;
+}
+
+/** A candidate image resolved for a device: add-ons, imports, requirements, program key. */
 interface Resolved {
   readonly main: ImageRecord;
   readonly match: BundleMatch;
   readonly addOns: readonly { readonly id: string; readonly holds: boolean; readonly image: ImageRecord }[];
+  /** Every image built for the launch, main first. */
+  readonly linked: readonly LinkedImage[];
+  /** Imported symbols that only an empty image offers (reported after the requirement check). */
+  readonly unavailable: readonly UnavailableImport[];
   readonly requirements: KernelRequirements;
   readonly specConstants: readonly ReadonlyMap<number, boolean>[];
   readonly programKey: string;
@@ -231,7 +277,7 @@ export class Runtime {
       const index = new Map<string, ImageRecord[]>();
       for (const bundle of binary.bundles) {
         for (const image of bundle.images) {
-          for (const entry of image.source.entries) {
+          for (const entry of kernelEntries(image.source)) {
             const list = index.get(entry);
             if (list === undefined) index.set(entry, [image]);
             else list.push(image);
@@ -243,6 +289,62 @@ export class Runtime {
     return binary.kernels;
   }
 
+  #exportIndex(binary: BinaryRecord): Map<string, ImageRecord[]> {
+    if (binary.exports === undefined) {
+      const index = new Map<string, ImageRecord[]>();
+      for (const bundle of binary.bundles) {
+        for (const image of bundle.images) {
+          for (const symbol of exportedSymbols(image.source)) {
+            const list = index.get(symbol);
+            if (list === undefined) index.set(symbol, [image]);
+            else list.push(image);
+          }
+        }
+      }
+      binary.exports = index;
+    }
+    return binary.exports;
+  }
+
+  /** Whether an image of a bundle can run on the device, and how well (undefined: it cannot). */
+  #imageMatch(image: ImageRecord, device: Device, matches: Map<BundleRecord, BundleMatch | undefined>): BundleMatch | undefined {
+    let match = matches.get(image.bundle);
+    if (!matches.has(image.bundle)) {
+      match = matchBundle(image.bundle.target, device, this.config);
+      matches.set(image.bundle, match);
+    }
+    if (match === undefined) return undefined;
+    // A compile_target on an image of a generic bundle must name the device.
+    if (match !== 'device' && image.compileTarget !== undefined && !targetNamesDevice(image.compileTarget, device, this.config)) return undefined;
+    return match;
+  }
+
+  /**
+   * Images exporting `symbol` that `device` can run, best first: by bundle match (the device's AOT
+   * bundle, a generic AOT triple, SPIR-V), then binaries and bundles in registration order, as
+   * for kernels. Throws errc.build when there is none.
+   */
+  #exporters(symbol: string, device: Device, importer: ImageRecord, kernel: string): { image: ImageRecord; match: BundleMatch }[] {
+    const found: { image: ImageRecord; match: BundleMatch; position: number }[] = [];
+    const targets = new Set<string>();
+    const matches = new Map<BundleRecord, BundleMatch | undefined>();
+    for (const binary of this.#binaries) {
+      for (const image of this.#exportIndex(binary).get(symbol) ?? []) {
+        targets.add(image.bundle.target);
+        const match = this.#imageMatch(image, device, matches);
+        if (match !== undefined) found.push({ image, match, position: found.length });
+      }
+    }
+    if (found.length === 0) {
+      const why =
+        targets.size === 0
+          ? 'no registered binary exports it'
+          : `the registered binaries export it only in bundles device ${device.name} cannot take (targets: ${[...targets].join(', ')})`;
+      throw new SyclError(errc.build, `No device image found for external symbol ${symbol}, which kernel ${kernel} needs (imported by device image '${importer.source.name}'): ${why}`);
+    }
+    return found.sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || a.position - b.position);
+  }
+
   /** Images listing `kernel` that `device` can run, best first. */
   #candidates(kernel: string, device: Device): { image: ImageRecord; match: BundleMatch }[] {
     const found: { image: ImageRecord; match: BundleMatch }[] = [];
@@ -251,15 +353,8 @@ export class Runtime {
     for (const binary of this.#binaries) {
       for (const image of this.#kernelIndex(binary).get(kernel) ?? []) {
         listed = true;
-        let match = matches.get(image.bundle);
-        if (!matches.has(image.bundle)) {
-          match = matchBundle(image.bundle.target, device, this.config);
-          matches.set(image.bundle, match);
-        }
-        if (match === undefined) continue;
-        // A compile_target on an image of a generic bundle must name the device.
-        if (match !== 'device' && image.compileTarget !== undefined && !targetNamesDevice(image.compileTarget, device, this.config)) continue;
-        found.push({ image, match });
+        const match = this.#imageMatch(image, device, matches);
+        if (match !== undefined) found.push({ image, match });
       }
     }
     if (found.length === 0) {
@@ -276,21 +371,31 @@ export class Runtime {
       .sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || a.position - b.position);
   }
 
-  #resolve(kernel: string, main: ImageRecord, match: BundleMatch, device: Device): Resolved {
-    const bundle = main.bundle;
+  #addOnsOf(image: ImageRecord, device: Device) {
+    const bundle = image.bundle;
     bundle.addOns ??= indexAddOnImages(bundle.images);
-    const choices = resolveAddOnImages(main, bundle.addOns, device.facts, bundle.target);
+    return resolveAddOnImages(image, bundle.addOns, device.facts, bundle.target);
+  }
+
+  #resolve(kernel: string, main: ImageRecord, match: BundleMatch, device: Device): Resolved {
+    const choices = this.#addOnsOf(main, device);
     const builder = new RequirementsBuilder();
     addImageRequirements(builder, main.source, kernel, device.facts);
     for (const choice of choices) addImageRequirements(builder, choice.image.source, undefined, device.facts);
-    const images = [main, ...choices.map((choice) => choice.image)];
-    const specConstants = images.map((image) => imageSpecConstants(image.source, device));
+    const linked: LinkedImage[] = [{ image: main, role: 'main' }, ...choices.map((choice) => ({ image: choice.image, role: 'add-on' as const }))];
     const addOns = choices.map((choice) => ({ id: choice.id, holds: choice.holds, image: choice.image }));
+    const { imports, unavailable } = this.#resolveImports(kernel, linked, builder, device);
+    const images = linked.map((entry) => entry.image);
+    const specConstants = images.map((image) => imageSpecConstants(image.source, device));
     const requirements = builder.build();
+    const addOnUse = (addOn: { id: string; holds: boolean; image: ImageRecord }): AddOnImageUse =>
+      Object.freeze({ id: addOn.id, image: addOn.image.source.name, definitions: addOn.holds });
     return {
       main,
       match,
       addOns,
+      linked,
+      unavailable,
       requirements,
       specConstants,
       programKey: programKey(
@@ -304,10 +409,99 @@ export class Runtime {
         match,
         image: main.source.name,
         empty: main.source.empty,
-        addOnImages: Object.freeze(addOns.map((addOn) => Object.freeze({ id: addOn.id, image: addOn.image.source.name, definitions: addOn.holds }))),
+        addOnImages: Object.freeze(addOns.map(addOnUse)),
+        importedImages: Object.freeze(
+          imports.map((use) =>
+            Object.freeze({
+              symbols: Object.freeze([...use.symbols]),
+              binary: use.image.bundle.binary.name,
+              bundle: use.image.bundle.target,
+              match: use.match,
+              image: use.image.source.name,
+              addOnImages: Object.freeze(use.addOns.map(addOnUse)),
+              ...(use.checked === undefined ? {} : { fellBackFrom: Object.freeze({ bundle: use.checked.bundle.target, image: use.checked.source.name }) }),
+            }),
+          ),
+        ),
         requirements,
       }),
     };
+  }
+
+  /**
+   * Dynamic linking: resolves the imported symbols of the images in `linked` (and of every image
+   * that resolution adds) to exporting images, appending them and their add-on images to `linked`
+   * and their requirements to `builder`. A symbol some image of the launch already exports needs
+   * no other image. When the best exporting image for the device is an empty row, its properties
+   * are checked and the code comes from the next candidate that has code; when none has,
+   * the symbol is `unavailable`.
+   */
+  #resolveImports(kernel: string, linked: LinkedImage[], builder: RequirementsBuilder, device: Device) {
+    interface Use {
+      image: ImageRecord;
+      match: BundleMatch;
+      symbols: string[];
+      addOns: { id: string; holds: boolean; image: ImageRecord }[];
+      checked: ImageRecord | undefined;
+    }
+    const imports: Use[] = [];
+    const unavailable: UnavailableImport[] = [];
+    const provided = new Map<string, Use | 'launch'>();
+    const inLaunch = new Set<ImageRecord>(linked.map((entry) => entry.image));
+    const checked = new Set<ImageRecord>();
+    for (const entry of linked) for (const symbol of exportedSymbols(entry.image.source)) provided.set(symbol, 'launch');
+    const queue = linked.map((entry) => entry.image);
+    while (queue.length > 0) {
+      const importer = queue.shift()!;
+      for (const symbol of importedSymbols(importer.source)) {
+        const known = provided.get(symbol);
+        if (known !== undefined) {
+          if (known !== 'launch' && !known.symbols.includes(symbol)) known.symbols.push(symbol);
+          continue;
+        }
+        const candidates = this.#exporters(symbol, device, importer, kernel);
+        const best = candidates[0]!;
+        const withCode = best.image.source.empty ? candidates.find((candidate) => !candidate.image.source.empty) : best;
+        if (!checked.has(best.image)) {
+          checked.add(best.image);
+          addImageRequirements(builder, best.image.source, symbol, device.facts);
+        }
+        if (withCode === undefined) {
+          unavailable.push({ symbol, image: best.image });
+          provided.set(symbol, 'launch');
+          continue;
+        }
+        const existing = imports.find((use) => use.image === withCode.image);
+        if (existing !== undefined) {
+          existing.symbols.push(symbol);
+          provided.set(symbol, existing);
+          continue;
+        }
+        if (!checked.has(withCode.image)) {
+          checked.add(withCode.image);
+          addImageRequirements(builder, withCode.image.source, symbol, device.facts);
+        }
+        const choices = this.#addOnsOf(withCode.image, device);
+        const use: Use = {
+          image: withCode.image,
+          match: withCode.match,
+          symbols: [symbol],
+          addOns: choices.map((choice) => ({ id: choice.id, holds: choice.holds, image: choice.image })),
+          checked: withCode === best ? undefined : best.image,
+        };
+        imports.push(use);
+        provided.set(symbol, use);
+        for (const image of [withCode.image, ...choices.map((choice) => choice.image)]) {
+          if (inLaunch.has(image)) continue;
+          inLaunch.add(image);
+          linked.push({ image, role: image === withCode.image ? 'import' : 'add-on' });
+          queue.push(image);
+          for (const exported of exportedSymbols(image.source)) if (!provided.has(exported)) provided.set(exported, use);
+        }
+        for (const choice of choices) addImageRequirements(builder, choice.image.source, undefined, device.facts);
+      }
+    }
+    return { imports, unavailable };
   }
 
   #plan(kernel: string, device: Device): Plan {
@@ -354,6 +548,13 @@ export class Runtime {
       const fallback = checkKernelRequirements(plan.build.requirements, device, options);
       if (fallback !== undefined) throw fallback;
     }
+    const missing = plan.build.unavailable[0];
+    if (missing !== undefined) {
+      throw new SyclError(
+        errc.kernel_not_supported,
+        `Kernel ${kernel} imports ${missing.symbol}, which device ${device.name} can only take from image '${missing.image.source.name}' in bundle '${missing.image.bundle.target}' of ${missing.image.bundle.binary.name}; that image is empty (filtered out at compile time) and no other bundle defines it`,
+      );
+    }
   }
 
   /**
@@ -372,12 +573,12 @@ export class Runtime {
     let program = this.programCache.get(build.programKey);
     const hit = program !== undefined;
     if (program === undefined) {
-      const records = [build.main, ...build.addOns.map((addOn) => addOn.image)];
-      const images: ProgramImage[] = records.map((image, i) => ({
+      const records = build.linked.map((entry) => entry.image);
+      const images: ProgramImage[] = build.linked.map(({ image, role }, i) => ({
         name: image.source.name,
         target: image.bundle.target,
         format: image.source.format,
-        role: i === 0 ? 'main' : 'add-on',
+        role,
         entries: image.source.entries,
         properties: image.source.properties,
         bytes: readBytes(image.source),
@@ -397,6 +598,7 @@ export class Runtime {
       image: d.image,
       empty: d.empty,
       addOnImages: d.addOnImages,
+      importedImages: d.importedImages,
       requirements: d.requirements,
       device,
       range,

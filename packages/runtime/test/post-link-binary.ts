@@ -35,8 +35,19 @@ async function images(
   target: string | undefined,
 ): Promise<DeviceImage[]> {
   if (program.kernels.length === 0) return [];
+  return imagesOfText(programModuleText(program), bundle, options, target);
+}
+
+/** The images post-link makes of a linked module's text for one bundle (`target`: `-o <target>,<table>`). */
+export async function imagesOfText(
+  text: string,
+  bundle: string,
+  options: Omit<PostLinkOptions, 'outputs'>,
+  target: string | undefined,
+  prefix = bundle,
+): Promise<DeviceImage[]> {
   const files = new Map<string, string | Uint8Array>();
-  const module = parseModule(programModuleText(program), { filename: 'program.ll' });
+  const module = parseModule(text, { filename: 'program.ll' });
   const table = `/mem/${bundle}.table`;
   const result = await runPostLink(
     module,
@@ -54,7 +65,7 @@ async function images(
     const code = read(row.code);
     const empty = classifyDeviceCode(code, row.code).empty;
     return deviceImage({
-      name: `${bundle}_${i}`,
+      name: `${prefix}_${i}`,
       target: bundle,
       image: empty ? new Uint8Array() : code,
       entries: readSymbolFile(read(row.symbols)),

@@ -107,6 +107,8 @@ export interface FunctionText {
   readonly workGroupSize?: readonly number[];
   readonly fixedTargets?: readonly number[];
   readonly calls?: readonly string[];
+  /** Linkage written in the definition instead of the kind's (kernels and actions: external; helpers: internal). */
+  readonly linkage?: string;
 }
 
 /** A module holding the given functions, with `!sycl_aspects` naming the aspects it uses. */
@@ -140,12 +142,13 @@ export function moduleText(functions: readonly FunctionText[]): string {
       attachments.push(`!sycl_requirement_condition ${md.node(fn.requirementCondition.map((term) => md.ints(term)).join(', '))}`);
     }
     const params = fn.params ?? '';
+    const linkage = fn.linkage === undefined ? '' : `${fn.linkage} `;
     const head =
       fn.kind === 'kernel'
-        ? `define spir_kernel void @${fn.name}(${params}) #${fn.tu ?? 0}`
+        ? `define ${linkage}spir_kernel void @${fn.name}(${params}) #${fn.tu ?? 0}`
         : fn.kind === 'helper'
-          ? `define internal spir_func void @${fn.name}(${params})`
-          : `define spir_func void @${fn.name}(${params})`;
+          ? `define ${fn.linkage ?? 'internal'} spir_func void @${fn.name}(${params})`
+          : `define ${linkage}spir_func void @${fn.name}(${params})`;
     if (fn.kind === 'kernel') tus.add(fn.tu ?? 0);
     const body = [
       ...(fn.calls ?? []).map((callee) => `  call spir_func void @${callee}()`),
