@@ -4,9 +4,20 @@
  * aggregates of one repeated null/undef/poison become `zeroinitializer`/`undef`/`poison`, i8
  * arrays of integers become strings, identity casts and all-zero GEPs fold to their operand,
  * casts of null / undef and integer casts of integer constants fold to constants.
+ *
+ * Typed pointers (`T*`, only in modules read with `pointers: 'preserve-typed'`) fold as LLVM 14's
+ * ConstantFold.cpp does instead: a bitcast between different pointer types stays unless it casts
+ * a pointer to an aggregate to a pointer to its first element (`getelementptr inbounds (T, T* p,
+ * i32 0, i32 0...)`); casts of pointer casts combine (`CastInst::isEliminableCastPair`); a
+ * bitcast or ptrtoint of an all-zero GEP casts the GEP's base; an all-zero GEP folds only with a
+ * single index; a GEP of `null` with zero indices is `null`; a GEP through a bitcast between
+ * arrays of one element type indexes the original array; a GEP of a global variable whose
+ * indices are in bounds gets `inbounds`. Not done (as in opaque mode): GEP-of-GEP merging and
+ * factoring out-of-range indices.
  */
 import type { Context } from './context.js';
-import type { Type } from './types.js';
+import type { PointerType, Type } from './types.js';
+import { isSized } from './types.js';
 import {
   ConstantArray,
   ConstantExpr,
@@ -92,9 +103,14 @@ export function makeConstantExpr(
       if (opcode === 'trunc' || opcode === 'sext') return ctx.constInt(type, v);
       if (opcode === 'zext') return ctx.constInt(type, BigInt.asUintN(op0.type.bits, v));
     }
+    if (isTypedPointer(type) || isTypedPointer(op0.type)) {
+      const folded = foldTypedPointerCast(ctx, opcode, type, op0);
+      if (folded !== undefined) return folded;
+    }
   }
   if (opcode === 'getelementptr') {
     if (operands.length === 1) return op0;
+    if (isTypedPointer(type)) return typedGEP(ctx, type, operands, extra);
     if (op0.vk === 'poison') return ctx.poison(type);
     if (op0.vk === 'undef') return extra.flags?.includes('inbounds') ? ctx.poison(type) : ctx.undef(type);
     const indices = operands.slice(1);
@@ -103,6 +119,174 @@ export function makeConstantExpr(
   }
   return new ConstantExpr(opcode, type, operands, extra);
 }
+
+/** A typed pointer, or a vector of them. */
+function isTypedPointer(t: Type): boolean {
+  const s = t.kind === 'vector' ? t.element : t;
+  return s.kind === 'pointer' && s.pointee !== undefined;
+}
+
+const POINTER_CASTS = ['ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast'] as const;
+type PointerCast = (typeof POINTER_CASTS)[number];
+
+function scalarPointer(t: Type): PointerType | undefined {
+  const s = t.kind === 'vector' ? t.element : t;
+  return s.kind === 'pointer' ? s : undefined;
+}
+
+/**
+ * `CastInst::isEliminableCastPair` (as `foldConstantCastPair` calls it, with a 64-bit
+ * intermediate integer) for pairs of pointer casts: the opcode of the single cast from `src` to
+ * `dst` that replaces `first` (src → mid) followed by `second` (mid → dst), or undefined.
+ */
+function eliminableCastPair(first: PointerCast, second: PointerCast, src: Type, mid: Type, dst: Type): ConstantExprOpcode | undefined {
+  switch (`${first},${second}`) {
+    case 'bitcast,bitcast':
+    case 'addrspacecast,bitcast': // 13
+    case 'inttoptr,bitcast': // 15
+      return first;
+    case 'bitcast,ptrtoint': // 16
+      return second;
+    case 'bitcast,addrspacecast': {
+      // 14: when the bitcast's source points to what the addrspacecast's destination points to
+      const a = scalarPointer(src);
+      const b = scalarPointer(dst);
+      return a !== undefined && b !== undefined && a.pointee === b.pointee ? 'addrspacecast' : undefined;
+    }
+    case 'addrspacecast,addrspacecast': {
+      // 12
+      const a = scalarPointer(src);
+      const b = scalarPointer(dst);
+      if (a === undefined || b === undefined) return undefined;
+      return a.addressSpace !== b.addressSpace ? 'addrspacecast' : 'bitcast';
+    }
+    case 'ptrtoint,bitcast': // 3: an integer result that is not a vector
+      return src.kind !== 'vector' && dst.kind === 'integer' ? first : undefined;
+    case 'ptrtoint,inttoptr': {
+      // 7: the intermediate integer is 64 bits wide (as wide as any pointer)
+      const a = scalarPointer(src);
+      const b = scalarPointer(dst);
+      if (a === undefined || b === undefined || a.addressSpace !== b.addressSpace) return undefined;
+      const m = mid.kind === 'vector' ? mid.element : mid;
+      return m.kind === 'integer' && m.bits === 64 ? 'bitcast' : undefined;
+    }
+    case 'inttoptr,ptrtoint': {
+      // 11: the integer fits the (64-bit) intermediate pointer and keeps its width
+      const a = src.kind === 'vector' ? src.element : src;
+      const b = dst.kind === 'vector' ? dst.element : dst;
+      return a.kind === 'integer' && b.kind === 'integer' && a.bits <= 64 && a.bits === b.bits ? 'bitcast' : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `GetElementPtrInst::getTypeAtIndex(T, 0)`: the first field or the element. */
+function firstElementType(t: Type): Type | undefined {
+  if (t.kind === 'struct') return t.elements !== undefined && t.elements.length > 0 ? t.elements[0] : undefined;
+  if (t.kind === 'array' || t.kind === 'vector') return t.element;
+  return undefined;
+}
+
+/** LLVM 14's `ConstantFoldCastInstruction` steps that involve typed pointers (after null/undef). */
+function foldTypedPointerCast(ctx: Context, opcode: ConstantExprOpcode, type: Type, op0: Constant): Constant | undefined {
+  if (op0.vk === 'expr') {
+    if ((POINTER_CASTS as readonly string[]).includes(op0.opcode) && (POINTER_CASTS as readonly string[]).includes(opcode)) {
+      const inner = op0.operands[0]!;
+      const combined = eliminableCastPair(op0.opcode as PointerCast, opcode as PointerCast, inner.type, op0.type, type);
+      if (combined !== undefined) return makeConstantExpr(ctx, combined, type, [inner]);
+    } else if (
+      op0.opcode === 'getelementptr' &&
+      opcode !== 'addrspacecast' &&
+      op0.extra.inRangeOperand === undefined &&
+      op0.extra.inRange === undefined &&
+      op0.type.kind !== 'vector' &&
+      op0.operands.every((o, i) => i === 0 || isNullValue(o))
+    ) {
+      // no pointer adjustment: cast the GEP's base instead (`ConstantExpr::getPointerCast`)
+      const base = op0.operands[0]!;
+      if (type.kind === 'integer') return makeConstantExpr(ctx, 'ptrtoint', type, [base]);
+      const from = scalarPointer(base.type);
+      const to = scalarPointer(type);
+      const cast = from !== undefined && to !== undefined && from.addressSpace !== to.addressSpace ? 'addrspacecast' : 'bitcast';
+      return makeConstantExpr(ctx, cast, type, [base]);
+    }
+  }
+  if (opcode === 'bitcast') {
+    // FoldBitCast: a pointer to an aggregate cast to a pointer to its first element is a GEP
+    const from = op0.type;
+    if (from.kind === 'pointer' && type.kind === 'pointer' && from.pointee !== undefined && type.pointee !== undefined && from.addressSpace === type.addressSpace && isSized(from.pointee)) {
+      const zero = ctx.constI32(0);
+      const indices: Constant[] = [zero];
+      let el: Type | undefined = from.pointee;
+      while (el !== undefined && el !== type.pointee) {
+        el = firstElementType(el);
+        indices.push(zero);
+      }
+      if (el === type.pointee) return makeConstantExpr(ctx, 'getelementptr', type, [op0, ...indices], { flags: ['inbounds'], sourceElementType: from.pointee });
+    }
+  }
+  return undefined;
+}
+
+/** Whether an index is a plain integer constant (LLVM: a `ConstantInt`). */
+function constIndex(c: Constant): bigint | undefined {
+  return c.vk === 'int' ? c.big : undefined;
+}
+
+/** LLVM 14's `ConstantFoldGetElementPtr` for typed pointers (see the file comment for what is left out). */
+function typedGEP(ctx: Context, type: Type, operands: readonly Constant[], extra: ConstantExprExtra): Constant {
+  const op0 = operands[0]!;
+  const inBounds = extra.flags?.includes('inbounds') ?? false;
+  if (op0.vk === 'poison') return ctx.poison(type);
+  if (op0.vk === 'undef') return inBounds ? ctx.poison(type) : ctx.undef(type);
+  const indices = operands.slice(1);
+  const zeroOrUndef = (c: Constant): boolean => isNullValue(c) || c.vk === 'undef';
+  if (indices.length === 1 && zeroOrUndef(indices[0]!) && type === op0.type) return op0;
+  if (isNullValue(op0) && indices.every(zeroOrUndef)) return nullValue(ctx, type);
+  const source = extra.sourceElementType;
+  if (op0.vk === 'expr' && CAST_OPCODES.has(op0.opcode) && indices.length > 1 && isNullValue(indices[0]!)) {
+    // getelementptr ([2 x i32], bitcast ([3 x i32]* @x to [2 x i32]*), 0, 0) indexes @x directly
+    const from = scalarPointer(op0.operands[0]!.type);
+    const to = scalarPointer(op0.type);
+    if (from?.pointee?.kind === 'array' && to?.pointee?.kind === 'array' && from.pointee.element === to.pointee.element && from.addressSpace === to.addressSpace)
+      return makeConstantExpr(ctx, 'getelementptr', type, [op0.operands[0]!, ...indices], { ...extra, sourceElementType: from.pointee });
+  }
+  if (!inBounds && op0.vk === 'global' && op0.linkage !== 'extern_weak' && source !== undefined && op0.valueType === source && inBoundsIndices(source, indices, extra.inRangeOperand))
+    return new ConstantExpr('getelementptr', type, operands, { ...extra, flags: ['inbounds', ...(extra.flags ?? [])] });
+  return new ConstantExpr('getelementptr', type, operands, extra);
+}
+
+/**
+ * Whether known, normalized (in range) integer indices make a GEP of a global in bounds: the
+ * first index is 0, or 1 with all others 0 (LLVM's `Unknown` / `isInBoundsIndices` checks; a GEP
+ * whose indices LLVM would factor is left alone).
+ */
+function inBoundsIndices(source: Type, indices: readonly Constant[], inRangeOperand: number | undefined): boolean {
+  const first = constIndex(indices[0]!);
+  if (first === undefined) return false;
+  let t: Type | undefined = source;
+  for (let i = 1; i < indices.length; i++) {
+    const cur: Type | undefined = t;
+    const idx = constIndex(indices[i]!);
+    if (idx === undefined || cur === undefined) return false;
+    // next indexed type
+    if (cur.kind === 'struct') t = cur.elements?.[Number(idx)];
+    else if (cur.kind === 'array' || cur.kind === 'vector') t = cur.element;
+    else t = undefined;
+    if (inRangeOperand !== undefined && i === inRangeOperand) continue;
+    if (cur.kind === 'struct') continue;
+    if (cur.kind === 'vector') return false;
+    if (cur.kind !== 'array') return false;
+    if (idx < 0n) return false;
+    if (cur.length > 0 && idx >= BigInt(cur.length)) return false; // LLVM would factor it
+  }
+  if (first === 0n) return true;
+  if (first !== 1n) return false;
+  return indices.every((c, i) => i === 0 || isNullValue(c));
+}
+
+const CAST_OPCODES: ReadonlySet<string> = new Set(['trunc', 'zext', 'sext', 'fptrunc', 'fpext', 'fptoui', 'fptosi', 'uitofp', 'sitofp', 'ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast']);
 
 /** `Constant::getNullValue` for first-class types (undefined for types without one). */
 export function nullValue(ctx: Context, type: Type): Constant {

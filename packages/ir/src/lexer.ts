@@ -180,6 +180,11 @@ export class Lexer {
     this.textEnd = this.savedTextEnd;
     this.intNumber = this.savedInt;
   }
+  /** Moves to the token that starts at `offset` (a `start` seen earlier) and lexes it again. */
+  seek(offset: number): Tok {
+    this.pos = offset;
+    return this.next();
+  }
   private savedPos = 0;
   private savedKind: Tok = Tok.Eof;
   private savedStart = 0;

@@ -1113,7 +1113,9 @@ class LinkStep {
       this.forceRenaming(ng, name);
     }
     ng.valueType = newType;
-    ng.type = this.typeMap.get(srcGV.type) as PointerType;
+    const srcPtrType = this.typeMap.get(srcGV.type) as PointerType;
+    // a typed pointer to the list changes with its length
+    ng.type = srcPtrType.pointee === undefined ? srcPtrType : this.ctx.typedPtr(newType, srcPtrType.addressSpace);
     ng.isConstant = srcGV.isConstant;
     ng.linkage = srcGV.linkage;
     ng.threadLocal = srcGV.threadLocal;

@@ -1,7 +1,8 @@
 /**
  * Parser for LLVM textual IR (the LLVM 16 dialect, plus the LLVM 17–19 syntax found in newer
  * DPC++ output such as debug records and `inrange(...)`). Typed pointers (`i32 addrspace(4)*`)
- * are read as opaque pointers, as LLVM 16 does.
+ * are read as opaque pointers, as LLVM 16 does, unless `pointers: 'preserve-typed'` asks to keep
+ * them (LLVM 14/15 typed-pointer semantics: pointee types, pointee checks, typed GEP results).
  *
  * Structure follows LLParser: top-level entities, then per-function state with forward
  * references; forward references to globals and metadata are resolved at the end.
@@ -50,7 +51,7 @@ import { NameTable } from './nametable.js';
 import { constantOperands } from './uses.js';
 import { DINode, type Attachment, type DIFieldValue, type MDNode, type MDTuple, type Metadata, type ValueAsMetadata } from './metadata.js';
 import { Module } from './module.js';
-import { isSized, type FloatKind, type FunctionType, type PointerType, type StructType, type Type } from './types.js';
+import { isFirstClassType, isSized, type FloatKind, type FunctionType, type PointerType, type StructType, type Type } from './types.js';
 import {
   Argument,
   BasicBlock,
@@ -73,6 +74,12 @@ import {
   type Value,
 } from './values.js';
 
+/**
+ * How pointer types are read: `'opaque'` reads `T*` as `ptr` (LLVM 16); `'preserve-typed'` keeps
+ * typed pointers when the first pointer type of the module is written `T*` (LLVM 14/15).
+ */
+export type PointerSyntax = 'opaque' | 'preserve-typed';
+
 export interface ParseOptions {
   /** Name used in error messages and as the module id and default source filename. */
   readonly filename?: string;
@@ -85,6 +92,13 @@ export interface ParseOptions {
    * `identifier:` becomes distinct. `llvm-as` does not do this; turn it off to compare with it.
    */
   readonly odrTypeUniquing?: boolean;
+  /**
+   * `'opaque'` (default): typed pointers are read as `ptr`, as LLVM 16 does. `'preserve-typed'`:
+   * a module whose first pointer type is written `T*` keeps typed pointers (`Module.typedPointers`,
+   * `PointerType.pointee`), as LLVM 14/15 read it; `ptr` in such a module is an error, and so is
+   * `T*` in a module whose first pointer type is `ptr` (that module is read as with 'opaque').
+   */
+  readonly pointers?: PointerSyntax;
 }
 
 /** Parses textual IR. `source` should be decoded as latin1 so bytes map one-to-one to chars. */
@@ -92,6 +106,7 @@ export function parseModule(source: string, options: ParseOptions = {}): Module 
   const filename = options.filename ?? '<stdin>';
   const parser = new Parser(source, filename, options.context ?? new Context());
   parser.odrTypeUniquing = options.odrTypeUniquing ?? true;
+  if (options.pointers === 'preserve-typed') parser.decidePointerSyntax();
   const m = parser.parseModule();
   const warning = parser.sawDebugInfo ? upgradeDebugInfo(m) : undefined;
   if (warning !== undefined) options.onWarning?.(warning);
@@ -202,6 +217,12 @@ class Parser {
   /** Whether anything debug-info related was read (so stripping it can be skipped otherwise). */
   sawDebugInfo = false;
   odrTypeUniquing = true;
+  /** The module keeps typed pointers (`preserve-typed` and its first pointer type is `T*`). */
+  private typed = false;
+  /** `preserve-typed` and the first pointer type is `ptr`: `T*` is an error. */
+  private rejectTyped = false;
+  /** Offset of the pointer type that decided the syntax (for errors). */
+  private decidedAt = 0;
 
   constructor(
     source: string,
@@ -211,6 +232,49 @@ class Parser {
     this.lex = new Lexer(source, filename);
     this.ctx = context;
     this.m = new Module(filename, context);
+  }
+
+  /**
+   * `preserve-typed`: the first pointer type written in the module (`T*` / `T addrspace(N)*` or
+   * `ptr`) decides how the whole module is read, as in LLVM 15 where the first pointer type fixed
+   * the context's pointer mode. A token scan (no parsing) finds it before anything is built.
+   */
+  decidePointerSyntax(): void {
+    const scan = new Lexer(this.lex.src, this.filename);
+    try {
+      for (let k = scan.next(); k !== Tok.Eof; k = scan.next()) {
+        if (k === Tok.Star) {
+          this.typed = true;
+          this.m.typedPointers = true;
+          this.decidedAt = scan.start;
+          return;
+        }
+        if (k === Tok.Ident && scan.isIdent('ptr')) {
+          this.rejectTyped = true;
+          this.decidedAt = scan.start;
+          return;
+        }
+      }
+    } catch {
+      // a lexical error: the parse reports it where it is
+    }
+  }
+
+  /** Where the pointer syntax was decided, as `line:column`. */
+  private decidedWhere(): string {
+    const src = this.lex.src;
+    let line = 1;
+    let lineStart = 0;
+    for (let i = src.indexOf('\n'); i >= 0 && i < this.decidedAt; i = src.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    return `${line}:${this.decidedAt - lineStart + 1}`;
+  }
+
+  /** The pointer type to `pointee` in this module's pointer syntax. */
+  private pointerTo(pointee: Type, addressSpace: number): PointerType {
+    return this.typed ? this.ctx.typedPtr(pointee, addressSpace) : this.ctx.ptr(addressSpace);
   }
 
   // --- token helpers -----------------------------------------------------------------------------
@@ -425,15 +489,28 @@ class Parser {
         if (t.kind === 'void') throw this.error('pointers to void are invalid - use i8* instead');
         if (t.kind === 'pointer' && t.pointee === undefined && this.lex.src.slice(loc, loc + 3) === 'ptr')
           throw this.error('ptr* is invalid - use ptr instead');
+        if (this.typed) {
+          this.checkPointee(t);
+          this.next();
+          t = this.ctx.typedPtr(t, 0);
+          continue;
+        }
+        if (this.rejectTyped) throw this.typedInOpaqueError();
         this.next();
         t = this.ctx.ptr(0);
         continue;
       }
       if (this.isIdent('addrspace')) {
+        if (this.typed) {
+          if (t.kind === 'label') throw this.error('basic block pointers are invalid');
+          if (t.kind === 'void') throw this.error('pointers to void are invalid; use i8* instead');
+          this.checkPointee(t);
+        }
         const as = this.parseAddrSpace();
         if (this.t() !== Tok.Star) throw this.error("expected '*' in address space");
+        if (this.rejectTyped) throw this.typedInOpaqueError();
         this.next();
-        t = this.ctx.ptr(as);
+        t = this.typed ? this.ctx.typedPtr(t, as) : this.ctx.ptr(as);
         continue;
       }
       if (this.t() === Tok.LParen) {
@@ -444,6 +521,15 @@ class Parser {
     }
     if (!allowVoid && t.kind === 'void') throw this.error('void type only allowed for function results', loc);
     return t;
+  }
+
+  /** `PointerType::isValidElementType` (typed pointers). */
+  private checkPointee(t: Type): void {
+    if (t.kind === 'metadata' || t.kind === 'token' || t.kind === 'x86_amx') throw this.error('pointer to this type is invalid');
+  }
+
+  private typedInOpaqueError(): Error {
+    return this.error(`typed pointer type in a module that uses opaque pointers (its first pointer type, 'ptr' at ${this.decidedWhere()}, decides)`);
   }
 
   private parseAddrSpace(): number {
@@ -519,6 +605,7 @@ class Parser {
             this.next();
             return ctx.x86_amx;
           case 'ptr': {
+            if (this.typed) throw this.error(`opaque pointer type 'ptr' in a module that uses typed pointers (its first pointer type, at ${this.decidedWhere()}, decides)`);
             this.next();
             const as = this.isIdent('addrspace') ? this.parseAddrSpace() : 0;
             return ctx.ptr(as);
@@ -961,11 +1048,21 @@ class Parser {
     if (this.isIdent('alias') || this.isIdent('ifunc')) {
       const isAlias = this.lex.text === 'alias';
       this.next();
+      const valueTypeLoc = this.lex.start;
       const valueType = this.parseType();
       this.expect(Tok.Comma, "expected comma after alias or ifunc's type");
+      const aliaseeLoc = this.lex.start;
       const aliaseeType = this.parseType();
       const aliasee = this.parseConstantValue(aliaseeType);
-      const ptrType = aliaseeType.kind === 'pointer' ? aliaseeType : this.ctx.ptr(0);
+      let ptrType = aliaseeType.kind === 'pointer' ? aliaseeType : this.ctx.ptr(0);
+      if (this.typed) {
+        if (aliaseeType.kind !== 'pointer') throw this.error('An alias or ifunc must have pointer type', aliaseeLoc);
+        const pointee = aliaseeType.pointee!;
+        if (isAlias && pointee !== valueType)
+          throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeName(valueType)} vs ${typeName(pointee)})`, valueTypeLoc);
+        if (!isAlias && pointee.kind !== 'function') throw this.error('explicit pointee type should be a function type', valueTypeLoc);
+        ptrType = this.ctx.typedPtr(valueType, aliaseeType.addressSpace);
+      }
       if (named && this.m.getGlobalValue(name) !== undefined) throw this.error(`redefinition of global '@${name}'`, loc);
       const gv = isAlias ? new GlobalAlias(name, valueType, ptrType, aliasee as Constant) : new GlobalIFunc(name, valueType, ptrType, aliasee as Constant);
       gv.linkage = linkage ?? 'external';
@@ -991,7 +1088,7 @@ class Parser {
     else if (this.eatIdent('global')) isConstant = false;
     else throw this.error("expected 'global' or 'constant'");
     const valueType = this.parseType();
-    const gv = new GlobalVariable(name, valueType, this.ctx.ptr(addressSpace));
+    const gv = new GlobalVariable(name, valueType, this.pointerTo(valueType, addressSpace));
     gv.linkage = linkage ?? 'external';
     gv.visibility = visibility;
     gv.dllStorage = dll;
@@ -1170,7 +1267,7 @@ class Parser {
       parsedFnAttrs.attrs = parsedFnAttrs.attrs.filter((a) => a !== alignAttr);
       if (align === undefined && alignAttr.kind === 'int') align = alignAttr.value as number;
     }
-    const fn = new IRFunction(name, fnType, this.ctx.ptr(addressSpace), AttributeList.empty);
+    const fn = new IRFunction(name, fnType, this.pointerTo(fnType, addressSpace), AttributeList.empty);
     fn.attributes = new AttributeList(AttributeSet.empty, retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs), paramAttrs);
     fn.attributes = fn.attributes.withFn(this.recordFnAttrs(fn, parsedFnAttrs, fnAttrLoc));
     fn.linkage = linkage ?? 'external';
@@ -1501,9 +1598,11 @@ class Parser {
           else break;
         }
       }
+      const castLoc = this.lex.start;
       const v = this.parseTypeAndValue(st);
       this.expectIdent('to', "expected 'to' after cast value");
       const dest = this.parseType();
+      if (this.typed) this.checkTypedCast(op, v.type, dest, castLoc);
       return new Instruction(op as Opcode, dest, [v], '', flags);
     }
     switch (op) {
@@ -1784,7 +1883,7 @@ class Parser {
       if (!isSized(t)) throw this.error('Cannot allocate unsized type', loc);
       align = this.m.layout.prefAlign(t);
     }
-    return new AllocaInst(this.ctx.ptr(as), t, size, align, as, '', flags);
+    return new AllocaInst(this.typed ? this.ctx.typedPtr(t, as) : this.ctx.ptr(as), t, size, align, as, '', flags);
   }
 
   private parseScopeAndOrdering(inst: MemoryInst, both = false): void {
@@ -1812,7 +1911,13 @@ class Parser {
     const loc = this.lex.start;
     const t = this.parseType();
     this.expect(Tok.Comma, "expected comma after load's type");
+    const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
+    if (this.typed) {
+      const pt = ptr.type;
+      if (pt.kind !== 'pointer' || !isFirstClassType(t)) throw this.error('load operand must be a pointer to a first class type', ptrLoc);
+      if (pt.pointee !== t) throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeName(t)} vs ${typeName(pt.pointee!)})`, loc);
+    }
     const inst = new MemoryInst('load', t, [ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
     if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
@@ -1832,9 +1937,15 @@ class Parser {
     const atomic = this.eatIdent('atomic');
     if (atomic) flags |= Flag.ATOMIC;
     if (this.eatIdent('volatile')) flags |= Flag.VOLATILE;
+    const valueLoc = this.lex.start;
     const v = this.parseTypeAndValue(st);
     this.expect(Tok.Comma, "expected ',' after store operand");
+    const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
+    if (this.typed) {
+      if (ptr.type.kind !== 'pointer') throw this.error('store operand must be a pointer', ptrLoc);
+      if (ptr.type.pointee !== v.type) throw this.error('stored value and pointer type do not match', valueLoc);
+    }
     const inst = new MemoryInst('store', this.ctx.void, [v, ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
     if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
@@ -1850,11 +1961,17 @@ class Parser {
     let flags = 0;
     if (this.eatIdent('weak')) flags |= Flag.WEAK;
     if (this.eatIdent('volatile')) flags |= Flag.VOLATILE;
+    const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
     this.expect(Tok.Comma, "expected ',' after cmpxchg address");
+    const cmpLoc = this.lex.start;
     const cmp = this.parseTypeAndValue(st);
     this.expect(Tok.Comma, "expected ',' after cmpxchg cmp operand");
     const nv = this.parseTypeAndValue(st);
+    if (this.typed) {
+      if (ptr.type.kind !== 'pointer') throw this.error('cmpxchg operand must be a pointer', ptrLoc);
+      if (ptr.type.pointee !== cmp.type) throw this.error('compare value and pointer type do not match', cmpLoc);
+    }
     const inst = new MemoryInst('cmpxchg', this.ctx.literalStruct([cmp.type, this.ctx.i1]), [ptr, cmp, nv], '', flags);
     this.parseScopeAndOrdering(inst, true);
     if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
@@ -1871,9 +1988,15 @@ class Parser {
     if (this.t() !== Tok.Ident || !RMW_OPERATIONS.has(this.lex.text)) throw this.error('expected binary operation in atomicrmw');
     const operation = this.lex.text;
     this.next();
+    const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
     this.expect(Tok.Comma, "expected ',' after atomicrmw address");
+    const valueLoc = this.lex.start;
     const v = this.parseTypeAndValue(st);
+    if (this.typed) {
+      if (ptr.type.kind !== 'pointer') throw this.error('atomicrmw operand must be a pointer', ptrLoc);
+      if (ptr.type.pointee !== v.type) throw this.error('atomicrmw value and pointer type do not match', valueLoc);
+    }
     const inst = new MemoryInst('atomicrmw', v.type, [ptr, v], '', flags);
     inst.rmwOperation = operation;
     this.parseScopeAndOrdering(inst);
@@ -1893,8 +2016,10 @@ class Parser {
       else if (this.eatIdent('nuw')) flags |= Flag.NUW;
       else break;
     }
+    const sourceLoc = this.lex.start;
     const sourceType = this.parseType();
     this.expect(Tok.Comma, "expected comma after getelementptr's type");
+    const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
     const ops: Value[] = [ptr];
     let vectorLength = ptr.type.kind === 'vector' ? ptr.type.length : -1;
@@ -1904,9 +2029,37 @@ class Parser {
       if (idx.type.kind === 'vector') vectorLength = idx.type.length;
       ops.push(idx);
     }
-    const base = ptr.type.kind === 'vector' ? ptr.type.element : ptr.type;
+    let base = ptr.type.kind === 'vector' ? ptr.type.element : ptr.type;
+    if (this.typed) base = this.typedGEPPointer(sourceType, base, ops, sourceLoc, ptrLoc);
     const resultType = vectorLength >= 0 ? this.ctx.vector(base, vectorLength) : base;
     return new GetElementPtrInst(resultType, sourceType, ops, '', flags);
+  }
+
+  /**
+   * Typed pointers: checks the GEP's base pointer against its source element type and returns
+   * the result pointer type (`GetElementPtrInst::getGEPReturnType`, scalar part).
+   */
+  private typedGEPPointer(sourceType: Type, base: Type, ops: readonly Value[], sourceLoc: number, ptrLoc: number): PointerType {
+    if (base.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', ptrLoc);
+    if (base.pointee !== sourceType)
+      throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeName(sourceType)} vs ${typeName(base.pointee!)})`, sourceLoc);
+    if (ops.length > 1 && !isSized(sourceType)) throw this.error('base element of getelementptr must be sized', ptrLoc);
+    const indexed = gepIndexedType(sourceType, ops);
+    if (indexed === undefined) throw this.error('invalid getelementptr indices', ptrLoc);
+    return this.ctx.typedPtr(indexed, base.addressSpace);
+  }
+
+  /**
+   * Typed pointers: a bitcast cannot change the address space and an addrspacecast must
+   * (`CastInst::castIsValid` for the pointer casts; other casts are not checked).
+   */
+  private checkTypedCast(op: string, from: Type, to: Type, loc: number): void {
+    if (op !== 'bitcast' && op !== 'addrspacecast') return;
+    const a = from.kind === 'vector' ? from.element : from;
+    const b = to.kind === 'vector' ? to.element : to;
+    if (a.kind !== 'pointer' || b.kind !== 'pointer') return;
+    if ((op === 'bitcast') === (a.addressSpace !== b.addressSpace))
+      throw this.error(`invalid cast opcode for cast from '${typeName(from)}' to '${typeName(to)}'`, loc);
   }
 
   private parseCall(st: FunctionState, tailFlags: number, opcode: 'call' | 'invoke' | 'callbr' = 'call'): Instruction {
@@ -1921,10 +2074,19 @@ class Parser {
     const calleeLoc = this.lex.start;
     // With opaque pointers the callee's type is `ptr addrspace(N)`, known before the arguments;
     // only inline asm needs the function type, so it is built after the argument list.
+    // With typed pointers the callee's type is a pointer to the function type, which the short
+    // form (`call void @f(i32 1)`) only gives after the arguments: the callee is skipped and read
+    // again once they are known.
     let asmParts: { flags: InlineAsm['flags']; asm: string; constraints: string } | undefined;
     let callee: Value | undefined;
+    let deferredCallee = false;
     if (this.isIdent('asm')) asmParts = this.parseInlineAsmParts();
-    else callee = this.parseValue(this.ctx.ptr(callAS), st);
+    else if (!this.typed) callee = this.parseValue(this.ctx.ptr(callAS), st);
+    else if (retOrFnType.kind === 'function') callee = this.parseValue(this.ctx.typedPtr(retOrFnType, callAS), st);
+    else {
+      deferredCallee = true;
+      this.skipCallee();
+    }
     this.expect(Tok.LParen, "expected '(' in call");
     const args: Value[] = [];
     const argAttrs: AttributeSet[] = [];
@@ -1950,7 +2112,13 @@ class Parser {
       if (retOrFnType.kind === 'label') throw this.error('Invalid result type for LLVM function', retLoc);
       fnType = this.ctx.fnOfArgs(retOrFnType, args);
     }
-    if (asmParts !== undefined) callee = new InlineAsm(this.ctx.ptr(0), fnType, asmParts.asm, asmParts.constraints, asmParts.flags);
+    if (deferredCallee) {
+      const resume = this.lex.start;
+      this.lex.seek(calleeLoc);
+      callee = this.parseValue(this.ctx.typedPtr(fnType, callAS), st);
+      this.lex.seek(resume);
+    }
+    if (asmParts !== undefined) callee = new InlineAsm(this.typed ? this.ctx.typedPtr(fnType, 0) : this.ctx.ptr(0), fnType, asmParts.asm, asmParts.constraints, asmParts.flags);
     if (fnType.params.length !== args.length && !fnType.varArgs) throw this.error('invalid number of arguments to function', calleeLoc);
     args.unshift(callee!);
     const operands = args;
@@ -1981,6 +2149,41 @@ class Parser {
     inst.indirectDestCount = indirectCount;
     if (parsedFnAttrs !== NO_FN_ATTRS) inst.attributes = attrs.withFn(this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
     return inst;
+  }
+
+  /** Steps over a callee operand without resolving it (typed pointers, see `parseCall`). */
+  private skipCallee(): void {
+    switch (this.t()) {
+      case Tok.GlobalVar:
+      case Tok.GlobalID:
+      case Tok.LocalVar:
+      case Tok.LocalVarID:
+        this.next();
+        return;
+      case Tok.Ident: {
+        if (this.isIdent('dso_local_equivalent') || this.isIdent('no_cfi')) {
+          this.next();
+          this.next();
+          return;
+        }
+        // a keyword constant, or a constant expression: keyword, flag words, `( ... )`
+        const single = this.isIdent('null') || this.isIdent('undef') || this.isIdent('poison') || this.isIdent('zeroinitializer');
+        this.next();
+        if (single) return;
+        while (this.t() === Tok.Ident) this.next();
+        if (this.t() !== Tok.LParen) throw this.error('expected value token');
+        let depth = 0;
+        do {
+          if (this.t() === Tok.LParen) depth++;
+          else if (this.t() === Tok.RParen) depth--;
+          else if (this.t() === Tok.Eof) throw this.error("expected ')' in constantexpr");
+          this.next();
+        } while (depth > 0);
+        return;
+      }
+      default:
+        throw this.error('expected value token');
+    }
   }
 
   private parseInlineAsmParts(): { flags: InlineAsm['flags']; asm: string; constraints: string } {
@@ -2274,7 +2477,7 @@ class Parser {
       case 'blockaddress': {
         this.next();
         this.expect(Tok.LParen, "expected '(' in block address expression");
-        const fn = this.parseValue(ctx.ptr(this.m.layout.programAddressSpace), undefined);
+        const fn = this.typed ? this.blockAddressFunction() : this.parseValue(ctx.ptr(this.m.layout.programAddressSpace), undefined);
         this.expect(Tok.Comma, "expected comma in block address expression");
         if (this.t() !== Tok.LocalVar && this.t() !== Tok.LocalVarID) throw this.error('expected basic block name in block address');
         const blockName = this.t() === Tok.LocalVar ? this.lex.text : `#${this.lex.num}`;
@@ -2303,6 +2506,25 @@ class Parser {
     }
   }
 
+  /**
+   * Typed pointers: the function of a `blockaddress` is named without a type, so it is looked up by
+   * name (a function defined later is resolved at the end of the module).
+   */
+  private blockAddressFunction(): Value {
+    const l = this.lex;
+    const loc = l.start;
+    if (l.kind !== Tok.GlobalVar && l.kind !== Tok.GlobalID) throw this.error('expected function name in blockaddress');
+    const named = l.kind === Tok.GlobalVar;
+    const key = named ? l.text : l.num;
+    this.next();
+    const existing = named ? this.m.getGlobalValue(key as string) : this.numberedGlobals[key as number];
+    if (existing !== undefined) return existing;
+    const placeholder = new ForwardGlobal(this.ctx.label, named ? (key as string) : '', named ? -1 : (key as number), loc);
+    this.blockAddressForwards.push(placeholder);
+    return placeholder as unknown as Value;
+  }
+  private readonly blockAddressForwards: ForwardGlobal[] = [];
+
   private parseConstantExpr(t: Type, st: FunctionState | undefined, loc: number): Value {
     const ctx = this.ctx;
     const op = this.lex.text;
@@ -2315,6 +2537,7 @@ class Parser {
       const dest = this.parseType();
       this.expect(Tok.RParen, "expected ')' at end of constantexpr cast");
       if (dest !== t) throw this.error('constant expression type mismatch', loc);
+      if (this.typed) this.checkTypedCast(op, v.type, dest, loc);
       return this.track(makeConstantExpr(ctx, op as ConstantExprOpcode, dest, [v]));
     }
     if (op === 'getelementptr') {
@@ -2335,6 +2558,7 @@ class Parser {
         } else break;
       }
       this.expect(Tok.LParen, "expected '(' in constantexpr");
+      const sourceLoc = this.lex.start;
       const source = this.parseType();
       const ops: Constant[] = [];
       let inRangeOperand: number | undefined;
@@ -2344,6 +2568,19 @@ class Parser {
       }
       this.expect(Tok.RParen, "expected ')' in constantexpr");
       const extra = { flags, sourceElementType: source, ...(inRangeOperand !== undefined ? { inRangeOperand } : {}), ...(inRange ? { inRange } : {}) };
+      if (this.typed) {
+        // the result type follows from the indices; it must be the type the context expects
+        if (ops.length === 0) throw this.error('expected base pointer in getelementptr', loc);
+        const baseType = ops[0]!.type;
+        let vectorLength = baseType.kind === 'vector' ? baseType.length : -1;
+        for (let i = 1; i < ops.length; i++) {
+          const it = ops[i]!.type;
+          if (it.kind === 'vector') vectorLength = it.length;
+        }
+        const base = this.typedGEPPointer(source, baseType.kind === 'vector' ? baseType.element : baseType, ops, sourceLoc, loc);
+        const resultType = vectorLength >= 0 ? ctx.vector(base, vectorLength) : base;
+        if (resultType !== t) throw this.error('constant expression type mismatch', loc);
+      }
       return this.track(makeConstantExpr(ctx, 'getelementptr', t, ops, extra));
     }
     if (op === 'icmp' || op === 'fcmp') {
@@ -2600,7 +2837,9 @@ class Parser {
       case Tok.IntType:
       case Tok.LBrace:
       case Tok.LSquare:
-      case Tok.Less: {
+      case Tok.Less:
+      case Tok.LocalVar:
+      case Tok.LocalVarID: {
         const t = this.parseType();
         return { k: 'md', v: this.wrapValue(this.parseValue(t, this.pfs)) };
       }
@@ -2717,6 +2956,13 @@ class Parser {
       if (a?.kind === 'int') {
         fn.align ??= a.value as number;
         fn.attributes = fn.attributes.withFn(fn.attributes.fn.without('align'));
+      }
+    }
+    if (this.blockAddressForwards.length > 0) {
+      for (const f of this.blockAddressForwards) {
+        const gv = f.id < 0 ? this.m.getGlobalValue(f.name) : this.numberedGlobals[f.id];
+        if (gv === undefined) throw this.error(`use of undefined value '@${f.id < 0 ? f.name : f.id}'`, f.loc);
+        this.resolvedForward.set(f, gv);
       }
     }
     if (this.resolvedForward.size > 0) this.patchForwardGlobals();
@@ -2870,7 +3116,8 @@ const FN_ONLY = new Set([
 ]);
 const TYPE_ARG_ATTRS = new Set(['byval', 'sret', 'inalloca', 'preallocated', 'byref', 'elementtype']);
 const NO_ATTRS: Attribute[] = [];
-const TYPE_KEYWORDS = new Set(['ptr', 'half', 'bfloat', 'float', 'double', 'x86_fp80', 'fp128', 'ppc_fp128', 'target']);
+/** Words that start a typed value in a DI field (`void ()* @f` with typed pointers). */
+const TYPE_KEYWORDS = new Set(['ptr', 'half', 'bfloat', 'float', 'double', 'x86_fp80', 'fp128', 'ppc_fp128', 'target', 'void']);
 const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | undefined } = { attrs: [], groups: [], memory: undefined };
 
 function typeName(t: Type): string {
@@ -2880,6 +3127,7 @@ function typeName(t: Type): string {
     case 'float':
       return t.fp;
     case 'pointer':
+      if (t.pointee !== undefined) return `${typeName(t.pointee)}${t.addressSpace === 0 ? '' : ` addrspace(${t.addressSpace})`}*`;
       return t.addressSpace === 0 ? 'ptr' : `ptr addrspace(${t.addressSpace})`;
     case 'struct':
       return t.name !== '' ? `%${t.name}` : t.literal ? '{...}' : '%<numbered>';
@@ -2894,6 +3142,44 @@ function typeName(t: Type): string {
     default:
       return t.kind;
   }
+}
+
+/**
+ * `GetElementPtrInst::getIndexedType` for `ops` = [pointer, index...]: the type the last index
+ * selects (the first index steps over the pointer), or undefined for invalid indices. Struct
+ * indices must be i32 constants (or splats) in range.
+ */
+export function gepIndexedType(source: Type, ops: readonly Value[]): Type | undefined {
+  let cur = source;
+  for (let i = 2; i < ops.length; i++) {
+    const idx = ops[i]!;
+    if (cur.kind === 'struct') {
+      const field = structFieldIndex(idx);
+      const elements = cur.elements;
+      if (field === undefined || elements === undefined || field >= elements.length) return undefined;
+      cur = elements[field]!;
+      continue;
+    }
+    const it = idx.type.kind === 'vector' ? idx.type.element : idx.type;
+    if (it.kind !== 'integer') return undefined;
+    if (cur.kind === 'array' || cur.kind === 'vector') cur = cur.element;
+    else return undefined;
+  }
+  return cur;
+}
+
+/** The field an i32 constant (or i32 splat) selects, as `StructType::indexValid` accepts. */
+function structFieldIndex(idx: Value): number | undefined {
+  const t = idx.type.kind === 'vector' ? idx.type.element : idx.type;
+  if (t.kind !== 'integer' || t.bits !== 32) return undefined;
+  let c: Value = idx;
+  if (idx.vk === 'zero') return 0;
+  if (idx.vk === 'vector') {
+    const first = idx.elements[0];
+    if (first === undefined || idx.elements.some((e) => e !== first)) return undefined;
+    c = first;
+  }
+  return c.vk === 'int' && c.num >= 0 ? c.num : undefined;
 }
 
 function indexedType(t: Type, indices: readonly number[], fail: () => Error): Type {

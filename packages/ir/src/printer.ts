@@ -2,6 +2,8 @@
  * Prints a module the way LLVM 16's `opt -S` does: the same section order, type discovery order,
  * `!N` numbering (depth-first, globals then named metadata then lazily per function), attribute
  * group numbering, attachment order (by metadata kind id), default spellings and escapes.
+ * Typed pointers print as LLVM 14 does (`i32 addrspace(4)*`); the type finder then also walks
+ * pointee types, as LLVM's does when pointers have them.
  */
 import { AttributeSet, formatAllocKind, formatMemoryEffects, type Attribute } from './attributes.js';
 import { formatFP } from './fp.js';
@@ -488,6 +490,7 @@ class ModulePrinter {
       case 'float':
         return t.fp;
       case 'pointer':
+        if (t.pointee !== undefined) return `${this.type(t.pointee)}${t.addressSpace === 0 ? '' : ` addrspace(${t.addressSpace})`}*`;
         return t.addressSpace === 0 ? 'ptr' : `ptr addrspace(${t.addressSpace})`;
       case 'array':
         return `[${t.length} x ${this.type(t.element)}]`;

@@ -211,6 +211,8 @@ export function removeFromUsedLists(m: Module, dead: ReadonlySet<GlobalValue>): 
     }
     const arrayType = m.context.array((init.type as { element: Type }).element, kept.length);
     list.valueType = arrayType;
+    // a typed pointer to the list changes with its length
+    if (list.type.pointee !== undefined) list.type = m.context.typedPtr(arrayType, list.addressSpace);
     list.initializer = makeArray(m.context, arrayType, kept);
   }
 }
@@ -342,6 +344,7 @@ function typeText(t: Type): string {
     case 'integer':
       return `i${t.bits}`;
     case 'pointer':
+      if (t.pointee !== undefined) return `${typeText(t.pointee)}${t.addressSpace === 0 ? '' : ` addrspace(${t.addressSpace})`}*`;
       return t.addressSpace === 0 ? 'ptr' : `ptr addrspace(${t.addressSpace})`;
     case 'struct':
       return t.name !== '' ? `%${t.name}` : 'a struct';

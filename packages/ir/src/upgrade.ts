@@ -5,7 +5,8 @@
  *   replaced, as `UpgradeIntrinsicFunction` does);
  * - overloaded intrinsics mangled with typed pointers (`llvm.memcpy.p0i8.p0i8.i64`) are renamed to
  *   their opaque-pointer names (`llvm.memcpy.p0.p0.i64`); the new declaration goes to the end of
- *   the module and calls are redirected to it.
+ *   the module and calls are redirected to it. Not in a module that keeps typed pointers
+ *   (`Module.typedPointers`), where those names are the right ones, as in LLVM 14.
  */
 import { AttributeList, AttributeSet, enumAttr, intAttr, type Attribute } from './attributes.js';
 import { CallInst } from './instructions.js';
@@ -84,7 +85,7 @@ export function upgradeIntrinsics(m: Module): void {
     const info = lookupIntrinsic(fn.name);
     if (info === undefined) continue;
     let target = fn;
-    if (info.overloaded) {
+    if (info.overloaded && !m.typedPointers) {
       const wanted = remangleOpaque(fn.name, info.base);
       if (wanted !== fn.name) {
         const existing = m.getFunction(wanted);
