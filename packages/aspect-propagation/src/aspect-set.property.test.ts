@@ -8,12 +8,12 @@
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { AspectSet } from './aspect-set.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const values = fc.array(fc.integer({ min: -5, max: 40 }), { maxLength: 12 });
 
 describe('AspectSet properties', () => {
-  test.prop([values], fcOptions())('holds the distinct values, in LLVM SmallSet order', (inserted) => {
+  test.prop([values], fcOptions(200))('holds the distinct values, in LLVM SmallSet order', (inserted) => {
     const set = new AspectSet(inserted);
     const distinct = [...new Set(inserted)];
     expect(set.size).toBe(distinct.length);
@@ -21,7 +21,7 @@ describe('AspectSet properties', () => {
     for (const v of inserted) expect(set.has(v)).toBe(true);
   });
 
-  test.prop([values, values], fcOptions())('addAll inserts in the other set\'s iteration order', (a, b) => {
+  test.prop([values, values], fcOptions(200))('addAll inserts in the other set\'s iteration order', (a, b) => {
     const left = new AspectSet(a);
     left.addAll(new AspectSet(b));
     const manual = new AspectSet(a);

@@ -26,7 +26,7 @@ import { inspect, parse, runPass } from '../test/helpers.js';
 import { AspectSet } from './aspect-set.js';
 import { closeOverCallGraph } from './call-graph.js';
 import { propagateAspectsUsage } from './propagate.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 /** Types %T0..%T5 and the aspect each one uses. */
 const TYPE_ASPECTS = [1, 2, 3, -1, 28, 5];

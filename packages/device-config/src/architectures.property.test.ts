@@ -18,7 +18,7 @@ import {
   truncateArchitectureToInt32,
   type ArchitectureFamily,
 } from './architectures.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const families: ArchitectureFamily[] = ['intel_gpu', 'nvidia_gpu', 'amd_gpu', 'intel_cpu', 'unknown'];
 const fields = fc.record({

@@ -12,7 +12,7 @@ import { stringify } from 'yaml';
 import { builtinAspectTable } from './aspects.js';
 import { applyDeviceConfigYaml } from './config-file.js';
 import { DeviceConfig } from './config.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const builtin = DeviceConfig.builtin();
 const currentAspects = builtinAspectTable.definitions.filter((d) => d.status === 'current').map((d) => d.name);

@@ -10,7 +10,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { DeviceConfig } from './config.js';
 import { parseSyclTargets } from './sycl-targets.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const config = DeviceConfig.builtin();
 const spelling = fc.oneof(

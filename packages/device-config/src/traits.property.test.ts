@@ -16,7 +16,7 @@ import { builtinAspectTable } from './aspects.js';
 import type { TargetConfigEntry } from './config-entry.js';
 import { DeviceConfig } from './config.js';
 import type { MacroDefinition } from './sycl-targets.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 import { deviceTraitMacros, deviceTraits, type TraitSemantics } from './traits.js';
 
 const builtin = DeviceConfig.builtin();

@@ -13,7 +13,7 @@ import { ASPECTS, ARCHITECTURE_OPERANDS, device, encodableCondition, type Genera
 import { ifArchitectureIs, ifDeviceHas } from './builders.js';
 import { ConditionError, conditionsEqual, decodeCondition, encodeCondition } from './condition.js';
 import { evaluateCondition } from './evaluate.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 /** Independent oracle: recursive descent over the ints, no tree. */
 function evaluateSequence(sequence: readonly number[], dev: GeneratedDevice): boolean {
@@ -50,7 +50,7 @@ const smallInts = fc.array(fc.oneof(fc.integer({ min: -6, max: 3 }), fc.constant
 });
 
 describe('condition encoding properties', () => {
-  test.prop([encodableCondition], fcOptions())('decode(encode(e)) = e', (condition) => {
+  test.prop([encodableCondition], fcOptions(200))('decode(encode(e)) = e', (condition) => {
     expect(conditionsEqual(decodeCondition(encodeCondition(condition)), condition)).toBe(true);
   });
 
@@ -67,13 +67,13 @@ describe('condition encoding properties', () => {
     expect(encodeCondition(decoded)).toEqual(sequence);
   });
 
-  test.prop([encodableCondition, device], fcOptions())('evaluation matches a direct walk of the sequence', (condition, dev) => {
+  test.prop([encodableCondition, device], fcOptions(200))('evaluation matches a direct walk of the sequence', (condition, dev) => {
     expect(evaluateCondition(condition, dev.facts)).toBe(evaluateSequence(encodeCondition(condition), dev));
   });
 
   test.prop(
     [fc.array(fc.array(fc.constantFrom(...ASPECTS), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 })],
-    fcOptions(),
+    fcOptions(200),
   )('if_device_has chains produce decodable sequences', (clauses) => {
     let chain = ifDeviceHas(...clauses[0]!);
     for (const clause of clauses.slice(1)) chain = chain.elseIfDeviceHas(...clause);
@@ -90,7 +90,7 @@ describe('condition encoding properties', () => {
         maxLength: 4,
       }),
     ],
-    fcOptions(),
+    fcOptions(200),
   )('if_architecture_is chains produce decodable sequences', (clauses) => {
     let chain = ifArchitectureIs(...clauses[0]!);
     for (const clause of clauses.slice(1)) chain = chain.elseIfArchitectureIs(...clause);

@@ -24,7 +24,7 @@ import {
 } from './conditional-aspects.js';
 import { deviceFacts, evaluateCondition } from './evaluate.js';
 import { normalizedConditionKey } from './normalize.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const aspectList = fc.array(fc.constantFrom(...ASPECTS, 1, 2, 3), { maxLength: 5 });
 
@@ -67,7 +67,7 @@ function required(
 
 describe('conditionally used aspects properties', () => {
   // fc.integer() ranges over int32 by default, which is what an `i32` operand holds.
-  test.prop([fc.array(fc.record({ condition: fc.array(fc.integer()), aspects: fc.array(fc.integer()) }))], fcOptions())(
+  test.prop([fc.array(fc.record({ condition: fc.array(fc.integer()), aspects: fc.array(fc.integer()) }))], fcOptions(200))(
     'metadata operands round-trip',
     (input) => {
       expect(fromConditionallyUsedAspectsOperands(toConditionallyUsedAspectsOperands(input))).toEqual(input);
@@ -76,7 +76,7 @@ describe('conditionally used aspects properties', () => {
 
   test.prop(
     [pairsWithConstants, fc.subarray([...ASPECTS, 1]), configuration, fc.array(deviceChoice, { minLength: 1, maxLength: 6 })],
-    fcOptions(),
+    fcOptions(200),
   )('keeps what each consistent device is missing', (input, used, config, devices) => {
     const table = DEVICE_ARCHITECTURES.map((architecture, i) => [architecture, config[i]!] as const);
     const architectureAspects = architectureAspectsFromTable(table);
@@ -93,12 +93,12 @@ describe('conditionally used aspects properties', () => {
     }
   });
 
-  test.prop([pairs, fc.subarray([...ASPECTS])], fcOptions())('is idempotent', (input, used) => {
+  test.prop([pairs, fc.subarray([...ASPECTS])], fcOptions(200))('is idempotent', (input, used) => {
     const once = simplifyConditionallyUsedAspects(input, { usedAspects: used });
     expect(simplifyConditionallyUsedAspects(once.pairs, { usedAspects: used })).toEqual({ pairs: once.pairs, alwaysUsed: [] });
   });
 
-  test.prop([pairsWithConstants, fc.subarray<number>([...ASPECTS])], fcOptions())(
+  test.prop([pairsWithConstants, fc.subarray<number>([...ASPECTS])], fcOptions(200))(
     'produces distinct conditions and sorted, non-empty aspects',
     (input, used) => {
       const { pairs: output, alwaysUsed } = simplifyConditionallyUsedAspects(input, { usedAspects: used });
@@ -114,7 +114,7 @@ describe('conditionally used aspects properties', () => {
 
   test.prop(
     [pairs.chain((input) => fc.tuple(fc.constant(input), fc.shuffledSubarray(input, { minLength: input.length })))],
-    fcOptions(),
+    fcOptions(200),
   )('does not depend on the order of the input pairs beyond the output order', ([input, shuffled]) => {
     expect(
       conditionallyUsedAspectsEqual(

@@ -18,7 +18,7 @@ import { conditionsEqual, constantConditionSequence, decodeCondition } from './c
 import { rewriteConditionalCallers } from './conditional-call-on-device.js';
 import { int32Value } from './ir-utils.js';
 import { normalizeCondition } from './normalize.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 /** Generous, so that FC_NUM_RUNS can scale the run count. */
 const PROPERTY_TIMEOUT = 120_000;

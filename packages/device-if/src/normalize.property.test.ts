@@ -17,7 +17,7 @@ import { anyCondition, device, encodableCondition } from '../test/arbitraries.js
 import { conditionsEqual, encodeCondition, type Condition } from './condition.js';
 import { evaluateCondition } from './evaluate.js';
 import { normalizeCondition } from './normalize.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 /** Applies value-preserving rewrites chosen by `choices` at every node, bottom-up. */
 function rewrite(condition: Condition, choices: readonly number[]): Condition {
@@ -105,7 +105,7 @@ function checkShape(condition: Condition, top: boolean): void {
 }
 
 describe('normalization properties', () => {
-  test.prop([anyCondition, fc.array(device, { minLength: 1, maxLength: 8 })], fcOptions())(
+  test.prop([anyCondition, fc.array(device, { minLength: 1, maxLength: 8 })], fcOptions(200))(
     'preserves the value on random devices',
     (condition, devices) => {
       const normalized = normalizeCondition(condition);
@@ -115,32 +115,32 @@ describe('normalization properties', () => {
 
   test.prop(
     [encodableCondition, fc.array(fc.nat(), { minLength: 1, maxLength: 64 }), fc.array(device, { minLength: 1, maxLength: 8 })],
-    fcOptions(),
+    fcOptions(200),
   )('preserves the value of rewritten conditions on random devices', (condition, choices, devices) => {
     const rewritten = rewrite(condition, choices);
     const normalized = normalizeCondition(rewritten);
     for (const dev of devices) expect(evaluateCondition(normalized, dev.facts)).toBe(evaluateCondition(condition, dev.facts));
   });
 
-  test.prop([anyCondition], fcOptions())('is idempotent', (condition) => {
+  test.prop([anyCondition], fcOptions(200))('is idempotent', (condition) => {
     const once = normalizeCondition(condition);
     expect(conditionsEqual(normalizeCondition(once), once)).toBe(true);
   });
 
-  test.prop([encodableCondition, fc.array(fc.nat(), { minLength: 1, maxLength: 64 })], fcOptions())(
+  test.prop([encodableCondition, fc.array(fc.nat(), { minLength: 1, maxLength: 64 })], fcOptions(200))(
     'equivalent rewrites normalize to the same sequence',
     (condition, choices) => {
       expect(sequenceOf(normalizeCondition(rewrite(condition, choices)))).toEqual(sequenceOf(normalizeCondition(condition)));
     },
   );
 
-  test.prop([anyCondition], fcOptions())('has the normal shape and encodes unless constant', (condition) => {
+  test.prop([anyCondition], fcOptions(200))('has the normal shape and encodes unless constant', (condition) => {
     const normalized = normalizeCondition(condition);
     checkShape(normalized, true);
     if (normalized.kind !== 'constant') expect(() => encodeCondition(normalized)).not.toThrow();
   });
 
-  test.prop([anyCondition], fcOptions())('never grows the number of leaves', (condition) => {
+  test.prop([anyCondition], fcOptions(200))('never grows the number of leaves', (condition) => {
     expect(leafCount(normalizeCondition(condition))).toBeLessThanOrEqual(leafCount(condition));
   });
 });

@@ -17,7 +17,7 @@ import { expected, generatedModule, moduleText, observe } from '../test/conditio
 import { parse, print } from '../test/ir.js';
 import { rewriteConditionalCallers } from './conditional-call-on-device.js';
 import { resolveConditionalCallsForTarget } from './resolve.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 /** Generous, so that FC_NUM_RUNS can scale the run count. */
 const PROPERTY_TIMEOUT = 120_000;

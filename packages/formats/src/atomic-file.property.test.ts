@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fcOptions } from '@syclkit/testing';
 import { writeFileAtomicWith } from './atomic-file.js';
 
 const chunks = fc.array(fc.uint8Array({ maxLength: 64 }), { maxLength: 8 });
@@ -35,7 +36,7 @@ describe('atomic file writing', () => {
           expect(readFileSync(path).equals(fail ? Buffer.from(old) : concat(parts))).toBe(true);
           expect(readdirSync(dir)).toEqual(['out']);
         }),
-        { numRuns: 100 },
+        fcOptions(100),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { decodeLsbBase64, encodeLsbBase64, lsbBase64EncodedLength } from './base64.js';
 import { Base64DecodeError } from './errors.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const bytes = fc.uint8Array({ maxLength: 200 });

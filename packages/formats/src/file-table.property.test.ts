@@ -12,7 +12,7 @@ import { describe, expect } from 'vitest';
 import { lineText } from '../test/arbitraries.js';
 import { FileTable, readFileTable, writeFileTable } from './file-table.js';
 import { readFileList, readSymbolFile, writeFileList, writeSymbolFile } from './line-lists.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const cellText = lineText().filter((text) => !text.includes('|'));
 

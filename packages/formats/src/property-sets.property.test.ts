@@ -13,7 +13,7 @@ import { buildRegistry, propertyName, propertyValue, registryShape, registryShap
 import { FormatError } from './errors.js';
 import { PropertySetRegistry, readPropertySetRegistry, writePropertySetRegistry } from './property-sets.js';
 import { PropertyType } from './property-value.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

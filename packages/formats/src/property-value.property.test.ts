@@ -23,7 +23,7 @@ import {
   uint64ArrayValue,
   type ByteArrayPropertyValue,
 } from './property-value.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 describe('property value properties', () => {
   test.prop([fc.array(fc.nat({ max: 0xffff_ffff }))], fcOptions())('uint32[] round-trips, 32 bits per element', (values) => {

@@ -15,7 +15,7 @@ import { describe, expect } from 'vitest';
 import { buildDescriptor, descriptorShape, descriptorShapeOf } from '../test/arbitraries.js';
 import { ContainerReader, readContainer, writeContainer } from './container.js';
 import { ContainerError } from './errors.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 /** Reads fully; returns the error, or undefined when the bytes read as a container. */
 function readError(bytes: Uint8Array): unknown {

@@ -12,7 +12,7 @@ import { describe, expect } from 'vitest';
 import { buildDescriptor, descriptorShape } from '../test/arbitraries.js';
 import { LLVM16_MISSING, llvmAs16, llvmRoundTrip, withoutModuleId } from '../test/llvm.js';
 import { descriptorImages } from './descriptor.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 import { emitWrapperIR } from './wrapper-ir.js';
 
 describe('wrapper IR properties', () => {

@@ -9,7 +9,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { AnalysisManager, createAdaptor, createPipeline, defineAnalysis, PreservedAnalyses, type Pass } from './index.js';
-import { fcOptions } from '../test/testing.js';
+import { fcOptions } from '@syclkit/testing';
 import { functionKind, moduleKind, toyModule, type ToyFunction } from '../test/toy.js';
 
 const SETS_OF: Record<string, readonly string[]> = { a: ['s'], b: ['s', 't'], c: [], d: ['t'], e: [] };

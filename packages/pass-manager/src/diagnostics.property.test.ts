@@ -9,7 +9,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { diagnosticToJSON, formatDiagnosticsJSON, sortDiagnostics, type Diagnostic } from './index.js';
-import { fcOptions } from '../test/testing.js';
+import { fcOptions } from '@syclkit/testing';
 import { moduleKind, toyRegistry, type ToyModule } from '../test/toy.js';
 
 const locationArb = fc.record(

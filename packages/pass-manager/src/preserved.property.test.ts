@@ -8,7 +8,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { PreservedAnalyses } from './index.js';
-import { fcOptions } from '../test/testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const KEYS = ['a', 'b', 'c', 'd'] as const;
 const SETS = ['s', 't'] as const;

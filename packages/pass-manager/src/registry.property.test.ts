@@ -9,7 +9,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import type { UnitKind } from './index.js';
-import { fcOptions, pipelineArbitrary } from '../test/testing.js';
+import { fcOptions } from '@syclkit/testing';
+import { pipelineArbitrary } from '../test/testing.js';
 import { imageSetKind, moduleKind, toyRegistry } from '../test/toy.js';
 
 const registry = toyRegistry();

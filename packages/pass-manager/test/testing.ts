@@ -1,17 +1,8 @@
 /**
- * Shared helpers for property tests: `FC_NUM_RUNS` scales the run count, `FC_SEED` replays a seed.
+ * Shared helpers for the property tests: arbitrary pipelines over a registry.
  */
 import fc from 'fast-check';
 import type { PassRegistry, PipelineNode, OptionSpec, UnitKind } from '../src/index.js';
-
-export function fcOptions(base = 100): { numRuns: number; seed?: number } {
-  const scale = Number(process.env['FC_NUM_RUNS'] ?? '');
-  const seed = Number(process.env['FC_SEED'] ?? '');
-  return {
-    numRuns: Number.isFinite(scale) && scale > 0 ? scale : base,
-    ...(process.env['FC_SEED'] !== undefined && Number.isFinite(seed) && { seed }),
-  };
-}
 
 const word = fc.stringMatching(/^[a-z0-9_.-]{1,8}$/);
 /** Printable string option values: anything but ';', '<', '>' (including ',', '(', '=' and spaces). */

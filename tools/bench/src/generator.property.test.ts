@@ -11,7 +11,8 @@ import { describe, expect } from 'vitest';
 import { generateModule } from './generator.js';
 import { resolveGeneratorOptions, type GeneratorOptions } from './options.js';
 import { planModule } from './plan.js';
-import { fcOptions, functionSymbols } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
+import { functionSymbols } from './testing.js';
 
 const smallOptions = fc
   .record({

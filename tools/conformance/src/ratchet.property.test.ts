@@ -12,7 +12,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { checkRatchet, formatRatchet, parseRatchet, updateRatchet } from './ratchet.js';
 import { parseTierList, selectTests, TIERS, type ScoredTest } from './scored.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const path = fc.stringMatching(/^[a-zA-Z0-9_][a-zA-Z0-9_./-]{0,15}$/);
 const paths = fc.uniqueArray(path, { maxLength: 12 });

@@ -11,7 +11,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { extractRunLines } from './script.js';
 import { defaultSubstitutions, substituteLine } from './substitute.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 // Characters of real RUN lines; no ':' so a piece can never spell a keyword, no newlines.
 const commandChar = fc.constantFrom(...'abcXYZ019 -_=.,%|<>&"\'$/()[]{}*\\\t'.split(''));

@@ -1,0 +1,1 @@
+export { fcOptions, type PropertyTestOptions } from './fc-options.js';
