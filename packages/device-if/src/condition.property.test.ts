@@ -9,41 +9,12 @@
  */
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { ASPECTS, ARCHITECTURE_OPERANDS, device, encodableCondition, type GeneratedDevice } from '../test/arbitraries.js';
+import { ASPECTS, ARCHITECTURE_OPERANDS, device, encodableCondition } from '../test/arbitraries.js';
 import { ifArchitectureIs, ifDeviceHas } from './builders.js';
 import { ConditionError, conditionsEqual, decodeCondition, encodeCondition } from './condition.js';
 import { evaluateCondition } from './evaluate.js';
+import { holds } from '../test/conditional-modules.js';
 import { fcOptions } from '@syclkit/testing';
-
-/** Independent oracle: recursive descent over the ints, no tree. */
-function evaluateSequence(sequence: readonly number[], dev: GeneratedDevice): boolean {
-  let position = 0;
-  const truncated = dev.architecture === undefined ? undefined : Number(BigInt.asIntN(32, dev.architecture));
-  const next = (): boolean => {
-    const opcode = sequence[position++];
-    switch (opcode) {
-      case -1:
-        return dev.aspects.includes(sequence[position++]!);
-      case -2:
-        return truncated === sequence[position++];
-      case -3:
-        return !next();
-      case -4: {
-        const left = next();
-        const right = next();
-        return left && right;
-      }
-      case -5: {
-        const left = next();
-        const right = next();
-        return left || right;
-      }
-      default:
-        throw new Error(`oracle: bad opcode ${String(opcode)}`);
-    }
-  };
-  return next();
-}
 
 const smallInts = fc.array(fc.oneof(fc.integer({ min: -6, max: 3 }), fc.constantFrom(...ASPECTS, ...ARCHITECTURE_OPERANDS)), {
   maxLength: 16,
@@ -68,7 +39,7 @@ describe('condition encoding properties', () => {
   });
 
   test.prop([encodableCondition, device], fcOptions(200))('evaluation matches a direct walk of the sequence', (condition, dev) => {
-    expect(evaluateCondition(condition, dev.facts)).toBe(evaluateSequence(encodeCondition(condition), dev));
+    expect(evaluateCondition(condition, dev.facts)).toBe(holds(encodeCondition(condition), dev.aspects, dev.architecture));
   });
 
   test.prop(
