@@ -84,11 +84,15 @@ export function writeOutputFile(path: string, data: string | Uint8Array): void {
   }
 }
 
-/** Reads a module from a file or stdin (bitcode through llvm-dis); kept here so the command does not load the pass registry. */
+/**
+ * Reads a module from a file or stdin (bitcode through llvm-dis); kept here so the command does not
+ * load the pass registry. Typed-pointer input stays typed (sycl-post-link of the typed-pointer era
+ * kept them), so its images print typed pointers too.
+ */
 export async function readInputModule(input: string, io: CliIO, onWarning: (message: string) => void): Promise<Module> {
   const bytes = await readInput(input, io);
   const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode').toString('latin1') : bytes.toString('latin1');
-  return parseModule(text, { filename: input === '-' ? '<stdin>' : input, onWarning });
+  return parseModule(text, { filename: input === '-' ? '<stdin>' : input, onWarning, pointers: 'preserve-typed' });
 }
 
 const SPLIT_MODES: readonly SplitMode[] = ['kernel', 'source', 'auto', 'none'];
