@@ -30,7 +30,13 @@ export interface ParsedArgs {
   readonly positionals: readonly string[];
   /** Options in the order given, for tools where order matters (e.g. `-o target,table`). */
   readonly ordered: readonly { readonly name: string; readonly value?: string }[];
+  /** Options and positionals interleaved as given, for tools whose options apply to the inputs after them. */
+  readonly items: readonly ArgItem[];
 }
+
+export type ArgItem =
+  | { readonly kind: 'option'; readonly name: string; readonly value?: string }
+  | { readonly kind: 'positional'; readonly value: string };
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -46,11 +52,13 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
   const values = new Map<string, string[]>();
   const positionals: string[] = [];
   const ordered: { name: string; value?: string }[] = [];
+  const items: ArgItem[] = [];
   let onlyPositionals = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (onlyPositionals || arg === '-' || !arg.startsWith('-')) {
       positionals.push(arg);
+      items.push({ kind: 'positional', value: arg });
       continue;
     }
     if (arg === '--') {
@@ -77,6 +85,7 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
       }
       flags.add(canonical);
       ordered.push({ name: canonical });
+      items.push({ kind: 'option', name: canonical });
       continue;
     }
     let value: string;
@@ -95,8 +104,9 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
     list.push(value);
     values.set(canonical, list);
     ordered.push({ name: canonical, value });
+    items.push({ kind: 'option', name: canonical, value });
   }
-  return { flags, values, positionals, ordered };
+  return { flags, values, positionals, ordered, items };
 }
 
 /** The last value of a single-valued option, or undefined. */

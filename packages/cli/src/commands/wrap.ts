@@ -13,7 +13,7 @@ import {
   type DeviceImage,
   type PackInput,
 } from '@syclkit/offload-wrapper';
-import { formatOptions, parseArgs, suggest, UsageError, valueOf, type OptionSpec } from '../args.js';
+import { formatOptions, parseArgs, suggest, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import { writeFileAtomic, type CliIO } from '../io.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
@@ -49,39 +49,6 @@ Relative paths in tables are read from the working directory.
 options:
 ${formatOptions(OPTIONS)}`;
 
-/** The command line in order: options with their values, and positionals. */
-type Item = { readonly kind: 'option'; readonly name: string; readonly value: string | undefined } | { readonly kind: 'positional'; readonly value: string };
-
-/** Replays parseArgs' tokenization (already validated) to keep options and tables in order. */
-function sequence(argv: readonly string[], specs: readonly OptionSpec[]): Item[] {
-  const byName = new Map<string, OptionSpec>();
-  for (const spec of specs) for (const name of [spec.name, ...(spec.aliases ?? [])]) byName.set(name, spec);
-  const items: Item[] = [];
-  let onlyPositionals = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (onlyPositionals || arg === '-' || !arg.startsWith('-')) {
-      items.push({ kind: 'positional', value: arg });
-      continue;
-    }
-    if (arg === '--') {
-      onlyPositionals = true;
-      continue;
-    }
-    const body = arg.replace(/^--?/, '');
-    const eq = body.indexOf('=');
-    const spec = byName.get(eq < 0 ? body : body.slice(0, eq))!;
-    if ((spec.kind ?? 'flag') === 'flag') {
-      items.push({ kind: 'option', name: spec.name, value: undefined });
-    } else if (eq >= 0) {
-      items.push({ kind: 'option', name: spec.name, value: body.slice(eq + 1) });
-    } else {
-      items.push({ kind: 'option', name: spec.name, value: argv[++i] });
-    }
-  }
-  return items;
-}
-
 /** Target strings the runtime recognises even without a device-configuration entry. */
 const RUNTIME_TARGETS = ['spir', 'spir64', 'spir64_x86_64', 'spir64_gen', 'spir64_fpga', 'nvptx64', 'amdgcn', 'native_cpu', 'llvm_nvptx64', 'llvm_amdgcn'];
 
@@ -104,12 +71,12 @@ function userError(error: unknown): unknown {
   return error;
 }
 
-function planInputs(argv: readonly string[], config: DeviceConfig): PackInput[] {
+function planInputs(args: ParsedArgs, config: DeviceConfig): PackInput[] {
   const current: Record<(typeof SEQUENCED)[number], string | undefined> = { target: undefined, aot: undefined, 'compile-opts': undefined, 'link-opts': undefined };
   let pendingSince: string | undefined;
   const compilers = new Map<string, AotCompiler>();
   const inputs: PackInput[] = [];
-  for (const item of sequence(argv, OPTIONS)) {
+  for (const item of args.items) {
     if (item.kind === 'option') {
       if ((SEQUENCED as readonly string[]).includes(item.name)) {
         current[item.name as (typeof SEQUENCED)[number]] = item.value;
@@ -159,7 +126,7 @@ async function wrap(argv: readonly string[], io: CliIO): Promise<number> {
   const descriptorName = valueOf(args, 'desc-name');
   const host = valueOf(args, 'host');
   const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
-  const inputs = planInputs(argv, config);
+  const inputs = planInputs(args, config);
 
   // Images stream into the container as they are produced; the wrapper IR needs them all, so they
   // are kept only when -emit-ir asks for it.
