@@ -15,7 +15,9 @@
  * kernel shares an image only with kernels of the same *requirement class*: the same non-empty
  * `!sycl_fixed_targets`, or — without fixed targets — the same UsedAspects (used ∪ declared,
  * internal aspects included), required work-group size, numeric required sub-group size (named
- * sizes bundle with "none") and conditionally used aspects.
+ * sizes bundle with "none") and conditionally used aspects. With dynamic linking, also the same
+ * *unresolved imports*: the functions no module defines that the kernel reaches, whose
+ * requirements only the runtime learns (from the images that export them).
  */
 import type { IRFunction, Metadata, Module } from '@syclkit/ir';
 import { isEsimdFunction } from './entry-points.js';
@@ -62,6 +64,12 @@ export interface GroupingOptions {
   readonly mode: SplitMode;
   readonly irOutputOnly?: boolean;
   readonly policy?: RequirementPolicy;
+  /**
+   * Design policy with dynamic linking: the imported functions the module does not define that
+   * an entry point reaches (sorted). Entry points that reach different ones never share an image:
+   * what those functions require is unknown until run time, and an image is linked whole.
+   */
+  readonly unresolvedImports?: (fn: IRFunction) => readonly string[];
 }
 
 const sep = '-';
@@ -144,12 +152,21 @@ export function requirementKey(f: FunctionFeatures): string {
 }
 
 /** The key of one entry point under the given mode and policy. */
-export function entryKey(module: Module, fn: IRFunction, scope: GroupScope, policy: RequirementPolicy, features?: FunctionFeatures): string {
+export function entryKey(
+  module: Module,
+  fn: IRFunction,
+  scope: GroupScope,
+  policy: RequirementPolicy,
+  features?: FunctionFeatures,
+  unresolvedImports?: (fn: IRFunction) => readonly string[],
+): string {
   if (scope === 'per-kernel') return fn.name + sep;
   const f = features ?? functionFeatures(module, fn);
   if (policy === 'upstream') return scope === 'global' ? '<GLOBAL>' + sep : upstreamSourceKey(f);
   const base = scope === 'global' ? '<GLOBAL>' + sep : designSourceKey(f);
-  return policy === 'features-blind' ? base : base + '|' + requirementKey(f);
+  if (policy === 'features-blind') return base;
+  const imports = unresolvedImports?.(fn) ?? [];
+  return base + '|' + requirementKey(f) + (imports.length === 0 ? '' : `|imports:${imports.join(',')}`);
 }
 
 /** Byte-wise comparison (keys are latin1 strings, so UTF-16 code units are bytes). */
@@ -167,7 +184,7 @@ export function groupEntryPoints(module: Module, entries: readonly IRFunction[],
   const policy = options.policy ?? 'upstream';
   const byKey = new Map<string, IRFunction[]>();
   for (const fn of entries) {
-    const key = entryKey(module, fn, scope, policy);
+    const key = entryKey(module, fn, scope, policy, undefined, options.unresolvedImports);
     const list = byKey.get(key);
     if (list === undefined) byKey.set(key, [fn]);
     else list.push(fn);

@@ -16,6 +16,7 @@ describe('post-link public surface', () => {
         'SPEC_CONSTANTS_METADATA',
         'SpecConstantProcessor',
         'aspectTableOf',
+        'canBeImported',
         'checkExternalFunctions',
         'collectImageGlobals',
         'computeImageProperties',

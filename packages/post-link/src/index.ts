@@ -10,7 +10,7 @@ export { planSplit, splitModule } from './split.js';
 export type { SplitOptions, SplitImage, SplitPlan } from './split.js';
 export { computeImageRequirements, checkExternalFunctions, aspectTableOf } from './requirements.js';
 export type { ImageRequirements, NamedAspect, ExternalCheckResult, ExternalCheckWarning } from './requirements.js';
-export { computeImageProperties, deviceRequirementEntries } from './properties.js';
+export { computeImageProperties, deviceRequirementEntries, canBeImported } from './properties.js';
 export type { PropertyOptions, ImagePropertyInput } from './properties.js';
 export { deviceLibReqMask, deviceLibExtension } from './devicelib.js';
 export { targetIncompatibility } from './target-filter.js';

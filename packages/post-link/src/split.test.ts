@@ -303,6 +303,29 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     expect(defined([...splitModule(m, { mode: 'none', allowDeviceImageDependencies: true })][0]!.module)).not.toContain('unreached');
   });
 
+  it('never bundles kernels that reach different undefined imports under dynamic linking with the design policy', () => {
+    const m = ir(`
+define spir_kernel void @Uses() #0 { call spir_func void @helper() ret void }
+define spir_kernel void @UsesToo() #0 { call spir_func void @libfn() ret void }
+define spir_kernel void @Plain() #0 { ret void }
+define spir_kernel void @ViaExternal() #0 { call spir_func void @ext() ret void }
+define internal spir_func void @helper() { call spir_func void @libfn() ret void }
+define dso_local spir_func void @ext() #0 { call spir_func void @libfn() call spir_func void @_Z8__insidev() ret void }
+declare spir_func void @libfn()
+declare spir_func void @_Z8__insidev()
+attributes #0 = { "sycl-module-id"="a.cpp" }
+`);
+    const entries = (options: Parameters<typeof splitModule>[1]) => [...splitModule(m, options)].map((i) => i.entryPoints.map((f) => f.name));
+    // libfn reached directly, through a local helper or through a SYCL_EXTERNAL definition: one image; the rest another.
+    expect(entries({ mode: 'source', policy: 'design', allowDeviceImageDependencies: true, emitOnlyKernelsAsEntryPoints: true })).toEqual([
+      ['Uses', 'UsesToo', 'ViaExternal'],
+      ['Plain'],
+    ]);
+    // Not without dynamic linking, nor with intel/llvm's grouping.
+    expect(entries({ mode: 'source', policy: 'design', emitOnlyKernelsAsEntryPoints: true })).toEqual([['Uses', 'UsesToo', 'Plain', 'ViaExternal']]);
+    expect(entries({ mode: 'source', allowDeviceImageDependencies: true, emitOnlyKernelsAsEntryPoints: true })).toEqual([['Uses', 'UsesToo', 'Plain', 'ViaExternal']]);
+  });
+
   it('materialize() gives a copy that can change without touching the view or the input', () => {
     const m = ir(twoSources);
     const image = [...splitModule(m, { mode: 'source' })][1]!;

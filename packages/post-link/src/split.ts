@@ -85,16 +85,6 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
   const mode = options.mode ?? 'none';
   const policy = options.policy ?? 'upstream';
   const entries = entryPoints(module, options);
-  const groups = groupEntryPoints(module, entries, {
-    mode,
-    irOutputOnly: options.irOutputOnly ?? false,
-    policy,
-  });
-  const hasEntries = groups.length > 1 || groups[0]!.entries.length > 0;
-  const extracts = (mode !== 'none' && hasEntries) || (mode === 'none' && policy !== 'upstream' && groups.length > 1);
-  let esimdHalves = 0;
-  if (options.splitEsimd) for (const g of groups) if (g.esimd === 'mixed') esimdHalves++;
-  const splitOccurred = groups.length + esimdHalves > 1;
   let shared: { graph: DependencyGraph; factory: ImageFactory } | undefined;
   const state = (): { graph: DependencyGraph; factory: ImageFactory } => {
     if (shared === undefined) {
@@ -106,6 +96,17 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
     }
     return shared;
   };
+  const groups = groupEntryPoints(module, entries, {
+    mode,
+    irOutputOnly: options.irOutputOnly ?? false,
+    policy,
+    ...(options.allowDeviceImageDependencies && policy === 'design' ? { unresolvedImports: unresolvedImportsOf(state().graph) } : {}),
+  });
+  const hasEntries = groups.length > 1 || groups[0]!.entries.length > 0;
+  const extracts = (mode !== 'none' && hasEntries) || (mode === 'none' && policy !== 'upstream' && groups.length > 1);
+  let esimdHalves = 0;
+  if (options.splitEsimd) for (const g of groups) if (g.esimd === 'mixed') esimdHalves++;
+  const splitOccurred = groups.length + esimdHalves > 1;
   return {
     groups,
     splitOccurred,
@@ -146,6 +147,37 @@ function image(id: number, key: string, built: BuiltImage, entries: readonly IRF
 /** Splits `module`; the images come out in upstream order. */
 export function splitModule(module: Module, options: SplitOptions = {}): Generator<SplitImage, void, undefined> {
   return planSplit(module, options).images();
+}
+
+/**
+ * The importable functions the module only declares that each function reaches through the
+ * functions it defines (sorted names; cached): what an image holding it imports from other
+ * binaries, with requirements unknown until run time.
+ */
+function unresolvedImportsOf(graph: DependencyGraph): (fn: IRFunction) => readonly string[] {
+  const cache = new Map<IRFunction, readonly string[]>();
+  return (fn) => {
+    let result = cache.get(fn);
+    if (result === undefined) {
+      const found = new Set<string>();
+      const seen = new Set<GlobalValue>([fn]);
+      const work: GlobalValue[] = [fn];
+      while (work.length > 0) {
+        for (const dep of graph.dependencies(work.pop()!)) {
+          if (seen.has(dep)) continue;
+          seen.add(dep);
+          if (dep.vk === 'function' && dep.isDeclaration) {
+            if (canBeImported(dep)) found.add(dep.name);
+          } else {
+            work.push(dep);
+          }
+        }
+      }
+      result = [...found].sort();
+      cache.set(fn, result);
+    }
+    return result;
+  };
 }
 
 /** What an image keeps external under dynamic linking: kernels and importable functions. */

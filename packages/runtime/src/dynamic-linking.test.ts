@@ -150,22 +150,20 @@ describe('dynamic linking: imported device functions and the requirement check',
 
     const launch = runtime.queue(pvc).parallelFor('Scale', [64]);
     expect(launch.image).toBe('app_spir64_0');
-    expect(launch.importedImages).toEqual([{ symbols: ['scale'], binary: 'libm.fatbin', bundle: 'spir64', match: 'jit', image: 'libm_spir64_1', addOnImages: [] }]);
+    expect(launch.importedImages).toEqual([{ symbols: ['scale'], binary: 'libm.fatbin', bundle: 'spir64', match: 'jit', image: 'libm_spir64_2', addOnImages: [] }]);
     expect(launch.requirements.aspects).toEqual([6]);
     // The JIT linked the library's code: its functions are compiled, nothing stays unresolved.
-    expect(launch.program.images).toEqual(['app_spir64_0', 'libm_spir64_1']);
+    expect(launch.program.images).toEqual(['app_spir64_0', 'libm_spir64_2']);
     expect(launch.program.functions).toEqual(['Scale', 'scale', 'twice']);
-    expect(launch.program.sources.get('twice')).toBe('libm_spir64_1');
+    expect(launch.program.sources.get('twice')).toBe('libm_spir64_2');
     expect(launch.program.unresolved).toEqual([]);
 
     // A kernel that imports nothing runs on both; one importing a function without optional
-    // features too (its image also holds `mixed`, so linking it needs libh's `halve`: fp16).
+    // features too. (`plain` and `mixed` need the same, but `mixed` reaches `halve`, which libm
+    // does not define: post-link never bundles them, so linking `plain` needs no libh.)
     for (const device of [dg1, pvc]) {
       expect(runtime.queue(device).parallelFor('Fill', [64]).importedImages).toEqual([]);
-      expect(runtime.queue(device).parallelFor('Plain', [64]).importedImages.map((use) => [use.symbols, use.image])).toEqual([
-        [['plain'], 'libm_spir64_0'],
-        [['halve'], 'libh_spir64_0'],
-      ]);
+      expect(runtime.queue(device).parallelFor('Plain', [64]).importedImages.map((use) => [use.symbols, use.image])).toEqual([[['plain'], 'libm_spir64_1']]);
     }
   });
 
@@ -182,8 +180,7 @@ describe('dynamic linking: imported device functions and the requirement check',
     ]);
     expect(resolution.requirements.aspects).toEqual([5]);
     expect(thrown(() => runtime.checkKernel('Mixed', fp64Only)).message).toBe('Required aspect fp16 is not supported on the device');
-    // The whole image that exports `mixed` is linked, `plain` (bundled with it) included.
-    expect(runtime.queue(pvc).parallelFor('Mixed', [8]).program.functions).toEqual(['Mixed', 'plain', 'mixed', 'halve']);
+    expect(runtime.queue(pvc).parallelFor('Mixed', [8]).program.functions).toEqual(['Mixed', 'mixed', 'halve']);
   });
 
   it('says which symbol is missing when no registered binary exports it, and unregistering a library takes its exports away', async () => {
@@ -224,20 +221,17 @@ describe('dynamic linking: imported device functions and the requirement check',
         binary: 'libm.fatbin',
         bundle: 'spir64',
         match: 'jit',
-        image: 'libm_spir64_1',
+        image: 'libm_spir64_2',
         addOnImages: [],
-        fellBackFrom: { bundle: 'intel_gpu_dg1', image: 'libm_intel_gpu_dg1_1' },
+        fellBackFrom: { bundle: 'intel_gpu_dg1', image: 'libm_intel_gpu_dg1_2' },
       },
     ]);
     expect(thrown(() => runtime.checkKernel('Scale', dg1)).message).toBe('Required aspect fp64 is not supported on the device');
     // Plain's function is compiled for dg1: the AOT image is taken.
-    expect(runtime.resolveKernel('Plain', dg1).importedImages.map((use) => [use.bundle, use.match, use.image])).toEqual([
-      ['intel_gpu_dg1', 'device', 'libm_intel_gpu_dg1_0'],
-      ['intel_gpu_dg1', 'device', 'libh_intel_gpu_dg1_0'],
-    ]);
+    expect(runtime.resolveKernel('Plain', dg1).importedImages.map((use) => [use.bundle, use.match, use.image])).toEqual([['intel_gpu_dg1', 'device', 'libm_intel_gpu_dg1_1']]);
     // A dg1 that has fp64 passes the empty row's check and gets the code from the spir64 bundle.
     const launch = runtime.queue(dg1WithFp64).parallelFor('Scale', [64]);
-    expect(launch.program.sources.get('scale')).toBe('libm_spir64_1');
+    expect(launch.program.sources.get('scale')).toBe('libm_spir64_2');
   });
 
   it('refuses an import that only an empty row offers once the requirement check passes', async () => {
@@ -245,7 +239,7 @@ describe('dynamic linking: imported device functions and the requirement check',
     const error = thrown(() => runtime.queue(dg1WithFp64).parallelFor('Scale', [64]));
     expect(error.code).toBe(errc.kernel_not_supported);
     expect(error.message).toBe(
-      "Kernel Scale imports scale, which device dg1-fp64 can only take from image 'libm_intel_gpu_dg1_1' in bundle 'intel_gpu_dg1' of libm.fatbin; that image is empty (filtered out at compile time) and no other bundle defines it",
+      "Kernel Scale imports scale, which device dg1-fp64 can only take from image 'libm_intel_gpu_dg1_2' in bundle 'intel_gpu_dg1' of libm.fatbin; that image is empty (filtered out at compile time) and no other bundle defines it",
     );
     // On pvc the library has no bundle at all.
     expect(thrown(() => runtime.checkKernel('Scale', pvc)).message).toBe(
