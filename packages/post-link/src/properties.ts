@@ -15,6 +15,7 @@ import {
   uint64ArrayValue,
   type PropertyValue,
 } from '@syclkit/formats';
+import { conditionalCallerForm } from '@syclkit/device-if';
 import type { GlobalVariable, IRFunction, Module } from '@syclkit/ir';
 import { deviceLibReqMask } from './devicelib.js';
 import { isEsimdBuiltin, isKernel, isSpirvSyclBuiltin, isSyclExternal } from './entry-points.js';
@@ -184,9 +185,14 @@ function globalAttr(gv: GlobalVariable, key: string): string | undefined {
   return gv.attributes?.getString(key);
 }
 
-/** Importable declarations (dynamic linking): user functions, not intrinsics or builtins. */
+/**
+ * Importable functions (dynamic linking): SYCL_EXTERNAL definitions and declared user functions,
+ * not intrinsics or builtins (upstream's `canBeImportedFunction`), nor a device_if conditional
+ * caller (DeviceIf.md: post-link and the runtime resolve those, nothing exports them).
+ */
 export function canBeImported(fn: IRFunction): boolean {
   if (fn.isIntrinsic || fn.name.startsWith('__')) return false;
+  if (fn.isDeclaration && conditionalCallerForm(fn) === 'declaration') return false;
   if (isSpirvSyclBuiltin(fn.name) || isEsimdBuiltin(fn.name)) return false;
   if (demangledStartsWithReserved(fn.name)) return false;
   return fn.isDeclaration || isSyclExternal(fn);

@@ -18,7 +18,7 @@
 import { ContainerReader, type BinaryDescriptor } from '@syclkit/offload-wrapper';
 import { DeviceConfig, type AspectTable } from '@syclkit/device-config';
 import { DeviceRequirementName, PropertySetName, decodeString, type PropertySetRegistry } from '@syclkit/formats';
-import { indexAddOnImages, resolveAddOnImages, type AddOnPair } from './add-on-images.js';
+import { ADD_ON_IMAGE_SET, indexAddOnImages, resolveAddOnImages, type AddOnPair } from './add-on-images.js';
 import { simulatedJitBackend, type Program, type ProgramBackend, type ProgramImage } from './backend.js';
 import { binaryFromContainer, binaryFromDescriptor, isBinarySource, type BinaryImageSource, type BinarySource } from './binary.js';
 import { BUNDLE_MATCH_RANK, matchBundle, targetNamesDevice, type BundleMatch } from './bundles.js';
@@ -289,11 +289,16 @@ export class Runtime {
     return binary.kernels;
   }
 
+  /**
+   * Images by exported device function. DeviceIf add-on images are left out: what they export
+   * (device_if actions, as definitions or stubs) is linked through `SYCL/add on images` only.
+   */
   #exportIndex(binary: BinaryRecord): Map<string, ImageRecord[]> {
     if (binary.exports === undefined) {
       const index = new Map<string, ImageRecord[]>();
       for (const bundle of binary.bundles) {
         for (const image of bundle.images) {
+          if (image.properties.getSet(ADD_ON_IMAGE_SET) !== undefined) continue;
           for (const symbol of exportedSymbols(image.source)) {
             const list = index.get(symbol);
             if (list === undefined) index.set(symbol, [image]);
