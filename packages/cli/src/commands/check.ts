@@ -17,7 +17,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'help', aliases: ['h'], help: 'Show this help' },
 ];
 
-const HELP = `usage: syclkit check <app.fatbin> [--devices <list>|--device-file <file>]... [--require <kernel>@<device>]... [--json]
+const HELP = `usage: syclkit check <app.fatbin> [<lib.fatbin>...] [--devices <list>|--device-file <file>]... [--require <kernel>@<device>]... [--json]
 
 Answers "which kernel runs where, and why not" without hardware. For every kernel of the fat
 binary and every device, the runtime (@syclkit/runtime) picks the bundle and image as it would at
@@ -25,6 +25,11 @@ submission, runs the submission check, and builds the image with the simulated J
 fails when speculative compilation of another kernel in the same image hits a missing feature).
 A refusal is reported with the runtime's own error, e.g.
 'kernel_not_supported: Required aspect fp64 is not supported on the device'.
+
+With several fat binaries (an application and the device libraries it imports from, made with
+'syclkit compile --device-library'), all are registered in the order given: a kernel's imported
+SYCL_EXTERNAL functions are linked from the images that export them, and what those images
+require counts in the check. The kernels of every binary are checked (a library may have none).
 
 The text form numbers the kernels (K1...) and gives each distinct refusal a footnote; '--' marks
 pairs for which the binary has no image the device can take at all (--json has every message).
@@ -44,12 +49,12 @@ function deviceNamed(spelling: string, config: DeviceConfig): Device {
 }
 
 /** `Integrate` for `_ZTS9Integrate`, or the name itself. */
-function kernelFor(name: string, kernels: readonly string[]): string {
+function kernelFor(name: string, kernels: readonly string[], binaries: number): string {
   if (kernels.includes(name)) return name;
   const typeinfo = `_ZTS${name.length}${name}`;
   if (kernels.includes(typeinfo)) return typeinfo;
   const hint = suggest(name, kernels);
-  throw new CliError(`--require: the binary has no kernel '${name}'${hint === undefined ? '' : `; did you mean '${hint}'?`} (kernels: ${kernels.join(', ')})`);
+  throw new CliError(`--require: ${binaries === 1 ? 'the binary has' : 'the binaries have'} no kernel '${name}'${hint === undefined ? '' : `; did you mean '${hint}'?`} (kernels: ${kernels.join(', ')})`);
 }
 
 function deviceFor(name: string, devices: Device[], config: DeviceConfig): Device {
@@ -69,32 +74,33 @@ export const command: Command = {
       io.stdout.write(HELP);
       return 0;
     }
-    if (args.positionals.length !== 1) throw new UsageError(args.positionals.length === 0 ? 'no fat binary given' : `one fat binary expected, got ${args.positionals.length}`);
-    const file = args.positionals[0]!;
+    if (args.positionals.length === 0) throw new UsageError('no fat binary given');
+    const files = args.positionals;
     const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
     const listed = (args.values.get('devices') ?? []).flatMap((v) => v.split(',')).filter((v) => v !== '');
-    const files = args.values.get('device-file') ?? [];
-    const devices: Device[] = [...listed.map((name) => deviceNamed(name, config)), ...files.map((path) => loadDeviceDescriptionFile(path, { config }))];
-    if (listed.length === 0 && files.length === 0) devices.push(...builtinDevices(config));
+    const deviceFiles = args.values.get('device-file') ?? [];
+    const devices: Device[] = [...listed.map((name) => deviceNamed(name, config)), ...deviceFiles.map((path) => loadDeviceDescriptionFile(path, { config }))];
+    if (listed.length === 0 && deviceFiles.length === 0) devices.push(...builtinDevices(config));
 
-    const reader = ContainerReader.open(file);
+    const readers: ContainerReader[] = [];
     try {
-      const kernels = containerKernels(reader);
+      for (const file of files) readers.push(ContainerReader.open(file));
+      const kernels = containerKernels(readers);
       const requires = (args.values.get('require') ?? []).map((spec) => {
         const at = spec.lastIndexOf('@');
         if (at <= 0 || at === spec.length - 1) throw new UsageError(`--require needs <kernel>@<device>, got '${spec}'`);
-        return { spec, kernel: kernelFor(spec.slice(0, at), kernels), device: deviceFor(spec.slice(at + 1), devices, config) };
+        return { spec, kernel: kernelFor(spec.slice(0, at), kernels, files.length), device: deviceFor(spec.slice(at + 1), devices, config) };
       });
-      const matrix: CompatibilityMatrix = compatibilityMatrix(reader, devices, { config, build: !args.flags.has('no-build') });
+      const matrix: CompatibilityMatrix = compatibilityMatrix(readers, devices, { config, build: !args.flags.has('no-build') });
       const verdicts = requires.map((r) => ({ ...r, cell: cellOf(matrix, r.kernel, r.device.name)! }));
       if (args.flags.has('json')) {
         const json = {
-          ...(matrixJSON(matrix, file) as object),
+          ...(matrixJSON(matrix, files) as object),
           required: verdicts.map((v) => ({ kernel: v.kernel, device: v.device.name, ok: v.cell.ok, ...(v.cell.ok ? {} : { errc: v.cell.errc, message: v.cell.message }) })),
         };
         io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
       } else {
-        io.stdout.write(formatMatrix(matrix, file));
+        io.stdout.write(formatMatrix(matrix, files.join(', ')));
       }
       let failed = 0;
       for (const v of verdicts) {
@@ -104,7 +110,7 @@ export const command: Command = {
       }
       return failed > 0 ? 1 : 0;
     } finally {
-      reader.close();
+      for (const reader of readers) reader.close();
     }
   },
 };

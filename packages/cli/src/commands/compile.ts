@@ -1,6 +1,7 @@
 import { formatDiagnostics, parseDiagnosticFlags, timePasses, type DiagnosticPolicy, type Instrumentation } from '@syclkit/pass-manager';
 import { ADD_ON_IMAGE_SET, imageRequirements, type ImageReport, type InspectReport } from '@syclkit/offload-wrapper';
 import { builtinAspectTable } from '@syclkit/device-config';
+import { EXPORTED_SYMBOLS_SET, IMPORTED_SYMBOLS_SET } from '@syclkit/runtime';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
@@ -25,6 +26,11 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
   { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step: ir (keep the device IR, default), llvm-spirv or llc; bare: every AOT target (repeatable)' },
+  {
+    name: 'fsycl-allow-device-image-dependencies',
+    help: 'Device code dynamic linking: SYCL_EXTERNAL functions are exported from their own images, and calls to them (or to functions no unit defines) are linked at run time, from this binary or a device library',
+  },
+  { name: 'device-library', help: 'Build a device library: a fat binary exporting the SYCL_EXTERNAL functions of the units for other binaries to import (implies -fsycl-allow-device-image-dependencies; kernels optional)' },
   { name: 'bundling', kind: 'value', joinedOnly: true, valueName: 'design|upstream', help: "Bundle kernels by requirements (design, default) or as intel/llvm's sycl-post-link does (upstream)" },
   { name: 'no-explain-info', help: "Leave out the facts 'syclkit explain' reads (property set syclkit/explain)" },
   { name: 'W', kind: 'value', repeatable: true, valueName: '<diag>', help: 'Diagnostics: -Werror, -Wno-<code>, -Werror=<code>, -Wno-error=<code> (written joined)' },
@@ -47,6 +53,13 @@ emits it) into a fat binary with one bundle per target:
                           add-on image pairs for JIT; split with the design's requirement rule;
                           images a target cannot run kept as empty rows; then the AOT step; all
                           bundles wrapped into one container
+
+Device code dynamic linking: 'syclkit compile --device-library lib.ll -o lib.fatbin' makes a
+fat binary whose images export the SYCL_EXTERNAL functions of lib.ll ('SYCL/exported symbols');
+'syclkit compile -fsycl-allow-device-image-dependencies app.ll -o app.fatbin' leaves calls to
+SYCL_EXTERNAL functions to the runtime ('SYCL/imported symbols'), which links the images that
+export them, from any registered binary, and checks what they require first
+('syclkit run app.fatbin lib.fatbin ...', 'syclkit check app.fatbin lib.fatbin').
 
 Diagnostics print like clang ('file:line:col: warning: ... [-Wcode]', call chains as notes);
 exit status 1 when there are errors (warnings count with -Werror), and nothing is written.
@@ -80,6 +93,13 @@ export function addOnOf(image: ImageReport): { pair: string; definitions: boolea
   return pair === undefined ? undefined : { pair, definitions: value === 1 };
 }
 
+/** An image's kernels (offload entries it does not export), exported and imported device functions. */
+export function symbolsOf(image: ImageReport): { kernels: string[]; exports: string[]; imports: string[] } {
+  const exports = Object.keys(image.properties[EXPORTED_SYMBOLS_SET] ?? {});
+  const imports = Object.keys(image.properties[IMPORTED_SYMBOLS_SET] ?? {});
+  return { kernels: image.kernels.filter((entry) => !exports.includes(entry)), exports, imports };
+}
+
 /** Bundles and images, one line each (`-v`). */
 export function formatImageSummary(report: InspectReport, aspectName: (value: number) => string): string {
   const lines: string[] = [];
@@ -94,8 +114,11 @@ export function formatImageSummary(report: InspectReport, aspectName: (value: nu
       ];
       const what = image.empty ? 'empty (filtered out: the target lacks what it needs)' : `${image.size} bytes`;
       const addOn = addOnOf(image);
-      const holds = addOn === undefined ? image.kernels.join(', ') || '(no kernels)' : `device_if add-on ${addOn.pair} (${addOn.definitions ? 'definitions' : 'stubs'}) of ${image.kernels.join(', ')}`;
-      lines.push(`  ${image.name}  ${holds}  needs: ${needs.join(', ') || 'nothing optional'}  ${what}`);
+      const { kernels, exports, imports } = symbolsOf(image);
+      const defines = [...(kernels.length > 0 ? [kernels.join(', ')] : []), ...(exports.length > 0 ? [`exports ${exports.join(', ')}`] : [])].join('; ');
+      const holds = addOn === undefined ? defines || '(no kernels)' : `device_if add-on ${addOn.pair} (${addOn.definitions ? 'definitions' : 'stubs'}) of ${image.kernels.join(', ')}`;
+      const linksTo = imports.length > 0 ? `  imports: ${imports.join(', ')}` : '';
+      lines.push(`  ${image.name}  ${holds}  needs: ${needs.join(', ') || 'nothing optional'}${linksTo}  ${what}`);
     }
   }
   return lines.join('\n') + '\n';
@@ -110,14 +133,19 @@ export function compileReportJSON(result: CompileResult, output: string | undefi
     skippedTargets: result.skippedTargets,
     pipelines: result.pipelines,
     kernels: result.kernels,
+    exports: result.exports,
+    imports: result.imports,
     bundles: (result.report?.bundles ?? []).map((bundle) => ({
       target: bundle.target,
       images: bundle.images.map((image) => {
         const r = imageRequirements(image);
         const addOn = addOnOf(image);
+        const { kernels, exports, imports } = symbolsOf(image);
         return {
           name: image.name,
-          ...(addOn === undefined ? { kernels: image.kernels } : { kernels: [], addOn: { ...addOn, actions: image.kernels } }),
+          ...(addOn === undefined ? { kernels } : { kernels: [], addOn: { ...addOn, actions: image.kernels } }),
+          ...(exports.length === 0 ? {} : { exports }),
+          ...(imports.length === 0 ? {} : { imports }),
           empty: image.empty,
           format: image.format,
           size: image.size,
@@ -199,6 +227,8 @@ export const command: Command = {
         ...(saveTemps === undefined ? {} : { saveTemps }),
         ...(wrapperIR === undefined ? {} : { wrapperIR }),
         explainInfo: !args.flags.has('no-explain-info'),
+        allowDeviceImageDependencies: args.flags.has('fsycl-allow-device-image-dependencies'),
+        deviceLibrary: args.flags.has('device-library'),
         policy,
         instrumentations,
         onStep: (step) => progress.step(step),

@@ -215,7 +215,7 @@ describe('syclkit run', () => {
   it('explains itself with -help', async () => {
     const { code, out } = await syclkit('run', '-help');
     expect(code).toBe(0);
-    expect(out).toMatch(/^usage: syclkit run <app\.fatbin> -kernel <name> -device <target\|file>/);
+    expect(out).toMatch(/^usage: syclkit run <app\.fatbin> \[<lib\.fatbin>\.\.\.\] -kernel <name> -device <target\|file>/);
     expect(out).toContain('kernel_not_supported: Required aspect fp64 is not supported on');
   });
 });

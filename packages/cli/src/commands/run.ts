@@ -30,13 +30,18 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'help', aliases: ['h'], help: 'Show this help' },
 ];
 
-const HELP = `usage: syclkit run <app.fatbin> -kernel <name> -device <target|file> [-range <sizes> [-local <sizes>]]
+const HELP = `usage: syclkit run <app.fatbin> [<lib.fatbin>...] -kernel <name> -device <target|file> [-range <sizes> [-local <sizes>]]
 
 Submits a kernel of a fat-binary container (syclkit wrap) to a simulated device, as the DPC++
 runtime does: it picks the bundle for the device (its AOT bundle, else ${'spir64'}), the image that
 defines the kernel and its add-on images, checks the kernel's requirements against the device,
 and builds the program with the simulated JIT compiler, which fails on any function that uses a
 feature the device lacks.
+
+With several fat binaries (an application and the device libraries it imports from), all are
+registered in the order given: the SYCL_EXTERNAL functions the kernel's images import are taken
+from images that export them (the bundle that fits the device best, binaries in the order given,
+transitively), what those images require is checked too, and their code is linked into the program.
 
 Prints one line saying which bundle and image ran. When the device cannot run the kernel it
 prints '<errc>: <message>' (e.g. 'kernel_not_supported: Required aspect fp64 is not supported on
@@ -92,6 +97,10 @@ function describe(launch: KernelLaunch): string {
   if (launch.addOnImages.length > 0) {
     parts.push(`with add-on images ${launch.addOnImages.map((addOn) => `${addOn.image} (${addOn.definitions ? 'definitions' : 'stubs'})`).join(', ')}`);
   }
+  if (launch.importedImages.length > 0) {
+    const uses = launch.importedImages.map((use) => `${use.image} of ${use.binary} (${use.symbols.join(', ')})`);
+    parts.push(`${launch.addOnImages.length > 0 ? 'and' : 'with'} imported image${uses.length === 1 ? '' : 's'} ${uses.join(', ')}`);
+  }
   return `${parts.join(' ')}: ${launch.workItems} work-item${launch.workItems === 1 ? '' : 's'}, program of ${launch.program.functions.length} function${launch.program.functions.length === 1 ? '' : 's'}${launch.program.discarded.length > 0 ? ` (${launch.program.discarded.length} discarded by specialization constants)` : ''}`;
 }
 
@@ -106,6 +115,7 @@ function toJson(launch: KernelLaunch, table: AspectTable): unknown {
     image: launch.image,
     fellBackFrom: launch.fellBackFrom ?? null,
     addOnImages: launch.addOnImages,
+    importedImages: launch.importedImages,
     requirements: {
       aspects: r.aspects.map((value) => table.nameOf(value) ?? value),
       fixedTargets: r.fixedTargets.map((list) => list.map((value) => table.nameOf(value) ?? value)),
@@ -135,7 +145,7 @@ export const command: Command = {
       io.stdout.write(HELP);
       return 0;
     }
-    if (args.positionals.length !== 1) throw new CliError(args.positionals.length === 0 ? 'no fat binary given' : `one fat binary expected, got ${args.positionals.length}`);
+    if (args.positionals.length === 0) throw new CliError('no fat binary given');
     const kernel = valueOf(args, 'kernel');
     if (kernel === undefined || kernel === '') throw new CliError('-kernel <name> is required');
     const deviceSpec = valueOf(args, 'device');
@@ -147,10 +157,11 @@ export const command: Command = {
     const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
     const table = aspectTable(config.aspectTable, args.values.get('aspect') ?? []);
     const device = loadDevice(deviceSpec, config);
-    const reader = ContainerReader.open(args.positionals[0]!);
+    const readers: ContainerReader[] = [];
     try {
+      for (const file of args.positionals) readers.push(ContainerReader.open(file));
       const runtime = new Runtime({ config, aspectTable: table, semantics });
-      runtime.registerFatBinary(reader);
+      for (const reader of readers) runtime.registerFatBinary(reader);
       let launch: KernelLaunch;
       try {
         launch = runtime.launch(kernel, device, range);
@@ -162,7 +173,7 @@ export const command: Command = {
       io.stdout.write(args.flags.has('json') ? `${JSON.stringify(toJson(launch, table), null, 2)}\n` : `${describe(launch)}\n`);
       return 0;
     } finally {
-      reader.close();
+      for (const reader of readers) reader.close();
     }
   },
 };

@@ -4,10 +4,14 @@
  * submission check (`Runtime.checkKernel`: the exact `kernel_not_supported` / `nd_range` /
  * `runtime` error a `parallel_for` would throw), then a build with the simulated JIT compiler
  * (what speculative compilation of the kernel's image would do on that device).
+ *
+ * Several binaries (an application and the device libraries it imports from) are registered
+ * together, as their host programs would register them: a kernel's imported functions resolve to
+ * the libraries' images, whose requirements count in the check and whose code is built with it.
  */
 import { DeviceConfig } from '@syclkit/device-config';
 import { ADD_ON_IMAGE_SET, ContainerReader } from '@syclkit/offload-wrapper';
-import { Runtime, SyclError, deviceFromTarget, ndRange, type Device, type KernelResolution } from '@syclkit/runtime';
+import { Runtime, SyclError, deviceFromTarget, kernelEntries, ndRange, type Device, type KernelResolution } from '@syclkit/runtime';
 
 export interface MatrixCell {
   readonly kernel: string;
@@ -45,15 +49,18 @@ export function builtinDevices(config: DeviceConfig = DeviceConfig.builtin()): D
 }
 
 /**
- * Kernels of a container, in the order their first image lists them. Entries of device_if add-on
- * images (the actions they export) are not kernels.
+ * Kernels of containers, in the order their first image lists them. Entries of device_if add-on
+ * images (the actions they export) and exported device functions (`SYCL/exported symbols`, a
+ * device library's functions) are not kernels.
  */
-export function containerKernels(reader: ContainerReader): string[] {
+export function containerKernels(readers: ContainerReader | readonly ContainerReader[]): string[] {
   const out: string[] = [];
-  for (const bundle of reader.bundles) {
-    for (const image of bundle.images) {
-      if (image.properties.getSet(ADD_ON_IMAGE_SET) !== undefined) continue;
-      for (const entry of image.entries) if (!out.includes(entry)) out.push(entry);
+  for (const reader of Array.isArray(readers) ? readers : [readers]) {
+    for (const bundle of reader.bundles) {
+      for (const image of bundle.images) {
+        if (image.properties.getSet(ADD_ON_IMAGE_SET) !== undefined) continue;
+        for (const entry of kernelEntries(image)) if (!out.includes(entry)) out.push(entry);
+      }
     }
   }
   return out;
@@ -72,11 +79,19 @@ function refusal(kernel: string, device: Device, error: unknown, stage: 'check' 
   };
 }
 
-/** Runs the runtime's check (and a JIT build) for every kernel on every device. */
-export function compatibilityMatrix(reader: ContainerReader, devices: readonly Device[], options: { config?: DeviceConfig; build?: boolean } = {}): CompatibilityMatrix {
+/**
+ * Runs the runtime's check (and a JIT build) for every kernel on every device; with several
+ * containers, all are registered (in this order) and every one's kernels are checked.
+ */
+export function compatibilityMatrix(
+  readers: ContainerReader | readonly ContainerReader[],
+  devices: readonly Device[],
+  options: { config?: DeviceConfig; build?: boolean } = {},
+): CompatibilityMatrix {
   const runtime = new Runtime({ config: options.config ?? DeviceConfig.builtin() });
-  runtime.registerFatBinary(reader);
-  const kernels = containerKernels(reader);
+  const all: readonly ContainerReader[] = Array.isArray(readers) ? readers : [readers];
+  for (const reader of all) runtime.registerFatBinary(reader);
+  const kernels = containerKernels(all);
   const cells: MatrixCell[] = [];
   for (const device of devices) {
     for (const kernel of kernels) {
@@ -123,6 +138,10 @@ export function cellOf(matrix: CompatibilityMatrix, kernel: string, device: stri
 export function formatMatrix(matrix: CompatibilityMatrix, file: string): string {
   const { kernels, devices } = matrix;
   const lines: string[] = [`${file}: ${kernels.length} kernel${kernels.length === 1 ? '' : 's'} x ${devices.length} device${devices.length === 1 ? '' : 's'}`, ''];
+  if (kernels.length === 0) {
+    lines.push('no kernels to check (a device library only exports functions; check the application that imports them)');
+    return lines.join('\n') + '\n';
+  }
   kernels.forEach((k, i) => lines.push(`  K${i + 1}  ${k}`));
   lines.push('');
   const notes: string[] = [];
@@ -164,10 +183,12 @@ function isNoImage(cell: MatrixCell): boolean {
   return cell.errc === 'runtime' && cell.bundle === undefined && /^No device image of kernel /.test(cell.message ?? '');
 }
 
-/** The JSON form (stable key order). */
-export function matrixJSON(matrix: CompatibilityMatrix, file: string): unknown {
+/** The JSON form (stable key order); `file` is the first container, `files` all of them. */
+export function matrixJSON(matrix: CompatibilityMatrix, files: string | readonly string[]): unknown {
+  const list = typeof files === 'string' ? [files] : files;
   return {
-    file,
+    file: list[0] ?? null,
+    files: list,
     kernels: matrix.kernels,
     devices: matrix.devices.map((d) => ({ name: d.name, target: d.target ?? null, deviceType: d.deviceType, backend: d.backend })),
     results: matrix.cells.map((c) => ({

@@ -20,6 +20,12 @@
  *    the target (default: keep the IR) makes the images.
  * 6. Every image goes into one fat-binary container (one bundle per target), written atomically;
  *    optionally the wrapper IR too.
+ *
+ * Device code dynamic linking (`allowDeviceImageDependencies`, `-fsycl-allow-device-image-dependencies`;
+ * `deviceLibrary`, `--device-library`): post-link takes SYCL_EXTERNAL definitions as entry points
+ * exported from their images, leaves calls to SYCL_EXTERNAL and undefined functions to the
+ * runtime's linker (`SYCL/imported symbols`) and internalizes the rest, as intel/llvm's
+ * `-allow-device-image-dependencies -emit-exported-symbols -emit-imported-symbols`.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -41,7 +47,17 @@ import {
   type InspectReport,
 } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } from '@syclkit/pass-manager';
-import { PostLinkError, resolveDeviceIfForTarget, runPostLink, type PostLinkOptions, type RequirementPolicy, type SplitMode } from '@syclkit/post-link';
+import {
+  PostLinkError,
+  canBeImported,
+  isEntryPoint,
+  isKernel,
+  resolveDeviceIfForTarget,
+  runPostLink,
+  type PostLinkOptions,
+  type RequirementPolicy,
+  type SplitMode,
+} from '@syclkit/post-link';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { isBitcode, runLlvmTool } from '../llvm-tools.js';
@@ -84,6 +100,17 @@ export interface CompileOptions {
   readonly name?: string;
   /** AOT backend per target name (`*`: every AOT target); default `ir` (keep the device IR). */
   readonly aot?: ReadonlyMap<string, string>;
+  /**
+   * Device code dynamic linking (`-fsycl-allow-device-image-dependencies`): SYCL_EXTERNAL
+   * definitions are exported from their images, calls to SYCL_EXTERNAL functions — defined by
+   * the program or not — are imported at run time from whichever registered binary exports them.
+   */
+  readonly allowDeviceImageDependencies?: boolean;
+  /**
+   * `--device-library`: a binary whose images export the program's SYCL_EXTERNAL functions for
+   * other binaries to import (implies `allowDeviceImageDependencies`; kernels are optional).
+   */
+  readonly deviceLibrary?: boolean;
   /** Keep the intermediate files (linked IR, post-link tables, images) in this directory. */
   readonly saveTemps?: string;
   /** Store explanation facts in the images (default true). */
@@ -111,6 +138,29 @@ export interface CompileResult {
   readonly pipelines: { readonly translationUnit: string; readonly linked: string };
   /** Kernels of the program (entry points of the images). */
   readonly kernels: readonly string[];
+  /** With dynamic linking: the SYCL_EXTERNAL functions the program exports, and the functions it imports (no unit defines them). */
+  readonly exports: readonly string[];
+  readonly imports: readonly string[];
+}
+
+/** Whether a compile links device code dynamically (either flag). */
+export function dynamicLinking(options: Pick<CompileOptions, 'allowDeviceImageDependencies' | 'deviceLibrary'>): boolean {
+  return options.allowDeviceImageDependencies === true || options.deviceLibrary === true;
+}
+
+/**
+ * Functions the program's code calls (or takes the address of) that no unit defines and that
+ * post-link would import under dynamic linking (not builtins or intrinsics), in module order.
+ */
+export function undefinedFunctions(module: Module): string[] {
+  const referenced = new Set<string>();
+  for (const fn of module.functions) {
+    if (fn.isDeclaration) continue;
+    for (const inst of fn.instructions()) {
+      for (const op of inst.operands) if (op.vk === 'function' && op.isDeclaration) referenced.add(op.name);
+    }
+  }
+  return module.functions.filter((fn) => fn.isDeclaration && referenced.has(fn.name) && canBeImported(fn)).map((fn) => fn.name);
 }
 
 /** The per-unit prefix for conditional-call declarations (clang's `-fsycl-unique-prefix`). */
@@ -248,6 +298,8 @@ export interface PreparedProgram {
   readonly linked?: Module;
   readonly facts?: ProgramFacts;
   readonly kernels: readonly string[];
+  readonly exports: readonly string[];
+  readonly imports: readonly string[];
 }
 
 /** Reads, lowers, propagates, links and optimizes; see the module comment. */
@@ -264,7 +316,7 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
     translationUnit: registry.print(registry.parse(translationUnitPipelineText(uniquePrefix(options.units[0]?.file ?? ''), fixedNames))),
     linked: registry.print(linkedNodes),
   };
-  const base = { log, config, compiled, skipped, pipelines, kernels: [] as string[] };
+  const base = { log, config, compiled, skipped, pipelines, kernels: [] as string[], exports: [] as string[], imports: [] as string[] };
   if (options.units.length === 0) throw new CliError('no input files');
   if (log.errorCount > 0) return { ...base, ok: false };
   if (compiled.length === 0) throw new CliError('no target to compile for (-fsycl-targets and -fsycl-fixed-targets leave none)');
@@ -293,14 +345,30 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   );
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
-  if (kernels.length === 0) log.report({ severity: 'warning', code: 'no-kernels', message: 'the program defines no kernel' });
+  const dynamic = dynamicLinking(options);
+  const exports = dynamic ? linked.functions.filter((fn) => isEntryPoint(fn) && !isKernel(fn)).map((fn) => fn.name) : [];
+  if (options.deviceLibrary === true) {
+    if (kernels.length === 0 && exports.length === 0) log.report({ severity: 'warning', code: 'no-exports', message: 'the device library defines no SYCL_EXTERNAL function to export' });
+  } else if (kernels.length === 0) {
+    log.report({ severity: 'warning', code: 'no-kernels', message: 'the program defines no kernel' });
+  }
 
   // 4. Middle and post-optimization propagation.
   step('optimizing the linked program');
   const result = registry.build<Module>(linkedNodes).run(linked, runOptions(linked.id));
   log.addApplied(result.diagnostics);
+  const imports = undefinedFunctions(linked);
+  if (!dynamic) {
+    for (const name of imports) {
+      log.report({
+        severity: 'warning',
+        code: 'undefined-function',
+        message: `function '${name}' is called but no translation unit defines it; compile with -fsycl-allow-device-image-dependencies to import it from a device library at run time`,
+      });
+    }
+  }
   const ok = log.errorCount === 0 && !result.stopped;
-  return { ...base, ok, linked, ...(facts === undefined ? {} : { facts }), kernels };
+  return { ...base, ok, linked, ...(facts === undefined ? {} : { facts }), kernels, exports: dynamic ? exports : [], imports: dynamic ? imports : [] };
 }
 
 /**
@@ -340,9 +408,19 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   if (options.wrapperIR !== undefined) checkOutputPath(options.wrapperIR, 'the wrapper IR');
   if (options.saveTemps !== undefined) makeDirectory(options.saveTemps);
   const prepared = prepareProgram(options);
-  const { log, config, compiled, skipped, pipelines, facts, kernels } = prepared;
+  const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
-  const fail = (): CompileResult => ({ diagnostics: log, ok: false, targets: compiled.map((t) => t.name), skippedTargets: skipped.map((t) => t.name), pipelines, kernels: [] });
+  const dynamic = dynamicLinking(options);
+  const fail = (): CompileResult => ({
+    diagnostics: log,
+    ok: false,
+    targets: compiled.map((t) => t.name),
+    skippedTargets: skipped.map((t) => t.name),
+    pipelines,
+    kernels: [],
+    exports: [],
+    imports: [],
+  });
   if (!prepared.ok || prepared.linked === undefined) return fail();
   const linked = prepared.linked;
 
@@ -362,7 +440,11 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
         policy: options.bundling ?? 'design',
         // device_if: decided for a device target before the split; add-on images otherwise.
         deviceIf: device ? { aotTarget: target.name } : 'add-on-images',
-        emitOnlyKernelsAsEntryPoints: true,
+        // Dynamic linking: SYCL_EXTERNAL definitions are entry points, exported from their images.
+        emitOnlyKernelsAsEntryPoints: !dynamic,
+        allowDeviceImageDependencies: dynamic,
+        emitExportedSymbols: dynamic,
+        emitImportedSymbols: dynamic,
         symbols: true,
         properties: true,
         textIR: true,
@@ -415,5 +497,5 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     const descriptor = options.output !== undefined ? readContainerFile(options.output) : ContainerReader.fromBytes(container).readDescriptor();
     writeFileAtomic(options.wrapperIR, Buffer.from(emitWrapperIR(descriptor), 'latin1'));
   }
-  return { diagnostics: log, ok: true, container, report, targets: compiled.map((t) => t.name), skippedTargets: skipped.map((t) => t.name), pipelines, kernels };
+  return { diagnostics: log, ok: true, container, report, targets: compiled.map((t) => t.name), skippedTargets: skipped.map((t) => t.name), pipelines, kernels, exports, imports };
 }

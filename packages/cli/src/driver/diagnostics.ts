@@ -20,6 +20,11 @@ export const DRIVER_DIAGNOSTICS = {
   'target-not-fixed': { severity: 'warning', summary: 'An AOT target of -fsycl-targets is not in -fsycl-fixed-targets, so it is not compiled ahead of time.' },
   'bad-conditional-call': { severity: 'error', summary: 'post-link: a device_if call has no action function, callable object or constant condition.' },
   'no-kernels': { severity: 'warning', summary: 'The program defines no kernel; the fat binary holds no device code.' },
+  'no-exports': { severity: 'warning', summary: '--device-library: the program defines no SYCL_EXTERNAL function (and no kernel); the library exports nothing.' },
+  'undefined-function': {
+    severity: 'warning',
+    summary: 'Device code calls a function no translation unit defines; without -fsycl-allow-device-image-dependencies nothing will provide it at run time.',
+  },
 } as const;
 
 /** Every code `-W<code>` may name in a compile: passes, post-link, device-config, device_if, driver. */
