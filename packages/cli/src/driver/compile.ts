@@ -321,10 +321,12 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   if (log.errorCount > 0) return { ...base, ok: false };
   if (compiled.length === 0) throw new CliError('no target to compile for (-fsycl-targets and -fsycl-fixed-targets leave none)');
 
-  // 1. Read.
+  // 1. Read. Each unit gets its own context, as each translation unit has its own compile in
+  // DPC++: in a shared context, a struct type two units both define (`sycl::half`'s
+  // `half_impl`, a lambda's `%class.anon`) is renamed `.0` in the second one, and
+  // `!sycl_types_that_use_aspects`, which names types, would then find the first unit's type.
   step('reading translation units');
-  const context = new Context();
-  const units = options.units.map((unit) => ({ file: unit.file, module: readUnit(unit, context, log) }));
+  const units = options.units.map((unit) => ({ file: unit.file, module: readUnit(unit, new Context(), log) }));
   const facts: ProgramFacts | undefined = options.explainInfo === false ? undefined : computeProgramFacts(units);
 
   // 2. Per translation unit.
@@ -337,12 +339,12 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   }
   if (log.errorCount > 0) return { ...base, ok: false };
 
-  // 3. Link.
+  // 3. Link: the units, read again into one context (the linker needs one, as llvm-link reads
+  // every input into its own LLVMContext).
   step('linking');
-  const linked = linkModules(
-    units.map((u) => u.module),
-    { id: 'llvm-link', onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) },
-  );
+  const context = new Context();
+  const inputs = units.map((u) => parseModule(printModule(u.module), { filename: u.file, context }));
+  const linked = linkModules(inputs, { id: 'llvm-link', onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
   const dynamic = dynamicLinking(options);
