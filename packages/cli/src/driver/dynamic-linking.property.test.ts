@@ -209,7 +209,7 @@ describe('dynamic linking (property)', () => {
 
     const split = new Runtime();
     const app = await compile('app', appUnits, program, { allowDeviceImageDependencies: true });
-    const libs = await Promise.all(libraries.map(async (place) => ({ place, reader: await compile(TU[place + 1], [place + 1], program, { deviceLibrary: true }) })));
+    const libs = await Promise.all(libraries.map(async (place) => ({ place, reader: await compile(TU[place + 1]!, [place + 1], program, { deviceLibrary: true }) })));
     if (program.appFirst) split.registerFatBinary(app);
     const handles = libs.map((lib) => ({ place: lib.place, handle: split.registerFatBinary(lib.reader) }));
     if (!program.appFirst) split.registerFatBinary(app);
