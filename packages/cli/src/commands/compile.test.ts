@@ -57,6 +57,25 @@ describe('syclkit compile', () => {
     expect(got[1]!.images.filter((i) => i.empty).flatMap((i) => i.kernels)).toEqual([SAMPLE_KERNELS.subgroupReduce]); // pvc: no sub-group size 8
   });
 
+  it('finds aspects of a type that two translation units both define, in the unit listed second', async () => {
+    const unit = (name: string, body: string) => `target triple = "spir64-unknown-unknown"
+%"class.sycl::_V1::detail::half_impl::half" = type { half }
+${body}
+!sycl_aspects = !{!0}
+!sycl_types_that_use_aspects = !{!1}
+!0 = !{!"fp16", i32 5}
+!1 = !{!"class.sycl::_V1::detail::half_impl::half", i32 5}
+attributes #0 = { "sycl-module-id"="${name}" }
+`;
+    const first = s.file('first.ll', unit('first.cpp', 'define weak_odr spir_kernel void @Plain() #0 {\n  ret void\n}'));
+    const second = s.file('second.ll', unit('second.cpp', 'define weak_odr spir_kernel void @Half() #0 {\n  %h = alloca %"class.sycl::_V1::detail::half_impl::half", align 2\n  ret void\n}'));
+    const out = s.path('types.fatbin');
+    expect((await syclkit('compile', first, second, '-o', out, '-Wno-unknown-excluded-aspect')).code).toBe(0);
+    const images = bundles(out)[0]!.images;
+    expect(images.find((i) => i.kernels.includes('Half'))!.aspects).toEqual([5]);
+    expect(images.find((i) => i.kernels.includes('Plain'))!.aspects).toEqual([]);
+  });
+
   it('writes the same bytes for the same input', async () => {
     const other = scratch('compile-again');
     const a = s.path('same.fatbin');
