@@ -20,7 +20,7 @@ define ptr @h() {
 `;
 
 describe('stripPointerCasts', () => {
-  const module = parseModule(source, { fileName: 'casts.ll' });
+  const module = parseModule(source, { filename: 'casts.ll' });
   const f = module.getFunction('f')!;
   const instruction = (name: string) => f.blocks[0]!.instructions.find((i) => i.name === name)!;
 
