@@ -20,6 +20,7 @@ import type { PointerType, Type } from './types.js';
 import { isSized } from './types.js';
 import {
   ConstantArray,
+  type ConstantInt,
   ConstantExpr,
   ConstantString,
   ConstantStruct,
@@ -88,6 +89,17 @@ export function makeConstantExpr(
   const op0 = operands[0]!;
   if (opcode === 'bitcast' || opcode === 'addrspacecast' || INT_CASTS.has(opcode) || opcode === 'ptrtoint' || opcode === 'inttoptr') {
     if (opcode === 'bitcast' && op0.type === type) return op0;
+    if (opcode === 'addrspacecast' && isTypedPointer(type)) {
+      // `ConstantExpr::getAddrSpaceCast` with typed pointers: change the pointee type first (a
+      // bitcast in the source address space), then the address space
+      const from = scalarPointer(op0.type);
+      const to = scalarPointer(type)!;
+      if (from !== undefined && from.pointee !== undefined && from.pointee !== to.pointee) {
+        const midScalar = ctx.typedPtr(to.pointee!, from.addressSpace);
+        const mid = type.kind === 'vector' ? ctx.vector(midScalar, type.length, type.scalable) : midScalar;
+        return makeConstantExpr(ctx, 'addrspacecast', type, [makeConstantExpr(ctx, 'bitcast', mid, [op0])]);
+      }
+    }
     if (op0.vk === 'poison') return ctx.poison(type);
     if (op0.vk === 'undef') {
       // zext/sext of undef fold to 0 (the high bits are known), others stay undef
@@ -229,11 +241,6 @@ function foldTypedPointerCast(ctx: Context, opcode: ConstantExprOpcode, type: Ty
   return undefined;
 }
 
-/** Whether an index is a plain integer constant (LLVM: a `ConstantInt`). */
-function constIndex(c: Constant): bigint | undefined {
-  return c.vk === 'int' ? c.big : undefined;
-}
-
 /** LLVM 14's `ConstantFoldGetElementPtr` for typed pointers (see the file comment for what is left out). */
 function typedGEP(ctx: Context, type: Type, operands: readonly Constant[], extra: ConstantExprExtra): Constant {
   const op0 = operands[0]!;
@@ -245,6 +252,10 @@ function typedGEP(ctx: Context, type: Type, operands: readonly Constant[], extra
   if (indices.length === 1 && zeroOrUndef(indices[0]!) && type === op0.type) return op0;
   if (isNullValue(op0) && indices.every(zeroOrUndef)) return nullValue(ctx, type);
   const source = extra.sourceElementType;
+  if (op0.vk === 'expr' && op0.opcode === 'getelementptr') {
+    const merged = mergeGEPs(ctx, type, op0, indices, inBounds);
+    if (merged !== undefined) return merged;
+  }
   if (op0.vk === 'expr' && CAST_OPCODES.has(op0.opcode) && indices.length > 1 && isNullValue(indices[0]!)) {
     // getelementptr ([2 x i32], bitcast ([3 x i32]* @x to [2 x i32]*), 0, 0) indexes @x directly
     const from = scalarPointer(op0.operands[0]!.type);
@@ -252,37 +263,99 @@ function typedGEP(ctx: Context, type: Type, operands: readonly Constant[], extra
     if (from?.pointee?.kind === 'array' && to?.pointee?.kind === 'array' && from.pointee.element === to.pointee.element && from.addressSpace === to.addressSpace)
       return makeConstantExpr(ctx, 'getelementptr', type, [op0.operands[0]!, ...indices], { ...extra, sourceElementType: from.pointee });
   }
-  if (!inBounds && op0.vk === 'global' && op0.linkage !== 'extern_weak' && source !== undefined && op0.valueType === source && inBoundsIndices(source, indices, extra.inRangeOperand))
+  if (source === undefined) return new ConstantExpr('getelementptr', type, operands, extra);
+  const { unknown, factored } = normalizeIndices(ctx, source, indices, extra.inRangeOperand);
+  if (factored !== undefined) return makeConstantExpr(ctx, 'getelementptr', type, [op0, ...factored], extra);
+  if (!unknown && !inBounds && op0.vk === 'global' && op0.linkage !== 'extern_weak' && op0.valueType === source && inBoundsIndices(indices))
     return new ConstantExpr('getelementptr', type, operands, { ...extra, flags: ['inbounds', ...(extra.flags ?? [])] });
   return new ConstantExpr('getelementptr', type, operands, extra);
 }
 
 /**
- * Whether known, normalized (in range) integer indices make a GEP of a global in bounds: the
- * first index is 0, or 1 with all others 0 (LLVM's `Unknown` / `isInBoundsIndices` checks; a GEP
- * whose indices LLVM would factor is left alone).
+ * LLVM 14's "combine indices" step: a GEP whose base is a GEP indexes the inner GEP's base
+ * directly when its first index is 0, or when it is an integer that stays inside the array (or
+ * unbounded pointer step) the inner GEP's last index walks: the two indices are added.
  */
-function inBoundsIndices(source: Type, indices: readonly Constant[], inRangeOperand: number | undefined): boolean {
-  const first = constIndex(indices[0]!);
-  if (first === undefined) return false;
-  let t: Type | undefined = source;
-  for (let i = 1; i < indices.length; i++) {
-    const cur: Type | undefined = t;
-    const idx = constIndex(indices[i]!);
-    if (idx === undefined || cur === undefined) return false;
-    // next indexed type
-    if (cur.kind === 'struct') t = cur.elements?.[Number(idx)];
-    else if (cur.kind === 'array' || cur.kind === 'vector') t = cur.element;
-    else t = undefined;
-    if (inRangeOperand !== undefined && i === inRangeOperand) continue;
-    if (cur.kind === 'struct') continue;
-    if (cur.kind === 'vector') return false;
-    if (cur.kind !== 'array') return false;
-    if (idx < 0n) return false;
-    if (cur.length > 0 && idx >= BigInt(cur.length)) return false; // LLVM would factor it
+function mergeGEPs(ctx: Context, type: Type, inner: ConstantExpr, indices: readonly Constant[], inBounds: boolean): Constant | undefined {
+  const idx0 = indices[0]!;
+  const innerIndices = inner.operands.slice(1);
+  const last = innerIndices[innerIndices.length - 1];
+  const innerSource = inner.extra.sourceElementType;
+  if (last === undefined || innerSource === undefined) return undefined;
+  let combined: Constant = last;
+  if (!isNullValue(idx0)) {
+    // the inner GEP's last index must step through a pointer, array or vector (not a struct)
+    if (innerIndices.length > 1) {
+      let walked: Type | undefined = innerSource;
+      for (let i = 1; i < innerIndices.length - 1 && walked !== undefined; i++) walked = indexedBy(walked, innerIndices[i]!);
+      if (walked === undefined || walked.kind === 'struct') return undefined;
+    }
+    if (idx0.vk !== 'int' || last.vk !== 'int') return undefined;
+    const t = idx0.type === last.type ? idx0.type : ctx.int(Math.max(64, idx0.type.bits, last.type.bits));
+    combined = ctx.constInt(t, BigInt.asIntN(t.bits, idx0.big + last.big));
   }
-  if (first === 0n) return true;
-  if (first !== 1n) return false;
+  let inRangeOperand = inner.extra.inRangeOperand;
+  if (inRangeOperand !== undefined && inRangeOperand === innerIndices.length && !isNullValue(idx0)) inRangeOperand = undefined;
+  const flags = inBounds && (inner.extra.flags?.includes('inbounds') ?? false) ? ['inbounds'] : [];
+  return makeConstantExpr(ctx, 'getelementptr', type, [inner.operands[0]!, ...innerIndices.slice(0, -1), combined, ...indices.slice(1)], {
+    flags,
+    sourceElementType: innerSource,
+    ...(inRangeOperand !== undefined ? { inRangeOperand } : {}),
+  });
+}
+
+/** The type a GEP index selects inside `t` (a struct field for a constant, else the element). */
+function indexedBy(t: Type, idx: Constant): Type | undefined {
+  if (t.kind === 'struct') return idx.vk === 'int' ? t.elements?.[idx.num] : undefined;
+  return t.kind === 'array' || t.kind === 'vector' ? t.element : undefined;
+}
+
+/**
+ * LLVM 14's index normalization for a GEP of `source` with `indices` (the first steps over the
+ * pointer): an integer index past the end of an array is factored into the index before it
+ * (`[2 x i32]`, 0, 5 → 2, 1). Returns the factored indices (when any index moved) and whether some
+ * index is not a known in-range integer (which rules out inferring `inbounds`).
+ */
+function normalizeIndices(ctx: Context, source: Type, indices: readonly Constant[], inRangeOperand: number | undefined): { unknown: boolean; factored: Constant[] | undefined } {
+  let unknown = indices[0]!.vk !== 'int';
+  let factored: Constant[] | undefined;
+  let prev: Type | undefined; // the pointer for the first step
+  let cur: Type | undefined = source;
+  for (let i = 1; i < indices.length; i++, prev = cur, cur = cur === undefined ? undefined : indexedBy(cur, indices[i - 1]!)) {
+    const idx = indices[i]!;
+    if (idx.vk !== 'int') {
+      unknown = true;
+      continue;
+    }
+    if (indices[i - 1]!.vk !== 'int') continue;
+    if (inRangeOperand !== undefined && i === inRangeOperand) continue;
+    if (cur === undefined || cur.kind === 'struct') continue;
+    if (cur.kind !== 'array') {
+      unknown = true;
+      continue;
+    }
+    const v = idx.big;
+    if (v >= 0n && (cur.length === 0 || v < BigInt(cur.length))) continue;
+    if (v < 0n || prev?.kind === 'struct') {
+      unknown = true;
+      continue;
+    }
+    factored ??= [...indices];
+    const n = BigInt(cur.length);
+    const before = factored[i - 1] as ConstantInt;
+    const width = Math.max(64, before.type.bits, idx.type.bits);
+    const wide = before.type.bits === width ? before.type : ctx.int(width);
+    factored[i] = ctx.constInt(idx.type, v % n);
+    factored[i - 1] = ctx.constInt(wide, BigInt.asIntN(width, before.big + v / n));
+  }
+  return { unknown, factored };
+}
+
+/** LLVM's `isInBoundsIndices` for normalized integer indices: the first is 0, or 1 with all others 0. */
+function inBoundsIndices(indices: readonly Constant[]): boolean {
+  const first = indices[0]!;
+  if (isNullValue(first)) return true;
+  if (first.vk !== 'int' || first.big !== 1n) return false;
   return indices.every((c, i) => i === 0 || isNullValue(c));
 }
 

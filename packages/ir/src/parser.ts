@@ -481,8 +481,11 @@ class Parser {
 
   private parseType(allowVoid = false): Type {
     const loc = this.lex.start;
-    let t = this.parseBaseType();
-    // typed-pointer and function-type suffixes
+    return this.parseTypeSuffixes(this.parseBaseType(), loc, allowVoid);
+  }
+
+  /** Typed-pointer and function-type suffixes after the base type `t` (which starts at `loc`). */
+  private parseTypeSuffixes(t: Type, loc: number, allowVoid: boolean): Type {
     for (;;) {
       if (this.t() === Tok.Star) {
         if (t.kind === 'label') throw this.error('basic block pointers are invalid');
@@ -495,7 +498,7 @@ class Parser {
           t = this.ctx.typedPtr(t, 0);
           continue;
         }
-        if (this.rejectTyped) throw this.typedInOpaqueError();
+        if (this.rejectTyped) throw this.typedInOpaqueError(loc);
         this.next();
         t = this.ctx.ptr(0);
         continue;
@@ -508,7 +511,7 @@ class Parser {
         }
         const as = this.parseAddrSpace();
         if (this.t() !== Tok.Star) throw this.error("expected '*' in address space");
-        if (this.rejectTyped) throw this.typedInOpaqueError();
+        if (this.rejectTyped) throw this.typedInOpaqueError(loc);
         this.next();
         t = this.typed ? this.ctx.typedPtr(t, as) : this.ctx.ptr(as);
         continue;
@@ -528,8 +531,8 @@ class Parser {
     if (t.kind === 'metadata' || t.kind === 'token' || t.kind === 'x86_amx') throw this.error('pointer to this type is invalid');
   }
 
-  private typedInOpaqueError(): Error {
-    return this.error(`typed pointer type in a module that uses opaque pointers (its first pointer type, 'ptr' at ${this.decidedWhere()}, decides)`);
+  private typedInOpaqueError(at: number): Error {
+    return this.error(`typed pointer type in a module that uses opaque pointers (its first pointer type, 'ptr' at ${this.decidedWhere()}, decides)`, at);
   }
 
   private parseAddrSpace(): number {
@@ -1608,8 +1611,12 @@ class Parser {
     switch (op) {
       case 'ret': {
         if (this.isIdent('void')) {
+          const typeLoc = this.lex.start;
           this.next();
-          return new Instruction('ret', ctx.void, []);
+          if (this.t() !== Tok.LParen) return new Instruction('ret', ctx.void, []);
+          // `ret void (i32)* @f`: a function pointer (typed pointers)
+          const t = this.parseTypeSuffixes(ctx.void, typeLoc, true);
+          return new Instruction('ret', ctx.void, [this.parseValue(t, st)]);
         }
         const v = this.parseTypeAndValue(st);
         return new Instruction('ret', ctx.void, [v]);
@@ -2579,7 +2586,7 @@ class Parser {
         }
         const base = this.typedGEPPointer(source, baseType.kind === 'vector' ? baseType.element : baseType, ops, sourceLoc, loc);
         const resultType = vectorLength >= 0 ? ctx.vector(base, vectorLength) : base;
-        if (resultType !== t) throw this.error('constant expression type mismatch', loc);
+        if (resultType !== t) throw this.error(`constant expression type mismatch: got type '${typeName(resultType)}' but expected '${typeName(t)}'`, loc);
       }
       return this.track(makeConstantExpr(ctx, 'getelementptr', t, ops, extra));
     }

@@ -8,6 +8,12 @@ export function llvm16(tool: string): string | undefined {
   return existsSync(p) ? p : undefined;
 }
 
+/** LLVM 14 tool path if installed: the oracle for typed-pointer IR (it prints `i32*`). */
+export function llvm14(tool: string): string | undefined {
+  const p = `/usr/lib/llvm-14/bin/${tool}`;
+  return existsSync(p) ? p : undefined;
+}
+
 export function llvm19(tool: string): string | undefined {
   const p = `/usr/lib/llvm-19/bin/${tool}`;
   return existsSync(p) ? p : undefined;

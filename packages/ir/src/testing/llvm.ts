@@ -5,9 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 export const LLVM16_BIN = process.env['LLVM16_BIN'] ?? '/usr/lib/llvm-16/bin';
+/** LLVM 14: the oracle for typed-pointer IR (it reads and prints `i32*`). */
+export const LLVM14_BIN = process.env['LLVM14_BIN'] ?? '/usr/lib/llvm-14/bin';
 
-export function llvmTool(name: string): string | undefined {
-  const path = `${LLVM16_BIN}/${name}`;
+/** An LLVM 16 tool (LLVM 14 when `version` is 14), or undefined when it is not installed. */
+export function llvmTool(name: string, version: 14 | 16 = 16): string | undefined {
+  const path = `${version === 14 ? LLVM14_BIN : LLVM16_BIN}/${name}`;
   return existsSync(path) ? path : undefined;
 }
 
