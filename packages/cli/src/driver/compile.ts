@@ -340,10 +340,10 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   if (log.errorCount > 0) return { ...base, ok: false };
 
   // 3. Link: the units, read again into one context (the linker needs one, as llvm-link reads
-  // every input into its own LLVMContext).
+  // every input into its own LLVMContext); a single unit is already alone in its context.
   step('linking');
   const context = new Context();
-  const inputs = units.map((u) => parseModule(printModule(u.module), { filename: u.file, context }));
+  const inputs = units.length === 1 ? [units[0]!.module] : units.map((u) => parseModule(printModule(u.module), { filename: u.file, context }));
   const linked = linkModules(inputs, { id: 'llvm-link', onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
