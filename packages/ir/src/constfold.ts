@@ -8,12 +8,14 @@
  * Typed pointers (`T*`, only in modules read with `pointers: 'preserve-typed'`) fold as LLVM 14's
  * ConstantFold.cpp does instead: a bitcast between different pointer types stays unless it casts
  * a pointer to an aggregate to a pointer to its first element (`getelementptr inbounds (T, T* p,
- * i32 0, i32 0...)`); casts of pointer casts combine (`CastInst::isEliminableCastPair`); a
- * bitcast or ptrtoint of an all-zero GEP casts the GEP's base; an all-zero GEP folds only with a
- * single index; a GEP of `null` with zero indices is `null`; a GEP through a bitcast between
- * arrays of one element type indexes the original array; a GEP of a global variable whose
- * indices are in bounds gets `inbounds`. Not done (as in opaque mode): GEP-of-GEP merging and
- * factoring out-of-range indices.
+ * i32 0, i32 0...)`); casts of pointer casts combine (`CastInst::isEliminableCastPair`); an
+ * addrspacecast that changes the pointee is a bitcast then an addrspacecast; a bitcast or
+ * ptrtoint of an all-zero GEP casts the GEP's base; an all-zero GEP folds only with a single
+ * index; a GEP of `null` with zero indices is `null`; a GEP of a GEP is merged; a GEP through a
+ * bitcast between arrays of one element type indexes the original array; out-of-range array
+ * indices are factored into the index before them; a GEP of a global variable whose indices are
+ * in bounds gets `inbounds`. (With opaque pointers LLVM 16 also merges GEPs of GEPs, factors
+ * indices and infers `inbounds`; opaque mode here does not, no corpus input has needed it.)
  */
 import type { Context } from './context.js';
 import type { PointerType, Type } from './types.js';
