@@ -40,7 +40,6 @@ async function strategies(program: ModelProgram): Promise<[string, BinaryDescrip
   const out: [string, BinaryDescriptor][] = [];
   // post-link's spec-constant strategy takes neither device_if calls nor fixed targets.
   const postLinkSpecConstants = program.kernels.every((k) => k.conditional.length === 0) && program.fixedTargets.size === 0;
-  const deviceIf = program.kernels.some((k) => k.conditional.length > 0);
   for (const mode of MODES) {
     out.push([`post-link bundling split=${mode}`, await postLinkBinary(program, mode, [], config, 'bundling')]);
     if (postLinkSpecConstants) out.push([`post-link spec-constants split=${mode}`, await postLinkBinary(program, mode, [], config, 'spec-constants')]);

@@ -38,9 +38,7 @@ async function strategies(p: ModelProgram, aot: readonly (readonly [string, stri
   const out: [string, BinaryDescriptor][] = [];
   // post-link's spec-constant strategy takes neither device_if calls nor fixed targets.
   const postLinkSpecConstants = p.kernels.every((k) => k.conditional.length === 0) && p.fixedTargets.size === 0;
-  const withDeviceIf = p.kernels.some((k) => k.conditional.length > 0);
   for (const mode of MODES) {
-    // Known post-link issue (see design-cases.test.ts): without a split, device_if actions stay in the main image.
     out.push([`post-link bundling ${mode}`, await postLinkBinary(p, mode, aot, config, 'bundling')]);
     if (postLinkSpecConstants) out.push([`post-link spec-constants ${mode}`, await postLinkBinary(p, mode, aot, config, 'spec-constants')]);
     else out.push([`test-only spec-constants ${mode}`, testOnlySpecConstantBinary(p, mode, aot, config)]);
