@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusFiles, corpusRoot, fixtures, llvm14, run } from '../test/support.js';
+import { buildCallGraph } from './callgraph.js';
 import { CallInst, GetElementPtrInst } from './instructions.js';
 import { cloneModule } from './clone.js';
 import { Context } from './context.js';
@@ -10,8 +11,9 @@ import { linkModules } from './linker.js';
 import type { Module } from './module.js';
 import { parseModule, type ParseOptions } from './parser.js';
 import { printModule } from './printer.js';
-import { removeFromUsedLists } from './replace.js';
+import { eraseUnused, removeFromUsedLists } from './replace.js';
 import type { PointerType, Type } from './types.js';
+import { computeUses } from './uses.js';
 
 const typedDir = join(fixtures, 'typed');
 const opt14 = llvm14('opt');
@@ -301,6 +303,39 @@ describe('typed-pointer constant folding (LLVM 14 ConstantFold)', () => {
 
   it('leaves instructions alone', () => {
     expect(folded).toContain('  %a = bitcast %struct.P* %p to i32*\n  %b = getelementptr %struct.P, %struct.P* %p, i64 0, i32 0\n  %c = getelementptr i32, i32* %a, i64 0\n');
+  });
+});
+
+describe('splitting a typed module (what post-link does with it)', () => {
+  const m = typed(readFileSync(join(typedDir, 'device-split.ll'), 'latin1'), { filename: 'device-split.ll' });
+  const kernel = m.getFunction('_ZTSZ4mainE11TU0_kernel0')!;
+
+  it('finds calls through typed callees and references through typed constant expressions', () => {
+    const reachable = buildCallGraph(m).reachableFrom([kernel]).map((f) => f.name);
+    expect(reachable.sort()).toEqual(['_Z3barIiET_S0_', '_Z3foov', '_ZTSZ4mainE11TU0_kernel0']);
+    const uses = computeUses(m);
+    expect(uses.users(m.getGlobalVariable('_ZL2GV')!).length).toBeGreaterThan(0);
+  });
+
+  it('cuts an image whose text is typed and (when installed) accepted by LLVM 14', () => {
+    const keep = new Set<string>(['_ZTSZ4mainE11TU0_kernel0', '_Z3foov', '_ZL2GV', '_ZL2GP']);
+    const image = cloneModule(m, { keep: (gv) => keep.has(gv.name) || gv.name === '_Z3barIiET_S0_', bodies: (fn) => keep.has(fn.name) });
+    expect(image.typedPointers).toBe(true);
+    const text = printModule(image);
+    expect(text).toContain('declare dso_local spir_func i32 @_Z3barIiET_S0_(i32)');
+    expect(text).toContain('%0 = load i32, i32 addrspace(4)* getelementptr inbounds ([1 x i32], [1 x i32] addrspace(4)* addrspacecast ([1 x i32] addrspace(1)* @_ZL2GV to [1 x i32] addrspace(4)*), i64 0, i64 0), align 4');
+    expect(text).not.toMatch(/[ (]ptr\b/);
+    if (opt14 !== undefined) expect(run(opt14, ['-S'], text)).toBeDefined();
+  });
+
+  it('erases what no kernel needs, as GlobalDCE does', () => {
+    const copy = cloneModule(m);
+    copy.getFunction('_ZTSZ4mainE11TU0_kernel0')!.linkage = 'internal';
+    const erased = eraseUnused(copy).map((g) => g.name);
+    // the kernel was the only user of the linkonce_odr @bar; @foo is external and keeps the globals
+    expect(erased).toEqual(['_ZTSZ4mainE11TU0_kernel0', '_Z3barIiET_S0_']);
+    expect(copy.globals.map((g) => g.name)).toEqual(['_ZL2GV', '_ZL2GP']);
+    expect(printModule(copy)).toContain('@_ZL2GP = internal addrspace(1) global i32 addrspace(4)* addrspacecast');
   });
 });
 
