@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -12,4 +13,6 @@ export default tseslint.config(
       'no-constant-condition': ['error', { checkLoops: false }],
     },
   },
+  // Plain JavaScript (bins, scripts) runs on Node; TypeScript gets its globals from @types/node.
+  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },
 );

@@ -1,4 +1,3 @@
-/* global process */
 // npm run check:packages — each publishable package as it would be published: `publint --strict`
 // (package.json fields, exports map, files) and `attw --pack --profile esm-only` (the types resolve
 // for ESM consumers under node16 and bundler resolution). Offline: both pack locally.

@@ -1,4 +1,3 @@
-/* global process, URL */
 // The publishable packages of the workspace: packages/* whose package.json is not private, in
 // directory order (tools/* are private).
 import { readdirSync, readFileSync, existsSync } from 'node:fs';

@@ -1,4 +1,3 @@
-/* global process */
 // npm run release:dry — what a release would do, without publishing or changing anything:
 // 1. `changeset status --verbose`: the pending changesets and the version each package would get;
 // 2. `npm pack --dry-run` per publishable package: the tarball's name, size and files, checked to

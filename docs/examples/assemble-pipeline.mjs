@@ -1,4 +1,3 @@
-/* global console, process, Buffer */
 // Assemble your own device toolchain from the syclkit packages, in memory: parse device IR,
 // run a pipeline from text, split into images the design's way, wrap them into a fat binary,
 // and ask the runtime which device can run which kernel. Run: node docs/examples/assemble-pipeline.mjs

@@ -1,4 +1,3 @@
-/* global console, process */
 // Use the pass of count-kernels-pass.mjs from code: extend a registry with it, name it in
 // pipeline text with an option, run, and render what it reported. Run: node docs/examples/use-own-pass.mjs
 import { functionKind, moduleKind, parseModule } from '@syclkit/ir';

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-/* global process, URL */
 // Regenerates docs/cli.md from the built CLI's --help output (run `npm run build` first, or use
 // `npm run docs:cli`, which builds). With --check, exits 1 instead of writing when the file is stale.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';

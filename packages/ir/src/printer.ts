@@ -669,8 +669,12 @@ class ModulePrinter {
   private printComdats(): void {
     const comdats: Comdat[] = [];
     const seen = new Set<Comdat>();
-    for (const f of this.m.functions) if (f.comdat && !seen.has(f.comdat)) (seen.add(f.comdat), comdats.push(f.comdat));
-    for (const g of this.m.globals) if (g.comdat && !seen.has(g.comdat)) (seen.add(g.comdat), comdats.push(g.comdat));
+    for (const owner of [...this.m.functions, ...this.m.globals]) {
+      if (owner.comdat && !seen.has(owner.comdat)) {
+        seen.add(owner.comdat);
+        comdats.push(owner.comdat);
+      }
+    }
     if (comdats.length === 0) return;
     this.w('\n');
     comdats.forEach((c, i) => {

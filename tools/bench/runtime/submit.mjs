@@ -1,4 +1,3 @@
-/* global process, console, TextEncoder */
 /**
  * Benchmarks of @syclkit/runtime's submission path (run after `npx tsc -b packages/runtime`):
  *
