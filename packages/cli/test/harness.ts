@@ -61,13 +61,3 @@ export function writeSample(dir: string): string[] {
 /** `_ZTS13ScaleVelocity` and friends. */
 export { SAMPLE_KERNELS } from '../src/driver/sample.js';
 
-/**
- * Property-test settings: `FC_NUM_RUNS` sets the run count and `FC_SEED` replays a seed.
- */
-export function fcOptions(defaultRuns = 100): { numRuns: number; seed?: number } {
-  const runs = Number(process.env['FC_NUM_RUNS'] ?? '');
-  const numRuns = Number.isFinite(runs) && runs > 0 ? Math.max(1, Math.round(runs)) : defaultRuns;
-  const seedText = process.env['FC_SEED'];
-  const seed = Number(seedText ?? '');
-  return seedText !== undefined && seedText !== '' && Number.isInteger(seed) ? { numRuns, seed } : { numRuns };
-}

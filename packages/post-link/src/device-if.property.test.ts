@@ -14,7 +14,8 @@ import { readPropertySetRegistry } from '@syclkit/formats';
 import { describe, expect } from 'vitest';
 import { ADD_ON_IMAGE_SET, ADD_ON_IMAGES_SET } from './device-if.js';
 import type { SplitMode } from './grouping.js';
-import { fcOptions, ir, runInMemory } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
+import { ir, runInMemory } from './testing.js';
 
 interface Kernel {
   readonly calls: readonly { action: number; condition: number }[];

@@ -18,7 +18,8 @@ import { entryPoints } from './entry-points.js';
 import { entryKey, groupScope, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { computeImageRequirements } from './requirements.js';
 import { splitModule } from './split.js';
-import { fcOptions, ir, runInMemory } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
+import { ir, runInMemory } from './testing.js';
 
 interface GenFunction {
   readonly kind: 'kernel' | 'external' | 'helper';

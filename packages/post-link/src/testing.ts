@@ -1,23 +1,8 @@
 /**
- * Helpers shared by this package's tests: parsing IR snippets, running the whole tool in memory,
- * and fast-check settings (`FC_NUM_RUNS` scales the run count, `FC_SEED` replays a seed).
+ * Helpers shared by this package's tests: parsing IR snippets and running the whole tool in memory.
  */
 import { parseModule, printModule, type Module } from '@syclkit/ir';
 import { runPostLink, type PostLinkOptions, type PostLinkResult } from './post-link.js';
-
-export interface PropertyTestOptions {
-  readonly numRuns: number;
-  readonly seed?: number;
-}
-
-export function fcOptions(defaultRuns = 100): PropertyTestOptions {
-  const runs = Number(process.env['FC_NUM_RUNS']);
-  const seed = Number(process.env['FC_SEED']);
-  return {
-    numRuns: Number.isInteger(runs) && runs > 0 ? runs : defaultRuns,
-    ...(Number.isInteger(seed) && process.env['FC_SEED'] !== '' ? { seed } : {}),
-  };
-}
 
 /** The usual SPIR-V module header of the tests. */
 export const HEADER =

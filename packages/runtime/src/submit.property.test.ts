@@ -26,7 +26,7 @@ import { aotTargets, device, launchKind, program, type LaunchKind } from '../tes
 import { postLinkBinary } from '../test/post-link-binary.js';
 import { TEST_ASPECT_TABLE, requirementsMet, testOnlySpecConstantBinary, type ModelKernel, type ModelProgram, type SplitMode } from '../test/program-model.js';
 import { ADD_ON_IMAGE_SET, Runtime, SyclError, errc, ndRange, range, type Device, type KernelLaunch } from './index.js';
-import { fcOptions } from './testing.js';
+import { fcOptions } from '@syclkit/testing';
 
 const config = DeviceConfig.builtin();
 const options = fcOptions(60);

@@ -23,7 +23,7 @@ import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { ContainerReader } from '@syclkit/offload-wrapper';
 import { Runtime, SyclError, deviceFromTarget, errc, parseDeviceDescription, range, type Device } from '@syclkit/runtime';
-import { fcOptions } from '../../test/harness.js';
+import { fcOptions } from '@syclkit/testing';
 import { compileProgram, type CompileOptions } from './compile.js';
 
 type Use = 'double' | 'half' | 'atomic' | 'none';

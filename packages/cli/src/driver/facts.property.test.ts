@@ -15,7 +15,7 @@ import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { parseModule, type Module } from '@syclkit/ir';
 import { propagateAspectsUsage } from '@syclkit/aspect-propagation';
-import { fcOptions } from '../../test/harness.js';
+import { fcOptions } from '@syclkit/testing';
 import { FactsIndex, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, type FunctionFacts, type ProgramFacts } from './facts.js';
 
 type Use = 'double' | 'half' | 'wrapped-half' | 'atomic-md' | 'none';
