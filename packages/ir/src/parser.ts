@@ -481,7 +481,14 @@ class Parser {
 
   private parseType(allowVoid = false): Type {
     const loc = this.lex.start;
-    return this.parseTypeSuffixes(this.parseBaseType(), loc, allowVoid);
+    const t = this.parseBaseType();
+    const k = this.lex.kind;
+    if (k !== Tok.Star && k !== Tok.LParen && k !== Tok.Ident) {
+      // no suffix (the common case)
+      if (!allowVoid && t.kind === 'void') throw this.error('void type only allowed for function results', loc);
+      return t;
+    }
+    return this.parseTypeSuffixes(t, loc, allowVoid);
   }
 
   /** Typed-pointer and function-type suffixes after the base type `t` (which starts at `loc`). */
