@@ -3,6 +3,7 @@
  * 1. Whatever chunks a producer writes, the committed file holds exactly their concatenation.
  * 2. A producer that throws after any number of chunks leaves the previous file byte for byte.
  * 3. Neither outcome leaves a temporary file in the directory.
+ * (Each with and without the fsync of `durable`.)
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,13 +25,13 @@ describe('atomic file writing', () => {
     try {
       const path = join(dir, 'out');
       fc.assert(
-        fc.property(fc.uint8Array({ maxLength: 32 }), chunks, fc.boolean(), (old, parts, fail) => {
+        fc.property(fc.uint8Array({ maxLength: 32 }), chunks, fc.boolean(), fc.boolean(), (old, parts, fail, durable) => {
           writeFileSync(path, old);
           const run = (): void =>
             writeFileAtomicWith(path, (file) => {
               for (const part of parts) file.write(part);
               if (fail) throw new Error('stop');
-            });
+            }, { durable });
           if (fail) expect(run).toThrow('stop');
           else run();
           expect(readFileSync(path).equals(fail ? Buffer.from(old) : concat(parts))).toBe(true);

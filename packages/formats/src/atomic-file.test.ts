@@ -11,10 +11,10 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('writeFileAtomic', () => {
-  it('replaces an existing file and leaves no temporary file behind', () => {
+  it.each([false, true])('replaces an existing file and leaves no temporary file behind (durable: %s)', (durable) => {
     const path = join(dir, 'out.txt');
     writeFileSync(path, 'old');
-    writeFileAtomic(path, 'new');
+    writeFileAtomic(path, 'new', { durable });
     expect(readFileSync(path, 'utf8')).toBe('new');
     expect(readdirSync(dir)).toEqual(['out.txt']);
   });
@@ -27,9 +27,9 @@ describe('writeFileAtomic', () => {
     expect([...readFileSync(path)]).toEqual([0xe9]);
   });
 
-  it('creates new files with the requested mode', () => {
+  it.each([false, true])('creates new files with the requested mode (durable: %s)', (durable) => {
     const path = join(dir, 'tool');
-    writeFileAtomic(path, '#!/bin/sh\n', { mode: 0o755 });
+    writeFileAtomic(path, '#!/bin/sh\n', { mode: 0o755, durable });
     expect(statSync(path).mode & 0o100).toBe(0o100);
   });
 

@@ -12,13 +12,12 @@ import {
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
-import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { basename, dirname, join } from 'node:path';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
-import { readInput, type CliIO } from '../io.js';
+import { readInput, writeFileAtomic, type CliIO } from '../io.js';
 import { isBitcode, runLlvmTool } from '../llvm-tools.js';
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -66,22 +65,12 @@ function usage(): string {
   );
 }
 
-let tempCounter = 0;
-
 /**
  * Writes one output atomically (a temporary file beside it, then a rename), so nobody sees a
- * half-written file. Text is latin1: IR names are bytes, one per character. No fsync: a split
- * writes thousands of files and only needs readers never to see partial ones.
+ * half-written file. Text is latin1: IR names are bytes, one per character.
  */
 export function writeOutputFile(path: string, data: string | Uint8Array): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
-  try {
-    writeFileSync(temp, typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(path, data, { encoding: 'latin1' });
 }
 
 /**

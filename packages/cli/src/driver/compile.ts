@@ -28,7 +28,7 @@
  * `-allow-device-image-dependencies -emit-exported-symbols -emit-imported-symbols`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
@@ -228,8 +228,6 @@ function readUnit(unit: TranslationUnit, context: Context, log: DiagnosticLog): 
   });
 }
 
-let tempCounter = 0;
-
 /** Refuses an output path up front (before any work) when it cannot be written. */
 export function checkOutputPath(path: string, what: string): void {
   const dir = dirname(path);
@@ -257,19 +255,9 @@ export function makeDirectory(path: string, option = '--save-temps'): void {
   if (!statSync(absolute).isDirectory()) throw new CliError(`${option}: '${path}' is not a directory`);
 }
 
-/**
- * Writes an intermediate file (temporary file, then rename: a reader of --save-temps never sees
- * half a file). No fsync: these are scratch files, and a compile writes many of them.
- */
+/** Writes an intermediate file atomically (a reader of --save-temps never sees half a file); latin1 like IR text. */
 function writeIntermediate(path: string, data: string | Uint8Array): void {
-  const temp = `${path}.${process.pid}.${tempCounter++}.tmp`;
-  try {
-    writeFileSync(temp, typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
-    renameSync(temp, path);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
+  writeFileAtomic(path, data, { encoding: 'latin1' });
 }
 
 /** Drops repeated `!sycl_aspects` entries (linking appends every unit's table; nodes are uniqued). */
