@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from './args.js';
+import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from './args.js';
 
 const SPECS: readonly OptionSpec[] = [
   { name: 'o', kind: 'value', help: 'output', valueName: '<file>' },
@@ -48,6 +48,15 @@ describe('parseArgs', () => {
     [['-o', 'a', '-o', 'b'], "option '-o' given more than once"],
   ])('rejects %j with a usage error', (argv, message) => {
     expect(() => parseArgs(argv, SPECS)).toThrow(new UsageError(message));
+  });
+});
+
+describe('choiceOf', () => {
+  it('gives the chosen value, undefined when absent, and a usage error listing the choices otherwise', () => {
+    const modes = ['kernel', 'source'] as const;
+    expect(choiceOf(parseArgs(['-o=source'], SPECS), 'o', modes)).toBe('source');
+    expect(choiceOf(parseArgs([], SPECS), 'o', modes)).toBeUndefined();
+    expect(() => choiceOf(parseArgs(['-o=module'], SPECS), 'o', modes)).toThrow(new UsageError("invalid value 'module' for -o; expected kernel|source"));
   });
 });
 

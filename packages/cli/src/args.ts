@@ -109,6 +109,14 @@ export function parseArgs(argv: readonly string[], specs: readonly OptionSpec[])
   return { flags, values, positionals, ordered, items };
 }
 
+/** The value of an option that takes one of `choices`, or undefined when it is not given. */
+export function choiceOf<T extends string>(args: ParsedArgs, name: string, choices: readonly T[]): T | undefined {
+  const value = valueOf(args, name);
+  if (value === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(value)) throw new UsageError(`invalid value '${value}' for -${name}; expected ${choices.join('|')}`);
+  return value as T;
+}
+
 /** The last value of a single-valued option, or undefined. */
 export function valueOf(args: ParsedArgs, name: string): string | undefined {
   const list = args.values.get(name);

@@ -2,7 +2,7 @@ import { formatDiagnostics, parseDiagnosticFlags, timePasses, type DiagnosticPol
 import { ADD_ON_IMAGE_SET, imageRequirements, type ImageReport, type InspectReport } from '@syclkit/offload-wrapper';
 import { builtinAspectTable } from '@syclkit/device-config';
 import { EXPORTED_SYMBOLS_SET, IMPORTED_SYMBOLS_SET } from '@syclkit/runtime';
-import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
+import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { passRegistry } from '../passes.js';
@@ -174,8 +174,7 @@ export const command: Command = {
     }
     const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
     const split = splitMode(args);
-    const bundling = valueOf(args, 'bundling') ?? 'design';
-    if (bundling !== 'design' && bundling !== 'upstream') throw new UsageError(`invalid value '${bundling}' for -bundling; expected design|upstream`);
+    const bundling = choiceOf(args, 'bundling', ['design', 'upstream'] as const) ?? 'design';
     let registry = passRegistry();
     const loadPaths = args.values.get('load-pass') ?? [];
     if (loadPaths.length > 0) registry = (await loadPassModules(loadPaths, registry)).registry;

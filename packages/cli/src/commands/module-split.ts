@@ -7,7 +7,7 @@ import {
   type SplitMode,
 } from '@syclkit/post-link';
 import { rmSync } from 'node:fs';
-import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
+import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { runLlvmTool } from '../llvm-tools.js';
@@ -40,11 +40,7 @@ export const command: Command = {
       return 0;
     }
     if (args.positionals.length > 1) throw new UsageError(`expected one input file, got ${args.positionals.length}`);
-    const split = valueOf(args, 'split');
-    if (split !== undefined && !['kernel', 'source', 'auto'].includes(split)) {
-      throw new UsageError(`invalid value '${split}' for -split; expected kernel|source|auto`);
-    }
-    const mode = (split ?? 'none') as SplitMode;
+    const mode: SplitMode = choiceOf(args, 'split', ['kernel', 'source', 'auto'] as const) ?? 'none';
     const prefix = valueOf(args, 'o') ?? 'output';
     const text = args.flags.has('S');
     const module = await readInputModule(args.positionals[0] ?? '-', io, (message) => io.stderr.write(`syclkit module-split: warning: ${message}\n`));

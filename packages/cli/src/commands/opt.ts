@@ -1,4 +1,4 @@
-import { parseModule, printModule, printModuleTo, type Module } from '@syclkit/ir';
+import { printModule, printModuleTo, type Module } from '@syclkit/ir';
 import {
   formatDiagnostics,
   parseDiagnosticFlags,
@@ -10,8 +10,9 @@ import {
 } from '@syclkit/pass-manager';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
-import { readInput, writeFileAtomic, writeFileAtomicStreaming, type CliIO } from '../io.js';
-import { isBitcode, runLlvmTool } from '../llvm-tools.js';
+import { writeFileAtomic, writeFileAtomicStreaming } from '../io.js';
+import { runLlvmTool } from '../llvm-tools.js';
+import { readModule } from '../read-module.js';
 import { passRegistry } from '../passes.js';
 
 const BASE_OPTIONS: readonly OptionSpec[] = [
@@ -67,13 +68,6 @@ function splitArgs(argv: readonly string[], registry: PassRegistry): { ours: str
     ours.push(arg);
   }
   return { ours, passFlags, diagFlags };
-}
-
-/** Reads a module from a file or stdin; bitcode goes through llvm-dis. */
-export async function readModule(input: string, io: CliIO, onWarning: (message: string) => void): Promise<Module> {
-  const bytes = await readInput(input, io);
-  const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode').toString('latin1') : bytes.toString('latin1');
-  return parseModule(text, { filename: input === '-' ? '<stdin>' : input, onWarning });
 }
 
 export const command: Command = {

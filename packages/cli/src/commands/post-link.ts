@@ -1,6 +1,6 @@
 import { DeviceConfig, loadDeviceConfigFile, renderDiagnostic } from '@syclkit/device-config';
 import { FileTable, writeFileTable } from '@syclkit/formats';
-import { parseModule, type Module } from '@syclkit/ir';
+import type { Module } from '@syclkit/ir';
 import {
   parseOutputSpec,
   PostLinkError,
@@ -15,10 +15,11 @@ import {
 import { rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
+import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
-import { readInput, writeFileAtomic, type CliIO } from '../io.js';
-import { isBitcode, runLlvmTool } from '../llvm-tools.js';
+import { writeFileAtomic, type CliIO } from '../io.js';
+import { readModule } from '../read-module.js';
+import { runLlvmTool } from '../llvm-tools.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'o', kind: 'value', repeatable: true, valueName: '<table>|<target>,<table>', help: 'Output file table (repeatable; a target filters the rows and adds compile_target)' },
@@ -74,24 +75,14 @@ export function writeOutputFile(path: string, data: string | Uint8Array): void {
 }
 
 /**
- * Reads a module from a file or stdin (bitcode through llvm-dis); kept here so the command does not
- * load the pass registry. Typed-pointer input stays typed (sycl-post-link of the typed-pointer era
+ * Reads the input module. Typed-pointer input stays typed (sycl-post-link of the typed-pointer era
  * kept them), so its images print typed pointers too.
  */
-export async function readInputModule(input: string, io: CliIO, onWarning: (message: string) => void): Promise<Module> {
-  const bytes = await readInput(input, io);
-  const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode').toString('latin1') : bytes.toString('latin1');
-  return parseModule(text, { filename: input === '-' ? '<stdin>' : input, onWarning, pointers: 'preserve-typed' });
+export function readInputModule(input: string, io: CliIO, onWarning: (message: string) => void): Promise<Module> {
+  return readModule(input, io, onWarning, 'preserve-typed');
 }
 
 const SPLIT_MODES: readonly SplitMode[] = ['kernel', 'source', 'auto', 'none'];
-
-function oneOf<T extends string>(args: ParsedArgs, name: string, values: readonly T[]): T | undefined {
-  const v = valueOf(args, name);
-  if (v === undefined) return undefined;
-  if (!(values as readonly string[]).includes(v)) throw new UsageError(`invalid value '${v}' for -${name}; expected ${values.join('|')}`);
-  return v as T;
-}
 
 function boolFlag(args: ParsedArgs, name: string, fallback: boolean): boolean {
   if (args.flags.has(name)) return true;
@@ -153,10 +144,10 @@ function prepare(argv: readonly string[], io: CliIO): Prepared | 'help' {
   if (args.flags.has('help')) return 'help';
   if (args.positionals.length > 1) throw new UsageError(`expected one input file, got ${args.positionals.length}`);
   checkCombinations(args);
-  const mode = oneOf(args, 'split', SPLIT_MODES);
-  const bundling = oneOf<RequirementPolicy>(args, 'bundling', ['upstream', 'design']) ?? 'upstream';
+  const mode = choiceOf(args, 'split', SPLIT_MODES);
+  const bundling = choiceOf<RequirementPolicy>(args, 'bundling', ['upstream', 'design']) ?? 'upstream';
   const design = bundling === 'design';
-  const incompatible = oneOf(args, 'incompatible-images', ['drop', 'empty-module'] as const) ?? (design ? 'empty-module' : 'drop');
+  const incompatible = choiceOf(args, 'incompatible-images', ['drop', 'empty-module'] as const) ?? (design ? 'empty-module' : 'drop');
   const input = args.positionals[0] ?? '-';
   const irOnly = args.flags.has('ir-output-only');
   const given = args.values.get('o') ?? [];
@@ -199,8 +190,8 @@ function prepare(argv: readonly string[], io: CliIO): Prepared | 'help' {
     deviceGlobals: args.flags.has('device-globals'),
     inputPath: input,
     outputsGiven: given.length > 0,
-    requirementStrategy: oneOf(args, 'requirement-strategy', ['bundling', 'spec-constants'] as const) ?? 'bundling',
-    deviceIf: aotTarget !== undefined ? { aotTarget } : (oneOf(args, 'device-if', ['add-on-images', 'off'] as const) ?? 'add-on-images'),
+    requirementStrategy: choiceOf(args, 'requirement-strategy', ['bundling', 'spec-constants'] as const) ?? 'bundling',
+    deviceIf: aotTarget !== undefined ? { aotTarget } : (choiceOf(args, 'device-if', ['add-on-images', 'off'] as const) ?? 'add-on-images'),
   };
   return { options, input, args };
 }

@@ -1,6 +1,6 @@
 import { builtinAspectTable } from '@syclkit/device-config';
 import { formatDiagnostics, parseDiagnosticFlags } from '@syclkit/pass-manager';
-import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
+import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { passRegistry } from '../passes.js';
@@ -70,8 +70,7 @@ export const command: Command = {
       return 0;
     }
     if (args.positionals.length === 0) throw new UsageError('no input files');
-    const bundling = valueOf(args, 'bundling') ?? 'design';
-    if (bundling !== 'design' && bundling !== 'upstream') throw new UsageError(`invalid value '${bundling}' for -bundling; expected design|upstream`);
+    const bundling = choiceOf(args, 'bundling', ['design', 'upstream'] as const) ?? 'design';
     const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
     const registry = passRegistry();
     const flags = [...diagnosticFlags, ...(args.values.get('W') ?? []).map((w) => `-W${w}`)];

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { findLlvmTool } from '../llvm-tools.js';
+import { main } from '../main.js';
+import { memoryIO, runSyclkit, scratchDir } from '../testing.js';
+
+const scratch = scratchDir('opt');
+afterAll(scratch.remove);
+
+/** Written the way a person might: unnamed values, extra spaces, no attribute comments. */
+const INPUT = `target triple = "spir64-unknown-unknown"
+
+define spir_func i32 @add(i32 %a,   i32 %b) #0 {
+entry:
+  %0 = add nsw i32 %a, %b
+  ret i32 %0
+}
+
+attributes #0 = { nounwind }
+`;
+
+/** What LLVM 16 \`opt -S\` prints for INPUT (checked against it below when it is installed). */
+const EXPECTED = `; ModuleID = '<stdin>'
+source_filename = "<stdin>"
+target triple = "spir64-unknown-unknown"
+
+; Function Attrs: nounwind
+define spir_func i32 @add(i32 %a, i32 %b) #0 {
+entry:
+  %0 = add nsw i32 %a, %b
+  ret i32 %0
+}
+
+attributes #0 = { nounwind }
+`;
+
+const llvmOpt = existsSync('/usr/lib/llvm-16/bin/opt') ? '/usr/lib/llvm-16/bin/opt' : undefined;
+const llvmAs = findLlvmTool('llvm-as');
+
+describe('syclkit opt', () => {
+  it('with -S and no passes prints the module as LLVM 16 opt -S does (stdin to stdout)', async () => {
+    const { code, out, err } = await runSyclkit(['opt', '-S'], INPUT);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(out).toBe(EXPECTED);
+  });
+
+  it.skipIf(llvmOpt === undefined)('agrees with LLVM 16 opt -S on that module', async () => {
+    const { execFileSync } = await import('node:child_process');
+    expect(execFileSync(llvmOpt!, ['-S', '-'], { input: INPUT }).toString('latin1')).toBe(EXPECTED);
+  });
+
+  it('writes -o atomically and names the module after its input file', async () => {
+    const input = join(scratch.dir, 'add.ll');
+    const output = join(scratch.dir, 'add.out.ll');
+    writeFileSync(input, INPUT);
+    const { code } = await runSyclkit(['opt', '-S', input, '-o', output]);
+    expect(code).toBe(0);
+    expect(readFileSync(output, 'latin1')).toBe(EXPECTED.replaceAll('<stdin>', input));
+  });
+
+  it('runs a pipeline given with -passes', async () => {
+    const dead = `${INPUT}\ndefine internal void @unused() {\n  ret void\n}\n`;
+    const { code, out } = await runSyclkit(['opt', '-S', '-passes=globaldce'], dead);
+    expect(code).toBe(0);
+    expect(out).not.toContain('@unused');
+    expect(out).toContain('define spir_func i32 @add');
+  });
+
+  it('prints the canonical pipeline text with -print-pipeline-passes', async () => {
+    const { code, out } = await runSyclkit(['opt', '-passes=globaldce ,  globaldce', '-print-pipeline-passes']);
+    expect(code).toBe(0);
+    expect(out).toBe('globaldce,globaldce\n');
+  });
+
+  it('reports a syntax error as file:line:col with the line and a caret, exits 1, and leaves -o alone', async () => {
+    const input = join(scratch.dir, 'bad.ll');
+    const output = join(scratch.dir, 'kept.ll');
+    writeFileSync(input, 'define i32 @f() {\n  ret i32 %nope\n}\n');
+    writeFileSync(output, 'previous contents');
+    const { code, err } = await runSyclkit(['opt', '-S', input, '-o', output]);
+    expect(code).toBe(1);
+    expect(err).toBe(`${input}:2:11: error: use of undefined value '%nope'\n  ret i32 %nope\n          ^\n`);
+    expect(readFileSync(output, 'utf8')).toBe('previous contents');
+  });
+
+  it('rejects an unknown pass with a suggestion, pointing into the pipeline text', async () => {
+    const { code, err } = await runSyclkit(['opt', '-S', '-passes=globaldec'], INPUT);
+    expect(code).not.toBe(0);
+    expect(err).toContain("-passes:1:1: error: unknown pass 'globaldec'; did you mean 'globaldce'?");
+  });
+
+  it('refuses to write bitcode to a terminal', async () => {
+    const io = { ...memoryIO(INPUT), stdoutIsTTY: true };
+    const code = await main(['opt'], io);
+    expect(code).not.toBe(0);
+    expect(io.err()).toContain('refusing to write bitcode to a terminal');
+    expect(io.out()).toBe('');
+  });
+
+  it('writes nothing with -disable-output', async () => {
+    const { code, out } = await runSyclkit(['opt', '-S', '-disable-output'], INPUT);
+    expect(code).toBe(0);
+    expect(out).toBe('');
+  });
+
+  it('takes at most one input', async () => {
+    const { code, err } = await runSyclkit(['opt', '-S', 'a.ll', 'b.ll']);
+    expect(code).toBe(2);
+    expect(err).toContain('expected one input file, got 2');
+  });
+
+  it.skipIf(llvmAs === undefined)('writes bitcode through llvm-as without -S, and reads it back', async () => {
+    const bitcode = join(scratch.dir, 'add.bc');
+    expect((await runSyclkit(['opt', '-o', bitcode], INPUT)).code).toBe(0);
+    const bytes = readFileSync(bitcode);
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('BC\xc0\xde');
+    const { code, out } = await runSyclkit(['opt', '-S', bitcode]);
+    expect(code).toBe(0);
+    expect(out).toContain('define spir_func i32 @add(i32 %a, i32 %b) #0 {');
+  });
+});

@@ -1,0 +1,18 @@
+import { parseModule, type Module, type ParseOptions } from '@syclkit/ir';
+import { readInput, type CliIO } from './io.js';
+import { isBitcode, runLlvmTool } from './llvm-tools.js';
+
+/**
+ * Reads a module from a file or stdin (`-`); bitcode goes through LLVM's llvm-dis. Kept apart from
+ * the pass registry so commands that run no passes (post-link, module-split) load less.
+ */
+export async function readModule(
+  input: string,
+  io: CliIO,
+  onWarning: (message: string) => void,
+  pointers?: ParseOptions['pointers'],
+): Promise<Module> {
+  const bytes = await readInput(input, io);
+  const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode').toString('latin1') : bytes.toString('latin1');
+  return parseModule(text, { filename: input === '-' ? '<stdin>' : input, onWarning, ...(pointers === undefined ? {} : { pointers }) });
+}
