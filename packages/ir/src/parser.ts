@@ -56,7 +56,6 @@ import {
   Argument,
   BasicBlock,
   BlockAddress,
-  ConstantExpr,
   DSOLocalEquivalent,
   GlobalAlias,
   GlobalIFunc,
@@ -3234,7 +3233,8 @@ export function rebuildConstant(ctx: Context, c: Constant, map: (v: Constant) =>
     case 'struct':
       return makeStruct(ctx, c.type, c.fields.map(map));
     case 'expr':
-      return new ConstantExpr(c.opcode, c.type, c.operands.map(map), c.extra);
+      // refolded, as LLVM's replaceAllUsesWith of a forward reference refolds its constant users
+      return makeConstantExpr(ctx, c.opcode, c.type, c.operands.map(map), c.extra);
     case 'dso_local_equivalent':
       return new DSOLocalEquivalent(c.type, map(c.global as Constant));
     case 'no_cfi':
