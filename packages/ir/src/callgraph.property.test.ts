@@ -13,7 +13,7 @@ import { fc, test } from '@fast-check/vitest';
 import { buildCallGraph } from './callgraph.js';
 import { parseModule } from './parser.js';
 import { generatedModule, moduleText, referenceCallEdges } from './testing/arbitraries.js';
-import { fcOptions } from './testing/options.js';
+import { fcOptions } from '@syclkit/testing';
 import type { IRFunction } from './values.js';
 
 const withRoots = generatedModule({ maxFunctions: 12, maxActions: 6 }).chain((module) =>

@@ -15,7 +15,7 @@ import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
 import { deleteFunctions, eraseUnused } from './replace.js';
 import { generatedModule, moduleText } from './testing/arbitraries.js';
-import { fcOptions } from './testing/options.js';
+import { fcOptions } from '@syclkit/testing';
 import { verifyModule } from './verifier.js';
 import type { GlobalValue } from './values.js';
 

@@ -12,7 +12,7 @@ import { corpusFiles, fixtures } from '../test/support.js';
 import { IrSyntaxError } from './errors.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
-import { fcOptions } from './testing-env.js';
+import { fcOptions } from '@syclkit/testing';
 
 function check(text: string): void {
   const started = performance.now();

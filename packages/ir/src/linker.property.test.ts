@@ -35,7 +35,7 @@ import {
   type ModuleArbitraryOptions,
 } from './testing/arbitraries.js';
 import { llvmTool, runTool } from './testing/llvm.js';
-import { fcOptions } from './testing/options.js';
+import { fcOptions } from '@syclkit/testing';
 import { verifyModule } from './verifier.js';
 
 /** Three modules a, b, c; with `crossReferences`, b may declare c's functions and a both. */

@@ -19,7 +19,7 @@ import type { Module } from './module.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
 import { llvmTool, runTool } from './testing/llvm.js';
-import { fcOptions } from './testing/options.js';
+import { fcOptions } from '@syclkit/testing';
 import { typedModule } from './testing/typed-modules.js';
 import { subtypes, type Type } from './types.js';
 import { constantOperands } from './uses.js';
