@@ -3,11 +3,11 @@
  * directly, its existing aspect metadata, and its calls.
  *
  * Direct uses, in the order intel/llvm inserts them (which decides the order of the output lists):
- * the return type; each argument's type; then for every instruction the aspects of its result type
- * (for `alloca`, the allocated type), of each operand in LLVM operand order (an operand that is a
- * global value after stripping pointer casts counts with its value type: a global variable's content
- * type, a callee's function type), of a GEP's source element type, and its own
- * `!sycl_used_aspects` — gathered per instruction, then added to the function's set.
+ * the return type; each argument's type; then for every instruction what {@link walkInstruction}
+ * visits (its types in intel/llvm's order, then its own `!sycl_used_aspects`) — gathered per
+ * instruction, then added to the function's set. The rules here (`walkInstruction`, the
+ * `-fsycl-fp64-conv-emu` exceptions, `functionAspectLists`) are meant to be shared with other
+ * walks that need more than the sets.
  *
  * Calls: only `call` instructions with a direct callee make call-graph edges (`invoke`, `callbr`
  * and indirect calls do not), callees in order of first call. Calls to a conditional caller
@@ -23,6 +23,7 @@ import {
   type Instruction,
   type IRFunction,
   type Module,
+  type Type,
   type Value,
 } from '@syclkit/ir';
 import { AspectSet } from './aspect-set.js';
@@ -112,7 +113,7 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
   const { types, fp64, fp64ConvEmu } = options;
   const vtables = functions.some((fn) => fn.attributes.fn.hasString('indirectly-callable')) ? new VtableFinder() : undefined;
   const conditionalCallers = Uint8Array.from(functions, (fn) => (isConditionalCaller(fn) ? 1 : 0));
-  const gatherer = new Gatherer();
+  const gatherer = new Gatherer(types);
 
   const facts: FunctionFacts[] = [];
   for (let index = 0; index < functions.length; index++) {
@@ -145,17 +146,17 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
       }
     };
     const returnType = fn.returnType;
-    recordAspects(types.of(returnType), fp64ConvEmu && types.containsDouble(returnType));
-    for (const arg of fn.args) recordAspects(types.of(arg.type), fp64ConvEmu && types.containsDouble(arg.type));
+    recordAspects(types.of(returnType), fp64ConvEmu && signatureSkipsFp64(returnType, types));
+    for (const arg of fn.args) recordAspects(types.of(arg.type), fp64ConvEmu && signatureSkipsFp64(arg.type, types));
 
     for (const block of fn.blocks) {
       for (const inst of block.instructions) {
         gatherer.reset();
-        gatherInstruction(gatherer, inst, types, usedKind);
+        walkInstruction(inst, usedKind, gatherer);
         const aspects = gatherer.result();
         if (vtables !== undefined && !record.referencesVtable && vtables.referencedBy(inst)) record.referencesVtable = true;
         if (aspects !== undefined) {
-          recordAspects(aspects, fp64ConvEmu && aspects.has(fp64) && hasDoubleType(inst, types) && isFp64ConversionInstruction(inst));
+          recordAspects(aspects, fp64ConvEmu && aspects.has(fp64) && skipsFp64(inst, types));
         }
         if (inst instanceof CallInst) {
           if (inst.attributes.fn.hasString('virtual-call')) record.makesVirtualCall = true;
@@ -176,17 +177,10 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
     record.direct = direct;
 
     if (fn.attachments.length > 0) {
-      for (const attachment of fn.attachments) {
-        if (attachment.kind === usedKind) {
-          const list = readAspectList(attachment.node);
-          record.usedMetadata = list.values;
-          record.malformedMetadata += list.malformed;
-        } else if (attachment.kind === declaredKind) {
-          const list = readAspectList(attachment.node);
-          record.declaredMetadata = list.values;
-          record.malformedMetadata += list.malformed;
-        }
-      }
+      const lists = functionAspectLists(fn, usedKind, declaredKind);
+      record.usedMetadata = lists.used;
+      record.declaredMetadata = lists.declared;
+      record.malformedMetadata = lists.malformed;
     }
     facts.push(record);
   }
@@ -194,26 +188,84 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
 }
 
 /**
- * The aspects one instruction uses, gathered like intel/llvm's per-instruction `SmallSet` (which
- * decides their order when more than one type contributes). Undefined when none.
+ * What an instruction uses, in the order intel/llvm gathers it: {@link walkInstruction} calls
+ * `type` for every type the instruction uses and `metadata` for each of its `!sycl_used_aspects`
+ * lists. The pass's sink only collects aspects.
  */
+export interface InstructionSink {
+  type(type: Type): void;
+  metadata(values: readonly number[]): void;
+}
+
+/**
+ * Walks what `inst` uses, in intel/llvm's order: its result type (for `alloca`, the allocated
+ * type); each operand's type in LLVM operand order (for calls: arguments, bundle inputs, other
+ * operands, then the callee), where an operand that is a global value after stripping pointer casts
+ * counts with its value type; a GEP's source element type; then its `!sycl_used_aspects`.
+ */
+export function walkInstruction(inst: Instruction, usedKind: number, sink: InstructionSink): void {
+  sink.type(inst instanceof AllocaInst ? inst.allocatedType : inst.type);
+  const ops = inst.operands;
+  if (inst instanceof CallInst) {
+    const argEnd = 1 + inst.argCount;
+    for (let i = 1; i < argEnd; i++) sink.type(operandType(ops[i]!));
+    for (const bundle of inst.bundles) for (const input of bundle.inputs) sink.type(operandType(input));
+    for (let i = argEnd; i < ops.length; i++) sink.type(operandType(ops[i]!));
+    sink.type(operandType(ops[0]!));
+  } else {
+    for (let i = 0; i < ops.length; i++) sink.type(operandType(ops[i]!));
+  }
+  if (inst instanceof GetElementPtrInst) sink.type(inst.sourceElementType);
+  const attachments = inst.attachments;
+  if (attachments !== null) {
+    for (const attachment of attachments) {
+      if (attachment.kind === usedKind) sink.metadata(readAspectList(attachment.node).values);
+    }
+  }
+}
+
+/** The aspects one instruction uses, as the pass gathers them (undefined when none). */
 export function instructionAspects(inst: Instruction, types: TypeAspects, usedKind: number): AspectSet | undefined {
-  const gatherer = new Gatherer();
-  gatherInstruction(gatherer, inst, types, usedKind);
+  const gatherer = new Gatherer(types);
+  walkInstruction(inst, usedKind, gatherer);
   return gatherer.result();
 }
 
-/** Collects aspect sets without copying until a second non-empty set arrives. Reusable. */
-class Gatherer {
+/** The type an operand counts with: its value type when it is a global value (after stripping casts). */
+function operandType(op: Value): Type {
+  switch (op.vk) {
+    case 'function':
+    case 'global':
+    case 'alias':
+    case 'ifunc':
+      return op.valueType;
+    case 'expr':
+    case 'instruction': {
+      const stripped = stripPointerCasts(op);
+      return isGlobalValue(stripped) ? stripped.valueType : op.type;
+    }
+    default:
+      return op.type;
+  }
+}
+
+/**
+ * The pass's sink: the aspects of one instruction as intel/llvm's per-instruction `SmallSet` holds
+ * them, without copying until a second non-empty set arrives. Reusable (`reset`).
+ */
+class Gatherer implements InstructionSink {
   private single: AspectSet | undefined = undefined;
   private gathered: AspectSet | undefined = undefined;
+
+  constructor(private readonly types: TypeAspects) {}
 
   reset(): void {
     this.single = undefined;
     this.gathered = undefined;
   }
 
-  add(aspects: AspectSet | undefined): void {
+  type(type: Type): void {
+    const aspects = this.types.of(type);
     if (aspects === undefined || aspects === this.single) return;
     if (this.gathered !== undefined) {
       this.gathered.addAll(aspects);
@@ -226,7 +278,7 @@ class Gatherer {
     }
   }
 
-  addValues(values: readonly number[]): void {
+  metadata(values: readonly number[]): void {
     if (values.length === 0) return;
     if (this.gathered === undefined) {
       this.gathered = this.single === undefined ? new AspectSet() : this.single.clone();
@@ -240,69 +292,60 @@ class Gatherer {
   }
 }
 
-function gatherInstruction(gatherer: Gatherer, inst: Instruction, types: TypeAspects, usedKind: number): void {
-  gatherer.add(types.of(inst instanceof AllocaInst ? inst.allocatedType : inst.type));
-  const ops = inst.operands;
-  if (inst instanceof CallInst) {
-    const argEnd = 1 + inst.argCount;
-    for (let i = 1; i < argEnd; i++) gatherer.add(operandAspects(ops[i]!, types));
-    for (const bundle of inst.bundles) for (const input of bundle.inputs) gatherer.add(operandAspects(input, types));
-    for (let i = argEnd; i < ops.length; i++) gatherer.add(operandAspects(ops[i]!, types));
-    gatherer.add(operandAspects(ops[0]!, types));
-  } else {
-    for (let i = 0; i < ops.length; i++) gatherer.add(operandAspects(ops[i]!, types));
-  }
-  if (inst instanceof GetElementPtrInst) gatherer.add(types.of(inst.sourceElementType));
-  const attachments = inst.attachments;
-  if (attachments !== null) {
-    for (const attachment of attachments) {
-      if (attachment.kind === usedKind) gatherer.addValues(readAspectList(attachment.node).values);
+/** A function's own aspect lists: the last `!sycl_used_aspects` and `!sycl_declared_aspects` attached. */
+export function functionAspectLists(
+  fn: IRFunction,
+  usedKind: number,
+  declaredKind: number,
+): { used: number[] | undefined; declared: number[] | undefined; malformed: number } {
+  let used: number[] | undefined;
+  let declared: number[] | undefined;
+  let malformed = 0;
+  for (const attachment of fn.attachments) {
+    if (attachment.kind === usedKind) {
+      const list = readAspectList(attachment.node);
+      used = list.values;
+      malformed += list.malformed;
+    } else if (attachment.kind === declaredKind) {
+      const list = readAspectList(attachment.node);
+      declared = list.values;
+      malformed += list.malformed;
     }
   }
+  return { used, declared, malformed };
 }
 
-/** An operand counts with its value type when it is a global value (after stripping casts). */
-function operandAspects(op: Value, types: TypeAspects): AspectSet | undefined {
-  switch (op.vk) {
-    case 'function':
-    case 'global':
-    case 'alias':
-    case 'ifunc':
-      return types.of(op.valueType);
-    case 'expr':
-    case 'instruction': {
-      const stripped = stripPointerCasts(op);
-      return types.of(isGlobalValue(stripped) ? stripped.valueType : op.type);
-    }
-    default:
-      return types.of(op.type);
-  }
+/**
+ * `-fsycl-fp64-conv-emu` for a return or argument type: fp64 is not recorded for a type that
+ * contains `double`.
+ */
+export function signatureSkipsFp64(type: Type, types: TypeAspects): boolean {
+  return types.containsDouble(type);
 }
 
-/** Operands in LLVM's order: for calls the arguments, bundle inputs and destinations, then the callee. */
-export function forEachOperand(inst: Instruction, visit: (operand: Value) => void): void {
-  const ops = inst.operands;
-  if (inst instanceof CallInst) {
-    const argEnd = 1 + inst.argCount;
-    for (let i = 1; i < argEnd; i++) visit(ops[i]!);
-    for (const bundle of inst.bundles) for (const input of bundle.inputs) visit(input);
-    for (let i = argEnd; i < ops.length; i++) visit(ops[i]!);
-    visit(ops[0]!);
-    return;
-  }
-  for (const op of ops) visit(op);
+/**
+ * `-fsycl-fp64-conv-emu` for an instruction that uses fp64: it is not recorded when the
+ * instruction involves `double` (any type it uses contains it) and is conversion-like (see
+ * {@link collectFunctionFacts}).
+ */
+export function skipsFp64(inst: Instruction, types: TypeAspects): boolean {
+  return isFp64ConversionInstruction(inst) && hasDoubleType(inst, types);
 }
 
+/** Whether a type `inst` uses (see {@link walkInstruction}) is or contains `double`. */
 function hasDoubleType(inst: Instruction, types: TypeAspects): boolean {
-  if (types.containsDouble(inst instanceof AllocaInst ? inst.allocatedType : inst.type)) return true;
-  let found = false;
-  forEachOperand(inst, (op) => {
-    if (found) return;
-    const stripped = stripPointerCasts(op);
-    if (types.containsDouble(isGlobalValue(stripped) ? stripped.valueType : op.type)) found = true;
-  });
-  if (found) return true;
-  return inst instanceof GetElementPtrInst && types.containsDouble(inst.sourceElementType);
+  const finder = new DoubleFinder(types);
+  walkInstruction(inst, -1, finder);
+  return finder.found;
+}
+
+class DoubleFinder implements InstructionSink {
+  found = false;
+  constructor(private readonly types: TypeAspects) {}
+  type(type: Type): void {
+    if (!this.found && this.types.containsDouble(type)) this.found = true;
+  }
+  metadata(): void {}
 }
 
 const FP64_CONVERSION_OPCODES: ReadonlySet<string> = new Set([

@@ -24,11 +24,9 @@ import {
   MD_FIXED_TARGETS,
   MD_USED_ASPECTS,
   aspectListNode,
-  readAspectTable,
-  readTypesThatUseAspects,
   type MetadataProblem,
 } from './metadata.js';
-import { TypeAspects } from './type-aspects.js';
+import { DEFAULT_FP64, readModuleRules } from './module-rules.js';
 import { checkDeclaredAspects, checkFixedTargets, type ValidationInput } from './validate.js';
 
 /** Options of {@link propagateAspectsUsage} (and of the pass). */
@@ -64,9 +62,6 @@ export interface PropagateAspectsResult {
   readonly conditionalSemantics: ConditionalSemantics | undefined;
 }
 
-/** intel/llvm's `fp64` value, used when a module has no `!sycl_aspects` (older test modules). */
-const DEFAULT_FP64 = 6;
-
 /** Runs the pass over `module`, changing its metadata in place. */
 export function propagateAspectsUsage(module: Module, options: PropagateAspectsOptions = {}): PropagateAspectsResult {
   const diagnostics: DiagnosticInput[] = [];
@@ -77,20 +72,13 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   context.md.kinds.id(MD_DECLARED_ASPECTS);
 
   const problems: MetadataProblem[] = [];
-  const table = readAspectTable(module, problems);
-  const listedTypes = readTypesThatUseAspects(module, problems);
+  const { table, fp64, fp64Missing, types } = readModuleRules(module, problems);
   for (const p of problems) report({ code: 'malformed-aspect-metadata', message: p.message });
-
-  let fp64 = table.valueOf('fp64');
-  if (fp64 === undefined) {
-    if (table.present) report({ code: 'missing-fp64-aspect', message: `!sycl_aspects has no 'fp64' entry; double is taken to use aspect ${DEFAULT_FP64}` });
-    fp64 = DEFAULT_FP64;
-  }
+  if (fp64Missing) report({ code: 'missing-fp64-aspect', message: `!sycl_aspects has no 'fp64' entry; double is taken to use aspect ${DEFAULT_FP64}` });
   const deviceAspectTable = table.present ? AspectTable.fromPairs(table.uniquePairs()) : builtinAspectTable;
   const aspectName = (value: number): string => table.nameOf(value) ?? (table.present ? undefined : builtinAspectTable.nameOf(value)) ?? String(value);
 
   const excluded = excludedValues(options.excludeAspects ?? [], table, report);
-  const types = new TypeAspects(listedTypes, context.double, fp64);
   const facts = collectFunctionFacts(module, { types, fp64, fp64ConvEmu: options.fp64ConvEmu === true });
   for (const f of facts) {
     if (f.malformedMetadata > 0) {
