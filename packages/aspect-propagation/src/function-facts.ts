@@ -6,8 +6,8 @@
  * the return type; each argument's type; then for every instruction what {@link walkInstruction}
  * visits (its types in intel/llvm's order, then its own `!sycl_used_aspects`) — gathered per
  * instruction, then added to the function's set. The rules here (`walkInstruction`, the
- * `-fsycl-fp64-conv-emu` exceptions, `functionAspectLists`) are meant to be shared with other
- * walks that need more than the sets.
+ * `-fsycl-fp64-conv-emu` exceptions, `functionAspectLists`) are also those of the provenance walk
+ * behind the public `directAspectUses` (direct-uses.ts); this walk keeps only the sets.
  *
  * Calls: only `call` instructions with a direct callee make call-graph edges (`invoke`, `callbr`
  * and indirect calls do not), callees in order of first call. Calls to a conditional caller
@@ -190,7 +190,8 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
 /**
  * What an instruction uses, in the order intel/llvm gathers it: {@link walkInstruction} calls
  * `type` for every type the instruction uses and `metadata` for each of its `!sycl_used_aspects`
- * lists. The pass's sink only collects aspects.
+ * lists. The pass's sink only collects aspects; the provenance walk (direct-uses.ts) also records
+ * which type carried each one.
  */
 export interface InstructionSink {
   type(type: Type): void;

@@ -11,6 +11,7 @@ describe('aspect-propagation public surface', () => {
         'PRE_OPTIMIZATION',
         'aspectPropagationDiagnostics',
         'demangle',
+        'directAspectUses',
         'isConditionalCaller',
         'isEntryPoint',
         'isSpirvSyclBuiltin',

@@ -8,3 +8,13 @@ export { AspectSet } from './aspect-set.js';
 export { isEntryPoint, isSpirvSyclBuiltin } from './entry-points.js';
 export { isConditionalCaller, CONDITIONAL_CALLER_ATTRIBUTE } from './function-facts.js';
 export { demangle } from './demangle.js';
+export { directAspectUses } from './direct-uses.js';
+export type {
+  AspectUse,
+  DirectAspectUsesOptions,
+  FunctionAspectUses,
+  FunctionMetadataAspectUse,
+  InstructionAspectUse,
+  InstructionMetadataAspectUse,
+  SignatureAspectUse,
+} from './direct-uses.js';
