@@ -225,13 +225,6 @@ export function walkInstruction(inst: Instruction, usedKind: number, sink: Instr
   }
 }
 
-/** The aspects one instruction uses, as the pass gathers them (undefined when none). */
-export function instructionAspects(inst: Instruction, types: TypeAspects, usedKind: number): AspectSet | undefined {
-  const gatherer = new Gatherer(types);
-  walkInstruction(inst, usedKind, gatherer);
-  return gatherer.result();
-}
-
 /** The type an operand counts with: its value type when it is a global value (after stripping casts). */
 function operandType(op: Value): Type {
   switch (op.vk) {

@@ -16,6 +16,7 @@ import {
   type ConditionalSemantics,
   type ConditionalSemanticsOption,
 } from './conditional.js';
+import { DirectUseWalker } from './direct-uses.js';
 import { collectFunctionFacts, type FunctionFacts } from './function-facts.js';
 import { displayName, instructionLocation } from './locations.js';
 import {
@@ -128,7 +129,8 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   });
 
   if (options.validate !== false) {
-    const input: ValidationInput = { module, facts, successors, own, used, declared, types, aspectName, report };
+    const directUses = new DirectUseWalker(module, types, fp64, options.fp64ConvEmu === true);
+    const input: ValidationInput = { module, facts, successors, own, used, declared, directUses, aspectName, report };
     checkDeclaredAspects(input);
     const targets = options.fixedTargets ?? [];
     if (targets.length > 0) {

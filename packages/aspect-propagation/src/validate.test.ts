@@ -117,6 +117,30 @@ ${aspectsTable()}`);
     expect(param.diagnostics[0]!.notes!.map((n) => n.message)).toEqual(["function 'f' uses aspect 'fp64' in its signature"]);
   });
 
+  it('with fp64ConvEmu, points at the use of fp64 the pass counts, not at a conversion it skips', () => {
+    const text = `define spir_func void @_Z3foov() !sycl_declared_aspects !20 !dbg !10 {
+  %c = fpext float 1.0 to double, !dbg !15
+  %s = fadd double %c, 1.0, !dbg !16
+  ret void
+}
+!llvm.dbg.cu = !{!0}
+!llvm.module.flags = !{!5}
+!0 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !1, producer: "clang", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
+!1 = !DIFile(filename: "hw.cpp", directory: "/tmp")
+!5 = !{i32 2, !"Debug Info Version", i32 3}
+!10 = distinct !DISubprogram(name: "foo", scope: !1, file: !1, line: 14, type: !13, scopeLine: 14, spFlags: DISPFlagDefinition, unit: !0)
+!13 = !DISubroutineType(types: !14)
+!14 = !{null}
+!15 = !DILocation(line: 15, column: 3, scope: !10)
+!16 = !DILocation(line: 16, column: 7, scope: !10)
+!20 = !{}
+${aspectsTable()}`;
+    const at = (options: { fp64ConvEmu?: boolean }) => runPass(text, options).diagnostics.map((d) => d.notes!.map((n) => [n.message, n.location]));
+    const here = "function 'foo()' uses aspect 'fp64' here";
+    expect(at({})).toEqual([[[here, { function: '_Z3foov', file: 'hw.cpp', line: 15, column: 3 }]]]);
+    expect(at({ fp64ConvEmu: true })).toEqual([[[here, { function: '_Z3foov', file: 'hw.cpp', line: 16, column: 7 }]]]);
+  });
+
   it('reports items of sycl-device-has that are not numbers', () => {
     const r = runPass(`define void @f() #0 {\n  ret void\n}\nattributes #0 = { "sycl-device-has"="5,fp64" }\n${aspectsTable()}`);
     expect(r.codes()).toEqual([]); // nothing used, nothing checked

@@ -20,10 +20,10 @@ import { CallInst, type IRFunction, type Module } from '@syclkit/ir';
 import type { DiagnosticInput, DiagnosticNote } from '@syclkit/pass-manager';
 import { aspectSupport, subGroupSizeSupport, workGroupSizeSupport, type AspectTable, type DeviceConfig, type ResolvedTarget } from '@syclkit/device-config';
 import type { AspectSet } from './aspect-set.js';
-import { instructionAspects, type FunctionFacts } from './function-facts.js';
+import type { DirectUseWalker } from './direct-uses.js';
+import type { FunctionFacts } from './function-facts.js';
 import { displayName, functionLocation, instructionLocation } from './locations.js';
 import { intOperand } from './metadata.js';
-import type { TypeAspects } from './type-aspects.js';
 
 export interface ValidationInput {
   readonly module: Module;
@@ -36,7 +36,8 @@ export interface ValidationInput {
   readonly used: readonly (AspectSet | undefined)[];
   /** Declared aspects, propagated. */
   readonly declared: readonly (AspectSet | undefined)[];
-  readonly types: TypeAspects;
+  /** Where a function's own uses come from (for the note at the use). */
+  readonly directUses: DirectUseWalker;
   /** Name of an aspect value for messages. */
   readonly aspectName: (value: number) => string;
   readonly report: (diagnostic: DiagnosticInput) => void;
@@ -209,15 +210,15 @@ function useNote(input: ValidationInput, f: FunctionFacts, aspect: number): Diag
   const fn = f.fn;
   const name = `'${displayName(fn)}'`;
   const aspectName = `'${input.aspectName(aspect)}'`;
-  const { types } = input;
-  if (types.of(fn.returnType)?.has(aspect) === true || fn.args.some((a) => types.of(a.type)?.has(aspect) === true)) {
-    return { message: `function ${name} uses aspect ${aspectName} in its signature`, location: functionLocation(fn) };
+  // The first direct use in the pass's order: the signature, then instructions, then the function's list.
+  const use = input.directUses.usesOf(fn).uses.find((u) => u.aspect === aspect);
+  switch (use?.kind) {
+    case 'signature':
+      return { message: `function ${name} uses aspect ${aspectName} in its signature`, location: functionLocation(fn) };
+    case 'instruction':
+    case 'instruction-metadata':
+      return { message: `function ${name} uses aspect ${aspectName} here`, location: instructionLocation(use.instruction, fn) };
+    default:
+      return { message: `function ${name} is marked as using aspect ${aspectName}`, location: functionLocation(fn) };
   }
-  const usedKind = input.module.context.md.kinds.id('sycl_used_aspects');
-  for (const inst of fn.instructions()) {
-    if (instructionAspects(inst, types, usedKind)?.has(aspect) === true) {
-      return { message: `function ${name} uses aspect ${aspectName} here`, location: instructionLocation(inst, fn) };
-    }
-  }
-  return { message: `function ${name} is marked as using aspect ${aspectName}`, location: functionLocation(fn) };
 }
