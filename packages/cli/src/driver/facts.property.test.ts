@@ -5,7 +5,8 @@
  * function-level `!sycl_used_aspects`, and from `!sycl_declared_aspects`):
  * 1. Agreement with the real pass: for every defined function, the aspects its facts reach over
  *    call edges are exactly the `!sycl_used_aspects` `sycl-propagate-aspects-usage` writes (the
- *    post-optimization run: nothing excluded) — the adapter's type rules are the pass's.
+ *    post-optimization run: nothing excluded) — the facts' uses come from aspect-propagation's
+ *    directAspectUses, and their calls from the facts' own walk (linker-resolved).
  * 2. Explanations: for each kernel and aspect, `explainAspect` answers iff the kernel reaches the
  *    aspect; its chain starts at the kernel, every step is a call edge of the facts, it ends at a
  *    function whose own uses include the aspect, and it is a shortest such chain.

@@ -4,33 +4,15 @@
  * in each device image (property set `syclkit/explain`), so `syclkit explain app.fatbin` can show
  * the call chain from a kernel to the instruction that made it need an aspect without the IR.
  *
- * Adapter note: `@syclkit/aspect-propagation` computes the same direct uses internally but does
- * not export them (its `index.ts` has no per-instruction API). The type rules below are the ones
- * it documents (OptionalDeviceFeatures.md; reference §1.4–1.5): `double` uses fp64; structs named
- * in `!sycl_types_that_use_aspects` use their aspects; an identified struct also uses the aspects
- * of fields that are (arrays/vectors of) `double` or identified structs; other composite types use
- * the union of their subtypes; pointers use nothing. A test checks that closing these facts over
- * the call edges gives exactly the `!sycl_used_aspects` the real pass writes.
+ * Which aspects a function uses itself, and why, is `@syclkit/aspect-propagation`'s
+ * `directAspectUses` — the rules of the `sycl-propagate-aspects-usage` pass, not a copy of them.
+ * This module only adds what explaining needs: instruction and signature text, source locations,
+ * counts, and the calls (linker-resolved across translation units). A test checks that closing
+ * these facts over the call edges gives exactly the `!sycl_used_aspects` the pass writes.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import {
-  AllocaInst,
-  CallInst,
-  GetElementPtrInst,
-  formatName,
-  isGlobalValue,
-  printModule,
-  stripPointerCasts,
-  type DINode,
-  type Instruction,
-  type IRFunction,
-  type Metadata,
-  type MDNode,
-  type Module,
-  type StructType,
-  type Type,
-  type Value,
-} from '@syclkit/ir';
+import { CallInst, formatName, printModule, type DINode, type Instruction, type IRFunction, type Metadata, type Module, type Type } from '@syclkit/ir';
+import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
 
@@ -106,7 +88,10 @@ export interface ProgramFacts {
 
 // --- types -------------------------------------------------------------------------------------
 
-/** A type as LLVM prints it (numbered structs, which have no name, as `%<unnamed struct>`). */
+/**
+ * A type as LLVM prints it (numbered structs, which have no name, as `%<unnamed struct>`). Local
+ * because `@syclkit/ir` does not export its printer's type printing.
+ */
 export function typeText(t: Type): string {
   switch (t.kind) {
     case 'integer':
@@ -135,83 +120,11 @@ export function typeText(t: Type): string {
   }
 }
 
-function subtypesOf(type: Type): readonly Type[] {
-  switch (type.kind) {
-    case 'array':
-    case 'vector':
-      return [type.element];
-    case 'function':
-      return [type.returnType, ...type.params];
-    case 'struct':
-      return type.elements ?? [];
-    case 'target':
-      return type.typeParams;
-    default:
-      return [];
-  }
-}
-
-/** Aspects of types, with the pass's rules (see the module comment). */
-export class TypeAspectRules {
-  readonly #memo = new Map<Type, readonly number[]>();
-  constructor(
-    private readonly listed: ReadonlyMap<StructType, readonly number[]>,
-    private readonly doubleType: Type,
-    private readonly fp64: number,
-  ) {}
-
-  of(type: Type): readonly number[] {
-    if (type.kind === 'pointer' || type.kind === 'integer') return [];
-    if (type === this.doubleType) return [this.fp64];
-    if (type.kind === 'float') return [];
-    const known = this.#memo.get(type);
-    if (known !== undefined) return known;
-    this.#memo.set(type, []); // recursive types cannot loop
-    const out: number[] = [];
-    const add = (values: readonly number[]): void => {
-      for (const v of values) if (!out.includes(v)) out.push(v);
-    };
-    if (type.kind === 'struct' && !type.literal) {
-      add(this.listed.get(type) ?? []);
-      for (const field of type.elements ?? []) {
-        let inner: Type = field;
-        while (inner.kind === 'array' || inner.kind === 'vector') inner = inner.element;
-        if (inner === this.doubleType || (inner.kind === 'struct' && !inner.literal)) add(this.of(inner));
-      }
-    } else {
-      for (const sub of subtypesOf(type)) add(this.of(sub));
-    }
-    this.#memo.set(type, out);
-    return out;
-  }
-}
-
 // --- metadata helpers ----------------------------------------------------------------------------
 
 function intOf(md: Metadata | null | undefined): number | undefined {
   if (md == null || md.mk !== 'value' || md.value.vk !== 'int') return undefined;
   return Number(BigInt.asIntN(32, md.value.big));
-}
-
-/** `!{i32 6, ...}` or `!{!{!"fp64", i32 6}, ...}`. */
-function aspectList(node: MDNode | undefined): number[] {
-  if (node === undefined || node.mk !== 'tuple') return [];
-  const out: number[] = [];
-  for (const op of node.operands) {
-    const direct = intOf(op);
-    if (direct !== undefined) out.push(direct);
-    else if (op !== null && op.mk === 'tuple') {
-      const v = intOf(op.operands[1]);
-      if (v !== undefined) out.push(v);
-    }
-  }
-  return out;
-}
-
-function attached(module: Module, owner: { attachments: readonly { kind: number; node: MDNode }[] | null }, kind: string): MDNode | undefined {
-  const id = module.context.md.kinds.lookup(kind);
-  if (id === undefined || owner.attachments === null) return undefined;
-  return owner.attachments.find((a) => a.kind === id)?.node;
 }
 
 /** The module's `!sycl_aspects` (name, value) pairs. */
@@ -222,24 +135,6 @@ export function moduleAspectPairs(module: Module): [string, number][] {
     const name = node.operands[0];
     const value = intOf(node.operands[1]);
     if (name != null && name.mk === 'string' && value !== undefined) out.push([name.value, value]);
-  }
-  return out;
-}
-
-function listedTypes(module: Module): Map<StructType, number[]> {
-  const out = new Map<StructType, number[]>();
-  for (const node of module.getNamedMetadata('sycl_types_that_use_aspects') ?? []) {
-    if (node.mk !== 'tuple') continue;
-    const first = node.operands[0];
-    if (first == null || first.mk !== 'string') continue;
-    const type = module.context.getStruct(first.value);
-    if (type === undefined) continue;
-    const list = out.get(type) ?? [];
-    for (const op of node.operands.slice(1)) {
-      const v = intOf(op);
-      if (v !== undefined && !list.includes(v)) list.push(v);
-    }
-    out.set(type, list);
   }
   return out;
 }
@@ -343,14 +238,12 @@ function isKernel(fn: IRFunction): boolean {
  * Functions that are defined, or declared with aspects of their own, in module order.
  */
 export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] {
-  const pairs = moduleAspectPairs(module);
-  const fp64 = pairs.find(([name]) => name === 'fp64')?.[1] ?? 6;
-  const rules = new TypeAspectRules(listedTypes(module), module.context.double, fp64);
-  const usedKind = module.context.md.kinds.lookup('sycl_used_aspects');
+  const direct = directAspectUses(module);
   const texts = instructionTexts(module, printModule(module));
   const functions: FunctionFacts[] = [];
 
-  for (const fn of module.functions) {
+  module.functions.forEach((fn, i) => {
+    const { uses: found, declared } = direct[i]!;
     const uses: AspectUse[] = [];
     const counts = new Map<number, number>();
     const note = (aspect: number, use: Omit<AspectUse, 'aspect' | 'count'>): void => {
@@ -359,34 +252,42 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
     };
     const fnLoc = locFrom(dbgNode(fn.attachments));
     const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
-    for (const aspect of aspectList(attached(module, fn, 'sycl_declared_aspects'))) note(aspect, { kind: 'declared', ...fnAt });
-    for (const aspect of aspectList(attached(module, fn, 'sycl_used_aspects'))) note(aspect, { kind: 'function-metadata', ...fnAt });
-    for (const type of [fn.returnType, ...fn.functionType.params]) {
-      for (const aspect of rules.of(type)) note(aspect, { kind: 'signature', text: signatureText(fn), type: typeText(type), ...fnAt });
+    const instAt = (inst: Instruction): { location?: Loc } => {
+      const loc = locFrom(dbgNode(inst.attachments)) ?? fnLoc;
+      return loc === undefined ? {} : { location: loc };
+    };
+    const instText = (inst: Instruction): { text?: string } => {
+      const text = texts.get(inst);
+      return text === undefined ? {} : { text };
+    };
+    // The first use of an aspect is what an explanation shows: what the source says
+    // ([[sycl::device_has]], then [[__sycl_detail__::__uses_aspects__]]) before what the code does
+    // (the signature, then instructions, in the pass's order).
+    for (const aspect of declared) note(aspect, { kind: 'declared', ...fnAt });
+    for (const use of found) if (use.kind === 'function-metadata') note(use.aspect, { kind: 'function-metadata', ...fnAt });
+    for (const use of found) {
+      switch (use.kind) {
+        case 'signature':
+          note(use.aspect, { kind: 'signature', text: signatureText(fn), type: typeText(use.type), ...fnAt });
+          break;
+        case 'instruction':
+          note(use.aspect, { kind: 'instruction', ...instText(use.instruction), type: typeText(use.type), ...instAt(use.instruction) });
+          break;
+        case 'instruction-metadata':
+          note(use.aspect, { kind: 'instruction-metadata', ...instText(use.instruction), ...instAt(use.instruction) });
+          break;
+        case 'function-metadata':
+          break;
+      }
     }
 
     const calls: CallFact[] = [];
     const conditionalCalls: ConditionalCallFact[] = [];
     for (const inst of fn.instructions()) {
-      const loc = locFrom(dbgNode(inst.attachments)) ?? fnLoc;
-      const at = loc === undefined ? {} : { location: loc };
-      const text = texts.get(inst);
-      const withText = text === undefined ? {} : { text };
-      // One use per aspect per instruction, with the first type (or metadata) that carries it.
-      const here = new Map<number, Omit<AspectUse, 'aspect' | 'count'>>();
-      for (const type of carriedTypes(inst)) {
-        for (const aspect of rules.of(type)) if (!here.has(aspect)) here.set(aspect, { kind: 'instruction', ...withText, type: typeText(type), ...at });
-      }
-      if (usedKind !== undefined && inst.attachments !== null) {
-        for (const a of inst.attachments) {
-          if (a.kind !== usedKind) continue;
-          for (const aspect of aspectList(a.node)) if (!here.has(aspect)) here.set(aspect, { kind: 'instruction-metadata', ...withText, ...at });
-        }
-      }
-      for (const [aspect, use] of here) note(aspect, use);
       if (!(inst instanceof CallInst) || inst.opcode !== 'call') continue;
       const callee = inst.calledFunction;
       if (callee === undefined || callee.isIntrinsic) continue;
+      const at = instAt(inst);
       const form = conditionalCallerForm(callee);
       if (form !== undefined) {
         const site = conditionalCallSite(inst, callee, form);
@@ -397,7 +298,7 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
       }
       if (!calls.some((c) => c.callee === callee.name)) calls.push({ callee: callee.name, ...at });
     }
-    if (fn.isDeclaration && uses.length === 0) continue;
+    if (fn.isDeclaration && uses.length === 0) return;
     functions.push({
       name: fn.name,
       unit,
@@ -409,7 +310,7 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
       calls,
       conditionalCalls,
     });
-  }
+  });
   return functions;
 }
 
@@ -429,27 +330,6 @@ export function computeProgramFacts(units: readonly { readonly file: string; rea
     functions.push(...computeUnitFacts(module, i));
   });
   return { version: FACTS_VERSION, units: units.map((u) => u.file), aspects, functions };
-}
-
-/** The types an instruction refers to, in the order the pass gathers them. */
-function carriedTypes(inst: Instruction): Type[] {
-  const out: Type[] = [inst instanceof AllocaInst ? inst.allocatedType : inst.type];
-  const operand = (op: Value): void => {
-    const stripped = stripPointerCasts(op);
-    out.push(isGlobalValue(stripped) ? stripped.valueType : op.type);
-  };
-  if (inst instanceof CallInst) {
-    const ops = inst.operands;
-    const argEnd = 1 + inst.argCount;
-    for (let i = 1; i < argEnd; i++) operand(ops[i]!);
-    for (const bundle of inst.bundles) for (const input of bundle.inputs) operand(input);
-    for (let i = argEnd; i < ops.length; i++) operand(ops[i]!);
-    operand(ops[0]!);
-  } else {
-    for (const op of inst.operands) operand(op);
-  }
-  if (inst instanceof GetElementPtrInst) out.push(inst.sourceElementType);
-  return out;
 }
 
 /** Resolves calls the way the linker does; see {@link ProgramFacts}. */
