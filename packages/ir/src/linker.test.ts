@@ -273,3 +273,40 @@ describe('Linker', () => {
     expect(out).toBeInstanceOf(Module);
   });
 });
+
+describe('pointer syntax', () => {
+  const typedText = '@a = global i32* null\ndefine void @f(i8* %p) {\n  ret void\n}\n';
+  const opaqueText = '@b = global ptr null\ndeclare void @f(ptr)\n';
+  const read = (ctx: Context, text: string, filename: string): Module => parseModule(text, { filename, context: ctx, pointers: 'preserve-typed' });
+
+  it('refuses to link an opaque-pointer module after a typed one, naming both', () => {
+    const ctx = new Context();
+    const run = (): Module => linkModules([read(ctx, typedText, 'typed.ll'), read(ctx, opaqueText, 'opaque.ll')]);
+    expect(run).toThrow(IrError);
+    expect(run).toThrow(
+      "cannot link 'opaque.ll' into 'llvm-link': 'opaque.ll' uses opaque pointers ('ptr') but 'typed.ll', linked before it, uses typed pointers (like i8*); typed and opaque pointer modules cannot be linked together (read every input with one pointer syntax)",
+    );
+  });
+
+  it('refuses a typed-pointer module after an opaque one', () => {
+    const ctx = new Context();
+    expect(() => linkModules([read(ctx, opaqueText, 'opaque.ll'), read(ctx, typedText, 'typed.ll')])).toThrow(
+      "'typed.ll' uses typed pointers (like i8*) but 'opaque.ll', linked before it, uses opaque pointers ('ptr')",
+    );
+  });
+
+  it('names the destination when linking into an existing module', () => {
+    const ctx = new Context();
+    const dest = read(ctx, typedText, 'dest.ll');
+    expect(() => new Linker(dest).link(read(ctx, opaqueText, 'opaque.ll'))).toThrow("'opaque.ll' uses opaque pointers ('ptr') but 'dest.ll' uses typed pointers (like i8*)");
+  });
+
+  it('links modules of one syntax, typed or opaque', () => {
+    const ctx = new Context();
+    const typed = linkModules([read(ctx, typedText, 'a.ll'), read(ctx, '@c = global i64* null\n', 'b.ll')]);
+    expect(typed.typedPointers).toBe(true);
+    expect(printModule(typed)).toContain('@c = global i64* null');
+    const opaque = linkModules([read(ctx, opaqueText, 'c.ll'), read(ctx, '@d = global ptr null\n', 'd.ll')]);
+    expect(opaque.typedPointers).toBe(false);
+  });
+});

@@ -121,7 +121,32 @@ export class Linker {
       throw new IrError(`cannot link '${src.id}' into '${this.dest.id}': the modules were parsed into different contexts; parse every input with the same Context (parseModule(text, { context }))`, src.id);
     }
     if (src === this.dest) throw new IrError('cannot link a module into itself', src.id);
+    this.checkPointerSyntax(src);
     new LinkStep(this, src, flags.onlyNeeded ?? this.options.onlyNeeded ?? false).run();
+    this.pointerSyntaxFrom ??= src.id;
+  }
+
+  /** The module whose pointer syntax the destination has (the destination itself unless it was empty). */
+  private pointerSyntaxFrom: string | undefined;
+
+  /**
+   * A typed-pointer module (`i8*`, read with `pointers: 'preserve-typed'`) and an opaque one
+   * (`ptr`) do not make one consistent module: refuse, naming which is which. An empty
+   * destination takes the syntax of the first module linked into it.
+   */
+  private checkPointerSyntax(src: Module): void {
+    const dest = this.dest;
+    if (this.pointerSyntaxFrom === undefined) {
+      if (dest.globals.length + dest.functions.length + dest.aliases.length + dest.ifuncs.length === 0) return;
+      this.pointerSyntaxFrom = dest.id;
+    }
+    if (src.typedPointers === dest.typedPointers) return;
+    const syntax = (typed: boolean): string => (typed ? 'typed pointers (like i8*)' : "opaque pointers ('ptr')");
+    const other = this.pointerSyntaxFrom === dest.id ? `'${dest.id}'` : `'${this.pointerSyntaxFrom}', linked before it,`;
+    throw new IrError(
+      `cannot link '${src.id}' into '${dest.id}': '${src.id}' uses ${syntax(src.typedPointers)} but ${other} uses ${syntax(dest.typedPointers)}; typed and opaque pointer modules cannot be linked together (read every input with one pointer syntax)`,
+      src.id,
+    );
   }
 }
 
