@@ -1,8 +1,11 @@
 import { DeviceConfig } from '@syclkit/device-config';
 import { decodeInt32Array, readPropertySetRegistry } from '@syclkit/formats';
 import { describe, expect, it } from 'vitest';
+import { parseModule } from '@syclkit/ir';
+import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { ADD_ON_IMAGE_SET, ADD_ON_IMAGES_SET, hasConditionalCalls } from './device-if.js';
-import { ir, runInMemory } from './testing.js';
+import { HEADER, ir, runInMemory } from './testing.js';
 
 /** Two kernels calling one action under different conditions; K2 also calls it directly. */
 const conditional = `
@@ -139,5 +142,62 @@ attributes #1 = { "sycl-call-if-on-device-conditionally"="true" }
     expect(result.images[0]!.requirements.aspects.map((a) => a.value)).toEqual([5]);
     // the input module is not changed
     expect(m.getFunction('UsesFp64')).toBeDefined();
+  });
+});
+
+describe('device_if add-on images of a typed-pointer module', () => {
+  // `this` is a %class.anon* (address space 0); @SameAS takes an i8* (same address space, another
+  // pointee: a bitcast), @OtherAS a %class.anon addrspace(4)* (an addrspacecast)
+  const typed = `
+%class.anon = type { i32 addrspace(4)* }
+define weak_odr dso_local spir_kernel void @K() #0 {
+  %c = alloca %class.anon, align 8
+  call spir_func void @cc_P_1(void (i8*)* @SameAS, %class.anon* %c, i32 -1, i32 5)
+  call spir_func void @cc_P_2(void (%class.anon addrspace(4)*)* @OtherAS, %class.anon* %c, i32 -1, i32 5)
+  call spir_func void @cc_P_3(void (%class.anon*)* @NoCast, %class.anon* %c, i32 -1, i32 5)
+  ret void
+}
+define internal spir_func void @SameAS(i8* %this) { ret void }
+define internal spir_func void @OtherAS(%class.anon addrspace(4)* %this) { ret void }
+define internal spir_func void @NoCast(%class.anon* %this) { ret void }
+declare spir_func void @cc_P_1(void (i8*)*, %class.anon*, i32, i32) #1
+declare spir_func void @cc_P_2(void (%class.anon addrspace(4)*)*, %class.anon*, i32, i32) #1
+declare spir_func void @cc_P_3(void (%class.anon*)*, %class.anon*, i32, i32) #1
+attributes #0 = { "sycl-module-id"="a.cpp" }
+attributes #1 = { "sycl-call-if-on-device-conditionally"="true" }
+`;
+  const read = () => parseModule(HEADER + typed, { filename: 'typed.ll', pointers: 'preserve-typed' });
+
+  it('casts `this` with a bitcast within one address space and an addrspacecast across', async () => {
+    const { files } = await runInMemory(read(), { mode: 'kernel' });
+    const main = files.get('out/t_0.ll')!;
+    expect(main).toMatch(/%(\d+) = bitcast %class\.anon\* %c to i8\*\n {2}call spir_func void @SameAS\(i8\* %\1\)/);
+    expect(main).toMatch(/%(\d+) = addrspacecast %class\.anon\* %c to %class\.anon addrspace\(4\)\*\n {2}call spir_func void @OtherAS\(%class\.anon addrspace\(4\)\* %\1\)/);
+    expect(main).toContain('call spir_func void @NoCast(%class.anon* %c)');
+    expect(main).not.toMatch(/\bptr\b/);
+  });
+
+  it('writes typed stub add-on images', async () => {
+    const { files } = await runInMemory(read(), { mode: 'kernel' });
+    const stub = [...files.entries()].find(([path, text]) => path.endsWith('.ll') && text.includes('define spir_func void @SameAS(i8* %this) {\nentry:\n  ret void'));
+    expect(stub).toBeDefined();
+    expect(stub![1]).not.toMatch(/\bptr\b/);
+  });
+
+  const opt14 = '/usr/lib/llvm-14/bin/opt';
+  it.skipIf(!existsSync(opt14))('writes images LLVM 14 (the typed-pointer oracle) accepts', async () => {
+    const { files } = await runInMemory(read(), { mode: 'kernel' });
+    const images = [...files.entries()].filter(([path]) => path.endsWith('.ll'));
+    expect(images.length).toBeGreaterThan(1);
+    for (const [path, text] of images) {
+      const r = spawnSync(opt14, ['-S', '-o', '/dev/null'], { input: text });
+      expect({ path, stderr: r.stderr.toString() }).toEqual({ path, stderr: '' });
+    }
+  });
+
+  it('leaves the opaque rewrite as it was: an addrspacecast only across address spaces', async () => {
+    const { files } = await runInMemory(ir(conditional), { mode: 'kernel' });
+    expect(files.get('out/t_1.ll')).toMatch(/= addrspacecast ptr %c to ptr addrspace\(4\)/);
+    expect([...files.values()].some((t) => / = bitcast /.test(t))).toBe(false);
   });
 });

@@ -194,7 +194,7 @@ function problem(code: string, message: string): PostLinkDiagnostic {
   return { severity: 'error', code, message };
 }
 
-/** `call @cc(@Action, %this, cond…)` → `call @Action.G(%this)`, casting `this` when needed. */
+/** `call @cc(@Action, %this, cond…)` → `call @Action.G(%this)`, casting `this` when its pointer type differs. */
 function rewriteCall(module: Module, call: CallInst, entry: TableEntry, callable: Value): void {
   const action = entry.action;
   let target = module.getFunction(entry.name);
@@ -209,7 +209,10 @@ function rewriteCall(module: Module, call: CallInst, entry: TableEntry, callable
   let arg: Value = callable;
   const added: Instruction[] = [];
   if (param !== undefined && param !== callable.type && param.kind === 'pointer' && callable.type.kind === 'pointer') {
-    const cast = new Instruction('addrspacecast', param, [callable]);
+    // another address space needs an addrspacecast (it may change a typed pointee too); typed
+    // pointers of one address space differ in their pointee only, which is a bitcast
+    const opcode = param.addressSpace === callable.type.addressSpace ? 'bitcast' : 'addrspacecast';
+    const cast = new Instruction(opcode, param, [callable]);
     cast.parent = block;
     added.push(cast);
     arg = cast;

@@ -10,6 +10,7 @@ export function stubModule(source: Module, functions: readonly (readonly [IRFunc
   module.sourceFilename = source.sourceFilename;
   module.dataLayout = source.dataLayout;
   module.triple = source.triple;
+  module.typedPointers = source.typedPointers;
   const stubs: IRFunction[] = [];
   for (const [fn, name] of functions) {
     const stub = new IRFunction(name, fn.functionType, fn.type, fn.attributes);
