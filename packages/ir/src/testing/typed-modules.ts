@@ -11,10 +11,8 @@
  * typed function pointers.
  *
  * Every text is valid for LLVM 14 (`opt -S`) and for LLVM 16, which reads it with opaque
- * pointers. With `opaqueSafe`, constant expressions stay within what this package folds exactly
- * like LLVM 16 does in opaque mode (constant GEPs are written `inbounds` with in-range indices,
- * at most one GEP and one addrspacecast in an expression, since bitcasts between opaque pointers
- * vanish and would leave a GEP of a GEP or an addrspacecast of an addrspacecast).
+ * pointers (opaque mode folds the constant expressions, GEPs of GEPs and casts of casts included,
+ * as LLVM 16 does).
  */
 import fc from 'fast-check';
 
@@ -94,19 +92,13 @@ interface Operand {
   /** `type value`. */
   readonly typed: string;
   readonly type: GType;
-  /** The operand is a global variable itself (its GEPs get `inbounds` in opaque-safe mode). */
+  /** The operand is a global variable itself. */
   readonly isGlobal: boolean;
 }
 
-export interface TypedModuleOptions {
-  /** Only constant expressions this package folds like LLVM 16 does in opaque mode. */
-  readonly opaqueSafe?: boolean;
-}
-
 /** Builds the text of a typed module from `choices`. */
-export function typedModuleText(choices: readonly number[], options: TypedModuleOptions = {}): string {
+export function typedModuleText(choices: readonly number[]): string {
   const ch = new Chooser(choices);
-  const safe = options.opaqueSafe === true;
   const lines: string[] = [
     'target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"',
     'target triple = "spir64-unknown-unknown"',
@@ -137,7 +129,7 @@ export function typedModuleText(choices: readonly number[], options: TypedModule
         indices.push(`i32 ${f}`);
         cur = body[f]!;
       } else if (cur.k === 'array') {
-        const outOfRange = !safe && constant && ch.chance(15);
+        const outOfRange = constant && ch.chance(15);
         indices.push(`i64 ${outOfRange ? cur.n + ch.int(3) : ch.int(cur.n)}`);
         cur = cur.of;
       } else break;
@@ -149,8 +141,6 @@ export function typedModuleText(choices: readonly number[], options: TypedModule
   const pointerConstant = (depth: number): Operand => {
     const g = ch.pick(globals);
     let op: Operand = { typed: `${text(ptr(g.type, g.as))} @${g.name}`, type: ptr(g.type, g.as), isGlobal: true };
-    let geps = 0;
-    let ascs = 0;
     for (let d = 0; d < depth; d++) {
       const p = op.type as Extract<GType, { k: 'ptr' }>;
       switch (ch.int(4)) {
@@ -165,23 +155,17 @@ export function typedModuleText(choices: readonly number[], options: TypedModule
         }
         case 1: {
           if (p.as === 4) break;
-          if (safe && ascs > 0) break;
           const t = ptr(ch.chance(70) ? p.to : ch.pick([i8, i32]), 4);
           op = { typed: `${text(t)} addrspacecast (${op.typed} to ${text(t)})`, type: t, isGlobal: false };
-          ascs++;
           break;
         }
         default: {
-          if (safe && geps > 0) break;
-          const first = safe && op.isGlobal ? 0 : ch.int(3) === 0 ? 1 : 0;
+          const first = ch.int(3) === 0 ? 1 : 0;
           const { indices, result } = path(p.to, true);
-          // LLVM 16 infers `inbounds` for GEPs of globals seen through bitcasts, which opaque
-          // mode here does not: opaque-safe GEPs say it
-          const inbounds = safe || ch.chance(50);
+          const inbounds = ch.chance(50);
           const t = ptr(result, p.as);
           const list = [`i64 ${first}`, ...indices].join(', ');
           op = { typed: `${text(t)} getelementptr ${inbounds ? 'inbounds ' : ''}(${text(p.to)}, ${op.typed}, ${list})`, type: t, isGlobal: false };
-          geps++;
         }
       }
     }
@@ -316,6 +300,6 @@ export function typedModuleText(choices: readonly number[], options: TypedModule
 }
 
 /** Typed-pointer module texts (see the file comment). */
-export function typedModule(options: TypedModuleOptions = {}): fc.Arbitrary<string> {
-  return fc.array(fc.nat({ max: 1 << 20 }), { minLength: 10, maxLength: 400 }).map((choices) => typedModuleText(choices, options));
+export function typedModule(): fc.Arbitrary<string> {
+  return fc.array(fc.nat({ max: 1 << 20 }), { minLength: 10, maxLength: 400 }).map((choices) => typedModuleText(choices));
 }
