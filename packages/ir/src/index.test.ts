@@ -18,7 +18,7 @@ const EXPORTS = [
     'buildCallGraph', 'calledFunction', 'callingConvFromNumber', 'childNodes', 'cloneModule',
     'cloneModuleWithMap', 'computeUses', 'constantOperands', 'debugMetadataVersion', 'deleteFunctions',
     'dropBody', 'enumAttr', 'eraseUnused', 'escapeString', 'forEachOperand', 'formatFP',
-    'formatMemoryEffects', 'formatName', 'formatProblems', 'fpValue', 'functionKind', 'getMetadata',
+    'formatMemoryEffects', 'formatName', 'formatProblems', 'formatType', 'fpValue', 'functionKind', 'getMetadata',
     'globalsInMetadata', 'identifiedStructTypes', 'intAttr', 'intrinsicAttributes', 'isAttributeKeyword',
     'isCall', 'isCallingConvKeyword', 'isConstant', 'isFirstClassType', 'isFloatingType', 'isGlobalValue',
     'isIntegerType', 'isMDNode', 'isNullValue', 'isNumberedNode', 'isPlainConstant', 'isSized', 'isVoidType',

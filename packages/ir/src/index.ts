@@ -118,7 +118,7 @@ export { Module, getMetadata, setMetadata } from './module.js';
 export { DataLayout } from './datalayout.js';
 export { parseModule } from './parser.js';
 export type { ParseOptions, PointerSyntax } from './parser.js';
-export { printModule, printModuleTo, PrintCache, formatName, escapeString } from './printer.js';
+export { printModule, printModuleTo, PrintCache, formatName, formatType, escapeString } from './printer.js';
 export type { PrintOptions } from './printer.js';
 export { IrSyntaxError, IrError } from './errors.js';
 export { callingConvFromNumber, isCallingConvKeyword, KERNEL_CALLING_CONVENTIONS } from './callingconv.js';

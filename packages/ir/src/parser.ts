@@ -27,6 +27,7 @@ import { IrSyntaxError } from './errors.js';
 import { fpLiteralBits } from './fp.js';
 import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
 import { checkDIFields, isKnownDIClass } from './di-printer.js';
+import { formatType } from './printer.js';
 import {
   AggregateInst,
   AllocaInst,
@@ -1068,7 +1069,7 @@ class Parser {
         if (aliaseeType.kind !== 'pointer') throw this.error('An alias or ifunc must have pointer type', aliaseeLoc);
         const pointee = aliaseeType.pointee!;
         if (isAlias && pointee !== valueType)
-          throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeName(valueType)} vs ${typeName(pointee)})`, valueTypeLoc);
+          throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(valueType)} vs ${formatType(pointee)})`, valueTypeLoc);
         if (!isAlias && pointee.kind !== 'function') throw this.error('explicit pointee type should be a function type', valueTypeLoc);
         ptrType = this.ctx.typedPtr(valueType, aliaseeType.addressSpace);
       }
@@ -1544,7 +1545,7 @@ class Parser {
       st.named.set(name, inst);
       const fwd = st.fwdNamed.get(name);
       if (fwd !== undefined) {
-        if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeName(fwd.type)}'`, loc);
+        if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${formatType(fwd.type)}'`, loc);
         st.fwdNamed.delete(name);
         this.resolvedLocals.set(fwd, inst);
       }
@@ -1929,7 +1930,7 @@ class Parser {
     if (this.typed) {
       const pt = ptr.type;
       if (pt.kind !== 'pointer' || !isFirstClassType(t)) throw this.error('load operand must be a pointer to a first class type', ptrLoc);
-      if (pt.pointee !== t) throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeName(t)} vs ${typeName(pt.pointee!)})`, loc);
+      if (pt.pointee !== t) throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(t)} vs ${formatType(pt.pointee!)})`, loc);
     }
     const inst = new MemoryInst('load', t, [ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
@@ -2055,7 +2056,7 @@ class Parser {
   private typedGEPPointer(sourceType: Type, base: Type, ops: readonly Value[], sourceLoc: number, ptrLoc: number): PointerType {
     if (base.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', ptrLoc);
     if (base.pointee !== sourceType)
-      throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeName(sourceType)} vs ${typeName(base.pointee!)})`, sourceLoc);
+      throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(sourceType)} vs ${formatType(base.pointee!)})`, sourceLoc);
     if (ops.length > 1 && !isSized(sourceType)) throw this.error('base element of getelementptr must be sized', ptrLoc);
     const indexed = gepIndexedType(sourceType, ops);
     if (indexed === undefined) throw this.error('invalid getelementptr indices', ptrLoc);
@@ -2072,7 +2073,7 @@ class Parser {
     const b = to.kind === 'vector' ? to.element : to;
     if (a.kind !== 'pointer' || b.kind !== 'pointer') return;
     if ((op === 'bitcast') === (a.addressSpace !== b.addressSpace))
-      throw this.error(`invalid cast opcode for cast from '${typeName(from)}' to '${typeName(to)}'`, loc);
+      throw this.error(`invalid cast opcode for cast from '${formatType(from)}' to '${formatType(to)}'`, loc);
   }
 
   private parseCall(st: FunctionState, tailFlags: number, opcode: 'call' | 'invoke' | 'callbr' = 'call'): Instruction {
@@ -2298,7 +2299,7 @@ class Parser {
         if (t.kind === 'label') return this.getBlock(st, key, loc);
         const v = named ? st.named.get(key as string) : st.numbered[key as number];
         if (v !== undefined) {
-          if (v.type !== t) throw this.error(`'%${key}' defined with type '${typeName(v.type)}' but expected '${typeName(t)}'`, loc);
+          if (v.type !== t) throw this.error(`'%${key}' defined with type '${formatType(v.type)}' but expected '${formatType(t)}'`, loc);
           return v;
         }
         if (named && st.blocksNamed.has(key as string)) throw this.error(`'%${key}' is not a basic block`, loc);
@@ -2315,7 +2316,7 @@ class Parser {
     if (f === undefined) {
       f = new ForwardLocal(t, typeof key === 'string' ? key : '', typeof key === 'number' ? key : -1, loc);
       (map as Map<string | number, ForwardLocal>).set(key, f);
-    } else if (f.type !== t) throw this.error(`'%${key}' defined with type '${typeName(f.type)}' but expected '${typeName(t)}'`, loc);
+    } else if (f.type !== t) throw this.error(`'%${key}' defined with type '${formatType(f.type)}' but expected '${formatType(t)}'`, loc);
     st.hasForwardLocals = true;
     return f as unknown as Value;
   }
@@ -2336,7 +2337,7 @@ class Parser {
     if (t.kind !== 'pointer') throw this.error('global variable reference must have pointer type', loc);
     const existing = named ? this.m.getGlobalValue(name) : this.numberedGlobals[id];
     if (existing !== undefined) {
-      if (existing.type !== t) throw this.error(`'@${named ? name : id}' defined with type '${typeName(existing.type)}' but expected '${typeName(t)}'`, loc);
+      if (existing.type !== t) throw this.error(`'@${named ? name : id}' defined with type '${formatType(existing.type)}' but expected '${formatType(t)}'`, loc);
       return existing;
     }
     const map = named ? this.fwdGlobals : this.fwdGlobalIds;
@@ -2592,7 +2593,7 @@ class Parser {
         }
         const base = this.typedGEPPointer(source, baseType.kind === 'vector' ? baseType.element : baseType, ops, sourceLoc, loc);
         const resultType = vectorLength >= 0 ? ctx.vector(base, vectorLength) : base;
-        if (resultType !== t) throw this.error(`constant expression type mismatch: got type '${typeName(resultType)}' but expected '${typeName(t)}'`, loc);
+        if (resultType !== t) throw this.error(`constant expression type mismatch: got type '${formatType(resultType)}' but expected '${formatType(t)}'`, loc);
       }
       return this.track(makeConstantExpr(ctx, 'getelementptr', t, ops, extra));
     }
@@ -3133,29 +3134,6 @@ const NO_ATTRS: Attribute[] = [];
 const TYPE_KEYWORDS = new Set(['ptr', 'half', 'bfloat', 'float', 'double', 'x86_fp80', 'fp128', 'ppc_fp128', 'target', 'void']);
 const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | undefined } = { attrs: [], groups: [], memory: undefined };
 
-function typeName(t: Type): string {
-  switch (t.kind) {
-    case 'integer':
-      return `i${t.bits}`;
-    case 'float':
-      return t.fp;
-    case 'pointer':
-      if (t.pointee !== undefined) return `${typeName(t.pointee)}${t.addressSpace === 0 ? '' : ` addrspace(${t.addressSpace})`}*`;
-      return t.addressSpace === 0 ? 'ptr' : `ptr addrspace(${t.addressSpace})`;
-    case 'struct':
-      return t.name !== '' ? `%${t.name}` : t.literal ? '{...}' : '%<numbered>';
-    case 'array':
-      return `[${t.length} x ${typeName(t.element)}]`;
-    case 'vector':
-      return `<${t.scalable ? 'vscale x ' : ''}${t.length} x ${typeName(t.element)}>`;
-    case 'function':
-      return `${typeName(t.returnType)} (${t.params.map(typeName).join(', ')}${t.varArgs ? ', ...' : ''})`;
-    case 'target':
-      return `target("${t.name}")`;
-    default:
-      return t.kind;
-  }
-}
 
 /**
  * `GetElementPtrInst::getIndexedType` for `ops` = [pointer, index...]: the type the last index

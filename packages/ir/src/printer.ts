@@ -159,6 +159,51 @@ const LINKAGE_PREFIX: Record<string, string> = {
   weak_odr: 'weak_odr ',
 };
 
+/**
+ * A type as LLVM writes it in IR text: `i32`, `ptr addrspace(1)`, `[2 x <4 x half>]`,
+ * `%"struct.with space"`, `{ i32, ptr }`, `target("spirv.Image", void, 1)`. Identified structs
+ * without a name print as `%N` when `structNumber` knows them (the module printer's numbering),
+ * else as `%<unnamed struct>`.
+ */
+export function formatType(
+  t: Type,
+  structNumber?: (struct: StructType) => number | undefined,
+  sub: (t: Type) => string = (inner) => formatType(inner, structNumber),
+): string {
+  switch (t.kind) {
+    case 'integer':
+      return `i${t.bits}`;
+    case 'float':
+      return t.fp;
+    case 'pointer':
+      if (t.pointee !== undefined) return `${sub(t.pointee)}${t.addressSpace === 0 ? '' : ` addrspace(${t.addressSpace})`}*`;
+      return t.addressSpace === 0 ? 'ptr' : `ptr addrspace(${t.addressSpace})`;
+    case 'array':
+      return `[${t.length} x ${sub(t.element)}]`;
+    case 'vector':
+      return `<${t.scalable ? 'vscale x ' : ''}${t.length} x ${sub(t.element)}>`;
+    case 'function': {
+      const params = t.params.map(sub);
+      if (t.varArgs) params.push('...');
+      return `${sub(t.returnType)} (${params.join(', ')})`;
+    }
+    case 'struct': {
+      if (t.literal) {
+        if (t.elements === undefined) return 'opaque';
+        const body = t.elements.length === 0 ? '{}' : `{ ${t.elements.map(sub).join(', ')} }`;
+        return t.packed ? `<${body}>` : body;
+      }
+      if (t.name !== '') return formatName('%', t.name);
+      const n = structNumber?.(t);
+      return n === undefined ? '%<unnamed struct>' : `%${n}`;
+    }
+    case 'target':
+      return `target(${[`"${escapeString(t.name)}"`, ...t.typeParams.map(sub), ...t.intParams.map(String)].join(', ')})`;
+    default:
+      return t.kind;
+  }
+}
+
 /** Attribute as written inside a parameter list (`inGroup` = inside `attributes #N = { }`). */
 export function formatAttribute(a: Attribute, typeText: (t: Type) => string, inGroup = false): string {
   switch (a.kind) {
@@ -484,38 +529,7 @@ class ModulePrinter {
   }
 
   private typeText(t: Type): string {
-    switch (t.kind) {
-      case 'integer':
-        return `i${t.bits}`;
-      case 'float':
-        return t.fp;
-      case 'pointer':
-        if (t.pointee !== undefined) return `${this.type(t.pointee)}${t.addressSpace === 0 ? '' : ` addrspace(${t.addressSpace})`}*`;
-        return t.addressSpace === 0 ? 'ptr' : `ptr addrspace(${t.addressSpace})`;
-      case 'array':
-        return `[${t.length} x ${this.type(t.element)}]`;
-      case 'vector':
-        return `<${t.scalable ? 'vscale x ' : ''}${t.length} x ${this.type(t.element)}>`;
-      case 'function': {
-        const params = t.params.map((p) => this.type(p));
-        if (t.varArgs) params.push('...');
-        return `${this.type(t.returnType)} (${params.join(', ')})`;
-      }
-      case 'struct': {
-        if (t.literal) return this.structBody(t);
-        if (t.name !== '') return formatName('%', t.name);
-        const n = this.numberedTypes.get(t);
-        return n === undefined ? '%"type <unnumbered>"' : `%${n}`;
-      }
-      case 'target': {
-        const params = [JSON.stringify(t.name).replace(/^"|"$/g, '')];
-        const inner = [`"${escapeString(t.name)}"`, ...t.typeParams.map((p) => this.type(p)), ...t.intParams.map(String)];
-        void params;
-        return `target(${inner.join(', ')})`;
-      }
-      default:
-        return t.kind;
-    }
+    return formatType(t, (struct) => this.numberedTypes.get(struct), (sub) => this.type(sub));
   }
 
   private structBody(t: StructType): string {

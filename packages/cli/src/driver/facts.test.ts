@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Context, parseModule } from '@syclkit/ir';
 import { byteArrayValue, uint32Value } from '@syclkit/formats';
 import { SAMPLE_UNITS } from './sample.js';
-import { FactsFormatError, FactsIndex, aspectsReached, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, formatLoc, restrictFacts, typeText } from './facts.js';
+import { FactsFormatError, FactsIndex, aspectsReached, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, formatLoc, restrictFacts } from './facts.js';
 
 function sampleFacts() {
   const context = new Context();
@@ -73,14 +73,5 @@ describe('encoding', () => {
   it('rejects values that are not deflated facts with a FactsFormatError', () => {
     expect(() => decodeFacts(uint32Value(3))).toThrow(FactsFormatError);
     expect(() => decodeFacts(byteArrayValue(new Uint8Array([1, 2, 3])))).toThrow(/does not hold deflated JSON/);
-  });
-});
-
-describe('typeText', () => {
-  it('prints types as LLVM does', () => {
-    const m = parseModule('%S = type { double, [2 x <4 x half>] }\n@g = global { i32, ptr addrspace(1) } zeroinitializer\n@h = global %S zeroinitializer\n', { filename: 't.ll' });
-    expect(typeText(m.getGlobalVariable('g')!.valueType)).toBe('{ i32, ptr addrspace(1) }');
-    expect(typeText(m.getGlobalVariable('h')!.valueType)).toBe('%S');
-    expect(typeText(m.context.getStruct('S')!.elements![1]!)).toBe('[2 x <4 x half>]');
   });
 });

@@ -11,7 +11,7 @@
  * these facts over the call edges gives exactly the `!sycl_used_aspects` the pass writes.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { CallInst, formatName, printModule, type DINode, type Instruction, type IRFunction, type Metadata, type Module, type Type } from '@syclkit/ir';
+import { CallInst, formatName, formatType, printModule, type DINode, type Instruction, type IRFunction, type Metadata, type Module, type Type } from '@syclkit/ir';
 import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
@@ -87,38 +87,6 @@ export interface ProgramFacts {
 }
 
 // --- types -------------------------------------------------------------------------------------
-
-/**
- * A type as LLVM prints it (numbered structs, which have no name, as `%<unnamed struct>`). Local
- * because `@syclkit/ir` does not export its printer's type printing.
- */
-export function typeText(t: Type): string {
-  switch (t.kind) {
-    case 'integer':
-      return `i${t.bits}`;
-    case 'float':
-      return t.fp;
-    case 'pointer': {
-      const space = t.addressSpace === 0 ? '' : ` addrspace(${t.addressSpace})`;
-      return t.pointee === undefined ? `ptr${space}` : `${typeText(t.pointee)}${space}*`;
-    }
-    case 'array':
-      return `[${t.length} x ${typeText(t.element)}]`;
-    case 'vector':
-      return `<${t.scalable ? 'vscale x ' : ''}${t.length} x ${typeText(t.element)}>`;
-    case 'function':
-      return `${typeText(t.returnType)} (${[...t.params.map(typeText), ...(t.varArgs ? ['...'] : [])].join(', ')})`;
-    case 'struct': {
-      if (!t.literal) return t.name === '' ? '%<unnamed struct>' : formatName('%', t.name);
-      const body = (t.elements ?? []).map(typeText).join(', ');
-      return t.packed ? `<{ ${body} }>` : `{ ${body} }`;
-    }
-    case 'target':
-      return `target("${t.name}"${[...t.typeParams.map(typeText), ...t.intParams.map(String)].map((p) => `, ${p}`).join('')})`;
-    default:
-      return t.kind;
-  }
-}
 
 // --- metadata helpers ----------------------------------------------------------------------------
 
@@ -223,7 +191,7 @@ function stripAttachments(line: string): string {
 }
 
 function signatureText(fn: IRFunction): string {
-  return `${typeText(fn.returnType)} ${formatName('@', fn.name)}(${fn.functionType.params.map(typeText).join(', ')})`;
+  return `${formatType(fn.returnType)} ${formatName('@', fn.name)}(${fn.functionType.params.map((t) => formatType(t)).join(', ')})`;
 }
 
 // --- computing the facts ---------------------------------------------------------------------------
@@ -268,10 +236,10 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
     for (const use of found) {
       switch (use.kind) {
         case 'signature':
-          note(use.aspect, { kind: 'signature', text: signatureText(fn), type: typeText(use.type), ...fnAt });
+          note(use.aspect, { kind: 'signature', text: signatureText(fn), type: formatType(use.type), ...fnAt });
           break;
         case 'instruction':
-          note(use.aspect, { kind: 'instruction', ...instText(use.instruction), type: typeText(use.type), ...instAt(use.instruction) });
+          note(use.aspect, { kind: 'instruction', ...instText(use.instruction), type: formatType(use.type), ...instAt(use.instruction) });
           break;
         case 'instruction-metadata':
           note(use.aspect, { kind: 'instruction-metadata', ...instText(use.instruction), ...instAt(use.instruction) });
