@@ -11,7 +11,7 @@
  * these facts over the call edges gives exactly the `!sycl_used_aspects` the pass writes.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { CallInst, formatName, formatType, printModule, type DINode, type Instruction, type IRFunction, type Metadata, type Module, type Type } from '@syclkit/ir';
+import { CallInst, formatName, formatType, printModule, type DINode, type Instruction, type IRFunction, type Metadata, type Module } from '@syclkit/ir';
 import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
