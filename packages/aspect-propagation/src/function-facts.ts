@@ -26,13 +26,14 @@ import {
   type Type,
   type Value,
 } from '@syclkit/ir';
+import { conditionalCallerForm, conditionalCallSite, type ConditionalCallerForm } from '@syclkit/device-if';
 import { AspectSet } from './aspect-set.js';
 import { isEntryPoint } from './entry-points.js';
 import { MD_DECLARED_ASPECTS, MD_USED_ASPECTS, readAspectList } from './metadata.js';
 import type { TypeAspects } from './type-aspects.js';
 
 /** Attribute of the header's `call_if_on_device_conditionally` (the _Conditional Caller_). */
-export const CONDITIONAL_CALLER_ATTRIBUTE = 'sycl-call-if-on-device-conditionally';
+export { CONDITIONAL_CALLER_ATTRIBUTE } from '@syclkit/device-if';
 
 /** A call to a conditional caller. */
 export interface ConditionalCall {
@@ -85,12 +86,12 @@ export interface CollectOptions {
   readonly fp64ConvEmu: boolean;
 }
 
-/** True for functions that behave as conditional callers (DeviceIf.md). */
+/**
+ * True for functions that behave as conditional callers (DeviceIf.md), by `@syclkit/device-if`'s
+ * rules (`conditionalCallerForm`), so propagation and the device_if passes always agree.
+ */
 export function isConditionalCaller(fn: IRFunction): boolean {
-  if (fn.attributes.fn.hasString(CONDITIONAL_CALLER_ATTRIBUTE)) return true;
-  // After sycl-conditional-call-on-device: a renamed declaration (no attributes are copied)
-  // `..._call_if_on_device_conditionally_<prefix>_<N>(action, this, conditions...)`.
-  return fn.isDeclaration && fn.name.includes('call_if_on_device_conditionally') && !fn.name.includes('call_if_on_device_conditionally_helper');
+  return conditionalCallerForm(fn) !== undefined;
 }
 
 /**
@@ -112,7 +113,7 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
   const lastCaller = new Int32Array(functions.length).fill(-1);
   const { types, fp64, fp64ConvEmu } = options;
   const vtables = functions.some((fn) => fn.attributes.fn.hasString('indirectly-callable')) ? new VtableFinder() : undefined;
-  const conditionalCallers = Uint8Array.from(functions, (fn) => (isConditionalCaller(fn) ? 1 : 0));
+  const callerForms = functions.map(conditionalCallerForm);
   const gatherer = new Gatherer(types);
 
   const facts: FunctionFacts[] = [];
@@ -124,7 +125,7 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
       fn,
       index,
       entryPoint: isEntryPoint(fn),
-      conditionalCaller: conditionalCallers[index] === 1,
+      conditionalCaller: callerForms[index] !== undefined,
       direct: undefined,
       usedMetadata: undefined,
       declaredMetadata: undefined,
@@ -165,8 +166,9 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
           if (callee === undefined) continue;
           const calleeIndex = indexOf.get(callee);
           if (calleeIndex === undefined) continue;
-          if (conditionalCallers[calleeIndex] === 1) {
-            record.conditionalCalls.push(conditionalCall(inst, callee, calleeIndex, indexOf, record.callees.length));
+          const form = callerForms[calleeIndex];
+          if (form !== undefined) {
+            record.conditionalCalls.push(conditionalCall(inst, callee, form, calleeIndex, indexOf, record.callees.length));
           } else if (lastCaller[calleeIndex] !== index) {
             lastCaller[calleeIndex] = index;
             record.callees.push(calleeIndex);
@@ -373,34 +375,16 @@ function isFp64ConversionInstruction(inst: Instruction): boolean {
 function conditionalCall(
   inst: CallInst,
   callee: IRFunction,
+  form: ConditionalCallerForm,
   calleeIndex: number,
   indexOf: ReadonlyMap<IRFunction, number>,
   plainCallsBefore: number,
 ): ConditionalCall {
-  const args = inst.args;
-  const first = args[0] === undefined ? undefined : stripPointerCasts(args[0]);
-  let action: number | undefined;
-  let start = 2;
-  if (first !== undefined && first.vk === 'function') {
-    // After sycl-conditional-call-on-device: (action, this, conditions...).
-    action = indexOf.get(first);
-  } else if (!callee.isDeclaration) {
-    // The header's shape, before that pass: (this, conditions...), and the body calls the action.
-    start = 1;
-    for (const bodyInst of callee.instructions()) {
-      if (bodyInst instanceof CallInst && bodyInst.opcode === 'call') {
-        const target = bodyInst.calledFunction;
-        if (target !== undefined && !target.isIntrinsic) {
-          action = indexOf.get(target);
-          break;
-        }
-      }
-    }
-  }
+  const site = conditionalCallSite(inst, callee, form);
+  const action = site.action === undefined ? undefined : indexOf.get(site.action);
   const condition: number[] = [];
   let constant = true;
-  for (let i = start; i < args.length; i++) {
-    const arg = args[i]!;
+  for (const arg of site.conditionArgs) {
     if (arg.vk === 'int') condition.push(typeof arg.value === 'number' ? arg.value : Number(arg.value));
     else constant = false;
   }

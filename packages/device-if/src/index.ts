@@ -62,6 +62,7 @@ export type {
 } from './conditional-propagation.js';
 
 export { conditionalCallSite, conditionalCallerForm } from './conditional-calls.js';
+export { CONDITIONAL_CALLER_ATTRIBUTE } from './ir-utils.js';
 export type { ConditionalCallSite, ConditionalCallerForm } from './conditional-calls.js';
 
 export { conditionalCallOnDevicePass, rewriteConditionalCallers } from './conditional-call-on-device.js';
