@@ -678,7 +678,7 @@ class Parser {
       if (this.t() === Tok.Int) ints.push(this.expectUInt('expected type parameter'));
       else {
         if (ints.length > 0) throw this.error('expected uint32 param');
-        types.push(this.parseType());
+        types.push(this.parseType(true));
       }
     }
     this.expect(Tok.RParen, "expected ')' in target extension type");
