@@ -18,7 +18,8 @@ import {
   type ModelProgram,
   type SplitMode,
 } from '../test/program-model.js';
-import { Device, Runtime, SyclError, deviceFromTarget, errc, ndRange, range, simulatedJitBackend } from './index.js';
+import { Device, Runtime, deviceFromTarget, errc, ndRange, range, simulatedJitBackend } from './index.js';
+import { thrown } from '../test/thrown.js';
 
 const config = DeviceConfig.builtin();
 const FP16 = 5;
@@ -54,15 +55,6 @@ function runtimeWith(binary: BinaryDescriptor, options: ConstructorParameters<ty
   return runtime;
 }
 
-function thrown(action: () => unknown): SyclError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof SyclError) return error;
-    throw error;
-  }
-  throw new Error('expected a SyclError, nothing was thrown');
-}
 
 const k1k2Binaries = await strategies(k1k2);
 

@@ -10,7 +10,8 @@ import type { BinaryDescriptor } from '@syclkit/offload-wrapper';
 import type { PostLinkOptions } from '@syclkit/post-link';
 import { describe, expect, it } from 'vitest';
 import { imagesOfText } from '../test/post-link-binary.js';
-import { Runtime, SyclError, deviceFromTarget, errc, parseDeviceDescription } from './index.js';
+import { Runtime, deviceFromTarget, errc, parseDeviceDescription } from './index.js';
+import { thrown } from '../test/thrown.js';
 
 const config = DeviceConfig.builtin();
 const pvc = deviceFromTarget('intel_gpu_pvc'); // fp16 fp64
@@ -118,15 +119,6 @@ async function binary(name: string, text: string, options: Omit<PostLinkOptions,
   return { bundles };
 }
 
-function thrown(action: () => unknown): SyclError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof SyclError) return error;
-    throw error;
-  }
-  throw new Error('no SyclError was thrown');
-}
 
 async function setup(libraries: readonly [string, BinaryDescriptor][] = []): Promise<{ runtime: Runtime; app: BinaryDescriptor }> {
   const runtime = new Runtime();

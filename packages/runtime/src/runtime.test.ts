@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { moduleText, type FunctionText } from '../test/program-model.js';
 import {
   Runtime,
-  SyclError,
   binaryFromDescriptor,
   checkNdRangeForDevice,
   deviceFromTarget,
@@ -15,6 +14,7 @@ import {
   range,
   type BinarySource,
 } from './index.js';
+import { thrown } from '../test/thrown.js';
 
 const encoder = new TextEncoder();
 const pvc = deviceFromTarget('intel_gpu_pvc');
@@ -49,15 +49,6 @@ function binary(...images: DeviceImage[]): BinaryDescriptor {
   return { bundles: [...bundles].map(([target, list]) => ({ target, images: list })) };
 }
 
-function thrown(action: () => unknown): SyclError {
-  try {
-    action();
-  } catch (error) {
-    if (error instanceof SyclError) return error;
-    throw error;
-  }
-  throw new Error('expected a SyclError');
-}
 
 /** A BinarySource that counts how often each image's bytes are read. */
 function counting(descriptor: BinaryDescriptor): { source: BinarySource; reads: Map<string, number> } {
