@@ -53,6 +53,21 @@ describe('opaque mode folds constant GEPs as LLVM 16 does', () => {
     expect(folded('ptr', 'getelementptr ([4 x i32], ptr @arr, i8 0, i8 100)')).toBe('getelementptr ([4 x i32], ptr @arr, i64 25, i8 0)');
   });
 
+  it('factors an index of a [0 x T] past int64 by zero: both indices become poison, and the GEP may fold away', () => {
+    // srem/sdiv by 0 are poison; a GEP whose indices are all zero or poison is its base
+    expect(folded('ptr', 'getelementptr ([0 x i32], ptr @ext, i64 0, i128 18446744073709551616)')).toBe('@ext');
+    expect(folded('ptr', 'getelementptr inbounds ([0 x i32], ptr null, i16 -1, i128 1180591620717411303424)')).toBe('null');
+    expect(folded('ptr', 'getelementptr ([3 x [0 x i32]], ptr @z, i64 1, i64 2, i128 18446744073709551616)', '@z = global [3 x [0 x i32]] zeroinitializer')).toBe(
+      'getelementptr ([3 x [0 x i32]], ptr @z, i64 1, i128 poison, i128 poison)',
+    );
+    // a factored index that is already poison stays poison when the next index is factored into it
+    expect(folded('ptr', 'getelementptr ([3 x [0 x i32]], ptr @z, i64 0, i64 5, i128 18446744073709551616)', '@z = global [3 x [0 x i32]] zeroinitializer')).toBe(
+      'getelementptr ([3 x [0 x i32]], ptr @z, i64 1, i128 poison, i128 poison)',
+    );
+    // negative: not factored
+    expect(folded('ptr', 'getelementptr ([0 x i32], ptr @ext, i64 0, i128 -18446744073709551616)')).toBe('getelementptr ([0 x i32], ptr @ext, i64 0, i128 -18446744073709551616)');
+  });
+
   it('leaves an out-of-range index after a struct field, or after an inrange index, where it is', () => {
     expect(folded('ptr', 'getelementptr ({ i32, [2 x i32] }, ptr @s, i64 0, i32 1, i64 3)')).toBe('getelementptr ({ i32, [2 x i32] }, ptr @s, i64 0, i32 1, i64 3)');
     expect(folded('ptr', 'getelementptr ({ [4 x ptr] }, ptr @vt, i32 0, inrange i32 0, i32 9)')).toBe(

@@ -11,7 +11,8 @@
  * Opaque pointers (`ptr`) fold GEPs as LLVM 16's ConstantFold.cpp does (`opaqueGEP`): a GEP of a
  * GEP whose result element type is the outer source type is merged (indices meeting in the middle
  * are added, as an `add` expression when one is not an integer); out-of-range array indices are
- * factored into the index before them (`[4 x i32]`, 0, 9 → 2, 1); a GEP of a global variable that
+ * factored into the index before them (`[4 x i32]`, 0, 9 → 2, 1; for a `[0 x T]` only an index
+ * past int64 is, and dividing by zero makes both indices poison); a GEP of a global variable that
  * is not `extern_weak`, with known in-range indices, gets `inbounds` (whatever its source type:
  * LLVM 16 does not compare it with the global's value type). Vector GEPs, and GEPs in LLVM 19
  * syntax (`inrange(a, b)`, `nusw`, `nuw`), are kept as written.
@@ -27,11 +28,12 @@
  * whose indices are in bounds gets `inbounds`.
  */
 import type { Context } from './context.js';
-import type { PointerType, Type } from './types.js';
+import type { IntegerType, PointerType, Type } from './types.js';
 import { isSized } from './types.js';
 import {
   ConstantArray,
   type ConstantInt,
+  type PoisonValue,
   ConstantExpr,
   ConstantString,
   ConstantStruct,
@@ -491,17 +493,20 @@ function normalizeIndices(ctx: Context, source: Type, indices: readonly Constant
     const v = idx.big;
     // in range: fits an int64, not negative, below the length (any index of a `[0 x T]`)
     if (v >= 0n && v <= INT64_MAX && (cur.length === 0 || v < BigInt(cur.length))) continue;
-    if (v < 0n || prev?.kind === 'struct' || cur.length === 0) {
+    if (v < 0n || prev?.kind === 'struct') {
       unknown = true;
       continue;
     }
     factored ??= [...indices];
     const n = BigInt(cur.length);
-    const before = factored[i - 1] as ConstantInt;
-    const width = Math.max(64, before.type.bits, idx.type.bits);
-    const wide = before.type.bits === width ? before.type : ctx.int(width);
-    factored[i] = ctx.constInt(idx.type, v % n);
-    factored[i - 1] = ctx.constInt(wide, BigInt.asIntN(width, before.big + v / n));
+    const before = factored[i - 1] as ConstantInt | PoisonValue;
+    const beforeType = before.type as IntegerType;
+    const width = Math.max(64, beforeType.bits, idx.type.bits);
+    const wide = beforeType.bits === width ? beforeType : ctx.int(width);
+    // only an index past int64 reaches here for a `[0 x T]`: srem/sdiv by 0 are poison, and so is
+    // the sum with a poison index
+    factored[i] = n === 0n ? ctx.poison(idx.type) : ctx.constInt(idx.type, v % n);
+    factored[i - 1] = n === 0n || before.vk === 'poison' ? ctx.poison(wide) : ctx.constInt(wide, BigInt.asIntN(width, before.big + v / n));
   }
   return { unknown, factored };
 }
