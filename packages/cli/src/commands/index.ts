@@ -12,6 +12,7 @@ export const commands: readonly { readonly name: string; readonly summary: strin
   { name: 'macros', summary: 'Print the -D flags a driver passes for a -fsycl-targets list', load: async () => (await import('./macros.js')).command },
   { name: 'post-link', summary: 'Split device code into images with symbols, properties and file tables (drop-in for sycl-post-link)', load: async () => (await import('./post-link.js')).command },
   { name: 'module-split', summary: 'Split a module into device images (drop-in for sycl-module-split)', load: async () => (await import('./module-split.js')).command },
+  { name: 'llvm-split', summary: "Split a module by SYCL rules (drop-in for intel/llvm's llvm-split -sycl-split)", load: async () => (await import('./llvm-split.js')).command },
   { name: 'file-table-tform', summary: 'Transform file tables: extract, rename, replace columns or cells, merge (drop-in for file-table-tform)', load: async () => (await import('./file-table-tform.js')).command },
   { name: 'wrap', summary: 'Wrap post-link tables into a fat-binary container, one bundle per target (clang-offload-wrapper)', load: async () => (await import('./wrap.js')).command },
   { name: 'inspect', summary: 'Summarize a fat-binary container, or compare two builds with -diff', load: async () => (await import('./inspect.js')).command },

@@ -157,3 +157,37 @@ describe('syclkit module-split', () => {
     expect(await run('module-split', ['-split=none'])).toMatchObject({ code: 2, err: expect.stringContaining("invalid value 'none' for -split") });
   });
 });
+
+describe('syclkit llvm-split (SYCL mode of intel/llvm llvm-split)', () => {
+  it('writes <prefix>_<n>.ll and .sym, no properties, and a Code|Symbols table', async () => {
+    const dir = workdir();
+    const src = join(dir, 'in.ll');
+    writeFileSync(src, input);
+    const prefix = join(dir, 'split');
+    const { code, err } = await run('llvm-split', ['-sycl-split=source', '-S', src, '-o', prefix]);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(readFileSync(`${prefix}.table`, 'utf8')).toBe(`[Code|Symbols]\n${prefix}_0.ll|${prefix}_0.sym\n${prefix}_1.ll|${prefix}_1.sym\n`);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.prop'))).toEqual([]);
+    expect(readFileSync(`${prefix}_1.sym`, 'utf8')).toBe('a\n\n');
+  });
+
+  it('splits like module-split: the same images in the same order, read from stdin', async () => {
+    const dir = workdir();
+    expect((await run('module-split', ['-split=kernel', '-S', '-o', join(dir, 'm')], input)).code).toBe(0);
+    expect((await run('llvm-split', ['-sycl-split', 'kernel', '-S', '-o', join(dir, 'l')], input)).code).toBe(0);
+    for (const n of [0, 1]) {
+      expect(readFileSync(join(dir, `l_${n}.ll`), 'utf8')).toBe(readFileSync(join(dir, `m_${n}.ll`), 'utf8'));
+      expect(readFileSync(join(dir, `l_${n}.sym`), 'utf8')).toBe(readFileSync(join(dir, `m_${n}.sym`), 'utf8'));
+    }
+  });
+
+  it("refuses LLVM's generic splitting, a missing mode and a missing prefix, writing nothing", async () => {
+    const dir = workdir();
+    expect(await run('llvm-split', ['-j2', '-o', join(dir, 'x')], input)).toMatchObject({ code: 2, err: expect.stringContaining("-j2: LLVM's generic module splitting is not implemented") });
+    expect(await run('llvm-split', ['-S', '-o', join(dir, 'x')], input)).toMatchObject({ code: 2, err: expect.stringContaining('missing -sycl-split=source|kernel|auto') });
+    expect(await run('llvm-split', ['-sycl-split=per_kernel', '-o', join(dir, 'x')], input)).toMatchObject({ code: 2, err: expect.stringContaining("invalid value 'per_kernel' for -sycl-split") });
+    expect(await run('llvm-split', ['-sycl-split=kernel', '-S'], input)).toMatchObject({ code: 2, err: expect.stringContaining('missing -o <prefix>') });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
