@@ -28,6 +28,7 @@ import { fpLiteralBits } from './fp.js';
 import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
 import { checkDIFields, isKnownDIClass } from './di-printer.js';
 import { formatType } from './printer.js';
+import { castIsValid, extractElementValid, insertElementValid, isFPOrFPVector, isIntOrIntVector, isPtrOrPtrVector, selectOperandsProblem, shuffleVectorValid, type CastOpcode } from './operand-rules.js';
 import {
   AggregateInst,
   AllocaInst,
@@ -150,6 +151,8 @@ const RMW_OPERATIONS = new Set([
   'xchg', 'add', 'sub', 'and', 'nand', 'or', 'xor', 'max', 'min', 'umax', 'umin', 'fadd', 'fsub', 'fmax', 'fmin',
   'uinc_wrap', 'udec_wrap', 'usub_cond', 'usub_sat', 'fmaximum', 'fminimum',
 ]);
+/** atomicrmw operations on floating point values (LLVM 19 also takes vectors of them). */
+const FP_RMW_OPERATIONS: ReadonlySet<string> = new Set(['fadd', 'fsub', 'fmax', 'fmin', 'fmaximum', 'fminimum']);
 const FLOAT_KINDS = new Set<string>(['half', 'bfloat', 'float', 'double', 'x86_fp80', 'fp128', 'ppc_fp128']);
 const FMF_FLAGS: Record<string, number> = {
   nnan: Flag.NNAN,
@@ -1592,9 +1595,16 @@ class Parser {
       } else if (op === 'or') {
         if (this.eatIdent('disjoint')) flags |= Flag.DISJOINT;
       } else if (op[0] === 'f') flags |= this.parseFastMathFlags();
+      const typeLoc = this.lex.start;
       const lhs = this.parseTypeAndValue(st);
-      this.expect(Tok.Comma, "expected ',' in arithmetic operation");
+      const logical = op === 'and' || op === 'or' || op === 'xor';
+      this.expect(Tok.Comma, logical ? "expected ',' in logical operation" : "expected ',' in arithmetic operation");
       const rhs = this.parseValue(lhs.type, st);
+      if (logical) {
+        if (!isIntOrIntVector(lhs.type)) throw this.error('instruction requires integer or integer vector operands', typeLoc);
+      } else if (op[0] === 'f' ? !isFPOrFPVector(lhs.type) : !isIntOrIntVector(lhs.type)) {
+        throw this.error('invalid operand type for instruction', typeLoc);
+      }
       return new Instruction(op as Opcode, lhs.type, [lhs, rhs], '', flags);
     }
     if (CAST_OPS.has(op)) {
@@ -1612,26 +1622,35 @@ class Parser {
       const v = this.parseTypeAndValue(st);
       this.expectIdent('to', "expected 'to' after cast value");
       const dest = this.parseType();
-      if (this.typed) this.checkTypedCast(op, v.type, dest, castLoc);
+      if (!castIsValid(op as CastOpcode, v.type, dest))
+        throw this.error(`invalid cast opcode for cast from '${formatType(v.type)}' to '${formatType(dest)}'`, castLoc);
       return new Instruction(op as Opcode, dest, [v], '', flags);
     }
     switch (op) {
       case 'ret': {
+        const typeLoc = this.lex.start;
+        const resultType = st.fn.valueType.returnType;
+        const mismatch = (): IrSyntaxError => this.error(`value doesn't match function result type '${formatType(resultType)}'`, typeLoc);
+        let v: Value;
         if (this.isIdent('void')) {
-          const typeLoc = this.lex.start;
           this.next();
-          if (this.t() !== Tok.LParen) return new Instruction('ret', ctx.void, []);
+          if (this.t() !== Tok.LParen) {
+            if (resultType !== ctx.void) throw mismatch();
+            return new Instruction('ret', ctx.void, []);
+          }
           // `ret void (i32)* @f`: a function pointer (typed pointers)
-          const t = this.parseTypeSuffixes(ctx.void, typeLoc, true);
-          return new Instruction('ret', ctx.void, [this.parseValue(t, st)]);
+          v = this.parseValue(this.parseTypeSuffixes(ctx.void, typeLoc, true), st);
+        } else {
+          v = this.parseTypeAndValue(st);
         }
-        const v = this.parseTypeAndValue(st);
+        if (v.type !== resultType) throw mismatch();
         return new Instruction('ret', ctx.void, [v]);
       }
       case 'br': {
+        const condLoc = this.lex.start;
         const first = this.parseTypeAndValue(st);
         if (first.vk === 'block') return new Instruction('br', ctx.void, [first]);
-        if (first.type !== ctx.i1) throw this.error('branch condition must have i1 type', loc);
+        if (first.type !== ctx.i1) throw this.error("branch condition must have 'i1' type", condLoc);
         this.expect(Tok.Comma, "expected ',' after branch condition");
         const t = this.parseTypeAndBlock(st);
         this.expect(Tok.Comma, "expected ',' after true destination");
@@ -1639,13 +1658,22 @@ class Parser {
         return new Instruction('br', ctx.void, [first, t, f]);
       }
       case 'switch': {
+        const condLoc = this.lex.start;
         const cond = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after switch condition");
         const def = this.parseTypeAndBlock(st);
         this.expect(Tok.LSquare, "expected '[' with switch table");
+        if (cond.type.kind !== 'integer') throw this.error('switch condition must have integer type', condLoc);
         const ops: Value[] = [cond, def];
+        const seen = new Set<string>();
         while (this.t() !== Tok.RSquare) {
+          const caseLoc = this.lex.start;
           const c = this.parseTypeAndValue(st);
+          if (c.vk !== 'int') throw this.error('case value is not a constant integer', caseLoc);
+          // the same constant: same type and value (cases of another type are the verifier's concern)
+          const key = `${c.type.bits}:${c.big}`;
+          if (seen.has(key)) throw this.error('duplicate case value in switch', caseLoc);
+          seen.add(key);
           this.expect(Tok.Comma, "expected ',' after case value");
           ops.push(c, this.parseTypeAndBlock(st));
         }
@@ -1653,7 +1681,9 @@ class Parser {
         return new Instruction('switch', ctx.void, ops);
       }
       case 'indirectbr': {
+        const addrLoc = this.lex.start;
         const addr = this.parseTypeAndValue(st);
+        if (addr.type.kind !== 'pointer') throw this.error('indirectbr address must have pointer type', addrLoc);
         this.expect(Tok.Comma, "expected ',' after indirectbr address");
         this.expect(Tok.LSquare, "expected '[' with indirectbr");
         const ops: Value[] = [addr];
@@ -1670,7 +1700,9 @@ class Parser {
         return new Instruction('resume', ctx.void, [this.parseTypeAndValue(st)]);
       case 'fneg': {
         const flags = this.parseFastMathFlags();
+        const typeLoc = this.lex.start;
         const v = this.parseTypeAndValue(st);
+        if (!isFPOrFPVector(v.type)) throw this.error('invalid operand type for instruction', typeLoc);
         return new Instruction('fneg', v.type, [v], '', flags);
       }
       case 'icmp':
@@ -1681,19 +1713,25 @@ class Parser {
         if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error(`expected ${op} predicate (e.g. 'eq')`);
         const pred = this.lex.text;
         this.next();
+        const typeLoc = this.lex.start;
         const lhs = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after compare value");
         const rhs = this.parseValue(lhs.type, st);
+        if (op === 'fcmp' ? !isFPOrFPVector(lhs.type) : !isIntOrIntVector(lhs.type) && !isPtrOrPtrVector(lhs.type))
+          throw this.error(op === 'fcmp' ? 'fcmp requires floating point operands' : 'icmp requires integer operands', typeLoc);
         const resultType = lhs.type.kind === 'vector' ? ctx.vector(ctx.i1, lhs.type.length, lhs.type.scalable) : ctx.i1;
         return new CmpInst(op, resultType, pred, [lhs, rhs], '', flags);
       }
       case 'select': {
         const flags = this.parseFastMathFlags();
+        const condLoc = this.lex.start;
         const c = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after select condition");
         const a = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after select value");
         const b = this.parseTypeAndValue(st);
+        const problem = selectOperandsProblem(c.type, a.type, b.type);
+        if (problem !== undefined) throw this.error(problem, condLoc);
         return new Instruction('select', a.type, [c, a, b], '', flags);
       }
       case 'va_arg': {
@@ -1703,27 +1741,32 @@ class Parser {
         return new Instruction('va_arg', t, [v]);
       }
       case 'extractelement': {
+        const vLoc = this.lex.start;
         const v = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after extract value");
         const i = this.parseTypeAndValue(st);
-        if (v.type.kind !== 'vector') throw this.error('invalid extractelement operands', loc);
+        if (!extractElementValid(v.type, i.type) || v.type.kind !== 'vector') throw this.error('invalid extractelement operands', vLoc);
         return new Instruction('extractelement', v.type.element, [v, i]);
       }
       case 'insertelement': {
+        const vLoc = this.lex.start;
         const v = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after insertelement value");
         const e = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after insertelement value");
         const i = this.parseTypeAndValue(st);
+        if (!insertElementValid(v.type, e.type, i.type)) throw this.error('invalid insertelement operands', vLoc);
         return new Instruction('insertelement', v.type, [v, e, i]);
       }
       case 'shufflevector': {
+        const aLoc = this.lex.start;
         const a = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after shuffle mask");
         const b = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after shuffle value");
         const mask = this.parseTypeAndValue(st);
-        if (a.type.kind !== 'vector' || mask.type.kind !== 'vector') throw this.error('invalid shufflevector operands', loc);
+        if (!shuffleVectorValid(a.type, b.type, mask.type) || !validShuffleMask(a.type, mask)) throw this.error('invalid shufflevector operands', aLoc);
+        if (a.type.kind !== 'vector' || mask.type.kind !== 'vector') throw this.error('invalid shufflevector operands', aLoc);
         const resultType = ctx.vector(a.type.element, mask.type.length, mask.type.scalable);
         return new ShuffleVectorInst(resultType, [a, b], shuffleMaskOf(mask), mask);
       }
@@ -1785,16 +1828,23 @@ class Parser {
       case 'getelementptr':
         return this.parseGEP(st);
       case 'extractvalue': {
+        const vLoc = this.lex.start;
         const v = this.parseTypeAndValue(st);
         const indices = this.parseIndexList();
-        return new AggregateInst('extractvalue', indexedType(v.type, indices, () => this.error('invalid indices for extractvalue', loc)), [v], indices);
+        if (v.type.kind !== 'struct' && v.type.kind !== 'array') throw this.error('extractvalue operand must be aggregate type', vLoc);
+        return new AggregateInst('extractvalue', indexedType(v.type, indices, () => this.error('invalid indices for extractvalue', vLoc)), [v], indices);
       }
       case 'insertvalue': {
+        const aggLoc = this.lex.start;
         const agg = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected comma after insertvalue operand");
+        const vLoc = this.lex.start;
         const v = this.parseTypeAndValue(st);
         const indices = this.parseIndexList();
-        indexedType(agg.type, indices, () => this.error('invalid indices for insertvalue', loc));
+        if (agg.type.kind !== 'struct' && agg.type.kind !== 'array') throw this.error('insertvalue operand must be aggregate type', aggLoc);
+        const field = indexedType(agg.type, indices, () => this.error('invalid indices for insertvalue', aggLoc));
+        if (field !== v.type)
+          throw this.error(`insertvalue operand and field disagree in type: '${formatType(v.type)}' instead of '${formatType(field)}'`, vLoc);
         return new AggregateInst('insertvalue', agg.type, [agg, v], indices);
       }
       case 'cleanupret': {
@@ -1927,11 +1977,6 @@ class Parser {
     this.expect(Tok.Comma, "expected comma after load's type");
     const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
-    if (this.typed) {
-      const pt = ptr.type;
-      if (pt.kind !== 'pointer' || !isFirstClassType(t)) throw this.error('load operand must be a pointer to a first class type', ptrLoc);
-      if (pt.pointee !== t) throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(t)} vs ${formatType(pt.pointee!)})`, loc);
-    }
     const inst = new MemoryInst('load', t, [ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
     if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
@@ -1939,6 +1984,12 @@ class Parser {
       inst.align = this.parseAlignClause();
       if (inst.align === undefined) throw this.error("expected 'align'");
     }
+    const pt = ptr.type;
+    if (pt.kind !== 'pointer' || !isFirstClassType(t)) throw this.error('load operand must be a pointer to a first class type', ptrLoc);
+    if (atomic && inst.align === undefined) throw this.error('atomic load must have explicit non-zero alignment', ptrLoc);
+    if (inst.ordering === 'release' || inst.ordering === 'acq_rel') throw this.error('atomic load cannot use Release ordering', ptrLoc);
+    if (this.typed && pt.pointee !== t)
+      throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(t)} vs ${formatType(pt.pointee!)})`, loc);
     if (inst.align === undefined) {
       if (!isSized(t)) throw this.error('loading unsized types is not allowed', loc);
       inst.align = this.m.layout.abiAlign(t);
@@ -1956,10 +2007,6 @@ class Parser {
     this.expect(Tok.Comma, "expected ',' after store operand");
     const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
-    if (this.typed) {
-      if (ptr.type.kind !== 'pointer') throw this.error('store operand must be a pointer', ptrLoc);
-      if (ptr.type.pointee !== v.type) throw this.error('stored value and pointer type do not match', valueLoc);
-    }
     const inst = new MemoryInst('store', this.ctx.void, [v, ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
     if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
@@ -1967,6 +2014,12 @@ class Parser {
       inst.align = this.parseAlignClause();
       if (inst.align === undefined) throw this.error("expected 'align'");
     }
+    if (ptr.type.kind !== 'pointer') throw this.error('store operand must be a pointer', ptrLoc);
+    if (!isFirstClassType(v.type)) throw this.error('store operand must be a first class value', valueLoc);
+    if (this.typed && ptr.type.pointee !== v.type) throw this.error('stored value and pointer type do not match', valueLoc);
+    if (atomic && inst.align === undefined) throw this.error('atomic store must have explicit non-zero alignment', valueLoc);
+    if (inst.ordering === 'acquire' || inst.ordering === 'acq_rel') throw this.error('atomic store cannot use Acquire ordering', valueLoc);
+    if (inst.align === undefined && !isSized(v.type)) throw this.error('storing unsized types is not allowed', valueLoc);
     inst.align ??= this.m.layout.abiAlign(v.type);
     return inst;
   }
@@ -1981,11 +2034,12 @@ class Parser {
     const cmpLoc = this.lex.start;
     const cmp = this.parseTypeAndValue(st);
     this.expect(Tok.Comma, "expected ',' after cmpxchg cmp operand");
+    const newLoc = this.lex.start;
     const nv = this.parseTypeAndValue(st);
-    if (this.typed) {
-      if (ptr.type.kind !== 'pointer') throw this.error('cmpxchg operand must be a pointer', ptrLoc);
-      if (ptr.type.pointee !== cmp.type) throw this.error('compare value and pointer type do not match', cmpLoc);
-    }
+    if (ptr.type.kind !== 'pointer') throw this.error('cmpxchg operand must be a pointer', ptrLoc);
+    if (this.typed && ptr.type.pointee !== cmp.type) throw this.error('compare value and pointer type do not match', cmpLoc);
+    if (cmp.type !== nv.type) throw this.error('compare value and new value type do not match', newLoc);
+    if (!isFirstClassType(nv.type)) throw this.error('cmpxchg operand must be a first class value', newLoc);
     const inst = new MemoryInst('cmpxchg', this.ctx.literalStruct([cmp.type, this.ctx.i1]), [ptr, cmp, nv], '', flags);
     this.parseScopeAndOrdering(inst, true);
     if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
@@ -2007,9 +2061,16 @@ class Parser {
     this.expect(Tok.Comma, "expected ',' after atomicrmw address");
     const valueLoc = this.lex.start;
     const v = this.parseTypeAndValue(st);
-    if (this.typed) {
-      if (ptr.type.kind !== 'pointer') throw this.error('atomicrmw operand must be a pointer', ptrLoc);
-      if (ptr.type.pointee !== v.type) throw this.error('atomicrmw value and pointer type do not match', valueLoc);
+    if (ptr.type.kind !== 'pointer') throw this.error('atomicrmw operand must be a pointer', ptrLoc);
+    if (this.typed && ptr.type.pointee !== v.type) throw this.error('atomicrmw value and pointer type do not match', valueLoc);
+    const vt = v.type;
+    if (operation === 'xchg') {
+      if (vt.kind !== 'integer' && vt.kind !== 'float' && vt.kind !== 'pointer')
+        throw this.error(`atomicrmw xchg operand must be an integer, floating point, or pointer type`, valueLoc);
+    } else if (FP_RMW_OPERATIONS.has(operation)) {
+      if (!isFPOrFPVector(vt)) throw this.error(`atomicrmw ${operation} operand must be a floating point type`, valueLoc);
+    } else if (vt.kind !== 'integer') {
+      throw this.error(`atomicrmw ${operation} operand must be an integer`, valueLoc);
     }
     const inst = new MemoryInst('atomicrmw', v.type, [ptr, v], '', flags);
     inst.rmwOperation = operation;
@@ -2035,45 +2096,29 @@ class Parser {
     this.expect(Tok.Comma, "expected comma after getelementptr's type");
     const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
+    let base = ptr.type.kind === 'vector' ? ptr.type.element : ptr.type;
+    if (base.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', ptrLoc);
+    if (this.typed && base.pointee !== sourceType)
+      throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(sourceType)} vs ${formatType(base.pointee!)})`, sourceLoc);
     const ops: Value[] = [ptr];
     let vectorLength = ptr.type.kind === 'vector' ? ptr.type.length : -1;
     while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
+      const idxLoc = this.lex.start;
       const idx = this.parseTypeAndValue(st);
-      if (idx.type.kind === 'vector') vectorLength = idx.type.length;
+      if (!isIntOrIntVector(idx.type)) throw this.error('getelementptr index must be an integer', idxLoc);
+      if (idx.type.kind === 'vector') {
+        if (vectorLength >= 0 && vectorLength !== idx.type.length) throw this.error('getelementptr vector index has a wrong number of elements', idxLoc);
+        vectorLength = idx.type.length;
+      }
       ops.push(idx);
     }
-    let base = ptr.type.kind === 'vector' ? ptr.type.element : ptr.type;
-    if (this.typed) base = this.typedGEPPointer(sourceType, base, ops, sourceLoc, ptrLoc);
-    const resultType = vectorLength >= 0 ? this.ctx.vector(base, vectorLength) : base;
-    return new GetElementPtrInst(resultType, sourceType, ops, '', flags);
-  }
-
-  /**
-   * Typed pointers: checks the GEP's base pointer against its source element type and returns
-   * the result pointer type (`GetElementPtrInst::getGEPReturnType`, scalar part).
-   */
-  private typedGEPPointer(sourceType: Type, base: Type, ops: readonly Value[], sourceLoc: number, ptrLoc: number): PointerType {
-    if (base.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', ptrLoc);
-    if (base.pointee !== sourceType)
-      throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(sourceType)} vs ${formatType(base.pointee!)})`, sourceLoc);
     if (ops.length > 1 && !isSized(sourceType)) throw this.error('base element of getelementptr must be sized', ptrLoc);
     const indexed = gepIndexedType(sourceType, ops);
     if (indexed === undefined) throw this.error('invalid getelementptr indices', ptrLoc);
-    return this.ctx.typedPtr(indexed, base.addressSpace);
-  }
-
-  /**
-   * Typed pointers: a bitcast cannot change the address space and an addrspacecast must
-   * (`CastInst::castIsValid` for the pointer casts; other casts are not checked).
-   */
-  private checkTypedCast(op: string, from: Type, to: Type, loc: number): void {
-    if (op !== 'bitcast' && op !== 'addrspacecast') return;
-    const a = from.kind === 'vector' ? from.element : from;
-    const b = to.kind === 'vector' ? to.element : to;
-    if (a.kind !== 'pointer' || b.kind !== 'pointer') return;
-    if ((op === 'bitcast') === (a.addressSpace !== b.addressSpace))
-      throw this.error(`invalid cast opcode for cast from '${formatType(from)}' to '${formatType(to)}'`, loc);
+    if (this.typed) base = this.ctx.typedPtr(indexed, base.addressSpace);
+    const resultType = vectorLength >= 0 ? this.ctx.vector(base, vectorLength) : base;
+    return new GetElementPtrInst(resultType, sourceType, ops, '', flags);
   }
 
   private parseCall(st: FunctionState, tailFlags: number, opcode: 'call' | 'invoke' | 'callbr' = 'call'): Instruction {
@@ -2551,7 +2596,8 @@ class Parser {
       const dest = this.parseType();
       this.expect(Tok.RParen, "expected ')' at end of constantexpr cast");
       if (dest !== t) throw this.error('constant expression type mismatch', loc);
-      if (this.typed) this.checkTypedCast(op, v.type, dest, loc);
+      if (!castIsValid(op as CastOpcode, v.type, dest))
+        throw this.error(`invalid cast opcode for cast from '${formatType(v.type)}' to '${formatType(dest)}'`, loc);
       return this.track(makeConstantExpr(ctx, op as ConstantExprOpcode, dest, [v]));
     }
     if (op === 'getelementptr') {
@@ -2582,17 +2628,27 @@ class Parser {
       }
       this.expect(Tok.RParen, "expected ')' in constantexpr");
       const extra = { flags, sourceElementType: source, ...(inRangeOperand !== undefined ? { inRangeOperand } : {}), ...(inRange ? { inRange } : {}) };
+      const baseType = ops[0]?.type;
+      const base = baseType?.kind === 'vector' ? baseType.element : baseType;
+      if (base?.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', loc);
+      if (this.typed && base.pointee !== source)
+        throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(source)} vs ${formatType(base.pointee!)})`, sourceLoc);
+      let vectorLength = baseType!.kind === 'vector' ? baseType!.length : -1;
+      for (let i = 1; i < ops.length; i++) {
+        const it = ops[i]!.type;
+        if (!isIntOrIntVector(it)) throw this.error('getelementptr index must be an integer', loc);
+        if (it.kind === 'vector') {
+          if (vectorLength >= 0 && vectorLength !== it.length) throw this.error('getelementptr vector index has a wrong number of elements', loc);
+          vectorLength = it.length;
+        }
+      }
+      if (ops.length > 1 && !isSized(source)) throw this.error('base element of getelementptr must be sized', loc);
+      const indexed = gepIndexedType(source, ops);
+      if (indexed === undefined) throw this.error('invalid getelementptr indices', loc);
       if (this.typed) {
         // the result type follows from the indices; it must be the type the context expects
-        if (ops.length === 0) throw this.error('expected base pointer in getelementptr', loc);
-        const baseType = ops[0]!.type;
-        let vectorLength = baseType.kind === 'vector' ? baseType.length : -1;
-        for (let i = 1; i < ops.length; i++) {
-          const it = ops[i]!.type;
-          if (it.kind === 'vector') vectorLength = it.length;
-        }
-        const base = this.typedGEPPointer(source, baseType.kind === 'vector' ? baseType.element : baseType, ops, sourceLoc, loc);
-        const resultType = vectorLength >= 0 ? ctx.vector(base, vectorLength) : base;
+        const resultPointer = ctx.typedPtr(indexed, base.addressSpace);
+        const resultType = vectorLength >= 0 ? ctx.vector(resultPointer, vectorLength) : resultPointer;
         if (resultType !== t) throw this.error(`constant expression type mismatch: got type '${formatType(resultType)}' but expected '${formatType(t)}'`, loc);
       }
       return this.track(makeConstantExpr(ctx, 'getelementptr', t, ops, extra));
@@ -2607,10 +2663,14 @@ class Parser {
       this.expect(Tok.Comma, "expected comma in compare constantexpr");
       const b = typeAndConst();
       this.expect(Tok.RParen, "expected ')' in compare constantexpr");
+      if (a.type !== b.type) throw this.error('compare operands must have the same type', loc);
+      if (op === 'fcmp' ? !isFPOrFPVector(a.type) : !isIntOrIntVector(a.type) && !isPtrOrPtrVector(a.type))
+        throw this.error(op === 'fcmp' ? 'fcmp requires floating point operands' : 'icmp requires pointer or integer operands', loc);
       return this.track(makeConstantExpr(ctx, op, t, [a, b], { predicate }));
     }
     const generic = new Set(['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor', 'fneg', 'fadd', 'fsub', 'fmul', 'fdiv', 'frem', 'select', 'extractelement', 'insertelement', 'shufflevector', 'extractvalue', 'insertvalue']);
     if (generic.has(op)) {
+      if (REMOVED_CONSTEXPR_OPS.has(op)) throw this.error(`${op} constexprs are no longer supported`, loc);
       const flags: string[] = [];
       while (this.t() === Tok.Ident && ['nuw', 'nsw', 'exact'].includes(this.lex.text)) {
         flags.push(this.lex.text);
@@ -2626,6 +2686,8 @@ class Parser {
         this.eat(Tok.Comma);
       }
       this.expect(Tok.RParen, "expected ')' in constantexpr");
+      const problem = constantExprOperandProblem(op, ops);
+      if (problem !== undefined) throw this.error(problem, loc);
       const extra: Record<string, unknown> = {};
       if (flags.length) extra['flags'] = flags;
       if (indices.length) extra['indices'] = indices;
@@ -3181,6 +3243,52 @@ function indexedType(t: Type, indices: readonly number[], fail: () => Error): Ty
     else throw fail();
   }
   return cur;
+}
+
+/** Constant expressions LLVM 16 no longer reads (LLVM 19 drops more: `and`, `or`, `lshr`, `select`...). */
+const REMOVED_CONSTEXPR_OPS: ReadonlySet<string> = new Set(['udiv', 'sdiv', 'urem', 'srem', 'fneg', 'fadd', 'fsub', 'fmul', 'fdiv', 'frem', 'extractvalue', 'insertvalue']);
+const INT_CONSTEXPR_OPS: ReadonlySet<string> = new Set(['add', 'sub', 'mul', 'shl', 'lshr', 'ashr']);
+
+/** What LLParser says about the operand types of a constant expression, or undefined when fine. */
+function constantExprOperandProblem(op: string, ops: readonly Constant[]): string | undefined {
+  const [a, b, c] = ops.map((o) => o.type);
+  if (INT_CONSTEXPR_OPS.has(op) || op === 'and' || op === 'or' || op === 'xor') {
+    if (a !== b) return 'operands of constexpr must have same type';
+    if (INT_CONSTEXPR_OPS.has(op)) return isIntOrIntVector(a!) ? undefined : 'constexpr requires integer operands';
+    return isIntOrIntVector(a!) ? undefined : 'constexpr requires integer or integer vector operands';
+  }
+  switch (op) {
+    case 'select':
+      return ops.length === 3 ? selectOperandsProblem(a!, b!, c!) : 'expected three operands to select';
+    case 'extractelement':
+      return ops.length === 2 && extractElementValid(a!, b!) ? undefined : 'invalid extractelement operands';
+    case 'insertelement':
+      return ops.length === 3 && insertElementValid(a!, b!, c!) ? undefined : 'invalid insertelement operands';
+    case 'shufflevector':
+      return ops.length === 3 && shuffleVectorValid(a!, b!, c!) && validShuffleMask(a!, ops[2]!) ? undefined : 'invalid operands to shufflevector';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * LLVM's check of a shufflevector mask: a constant (undef, poison, zeroinitializer, or a vector of
+ * integers and undef/poison lanes) whose lanes select from the two inputs, and scalable exactly
+ * when the inputs are.
+ */
+function validShuffleMask(input: Type, mask: Value): boolean {
+  if (input.kind !== 'vector' || mask.type.kind !== 'vector' || mask.type.scalable !== input.scalable) return false;
+  const limit = BigInt(input.length * 2);
+  switch (mask.vk) {
+    case 'zero':
+    case 'undef':
+    case 'poison':
+      return true;
+    case 'vector':
+      return mask.elements.every((e) => (e.vk === 'int' ? BigInt.asUintN(32, e.big) < limit : e.vk === 'undef' || e.vk === 'poison'));
+    default:
+      return false;
+  }
 }
 
 /** Mask elements of a shufflevector mask constant (-1 for undef/poison lanes). */
