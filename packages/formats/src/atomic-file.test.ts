@@ -38,6 +38,20 @@ describe('writeFileAtomic', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it.each([false, true])('names the target, not its temporary file, when it cannot be written (durable: %s)', (durable) => {
+    const path = join(dir, 'missing', 'out.txt');
+    let caught: NodeJS.ErrnoException | undefined;
+    try {
+      writeFileAtomic(path, 'x', { durable });
+    } catch (error) {
+      caught = error as NodeJS.ErrnoException;
+    }
+    expect(caught?.code).toBe('ENOENT');
+    expect(caught?.path).toBe(path);
+    expect(caught?.message).toContain(path);
+    expect(caught?.message).not.toContain('.tmp');
+  });
+
   it('removes the temporary file when the rename fails (target is a non-empty directory)', () => {
     const path = join(dir, 'taken');
     mkdirSync(join(path, 'inner'), { recursive: true });

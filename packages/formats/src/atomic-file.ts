@@ -21,6 +21,16 @@ function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
 }
 
+/** A file-system error about the temporary file, retold about the target the user named. */
+function aboutTarget(error: unknown, temp: string, path: string): unknown {
+  const e = error as NodeJS.ErrnoException;
+  if (e !== null && typeof e === 'object' && e.path === temp) {
+    e.path = path;
+    e.message = e.message.split(temp).join(path);
+  }
+  return error;
+}
+
 /**
  * A file written through a temporary file beside its target: `commit` renames it over the target,
  * `discard` removes it, so readers never see a half-written file and a failure keeps the old one.
@@ -34,7 +44,11 @@ export class AtomicFile {
 
   constructor(readonly path: string, options: AtomicFileOptions = {}) {
     this.temp = tempPathFor(path);
-    this.fd = openSync(this.temp, 'w', options.mode);
+    try {
+      this.fd = openSync(this.temp, 'w', options.mode);
+    } catch (error) {
+      throw aboutTarget(error, this.temp, path);
+    }
     this.durable = options.durable === true;
   }
 
@@ -62,7 +76,7 @@ export class AtomicFile {
       renameSync(this.temp, this.path);
     } catch (error) {
       rmSync(this.temp, { force: true });
-      throw error;
+      throw aboutTarget(error, this.temp, this.path);
     }
   }
 
@@ -110,6 +124,6 @@ export function writeFileAtomic(
     renameSync(temp, path);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw error;
+    throw aboutTarget(error, temp, path);
   }
 }
