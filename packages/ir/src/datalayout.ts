@@ -226,3 +226,144 @@ function powerOf2Ceil(n: number): number {
   if (n <= 1) return 1;
   return 2 ** Math.ceil(Math.log2(n));
 }
+
+/**
+ * Why LLVM 16 rejects a `target datalayout` string (`DataLayout::parse`'s message), or undefined
+ * when it reads it. The rules: `-`-separated specifications, each `:`-separated, with no empty
+ * part before a separator and no trailing separator; unsigned 32-bit decimal numbers; alignments
+ * in bits that are byte multiples and powers of two; address spaces below 2^24.
+ */
+export function dataLayoutProblem(spec: string): string | undefined {
+  try {
+    checkDataLayout(spec);
+    return undefined;
+  } catch (error) {
+    if (error instanceof DataLayoutProblem) return error.message;
+    throw error;
+  }
+}
+
+class DataLayoutProblem extends Error {}
+
+function checkDataLayout(spec: string): void {
+  const fail = (message: string): never => {
+    throw new DataLayoutProblem(message);
+  };
+  /** LLVM's `split`: the part before `sep` and the rest, refusing `a-` and `-a`. */
+  const split = (s: string, sep: string): [string, string] => {
+    const at = s.indexOf(sep);
+    const [first, rest] = at < 0 ? [s, ''] : [s.slice(0, at), s.slice(at + 1)];
+    if (rest === '' && first !== s) fail('Trailing separator in datalayout string');
+    if (rest !== '' && first === '') fail('Expected token before separator in datalayout string');
+    return [first, rest];
+  };
+  const int = (s: string): number => {
+    if (!/^[0-9]+$/.test(s) || Number(s) > 0xffffffff) fail('not a number, or does not fit in an unsigned int');
+    return Number(s);
+  };
+  const bytes = (s: string): number => {
+    const bits = int(s);
+    if (bits % 8 !== 0) fail('number of bits must be a byte width multiple');
+    return bits / 8;
+  };
+  const isPow2 = (n: number): boolean => n > 0 && (n & (n - 1)) === 0 && n <= 0x80000000;
+  const addressSpace = (s: string): number => {
+    const as = int(s);
+    if (as >= 1 << 24) fail('Invalid address space, must be a 24-bit integer');
+    return as;
+  };
+
+  let desc = spec;
+  while (desc !== '') {
+    const [item, more] = split(desc, '-');
+    desc = more;
+    let [tok, rest] = split(item, ':');
+    /** Moves to the next `:` part of the specification. */
+    const nextPart = (): string => {
+      [tok, rest] = split(rest, ':');
+      return tok;
+    };
+    if (tok === 'ni') {
+      do {
+        const as = int(nextPart());
+        if (as === 0) fail('Address space 0 can never be non-integral');
+      } while (rest !== '');
+      continue;
+    }
+    const specifier = tok[0]!;
+    tok = tok.slice(1);
+    switch (specifier) {
+      case 's':
+      case 'E':
+      case 'e':
+        break;
+      case 'p': {
+        if ((tok === '' ? 0 : int(tok)) >= 1 << 24) fail('Invalid address space, must be a 24bit integer');
+        if (rest === '') fail('Missing size specification for pointer in datalayout string');
+        // pointer and index sizes are in bits and need not be byte multiples (LLVM 16)
+        if (int(nextPart()) === 0) fail('Invalid pointer size of 0 bytes');
+        if (rest === '') fail('Missing alignment specification for pointer in datalayout string');
+        const abi = bytes(nextPart());
+        if (!isPow2(abi)) fail('Pointer ABI alignment must be a power of 2');
+        let pref = abi;
+        if (rest !== '') {
+          pref = bytes(nextPart());
+          if (!isPow2(pref)) fail('Pointer preferred alignment must be a power of 2');
+          if (rest !== '' && int(nextPart()) === 0) fail('Invalid index size of 0 bytes');
+        }
+        if (pref < abi) fail('Preferred alignment cannot be less than the ABI alignment');
+        break;
+      }
+      case 'i':
+      case 'v':
+      case 'f':
+      case 'a': {
+        const size = tok === '' ? 0 : int(tok);
+        if (specifier === 'a' && size !== 0) fail('Sized aggregate specification in datalayout string');
+        if (rest === '') fail('Missing alignment specification in datalayout string');
+        const abi = bytes(nextPart());
+        if (specifier !== 'a' && abi === 0) fail('ABI alignment specification must be >0 for non-aggregate types');
+        if (abi >= 1 << 16) fail('Invalid ABI alignment, must be a 16bit integer');
+        if (abi !== 0 && !isPow2(abi)) fail('Invalid ABI alignment, must be a power of 2');
+        const pref = rest !== '' ? bytes(nextPart()) : abi;
+        if (pref >= 1 << 16) fail('Invalid preferred alignment, must be a 16bit integer');
+        if (pref !== 0 && !isPow2(pref)) fail('Invalid preferred alignment, must be a power of 2');
+        if (size >= 1 << 24) fail('Invalid bit width, must be a 24bit integer');
+        // an alignment of 0 counts as 1 (`assumeAligned`)
+        if (Math.max(pref, 1) < Math.max(abi, 1)) fail('Preferred alignment cannot be less than the ABI alignment');
+        break;
+      }
+      case 'n':
+        for (;;) {
+          if (int(tok) === 0) fail('Zero width native integer type in datalayout string');
+          if (rest === '') break;
+          nextPart();
+        }
+        break;
+      case 'S': {
+        const align = bytes(tok);
+        if (align !== 0 && !isPow2(align)) fail('Alignment is neither 0 nor a power of 2');
+        break;
+      }
+      case 'F': {
+        if (tok[0] !== 'i' && tok[0] !== 'n') fail('Unknown function pointer alignment type in datalayout string');
+        const align = bytes(tok.slice(1));
+        if (align !== 0 && !isPow2(align)) fail('Alignment is neither 0 nor a power of 2');
+        break;
+      }
+      case 'P':
+      case 'A':
+      case 'G':
+        addressSpace(tok);
+        break;
+      case 'm':
+        if (tok !== '') fail('Unexpected trailing characters after mangling specifier in datalayout string');
+        if (rest === '') fail('Expected mangling specifier in datalayout string');
+        if (rest.length > 1) fail('Unknown mangling specifier in datalayout string');
+        if (!'elomwxa'.includes(rest)) fail('Unknown mangling in datalayout string');
+        break;
+      default:
+        fail('Unknown specifier in datalayout string');
+    }
+  }
+}

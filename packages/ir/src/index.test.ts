@@ -8,7 +8,7 @@ const EXPORTS = [
     'CatchSwitchInst', 'CmpInst', 'Comdat', 'ConstantAggregateZero', 'ConstantArray', 'ConstantExpr',
     'ConstantFP', 'ConstantGlobals', 'ConstantInt', 'ConstantNone', 'ConstantPointerNull', 'ConstantString',
     'ConstantStruct', 'ConstantVector', 'Context', 'DIArgList', 'DIExpression', 'DINode',
-    'DSOLocalEquivalent', 'DataLayout', 'FAST_MATH_MASK', 'FIXED_METADATA_KINDS', 'Flag', 'FloatType',
+    'DSOLocalEquivalent', 'DataLayout', 'dataLayoutProblem', 'FAST_MATH_MASK', 'FIXED_METADATA_KINDS', 'Flag', 'FloatType',
     'FunctionType', 'GetElementPtrInst', 'GlobalAlias', 'GlobalIFunc', 'GlobalUses', 'GlobalVariable',
     'IRFunction', 'InlineAsm', 'Instruction', 'IntegerType', 'IrError', 'IrSyntaxError',
     'KERNEL_CALLING_CONVENTIONS', 'LandingPadInst', 'Linker', 'MDString', 'MDTuple', 'MemoryInst',

@@ -115,7 +115,7 @@ export {
 } from './attributes.js';
 export type { Attribute, MemoryLocation } from './attributes.js';
 export { Module, getMetadata, setMetadata } from './module.js';
-export { DataLayout } from './datalayout.js';
+export { DataLayout, dataLayoutProblem } from './datalayout.js';
 export { parseModule } from './parser.js';
 export type { ParseOptions, PointerSyntax } from './parser.js';
 export { printModule, printModuleTo, PrintCache, formatName, formatType, escapeString } from './printer.js';

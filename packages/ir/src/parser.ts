@@ -23,6 +23,7 @@ import {
 import { callingConvFromNumber, isCallingConvKeyword } from './callingconv.js';
 import { makeArray, makeConstantExpr, makeString, makeStruct, makeVector, nullValue } from './constfold.js';
 import { Context } from './context.js';
+import { dataLayoutProblem } from './datalayout.js';
 import { IrSyntaxError } from './errors.js';
 import { fpLiteralBits } from './fp.js';
 import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
@@ -415,7 +416,10 @@ class Parser {
       this.m.triple = this.expectString('expected string');
     } else if (this.eatIdent('datalayout')) {
       this.expect(Tok.Equal, "expected '=' after target datalayout");
+      const loc = this.lex.start;
       this.m.dataLayout = this.expectString('expected string');
+      const problem = dataLayoutProblem(this.m.dataLayout);
+      if (problem !== undefined) throw this.error(problem, loc);
     } else throw this.error('unknown target property');
   }
 
