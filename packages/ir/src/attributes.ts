@@ -42,6 +42,36 @@ export const INT_ATTRIBUTES = new Set([
   'uwtable', 'vscale_range', 'nofpclass',
 ]);
 
+const FN = 1;
+const PARAM = 2;
+const RET = 4;
+/**
+ * Where LLVM 16 accepts each of its attribute keywords (Attributes.td's FnAttr, ParamAttr,
+ * RetAttr). `readnone`/`readonly`/`writeonly` on functions are upgraded to `memory(...)` before
+ * this applies. Keywords newer than LLVM 16 are not listed and not checked.
+ */
+const POSITIONS = new Map<string, number>([
+  ...['allocalign', 'allocptr', 'immarg', 'nest', 'nocapture', 'returned', 'swiftasync', 'swifterror', 'swiftself', 'byref', 'byval', 'elementtype', 'inalloca', 'sret'].map((k) => [k, PARAM] as const),
+  ...['alwaysinline', 'cold', 'convergent', 'disable_sanitizer_instrumentation', 'fn_ret_thunk_extern', 'hot', 'inlinehint', 'jumptable', 'minsize',
+    'mustprogress', 'naked', 'nobuiltin', 'nocallback', 'nocf_check', 'noduplicate', 'noimplicitfloat', 'noinline', 'nomerge', 'noprofile', 'norecurse',
+    'noredzone', 'noreturn', 'nosanitize_bounds', 'nosanitize_coverage', 'nosync', 'nounwind', 'nonlazybind', 'null_pointer_is_valid', 'optforfuzzing',
+    'optsize', 'optnone', 'presplitcoroutine', 'returns_twice', 'safestack', 'sanitize_address', 'sanitize_hwaddress', 'sanitize_memtag', 'sanitize_memory',
+    'sanitize_thread', 'shadowcallstack', 'skipprofile', 'speculatable', 'speculative_load_hardening', 'ssp', 'sspreq', 'sspstrong', 'strictfp', 'willreturn',
+    'allockind', 'allocsize', 'memory', 'uwtable', 'vscale_range', 'builtin'].map((k) => [k, FN] as const),
+  ...['inreg', 'noalias', 'noundef', 'nonnull', 'signext', 'zeroext', 'dereferenceable', 'dereferenceable_or_null'].map((k) => [k, PARAM | RET] as const),
+  ...['nofree', 'readnone', 'readonly', 'writeonly', 'preallocated', 'alignstack'].map((k) => [k, FN | PARAM] as const),
+  ['align', FN | PARAM | RET],
+]);
+
+export type AttributePosition = 'function' | 'parameter' | 'return value';
+
+/** Whether LLVM 16 accepts `keyword` on a function (or call site), a parameter or a return value; true for keywords it does not know. */
+export function attributeAppliesTo(keyword: string, position: AttributePosition): boolean {
+  const where = POSITIONS.get(keyword);
+  if (where === undefined) return true;
+  return (where & (position === 'function' ? FN : position === 'parameter' ? PARAM : RET)) !== 0;
+}
+
 /** Whether `keyword` is an attribute keyword this library knows (enum, integer or type). */
 export function isAttributeKeyword(keyword: string): boolean {
   return KIND_RANK.has(keyword);

@@ -14,6 +14,8 @@ import {
   enumAttr,
   intAttr,
   isAttributeKeyword,
+  attributeAppliesTo,
+  type AttributePosition,
   packMemoryEffects,
   parseModRef,
   stringAttr,
@@ -579,7 +581,7 @@ class Parser {
         }
         params.push(this.parseType());
         // attributes and names are not allowed in function types, but old IR had attrs; skip them
-        this.parseParamAttributes();
+        this.parseParamAttributes('type');
         if (!this.eat(Tok.Comma)) break;
       }
       this.expect(Tok.RParen, "expected ')' at end of argument list");
@@ -759,10 +761,11 @@ class Parser {
   }
 
   /**
-   * Attributes that can appear on parameters and return values. Stops at the first token that is
-   * not a parameter attribute.
+   * Attributes of a parameter or a return value. Stops at the first token that is not an
+   * attribute; an attribute LLVM 16 does not take in this position is an error (in an old-style
+   * function type, `'type'`, it just ends the list).
    */
-  private parseParamAttributes(): Attribute[] {
+  private parseParamAttributes(position: AttributePosition | 'type' = 'parameter'): Attribute[] {
     if (this.lex.kind !== Tok.Ident && this.lex.kind !== Tok.String) return NO_ATTRS;
     const attrs: Attribute[] = [];
     for (;;) {
@@ -773,6 +776,9 @@ class Parser {
       }
       if (l.kind !== Tok.Ident) return attrs;
       const w = l.text;
+      if (position !== 'type' && isAttributeKeyword(w) && !attributeAppliesTo(w, position)) {
+        if (MEMORY_UPGRADES[w] === undefined || position === 'return value') throw this.error(`this attribute does not apply to ${position === 'parameter' ? 'parameters' : 'return values'}`);
+      }
       switch (w) {
         case 'align':
           this.next();
@@ -804,7 +810,7 @@ class Parser {
           attrs.push({ kind: 'raw', key: w, text: this.captureBalancedParens() });
           continue;
         default:
-          if (isAttributeKeyword(w) && !FN_ONLY.has(w) && !TYPE_ARG_ATTRS.has(w)) {
+          if (isAttributeKeyword(w) && !TYPE_ARG_ATTRS.has(w) && (position === 'type' ? !FN_ONLY.has(w) : attributeAppliesTo(w, position))) {
             this.next();
             attrs.push(enumAttr(w));
             continue;
@@ -822,7 +828,7 @@ class Parser {
     const k = this.lex.kind;
     if (k !== Tok.Ident && k !== Tok.String) return AttributeSet.empty;
     const start = this.lex.start;
-    const attrs = this.parseParamAttributes();
+    const attrs = this.parseParamAttributes('parameter');
     if (attrs.length === 0) return AttributeSet.empty;
     const key = this.lex.src.slice(start, this.lex.start);
     let set = this.attrSetCache.get(key);
@@ -859,7 +865,7 @@ class Parser {
    * Function attributes (also used for call sites and attribute groups): keywords, string
    * attributes, `#N` group references, and LLVM 16's upgrade of legacy memory attributes.
    */
-  private parseFnAttributes(inGroup: boolean): { attrs: Attribute[]; groups: number[]; memory: number | undefined } {
+  private parseFnAttributes(inGroup: boolean, onFunction = false): { attrs: Attribute[]; groups: number[]; memory: number | undefined } {
     const attrs: Attribute[] = [];
     const groups: number[] = [];
     let memory: [number, number, number] | undefined;
@@ -877,6 +883,9 @@ class Parser {
       }
       if (l.kind !== Tok.Ident) break;
       const w = l.text;
+      // `align` on a function is its alignment (LLVM moves it there)
+      if (isAttributeKeyword(w) && w !== 'align' && !attributeAppliesTo(w, 'function') && MEMORY_UPGRADES[w] === undefined) throw this.error('this attribute does not apply to functions');
+      if (w === 'builtin' && onFunction) throw this.error("'builtin' attribute not valid on function");
       const upgrade = MEMORY_UPGRADES[w];
       if (upgrade !== undefined) {
         this.next();
@@ -951,7 +960,7 @@ class Parser {
             attrs.push(enumAttr(w));
             continue;
           }
-          if (TYPE_ARG_ATTRS.has(w) && inGroup) {
+          if (TYPE_ARG_ATTRS.has(w) && (inGroup || w === 'preallocated')) {
             this.next();
             attrs.push(this.parseAttrTypeArg(w, true));
             continue;
@@ -1211,7 +1220,7 @@ class Parser {
     if (!isDefine && linkage !== undefined && linkage !== 'external' && linkage !== 'extern_weak')
       throw this.error(`invalid linkage for function declaration`, headerLoc);
     const cc = this.parseOptionalCallingConv();
-    const retAttrs = this.parseParamAttributes();
+    const retAttrs = this.parseParamAttributes('return value');
     const retLoc = this.lex.start;
     const retType = this.parseType(true);
     if (retType.kind === 'function' || retType.kind === 'label') throw this.error('invalid function return type', retLoc);
@@ -1256,7 +1265,7 @@ class Parser {
     let addressSpace = this.m.layout.programAddressSpace;
     if (this.isIdent('addrspace')) addressSpace = this.parseAddrSpace();
     const fnAttrLoc = this.lex.start;
-    const parsedFnAttrs = this.parseFnAttributes(false);
+    const parsedFnAttrs = this.parseFnAttributes(false, true);
     let section = '';
     let partition = '';
     let comdat: Comdat | undefined;
@@ -2129,7 +2138,7 @@ class Parser {
     let flags = tailFlags;
     if (opcode === 'call') flags |= this.parseFastMathFlags();
     const cc = this.parseOptionalCallingConv();
-    const retAttrs = this.parseParamAttributes();
+    const retAttrs = this.parseParamAttributes('return value');
     let callAS = this.m.layout.programAddressSpace;
     if (this.isIdent('addrspace')) callAS = this.parseAddrSpace();
     const retLoc = this.lex.start;
