@@ -4,6 +4,9 @@
  *    never another exception, never a hang.
  * 2. Corpus files with random edits (byte flips, deletions, duplicated slices) behave the same.
  * 3. Whatever parses also prints, and printing is a fixed point: parse(print(m)) prints the same.
+ * 4. When LLVM 16's opt is installed: a corpus file with one token replaced, deleted or repeated
+ *    is read by syclkit exactly when opt reads it (or refuses it only in its verifier, which
+ *    reports no source position), and when both read it they print the same text.
  */
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
@@ -13,6 +16,7 @@ import { IrSyntaxError } from './errors.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
 import { fcOptions } from '@syclkit/testing';
+import { llvmTool, runTool } from './testing/llvm.js';
 
 function check(text: string): void {
   const started = performance.now();
@@ -84,6 +88,36 @@ describe('parser robustness', () => {
         check(applyEdits(seeds[i]!, edits)),
       ),
       fcOptions(400),
+    );
+  }, 120_000);
+});
+
+const opt16 = llvmTool('opt');
+describe.skipIf(opt16 === undefined)('agreement with LLVM 16 on edited corpus files', () => {
+  const accepted = opt16 === undefined ? [] : seeds.filter((text) => runTool(opt16, ['-S', '-o', '/dev/null', '-'], text).status === 0);
+  const tokenEdit = fc.record({ kind: fc.constantFrom('replace', 'delete', 'repeat'), at: fc.nat(), other: fc.nat() });
+
+  it('4: one-token edits are read exactly when opt reads them, and print as opt prints them', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Math.max(0, accepted.length - 1) }), tokenEdit, (i, e) => {
+        const text = accepted[i]!;
+        const tokens = [...text.matchAll(/[%@!#]?[\w.$-]+|[(){}[\]<>,=*]/g)];
+        const a = tokens[e.at % tokens.length]!;
+        const b = tokens[e.other % tokens.length]![0];
+        const end = a.index + a[0].length;
+        const edited =
+          e.kind === 'replace' ? text.slice(0, a.index) + b + text.slice(end) : e.kind === 'delete' ? text.slice(0, a.index) + text.slice(end) : text.slice(0, a.index) + b + ' ' + text.slice(a.index);
+        const theirs = runTool(opt16!, ['-S', '-'], edited);
+        let ours: string | undefined;
+        try {
+          ours = printModule(parseModule(edited, { filename: '<stdin>' }));
+        } catch (error) {
+          if (!(error instanceof IrSyntaxError)) throw error;
+        }
+        if (theirs.status === 0) expect(ours).toBe(theirs.stdout);
+        else if (/<stdin>:\d+:\d+: error:/.test(theirs.stderr)) expect({ edited: edited.slice(Math.max(0, a.index - 40), a.index + 40), ours }).toEqual({ edited: edited.slice(Math.max(0, a.index - 40), a.index + 40), ours: undefined });
+      }),
+      fcOptions(60),
     );
   }, 120_000);
 });

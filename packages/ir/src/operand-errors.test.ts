@@ -109,6 +109,18 @@ const CASES: readonly (readonly [string, string, string | undefined, string | un
   ["trunc-vec-ok", "define void @f(<2 x i32> %a) {\n  %c = trunc <2 x i32> %a to <2 x i8>\n  ret void\n}\n", undefined, undefined],
   ["bitcast-vec-ptr-scalable", "define void @f(<vscale x 2 x i32> %a) {\n  %c = bitcast <vscale x 2 x i32> %a to <vscale x 1 x i64>\n  ret void\n}\n", undefined, undefined],
   ["bitcast-scalable-fixed", "define void @f(<vscale x 2 x i32> %a) {\n  %c = bitcast <vscale x 2 x i32> %a to <2 x i32>\n  ret void\n}\n", '2:16', "invalid cast opcode for cast from '<vscale x 2 x i32>' to '<2 x i32>'"],
+  ["int-literal-for-float", "@g = global float 0\n", '1:19', "integer constant must have integer type"],
+  ["int-literal-in-float-vector", "@g = global <2 x float> <float 0.0, float 1>\n", '1:43', "integer constant must have integer type"],
+  ["vector-element-type", "@g = global <2 x i1> <i1 0, i32 1>\n", '1:23', "vector element #1 is not of type 'i1"],
+  ["vector-literal-type", "@g = global <2 x i8> <i16 1, i16 2>\n", '1:22', "constant expression type mismatch: got type '<2 x i16>' but expected '<2 x i8>'"],
+  ["vector-literal-length", "@g = global <3 x i8> <i8 1, i8 2>\n", '1:22', "constant expression type mismatch: got type '<2 x i8>' but expected '<3 x i8>'"],
+  ["array-element-type", "@g = global [2 x i8] [i8 1, i16 2]\n", '1:23', "array element #1 is not of type 'i8"],
+  ["array-literal-type", "@g = global [2 x i8] [i16 1, i16 2]\n", '1:22', "constant expression type mismatch: got type '[2 x i16]' but expected '[2 x i8]'"],
+  ["array-for-vector", "@g = global <2 x i8> [i8 1, i8 2]\n", '1:22', "constant expression type mismatch: got type '[2 x i8]' but expected '<2 x i8>'"],
+  ["empty-array", "@g = global [1 x i8] []\n", '1:22', "invalid empty array initializer"],
+  ["empty-array-ok", "@g = global [0 x i8] []\n", undefined, undefined],
+  ["packed-struct-literal", "@g = global {i32} <{i32 1}>\n", '1:19', "packed'ness of initializer and type don't match"],
+  ["struct-literal-count", "@g = global {i32, i32} {i32 1}\n", '1:24', "initializer with struct type has wrong # elements"],
 ];
 
 function outcome(text: string): string | undefined {

@@ -30,6 +30,7 @@ import { IrSyntaxError } from './errors.js';
 import { fpLiteralBits } from './fp.js';
 import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
 import { checkDIFields, isKnownDIClass } from './di-printer.js';
+import { diFieldProblem } from './di-fields.js';
 import { formatType } from './printer.js';
 import { castIsValid, extractElementValid, insertElementValid, isFPOrFPVector, isIntOrIntVector, isPtrOrPtrVector, selectOperandsProblem, shuffleVectorValid, type CastOpcode } from './operand-rules.js';
 import {
@@ -56,7 +57,7 @@ import { NameTable } from './nametable.js';
 import { constantOperands } from './uses.js';
 import { DINode, type Attachment, type DIFieldValue, type MDNode, type MDTuple, type Metadata, type ValueAsMetadata } from './metadata.js';
 import { Module } from './module.js';
-import { isFirstClassType, isSized, type FloatKind, type FunctionType, type PointerType, type StructType, type Type } from './types.js';
+import { isFirstClassType, isSized, type ArrayType, type FloatKind, type FunctionType, type PointerType, type StructType, type Type, type VectorType } from './types.js';
 import {
   Argument,
   BasicBlock,
@@ -2427,7 +2428,6 @@ class Parser {
         const text = l.text;
         this.next();
         if (t.kind === 'integer') return ctx.constInt(t, intTokenNumber(text));
-        if (t.kind === 'float') return this.fpConstant(t.fp, text, false, loc);
         throw this.error('integer constant must have integer type', loc);
       }
       case Tok.Float:
@@ -2446,8 +2446,8 @@ class Parser {
           while (this.eat(Tok.Comma));
         }
         this.expect(Tok.RBrace, "expected end of struct constant");
-        if (t.kind !== 'struct' || t.packed) throw this.error('constant expression type mismatch', loc);
-        this.checkStructFields(t, fields, loc);
+        if (t.kind !== 'struct') throw this.error('constant expression type mismatch', loc);
+        this.checkStructFields(t, fields, false, loc);
         return this.track(makeStruct(ctx, t, fields));
       }
       case Tok.Less: {
@@ -2460,30 +2460,48 @@ class Parser {
           }
           this.expect(Tok.RBrace, "expected end of packed struct");
           this.expect(Tok.Greater, "expected end of constant");
-          if (t.kind !== 'struct' || !t.packed) throw this.error('constant expression type mismatch', loc);
-          this.checkStructFields(t, fields, loc);
+          if (t.kind !== 'struct') throw this.error('constant expression type mismatch', loc);
+          this.checkStructFields(t, fields, true, loc);
           return this.track(makeStruct(ctx, t, fields));
         }
         const elements: Constant[] = [];
+        const firstLoc = this.lex.start;
         if (this.t() !== Tok.Greater) {
           do elements.push(this.parseTypeAndValue(st) as Constant);
           while (this.eat(Tok.Comma));
         }
         this.expect(Tok.Greater, "expected end of constant");
-        if (t.kind !== 'vector' || t.length !== elements.length) throw this.error('constant expression type mismatch', loc);
-        return this.track(makeVector(ctx, t, elements));
+        if (elements.length === 0) throw this.error('constant vector must not be empty', loc);
+        const first = elements[0]!.type;
+        if (first.kind !== 'integer' && first.kind !== 'float' && first.kind !== 'pointer')
+          throw this.error('vector elements must have integer, pointer or floating point type', firstLoc);
+        // LLVM's message lacks the closing quote
+        elements.forEach((e, i) => {
+          if (e.type !== first) throw this.error(`vector element #${i} is not of type '${formatType(first)}`, firstLoc);
+        });
+        this.literalTypeIs(ctx.vector(first, elements.length), t, loc);
+        return this.track(makeVector(ctx, t as VectorType, elements));
       }
       case Tok.LSquare: {
         this.next();
         const elements: Constant[] = [];
+        const firstLoc = this.lex.start;
         if (this.t() !== Tok.RSquare) {
           do elements.push(this.parseTypeAndValue(st) as Constant);
           while (this.eat(Tok.Comma));
         }
         this.expect(Tok.RSquare, "expected end of array constant");
-        if (t.kind !== 'array' || t.length !== elements.length) throw this.error(`constant expression type mismatch`, loc);
-        for (const e of elements) if (e.type !== t.element) throw this.error(`array element type mismatch`, loc);
-        return this.track(makeArray(ctx, t, elements));
+        if (elements.length > 0) {
+          const first = elements[0]!.type;
+          if (!isFirstClassType(first) || first.kind === 'label') throw this.error(`invalid array element type: ${formatType(first)}`, firstLoc);
+          elements.forEach((e, i) => {
+            if (e.type !== first) throw this.error(`array element #${i} is not of type '${formatType(first)}`, firstLoc);
+          });
+          this.literalTypeIs(ctx.array(first, elements.length), t, loc);
+        } else if (t.kind !== 'array' || t.length !== 0) {
+          throw this.error('invalid empty array initializer', loc);
+        }
+        return this.track(makeArray(ctx, t as ArrayType, elements));
       }
       case Tok.Exclaim:
       case Tok.MetadataVar:
@@ -2495,9 +2513,15 @@ class Parser {
     }
   }
 
-  private checkStructFields(t: StructType, fields: Constant[], loc: number): void {
+  /** A vector or array literal of type `got` where `expected` is wanted: LLVM's mismatch message. */
+  private literalTypeIs(got: Type, expected: Type, loc: number): void {
+    if (got !== expected) throw this.error(`constant expression type mismatch: got type '${formatType(got)}' but expected '${formatType(expected)}'`, loc);
+  }
+
+  private checkStructFields(t: StructType, fields: Constant[], packed: boolean, loc: number): void {
     const expected = t.elements ?? [];
     if (expected.length !== fields.length) throw this.error('initializer with struct type has wrong # elements', loc);
+    if (t.packed !== packed) throw this.error("packed'ness of initializer and type don't match", loc);
     fields.forEach((f, i) => {
       if (f.type !== expected[i]) throw this.error(`element ${i} of struct initializer doesn't match struct element type`, loc);
     });
@@ -2786,7 +2810,7 @@ class Parser {
         return;
       }
       this.next();
-      const fields = this.parseDIFields(className);
+      const fields = this.parseDIFields(className, distinct, bodyLoc);
       const isDistinct = distinct || (this.odrTypeUniquing && becomesDistinct(className, fields));
       shell = shell === undefined ? this.ctx.md.shell('di', isDistinct, className) : convertShellToDI(shell, className, isDistinct);
       shell.fields = fields;
@@ -2830,8 +2854,9 @@ class Parser {
       }
       if (this.t() === Tok.MetadataVar) {
         const className = l.text;
+        const classLoc = l.start;
         this.next();
-        return this.ctx.md.di(className, this.parseDIFields(className), true);
+        return this.ctx.md.di(className, this.parseDIFields(className, true, classLoc), true);
       }
       throw this.error('expected metadata node');
     }
@@ -2841,7 +2866,7 @@ class Parser {
       if (className === 'DIExpression') return this.parseDIExpressionBody();
       if (className === 'DIArgList') throw this.error('DIArgList is only valid as a call argument', loc);
       if (this.t() !== Tok.LParen) throw this.error(`expected '(' after !${className}`);
-      const fields = this.parseDIFields(className);
+      const fields = this.parseDIFields(className, false, loc);
       if (this.odrTypeUniquing && becomesDistinct(className, fields)) return this.ctx.md.di(className, fields, true);
       const node = this.ctx.md.shell('di', false, className);
       node.fields = fields;
@@ -2888,9 +2913,11 @@ class Parser {
     return this.ctx.md.expression(elements);
   }
 
-  private parseDIFields(className: string): Map<string, DIFieldValue> {
+  private parseDIFields(className: string, distinct: boolean, nodeLoc: number): Map<string, DIFieldValue> {
     const classLoc = this.lex.start;
     if (!isKnownDIClass(className)) throw this.error(`unknown specialized metadata node '!${className}'`, classLoc);
+    if (!distinct && (className === 'DICompileUnit' || className === 'DIAssignID'))
+      throw this.error(`missing 'distinct', required for !${className}${className === 'DIAssignID' ? '()' : ''}`, nodeLoc);
     this.expect(Tok.LParen, `expected '(' after !${className}`);
     const fields = new Map<string, DIFieldValue>();
     if (this.t() !== Tok.RParen) {
@@ -2901,12 +2928,18 @@ class Parser {
         const problem = checkDIFields(className, new Map([[name, null]]));
         if (problem !== undefined && problem.startsWith('invalid field')) throw this.error(problem);
         this.next();
-        fields.set(name, this.parseDIFieldValue(className, name));
+        const valueLoc = this.lex.start;
+        const value = this.parseDIFieldValue(className, name);
+        const wrongKind = diFieldProblem(className, name, value);
+        if (wrongKind !== undefined) throw this.error(wrongKind, valueLoc);
+        fields.set(name, value);
       } while (this.eat(Tok.Comma));
     }
     const missing = checkDIFields(className, fields);
     if (missing !== undefined) throw this.error(missing);
     this.expect(Tok.RParen, "expected ')' here");
+    if (className === 'DISubprogram' && !distinct && isSubprogramDefinition(fields))
+      throw this.error("missing 'distinct', required for !DISubprogram that is a Definition", nodeLoc);
     return fields;
   }
 
@@ -3140,6 +3173,8 @@ class Parser {
       if (canonical !== w) wrapperDupes.set(w, canonical);
     }
     if (wrapperDupes.size > 0) this.replaceMetadataEverywhere(wrapperDupes as Map<MDNode, MDNode>);
+    // a uniqued node that is its own operand cannot be uniqued: LLVM makes it distinct
+    for (const n of this.mdSlots.values()) if (!n.distinct && refersToItself(n)) (n as { distinct: boolean }).distinct = true;
     const shells: MDNode[] = [];
     for (const n of this.mdSlots.values()) if (!n.distinct) shells.push(n);
     for (const n of this.inlineNodes) shells.push(n);
@@ -3282,6 +3317,27 @@ function constantExprOperandProblem(op: string, ops: readonly Constant[]): strin
     default:
       return undefined;
   }
+}
+
+/** Whether `n` has itself as a direct operand (a tuple element or a debug-info field). */
+function refersToItself(n: MDNode): boolean {
+  if (n.mk === 'tuple') return n.operands.includes(n);
+  for (const f of n.fields.values()) if (f.k === 'md' && f.v === n) return true;
+  return false;
+}
+
+/**
+ * Whether a `!DISubprogram` is a definition: its `spFlags` has `DISPFlagDefinition`, or, in older
+ * IR without `spFlags`, `isDefinition` is true (its default).
+ */
+function isSubprogramDefinition(fields: ReadonlyMap<string, DIFieldValue>): boolean {
+  const sp = fields.get('spFlags');
+  if (sp !== undefined) {
+    const parts = sp.k === 'flags' ? sp.v : sp.k === 'enum' ? [sp.v] : sp.k === 'int' ? [sp.v] : [];
+    return parts.some((p) => p === 'DISPFlagDefinition' || (typeof p === 'bigint' && (p & 8n) !== 0n));
+  }
+  const def = fields.get('isDefinition');
+  return def === undefined || (def.k === 'bool' && def.v);
 }
 
 /**
