@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ATTRIBUTE_KIND_ORDER } from './attributes.js';
-import { IrSyntaxError } from './errors.js';
-import { parseModule } from './parser.js';
 import { llvmTool, runTool } from './testing/llvm.js';
+import { syntaxVerdict } from './testing/verdict.js';
 
 /**
  * Where LLVM 16's reader accepts each attribute keyword, as measured with its `opt` (the rest of
@@ -44,15 +43,7 @@ const CASES = ATTRIBUTE_KIND_ORDER.filter((k) => k !== 'builtin').flatMap((keywo
   (Object.keys(POSITIONS) as (keyof typeof POSITIONS)[]).map((position) => [keyword, position, ACCEPTED[position].includes(keyword)] as const),
 );
 
-function verdict(text: string): string | undefined {
-  try {
-    parseModule(text, { filename: 'a.ll' });
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof IrSyntaxError)) throw error;
-    return `${error.line}:${error.column}: ${error.message}`;
-  }
-}
+const verdict = (text: string): string | undefined => syntaxVerdict(text, 'a.ll');
 
 describe('attributes are accepted where LLVM 16 accepts them', () => {
   it.each(CASES)('%s on a %s: accepted %s', (keyword, position, accepted) => {

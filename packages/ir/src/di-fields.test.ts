@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { IrSyntaxError } from './errors.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
 import { llvmTool, runTool } from './testing/llvm.js';
+import { syntaxVerdict } from './testing/verdict.js';
 
 /**
  * Field values of debug-info nodes, as `!2 = <node>` on line 3 of a small module, with LLVM 16
@@ -73,15 +73,7 @@ const CASES: readonly (readonly [string, string | undefined])[] = [
 
 const moduleWith = (node: string): string => `!llvm.x = !{!2}\n!1 = !DIFile(filename: "a.c", directory: "/")\n!2 = ${node}\n`;
 
-function verdict(text: string): string | undefined {
-  try {
-    parseModule(text, { filename: '<stdin>' });
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof IrSyntaxError)) throw error;
-    return `${error.line}:${error.column}: ${error.message}`;
-  }
-}
+const verdict = (text: string): string | undefined => syntaxVerdict(text, 'a.ll');
 
 describe('debug-info field values are checked by kind, as LLVM 16 checks them', () => {
   it.each(CASES)('%s', (node, expected) => {

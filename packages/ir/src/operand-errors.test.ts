@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IrSyntaxError } from './errors.js';
-import { parseModule } from './parser.js';
 import { llvmTool, runTool } from './testing/llvm.js';
+import { syntaxVerdict } from './testing/verdict.js';
 
 /**
  * Operand type errors LLVM's IR reader reports while it builds instructions and constant
@@ -123,15 +122,7 @@ const CASES: readonly (readonly [string, string, string | undefined, string | un
   ["struct-literal-count", "@g = global {i32, i32} {i32 1}\n", '1:24', "initializer with struct type has wrong # elements"],
 ];
 
-function outcome(text: string): string | undefined {
-  try {
-    parseModule(text, { filename: 'bad.ll' });
-    return undefined;
-  } catch (error) {
-    if (!(error instanceof IrSyntaxError)) throw error;
-    return `${error.line}:${error.column}: ${error.message}`;
-  }
-}
+const outcome = (text: string): string | undefined => syntaxVerdict(text, 'a.ll');
 
 describe('operand type errors are reported at the operand with LLVM 16 messages', () => {
   it.each(CASES)('%s', (_name, text, where, message) => {

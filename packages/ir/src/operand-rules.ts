@@ -5,21 +5,10 @@
  * LLVM's message; nothing here throws.
  */
 import type { Type } from './types.js';
+import type { ConstantExprOpcode } from './values.js';
 
-export type CastOpcode =
-  | 'trunc'
-  | 'zext'
-  | 'sext'
-  | 'fptrunc'
-  | 'fpext'
-  | 'fptoui'
-  | 'fptosi'
-  | 'uitofp'
-  | 'sitofp'
-  | 'ptrtoint'
-  | 'inttoptr'
-  | 'bitcast'
-  | 'addrspacecast';
+/** The cast opcodes (`trunc` ... `addrspacecast`), shared by instructions and constant expressions. */
+export type CastOpcode = Extract<ConstantExprOpcode, 'trunc' | 'zext' | 'sext' | 'fptrunc' | 'fpext' | 'fptoui' | 'fptosi' | 'uitofp' | 'sitofp' | 'ptrtoint' | 'inttoptr' | 'bitcast' | 'addrspacecast'>;
 
 const scalar = (t: Type): Type => (t.kind === 'vector' ? t.element : t);
 export const isIntOrIntVector = (t: Type): boolean => scalar(t).kind === 'integer';
