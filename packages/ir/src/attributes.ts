@@ -60,6 +60,7 @@ const POSITIONS = new Map<string, number>([
     'allockind', 'allocsize', 'memory', 'uwtable', 'vscale_range', 'builtin'].map((k) => [k, FN] as const),
   ...['inreg', 'noalias', 'noundef', 'nonnull', 'signext', 'zeroext', 'dereferenceable', 'dereferenceable_or_null'].map((k) => [k, PARAM | RET] as const),
   ...['nofree', 'readnone', 'readonly', 'writeonly', 'preallocated', 'alignstack'].map((k) => [k, FN | PARAM] as const),
+  // on a function, `align` is its alignment, which LLVM reads in the attribute position
   ['align', FN | PARAM | RET],
 ]);
 

@@ -4,8 +4,8 @@
  * checks of the vector instructions). The parser reports a broken rule at the operand, with
  * LLVM's message; nothing here throws.
  */
-import type { Type } from './types.js';
-import type { ConstantExprOpcode } from './values.js';
+import type { Type, VectorType } from './types.js';
+import type { ConstantExprOpcode, Value } from './values.js';
 
 /** The cast opcodes (`trunc` ... `addrspacecast`), shared by instructions and constant expressions. */
 export type CastOpcode = Extract<ConstantExprOpcode, 'trunc' | 'zext' | 'sext' | 'fptrunc' | 'fpext' | 'fptoui' | 'fptosi' | 'uitofp' | 'sitofp' | 'ptrtoint' | 'inttoptr' | 'bitcast' | 'addrspacecast'>;
@@ -101,7 +101,7 @@ export function selectOperandsProblem(cond: Type, a: Type, b: Type): string | un
 }
 
 /** `extractelement`: a vector and an integer index. */
-export function extractElementValid(vector: Type, index: Type): boolean {
+export function extractElementValid(vector: Type, index: Type): vector is VectorType {
   return vector.kind === 'vector' && index.kind === 'integer';
 }
 
@@ -110,7 +110,30 @@ export function insertElementValid(vector: Type, element: Type, index: Type): bo
   return vector.kind === 'vector' && vector.element === element && index.kind === 'integer';
 }
 
-/** `shufflevector`: two vectors of one type and a mask of i32 elements. */
-export function shuffleVectorValid(a: Type, b: Type, mask: Type): boolean {
-  return a.kind === 'vector' && a === b && mask.kind === 'vector' && mask.element.kind === 'integer' && mask.element.bits === 32;
+/**
+ * `shufflevector`: two vectors of one type and a mask that is a constant vector of i32 (undef,
+ * poison, zeroinitializer, or integer and undef/poison lanes) selecting from the two inputs,
+ * scalable exactly when the inputs are (LLVM's `ShuffleVectorInst::isValidOperands`).
+ */
+export function shuffleVectorValid(a: Type, b: Type, mask: Value): boolean {
+  const m = mask.type;
+  if (a.kind !== 'vector' || a !== b || m.kind !== 'vector' || m.element.kind !== 'integer' || m.element.bits !== 32 || m.scalable !== a.scalable) return false;
+  const limit = BigInt(a.length * 2);
+  switch (mask.vk) {
+    case 'zero':
+    case 'undef':
+    case 'poison':
+      return true;
+    case 'vector':
+      return mask.elements.every((e) => (e.vk === 'int' ? BigInt.asUintN(32, e.big) < limit : e.vk === 'undef' || e.vk === 'poison'));
+    default:
+      return false;
+  }
+}
+
+/** Why `icmp`/`fcmp` cannot compare values of type `t` (LLVM words it differently for constant expressions). */
+export function compareOperandsProblem(op: 'icmp' | 'fcmp', t: Type, inConstant: boolean): string | undefined {
+  if (op === 'fcmp') return isFPOrFPVector(t) ? undefined : 'fcmp requires floating point operands';
+  if (isIntOrIntVector(t) || isPtrOrPtrVector(t)) return undefined;
+  return inConstant ? 'icmp requires pointer or integer operands' : 'icmp requires integer operands';
 }

@@ -32,7 +32,7 @@ import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
 import { checkDIFields, isKnownDIClass } from './di-printer.js';
 import { diFieldProblem } from './di-fields.js';
 import { formatType } from './printer.js';
-import { castIsValid, extractElementValid, insertElementValid, isFPOrFPVector, isIntOrIntVector, isPtrOrPtrVector, selectOperandsProblem, shuffleVectorValid, type CastOpcode } from './operand-rules.js';
+import { castIsValid, compareOperandsProblem, extractElementValid, insertElementValid, isFPOrFPVector, isIntOrIntVector, selectOperandsProblem, shuffleVectorValid, type CastOpcode } from './operand-rules.js';
 import {
   AggregateInst,
   AllocaInst,
@@ -777,9 +777,8 @@ class Parser {
       }
       if (l.kind !== Tok.Ident) return attrs;
       const w = l.text;
-      if (position !== 'type' && isAttributeKeyword(w) && !attributeAppliesTo(w, position)) {
-        if (MEMORY_UPGRADES[w] === undefined || position === 'return value') throw this.error(`this attribute does not apply to ${position === 'parameter' ? 'parameters' : 'return values'}`);
-      }
+      if (position !== 'type' && isAttributeKeyword(w) && !attributeAppliesTo(w, position))
+        throw this.error(`this attribute does not apply to ${position === 'parameter' ? 'parameters' : 'return values'}`);
       switch (w) {
         case 'align':
           this.next();
@@ -811,7 +810,8 @@ class Parser {
           attrs.push({ kind: 'raw', key: w, text: this.captureBalancedParens() });
           continue;
         default:
-          if (isAttributeKeyword(w) && !TYPE_ARG_ATTRS.has(w) && (position === 'type' ? !FN_ONLY.has(w) : attributeAppliesTo(w, position))) {
+          // (in other positions a keyword that does not apply was refused above)
+          if (isAttributeKeyword(w) && !TYPE_ARG_ATTRS.has(w) && (position !== 'type' || !FN_ONLY.has(w))) {
             this.next();
             attrs.push(enumAttr(w));
             continue;
@@ -884,8 +884,7 @@ class Parser {
       }
       if (l.kind !== Tok.Ident) break;
       const w = l.text;
-      // `align` on a function is its alignment (LLVM moves it there)
-      if (isAttributeKeyword(w) && w !== 'align' && !attributeAppliesTo(w, 'function') && MEMORY_UPGRADES[w] === undefined) throw this.error('this attribute does not apply to functions');
+      if (isAttributeKeyword(w) && !attributeAppliesTo(w, 'function')) throw this.error('this attribute does not apply to functions');
       if (w === 'builtin' && onFunction) throw this.error("'builtin' attribute not valid on function");
       const upgrade = MEMORY_UPGRADES[w];
       if (upgrade !== undefined) {
@@ -1636,8 +1635,7 @@ class Parser {
       const v = this.parseTypeAndValue(st);
       this.expectIdent('to', "expected 'to' after cast value");
       const dest = this.parseType();
-      if (!castIsValid(op as CastOpcode, v.type, dest))
-        throw this.error(`invalid cast opcode for cast from '${formatType(v.type)}' to '${formatType(dest)}'`, castLoc);
+      this.checkCast(op as CastOpcode, v.type, dest, castLoc);
       return new Instruction(op as Opcode, dest, [v], '', flags);
     }
     switch (op) {
@@ -1731,8 +1729,8 @@ class Parser {
         const lhs = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after compare value");
         const rhs = this.parseValue(lhs.type, st);
-        if (op === 'fcmp' ? !isFPOrFPVector(lhs.type) : !isIntOrIntVector(lhs.type) && !isPtrOrPtrVector(lhs.type))
-          throw this.error(op === 'fcmp' ? 'fcmp requires floating point operands' : 'icmp requires integer operands', typeLoc);
+        const problem = compareOperandsProblem(op, lhs.type, false);
+        if (problem !== undefined) throw this.error(problem, typeLoc);
         const resultType = lhs.type.kind === 'vector' ? ctx.vector(ctx.i1, lhs.type.length, lhs.type.scalable) : ctx.i1;
         return new CmpInst(op, resultType, pred, [lhs, rhs], '', flags);
       }
@@ -1759,7 +1757,7 @@ class Parser {
         const v = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after extract value");
         const i = this.parseTypeAndValue(st);
-        if (!extractElementValid(v.type, i.type) || v.type.kind !== 'vector') throw this.error('invalid extractelement operands', vLoc);
+        if (!extractElementValid(v.type, i.type)) throw this.error('invalid extractelement operands', vLoc);
         return new Instruction('extractelement', v.type.element, [v, i]);
       }
       case 'insertelement': {
@@ -1779,9 +1777,9 @@ class Parser {
         const b = this.parseTypeAndValue(st);
         this.expect(Tok.Comma, "expected ',' after shuffle value");
         const mask = this.parseTypeAndValue(st);
-        if (!shuffleVectorValid(a.type, b.type, mask.type) || !validShuffleMask(a.type, mask)) throw this.error('invalid shufflevector operands', aLoc);
-        if (a.type.kind !== 'vector' || mask.type.kind !== 'vector') throw this.error('invalid shufflevector operands', aLoc);
-        const resultType = ctx.vector(a.type.element, mask.type.length, mask.type.scalable);
+        if (!shuffleVectorValid(a.type, b.type, mask)) throw this.error('invalid shufflevector operands', aLoc);
+        const [input, maskType] = [a.type as VectorType, mask.type as VectorType];
+        const resultType = ctx.vector(input.element, maskType.length, maskType.scalable);
         return new ShuffleVectorInst(resultType, [a, b], shuffleMaskOf(mask), mask);
       }
       case 'phi': {
@@ -2110,29 +2108,49 @@ class Parser {
     this.expect(Tok.Comma, "expected comma after getelementptr's type");
     const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
-    let base = ptr.type.kind === 'vector' ? ptr.type.element : ptr.type;
-    if (base.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', ptrLoc);
-    if (this.typed && base.pointee !== sourceType)
-      throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(sourceType)} vs ${formatType(base.pointee!)})`, sourceLoc);
+    let base: PointerType = this.gepBase(sourceType, ptr.type, sourceLoc, ptrLoc);
     const ops: Value[] = [ptr];
     let vectorLength = ptr.type.kind === 'vector' ? ptr.type.length : -1;
     while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
       const idxLoc = this.lex.start;
       const idx = this.parseTypeAndValue(st);
-      if (!isIntOrIntVector(idx.type)) throw this.error('getelementptr index must be an integer', idxLoc);
-      if (idx.type.kind === 'vector') {
-        if (vectorLength >= 0 && vectorLength !== idx.type.length) throw this.error('getelementptr vector index has a wrong number of elements', idxLoc);
-        vectorLength = idx.type.length;
-      }
+      vectorLength = this.gepIndex(idx.type, vectorLength, idxLoc);
       ops.push(idx);
     }
-    if (ops.length > 1 && !isSized(sourceType)) throw this.error('base element of getelementptr must be sized', ptrLoc);
-    const indexed = gepIndexedType(sourceType, ops);
-    if (indexed === undefined) throw this.error('invalid getelementptr indices', ptrLoc);
+    const indexed = this.gepIndexedType(sourceType, ops, ptrLoc);
     if (this.typed) base = this.ctx.typedPtr(indexed, base.addressSpace);
     const resultType = vectorLength >= 0 ? this.ctx.vector(base, vectorLength) : base;
     return new GetElementPtrInst(resultType, sourceType, ops, '', flags);
+  }
+
+  /** LLParser's checks of a GEP's base (a pointer or a vector of them; typed: of the source type). */
+  private gepBase(source: Type, baseType: Type, sourceLoc: number, loc: number): PointerType {
+    const base = baseType.kind === 'vector' ? baseType.element : baseType;
+    if (base.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', loc);
+    if (this.typed && base.pointee !== source)
+      throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(source)} vs ${formatType(base.pointee!)})`, sourceLoc);
+    return base;
+  }
+
+  /** LLParser's checks of one GEP index; returns the GEP's vector width so far (-1 while scalar). */
+  private gepIndex(t: Type, vectorLength: number, loc: number): number {
+    if (!isIntOrIntVector(t)) throw this.error('getelementptr index must be an integer', loc);
+    if (t.kind !== 'vector') return vectorLength;
+    if (vectorLength >= 0 && vectorLength !== t.length) throw this.error('getelementptr vector index has a wrong number of elements', loc);
+    return t.length;
+  }
+
+  /** The type a GEP's indices select, checked as LLParser checks it (a sized source, valid indices). */
+  private gepIndexedType(source: Type, ops: readonly Value[], loc: number): Type {
+    if (ops.length > 1 && !isSized(source)) throw this.error('base element of getelementptr must be sized', loc);
+    const indexed = gepIndexedType(source, ops);
+    if (indexed === undefined) throw this.error('invalid getelementptr indices', loc);
+    return indexed;
+  }
+
+  private checkCast(op: CastOpcode, from: Type, to: Type, loc: number): void {
+    if (!castIsValid(op, from, to)) throw this.error(`invalid cast opcode for cast from '${formatType(from)}' to '${formatType(to)}'`, loc);
   }
 
   private parseCall(st: FunctionState, tailFlags: number, opcode: 'call' | 'invoke' | 'callbr' = 'call'): Instruction {
@@ -2475,10 +2493,7 @@ class Parser {
         const first = elements[0]!.type;
         if (first.kind !== 'integer' && first.kind !== 'float' && first.kind !== 'pointer')
           throw this.error('vector elements must have integer, pointer or floating point type', firstLoc);
-        // LLVM's message lacks the closing quote
-        elements.forEach((e, i) => {
-          if (e.type !== first) throw this.error(`vector element #${i} is not of type '${formatType(first)}`, firstLoc);
-        });
+        this.checkSameElementTypes('vector', elements, firstLoc);
         this.literalTypeIs(ctx.vector(first, elements.length), t, loc);
         return this.track(makeVector(ctx, t as VectorType, elements));
       }
@@ -2494,9 +2509,7 @@ class Parser {
         if (elements.length > 0) {
           const first = elements[0]!.type;
           if (!isFirstClassType(first) || first.kind === 'label') throw this.error(`invalid array element type: ${formatType(first)}`, firstLoc);
-          elements.forEach((e, i) => {
-            if (e.type !== first) throw this.error(`array element #${i} is not of type '${formatType(first)}`, firstLoc);
-          });
+          this.checkSameElementTypes('array', elements, firstLoc);
           this.literalTypeIs(ctx.array(first, elements.length), t, loc);
         } else if (t.kind !== 'array' || t.length !== 0) {
           throw this.error('invalid empty array initializer', loc);
@@ -2511,6 +2524,14 @@ class Parser {
       default:
         throw this.error('expected value token', loc);
     }
+  }
+
+  /** Every element of a vector or array literal has the first one's type (LLVM's message lacks the closing quote). */
+  private checkSameElementTypes(what: 'vector' | 'array', elements: readonly Constant[], loc: number): void {
+    const first = elements[0]!.type;
+    elements.forEach((e, i) => {
+      if (e.type !== first) throw this.error(`${what} element #${i} is not of type '${formatType(first)}`, loc);
+    });
   }
 
   /** A vector or array literal of type `got` where `expected` is wanted: LLVM's mismatch message. */
@@ -2633,8 +2654,7 @@ class Parser {
       const dest = this.parseType();
       this.expect(Tok.RParen, "expected ')' at end of constantexpr cast");
       if (dest !== t) throw this.error('constant expression type mismatch', loc);
-      if (!castIsValid(op as CastOpcode, v.type, dest))
-        throw this.error(`invalid cast opcode for cast from '${formatType(v.type)}' to '${formatType(dest)}'`, loc);
+      this.checkCast(op as CastOpcode, v.type, dest, loc);
       return this.track(makeConstantExpr(ctx, op as ConstantExprOpcode, dest, [v]));
     }
     if (op === 'getelementptr') {
@@ -2666,22 +2686,11 @@ class Parser {
       this.expect(Tok.RParen, "expected ')' in constantexpr");
       const extra = { flags, sourceElementType: source, ...(inRangeOperand !== undefined ? { inRangeOperand } : {}), ...(inRange ? { inRange } : {}) };
       const baseType = ops[0]?.type;
-      const base = baseType?.kind === 'vector' ? baseType.element : baseType;
-      if (base?.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', loc);
-      if (this.typed && base.pointee !== source)
-        throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(source)} vs ${formatType(base.pointee!)})`, sourceLoc);
-      let vectorLength = baseType!.kind === 'vector' ? baseType!.length : -1;
-      for (let i = 1; i < ops.length; i++) {
-        const it = ops[i]!.type;
-        if (!isIntOrIntVector(it)) throw this.error('getelementptr index must be an integer', loc);
-        if (it.kind === 'vector') {
-          if (vectorLength >= 0 && vectorLength !== it.length) throw this.error('getelementptr vector index has a wrong number of elements', loc);
-          vectorLength = it.length;
-        }
-      }
-      if (ops.length > 1 && !isSized(source)) throw this.error('base element of getelementptr must be sized', loc);
-      const indexed = gepIndexedType(source, ops);
-      if (indexed === undefined) throw this.error('invalid getelementptr indices', loc);
+      if (baseType === undefined) throw this.error('base of getelementptr must be a pointer', loc);
+      const base = this.gepBase(source, baseType, sourceLoc, loc);
+      let vectorLength = baseType.kind === 'vector' ? baseType.length : -1;
+      for (let i = 1; i < ops.length; i++) vectorLength = this.gepIndex(ops[i]!.type, vectorLength, loc);
+      const indexed = this.gepIndexedType(source, ops, loc);
       if (this.typed) {
         // the result type follows from the indices; it must be the type the context expects
         const resultPointer = ctx.typedPtr(indexed, base.addressSpace);
@@ -2701,8 +2710,8 @@ class Parser {
       const b = typeAndConst();
       this.expect(Tok.RParen, "expected ')' in compare constantexpr");
       if (a.type !== b.type) throw this.error('compare operands must have the same type', loc);
-      if (op === 'fcmp' ? !isFPOrFPVector(a.type) : !isIntOrIntVector(a.type) && !isPtrOrPtrVector(a.type))
-        throw this.error(op === 'fcmp' ? 'fcmp requires floating point operands' : 'icmp requires pointer or integer operands', loc);
+      const problem = compareOperandsProblem(op, a.type, true);
+      if (problem !== undefined) throw this.error(problem, loc);
       return this.track(makeConstantExpr(ctx, op, t, [a, b], { predicate }));
     }
     const generic = new Set(['add', 'sub', 'mul', 'udiv', 'sdiv', 'urem', 'srem', 'shl', 'lshr', 'ashr', 'and', 'or', 'xor', 'fneg', 'fadd', 'fsub', 'fmul', 'fdiv', 'frem', 'select', 'extractelement', 'insertelement', 'shufflevector', 'extractvalue', 'insertvalue']);
@@ -3313,7 +3322,7 @@ function constantExprOperandProblem(op: string, ops: readonly Constant[]): strin
     case 'insertelement':
       return ops.length === 3 && insertElementValid(a!, b!, c!) ? undefined : 'invalid insertelement operands';
     case 'shufflevector':
-      return ops.length === 3 && shuffleVectorValid(a!, b!, c!) && validShuffleMask(a!, ops[2]!) ? undefined : 'invalid operands to shufflevector';
+      return ops.length === 3 && shuffleVectorValid(a!, b!, ops[2]!) ? undefined : 'invalid operands to shufflevector';
     default:
       return undefined;
   }
@@ -3338,26 +3347,6 @@ function isSubprogramDefinition(fields: ReadonlyMap<string, DIFieldValue>): bool
   }
   const def = fields.get('isDefinition');
   return def === undefined || (def.k === 'bool' && def.v);
-}
-
-/**
- * LLVM's check of a shufflevector mask: a constant (undef, poison, zeroinitializer, or a vector of
- * integers and undef/poison lanes) whose lanes select from the two inputs, and scalable exactly
- * when the inputs are.
- */
-function validShuffleMask(input: Type, mask: Value): boolean {
-  if (input.kind !== 'vector' || mask.type.kind !== 'vector' || mask.type.scalable !== input.scalable) return false;
-  const limit = BigInt(input.length * 2);
-  switch (mask.vk) {
-    case 'zero':
-    case 'undef':
-    case 'poison':
-      return true;
-    case 'vector':
-      return mask.elements.every((e) => (e.vk === 'int' ? BigInt.asUintN(32, e.big) < limit : e.vk === 'undef' || e.vk === 'poison'));
-    default:
-      return false;
-  }
 }
 
 /** Mask elements of a shufflevector mask constant (-1 for undef/poison lanes). */
