@@ -27,16 +27,17 @@ import { constantOperands } from './uses.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
 import type { Module } from './module.js';
 import { subtypes, type StructType, type Type } from './types.js';
-import type {
-  BasicBlock,
-  Comdat,
-  Constant,
-  GlobalAlias,
-  GlobalIFunc,
-  GlobalValue,
-  GlobalVariable,
-  IRFunction,
-  Value,
+import {
+  isConstant,
+  type BasicBlock,
+  type Comdat,
+  type Constant,
+  type GlobalAlias,
+  type GlobalIFunc,
+  type GlobalValue,
+  type GlobalVariable,
+  type IRFunction,
+  type Value,
 } from './values.js';
 
 /** Prints `module` as textual IR. */
@@ -460,14 +461,14 @@ class ModulePrinter {
         for (const op of n.operands) {
           if (op === null) continue;
           if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
-          else if (op.mk === 'value' && isConstantValue(op.value)) incValue(op.value);
+          else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
         }
       } else {
         for (const f of n.fields.values()) {
           if (f.k !== 'md' || f.v === null) continue;
           const op = f.v;
           if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
-          else if (op.mk === 'value' && isConstantValue(op.value)) incValue(op.value);
+          else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
         }
       }
     };
@@ -1479,20 +1480,6 @@ function sortedAttachments(list: readonly Attachment[] | null): readonly Attachm
   for (let i = 1; i < list.length; i++) if (list[i - 1]!.kind > list[i]!.kind) return [...list].sort((a, b) => a.kind - b.kind);
   return list;
 }
-
-function isConstantValue(v: Value): boolean {
-  switch (v.vk) {
-    case 'argument':
-    case 'block':
-    case 'instruction':
-    case 'asm':
-    case 'metadata':
-      return false;
-    default:
-      return true;
-  }
-}
-
 
 /** Cuts recorded function text at its hole markers (`\x01<index>\x02`). */
 function toTemplate(text: Buffer, holes: readonly (MDNode | AttributeSet)[]): FunctionTemplate {
