@@ -74,13 +74,23 @@ export interface GroupingOptions {
 
 const sep = '-';
 
+/** Parts 1-4 of the upstream per-source key: where the function comes from and how it is compiled. */
+function originParts(f: FunctionFeatures): string {
+  return (f.moduleId ?? '') + sep + (f.indirectlyCallable ?? '') + sep + (f.registerAllocMode ?? '') + sep + (f.grfSize ?? '') + sep;
+}
+
+/** Parts 9-11: optimization level and joint matrix uses. */
+function tailParts(f: FunctionFeatures): string {
+  let key = (f.optLevel ?? '') + sep;
+  for (const s of f.jointMatrix) key += '-' + s;
+  key += sep;
+  for (const s of f.jointMatrixMad) key += '-' + s;
+  return key + sep;
+}
+
 /** The 11-part upstream per-source key of an entry point. */
 export function upstreamSourceKey(f: FunctionFeatures): string {
-  let key = '';
-  key += (f.moduleId ?? '') + sep;
-  key += (f.indirectlyCallable ?? '') + sep;
-  key += (f.registerAllocMode ?? '') + sep;
-  key += (f.grfSize ?? '') + sep;
+  let key = originParts(f);
   const aspects = f.usedAspects.map((a) => a.zext).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const a of aspects) key += '-' + a.toString();
   key += sep;
@@ -90,27 +100,12 @@ export function upstreamSourceKey(f: FunctionFeatures): string {
   key += sep;
   for (const v of f.reqdSubGroupSizeRaw) key += '-' + v.toString();
   key += sep;
-  key += (f.optLevel ?? '') + sep;
-  for (const s of f.jointMatrix) key += '-' + s;
-  key += sep;
-  for (const s of f.jointMatrixMad) key += '-' + s;
-  key += sep;
-  return key;
+  return key + tailParts(f);
 }
 
-/** The per-source parts that are not requirements (kept in design mode too). */
+/** The per-source parts that are not requirements (kept in design mode too): the key without parts 5-8. */
 function designSourceKey(f: FunctionFeatures): string {
-  let key = '';
-  key += (f.moduleId ?? '') + sep;
-  key += (f.indirectlyCallable ?? '') + sep;
-  key += (f.registerAllocMode ?? '') + sep;
-  key += (f.grfSize ?? '') + sep;
-  key += (f.optLevel ?? '') + sep;
-  for (const s of f.jointMatrix) key += '-' + s;
-  key += sep;
-  for (const s of f.jointMatrixMad) key += '-' + s;
-  key += sep;
-  return key;
+  return originParts(f) + tailParts(f);
 }
 
 /** UsedAspects of the design: used ∪ declared, sorted, deduplicated (internal aspects kept). */
