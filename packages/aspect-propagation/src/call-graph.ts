@@ -15,72 +15,20 @@
  * acyclic graph the values *and their order* are intel/llvm's; see {@link closeOverCallGraph}.
  * Linear in nodes + edges (times the size of the aspect sets, which is small).
  */
+import { stronglyConnectedComponentsOf } from '@syclkit/ir';
 import { AspectSet } from './aspect-set.js';
 
 /**
  * Strongly connected components, each listed in ascending node order, in reverse topological
- * order: a component comes after every component it can reach. Iterative (no recursion limit).
+ * order: a component comes after every component it can reach (`@syclkit/ir`'s Tarjan over the
+ * lists in compressed form).
  */
 export function stronglyConnectedComponents(successors: readonly (readonly number[])[]): number[][] {
-  const count = successors.length;
-  const index = new Int32Array(count).fill(-1);
-  const low = new Int32Array(count);
-  const onStack = new Uint8Array(count);
-  const stack: number[] = [];
-  const components: number[][] = [];
-  const frames: number[] = []; // node of each active frame
-  const positions: number[] = []; // next successor to look at, per frame
-  let next = 0;
-  for (let root = 0; root < count; root++) {
-    if (index[root] !== -1) continue;
-    index[root] = next;
-    low[root] = next;
-    next++;
-    stack.push(root);
-    onStack[root] = 1;
-    frames.push(root);
-    positions.push(0);
-    while (frames.length > 0) {
-      const top = frames.length - 1;
-      const v = frames[top]!;
-      const succ = successors[v]!;
-      const p = positions[top]!;
-      if (p < succ.length) {
-        positions[top] = p + 1;
-        const w = succ[p]!;
-        if (index[w] === -1) {
-          index[w] = next;
-          low[w] = next;
-          next++;
-          stack.push(w);
-          onStack[w] = 1;
-          frames.push(w);
-          positions.push(0);
-        } else if (onStack[w] === 1 && index[w]! < low[v]!) {
-          low[v] = index[w]!;
-        }
-        continue;
-      }
-      frames.pop();
-      positions.pop();
-      if (frames.length > 0) {
-        const parent = frames[frames.length - 1]!;
-        if (low[v]! < low[parent]!) low[parent] = low[v]!;
-      }
-      if (low[v] === index[v]) {
-        const component: number[] = [];
-        for (;;) {
-          const w = stack.pop()!;
-          onStack[w] = 0;
-          component.push(w);
-          if (w === v) break;
-        }
-        component.sort((a, b) => a - b);
-        components.push(component);
-      }
-    }
-  }
-  return components;
+  const start = new Int32Array(successors.length + 1);
+  for (let v = 0; v < successors.length; v++) start[v + 1] = start[v]! + successors[v]!.length;
+  const list = new Int32Array(start[successors.length]!);
+  for (let v = 0; v < successors.length; v++) list.set(successors[v]!, start[v]!);
+  return stronglyConnectedComponentsOf(start, list).map((members) => members.sort((a, b) => a - b));
 }
 
 /**

@@ -164,51 +164,7 @@ export class CallGraph {
    * callees in first-call order; members are listed in discovery order.
    */
   stronglyConnectedComponents(): IRFunction[][] {
-    const n = this.functions.length;
-    const index = new Int32Array(n).fill(-1);
-    const low = new Int32Array(n);
-    const onStack = new Uint8Array(n);
-    const stack: number[] = [];
-    const result: IRFunction[][] = [];
-    const callStack = new Int32Array(n);
-    const edgeCursor = new Int32Array(n);
-    let counter = 0;
-    for (let root = 0; root < n; root++) {
-      if (index[root] !== -1) continue;
-      let depth = 0;
-      callStack[0] = root;
-      index[root] = low[root] = counter++;
-      edgeCursor[root] = this.calleeStart[root]!;
-      stack.push(root);
-      onStack[root] = 1;
-      while (depth >= 0) {
-        const v = callStack[depth]!;
-        const end = this.calleeStart[v + 1]!;
-        if (edgeCursor[v]! < end) {
-          const w = this.calleeList[edgeCursor[v]!++]!;
-          if (index[w] === -1) {
-            index[w] = low[w] = counter++;
-            edgeCursor[w] = this.calleeStart[w]!;
-            stack.push(w);
-            onStack[w] = 1;
-            callStack[++depth] = w;
-          } else if (onStack[w] === 1 && index[w]! < low[v]!) low[v] = index[w]!;
-          continue;
-        }
-        if (low[v] === index[v]) {
-          const first = stack.lastIndexOf(v);
-          const members = stack.splice(first);
-          for (const w of members) onStack[w] = 0;
-          result.push(members.map((w) => this.functions[w]!));
-        }
-        depth--;
-        if (depth >= 0) {
-          const parent = callStack[depth]!;
-          if (low[v]! < low[parent]!) low[parent] = low[v]!;
-        }
-      }
-    }
-    return result;
+    return stronglyConnectedComponentsOf(this.calleeStart, this.calleeList).map((members) => members.map((w) => this.functions[w]!));
   }
 
   /** Whether `fn` can reach itself through calls (linear in the graph size per query). */
@@ -218,6 +174,58 @@ export class CallGraph {
     const reachableBack = this.reachableFrom(this.callees(fn));
     return reachableBack.includes(fn);
   }
+}
+
+/**
+ * Strongly connected components of a graph given in compressed form (the successors of node `v`
+ * are `list[start[v]]` up to `list[start[v + 1]]`, exclusive): Tarjan's algorithm, iterative, in
+ * reverse topological order, so every component comes after the components it reaches. Roots are
+ * tried in node order, successors in list order; members are listed in discovery order.
+ */
+export function stronglyConnectedComponentsOf(start: ArrayLike<number>, list: ArrayLike<number>): number[][] {
+  const n = start.length - 1;
+  const index = new Int32Array(n).fill(-1);
+  const low = new Int32Array(n);
+  const onStack = new Uint8Array(n);
+  const stack: number[] = [];
+  const result: number[][] = [];
+  const callStack = new Int32Array(n);
+  const edgeCursor = new Int32Array(n);
+  let counter = 0;
+  for (let root = 0; root < n; root++) {
+    if (index[root] !== -1) continue;
+    let depth = 0;
+    callStack[0] = root;
+    index[root] = low[root] = counter++;
+    edgeCursor[root] = start[root]!;
+    stack.push(root);
+    onStack[root] = 1;
+    while (depth >= 0) {
+      const v = callStack[depth]!;
+      if (edgeCursor[v]! < start[v + 1]!) {
+        const w = list[edgeCursor[v]!++]!;
+        if (index[w] === -1) {
+          index[w] = low[w] = counter++;
+          edgeCursor[w] = start[w]!;
+          stack.push(w);
+          onStack[w] = 1;
+          callStack[++depth] = w;
+        } else if (onStack[w] === 1 && index[w]! < low[v]!) low[v] = index[w]!;
+        continue;
+      }
+      if (low[v] === index[v]) {
+        const members = stack.splice(stack.lastIndexOf(v));
+        for (const w of members) onStack[w] = 0;
+        result.push(members);
+      }
+      depth--;
+      if (depth >= 0) {
+        const parent = callStack[depth]!;
+        if (low[v]! < low[parent]!) low[parent] = low[v]!;
+      }
+    }
+  }
+  return result;
 }
 
 /** Builds the call graph of `m` (see the module comment for the edges it records). */

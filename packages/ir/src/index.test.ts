@@ -25,7 +25,7 @@ const EXPORTS = [
     'linkModules', 'lookupIntrinsic', 'moduleKind', 'moduleProblems', 'moduleVerifiers', 'normalizeInt',
     'nullMetadataReferences', 'packMemoryEffects', 'parseModule', 'printModule', 'printModuleTo',
     'removeFromUsedLists', 'replaceAllUsesWith', 'scalarType', 'setMetadata', 'stringAttr', 'stripDebugInfo',
-    'stripPointerCasts', 'subtypes', 'typeAttr', 'unpackMemoryEffects', 'upgradeDebugInfo',
+    'stripPointerCasts', 'stronglyConnectedComponentsOf', 'subtypes', 'typeAttr', 'unpackMemoryEffects', 'upgradeDebugInfo',
     'upgradeIntrinsics', 'verifyModule',
 ];
 

@@ -129,7 +129,7 @@ export { computeUses, GlobalUses, ConstantGlobals, constantOperands, globalsInMe
 export type { GlobalUser, UsesOptions } from './uses.js';
 export { replaceAllUsesWith, nullMetadataReferences, deleteFunctions, dropBody, removeFromUsedLists, eraseUnused } from './replace.js';
 export type { ReplaceOptions, DeleteOptions, DeleteResult, EraseUnusedOptions } from './replace.js';
-export { buildCallGraph, CallGraph, calledFunction } from './callgraph.js';
+export { buildCallGraph, CallGraph, calledFunction, stronglyConnectedComponentsOf } from './callgraph.js';
 export type { CallGraphOptions } from './callgraph.js';
 export { ValueMapper, forEachOperand } from './mapper.js';
 export type { MapperOptions, LocalMap } from './mapper.js';
