@@ -14,7 +14,8 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node, type Pair, type Scalar } from 'yaml';
+import type { Document, Node, Pair, Scalar } from 'yaml';
+import { loadYaml } from './yaml.js';
 import type { AspectTable } from './aspects.js';
 import type { AotToolchainOption, TargetConfigEntry } from './config-entry.js';
 import type { DeviceConfig } from './config.js';
@@ -85,7 +86,8 @@ function byLocation(a: Diagnostic, b: Diagnostic): number {
 
 class ConfigFileReader {
   readonly diagnostics: Diagnostic[] = [];
-  readonly #lineCounter = new LineCounter();
+  readonly #yaml = loadYaml();
+  readonly #lineCounter = new this.#yaml.LineCounter();
   #document: Document.Parsed | undefined;
 
   constructor(
@@ -96,17 +98,17 @@ class ConfigFileReader {
   ) {}
 
   read(): TargetConfigEntry[] {
-    const document = parseDocument(this.text, { lineCounter: this.#lineCounter, uniqueKeys: false, prettyErrors: false });
+    const document = this.#yaml.parseDocument(this.text, { lineCounter: this.#lineCounter, uniqueKeys: false, prettyErrors: false });
     this.#document = document;
     for (const error of document.errors) this.#report('error', 'yaml-syntax', error.message, error.pos[0]);
     for (const warning of document.warnings) this.#report('warning', 'yaml-warning', warning.message, warning.pos[0]);
     if (document.errors.length > 0) return [];
     const root = document.contents;
-    if (root === null || (isScalar(root) && root.value === null)) {
+    if (root === null || (this.#yaml.isScalar(root) && root.value === null)) {
       this.#report('warning', 'empty-config-file', 'the device configuration file defines no targets', 0);
       return [];
     }
-    if (!isMap(root)) {
+    if (!this.#yaml.isMap(root)) {
       this.#report('error', 'expected-mapping', 'the top level of a device configuration file must map target names to entries', this.#start(root));
       return [];
     }
@@ -144,11 +146,11 @@ class ConfigFileReader {
 
   #entry(name: string, spelling: string, rawValue: Node | null, keyLocation: SourceLocation): TargetConfigEntry | undefined {
     const value = this.#deref(rawValue);
-    if (value === null || (isScalar(value) && value.value === null)) {
+    if (value === null || (this.#yaml.isScalar(value) && value.value === null)) {
       this.#reportAt('error', 'empty-entry', `target '${spelling}' has no entry; it needs at least '${KEY_ASPECTS}' and '${KEY_SUB_GROUP_SIZES}'`, keyLocation);
       return undefined;
     }
-    if (!isMap(value)) {
+    if (!this.#yaml.isMap(value)) {
       this.#report('error', 'expected-mapping', `the entry of target '${spelling}' must be a mapping of ${ENTRY_KEYS.join(', ')} and aot-toolchain-<option>`, this.#start(value));
       return undefined;
     }
@@ -203,7 +205,7 @@ class ConfigFileReader {
   }
 
   #aspects(node: Node | null, target: string, keyOffset: number): string[] | undefined {
-    if (!isSeq(node)) {
+    if (!this.#yaml.isSeq(node)) {
       this.#report('error', 'expected-list', `'${KEY_ASPECTS}' of target '${target}' must be a list of aspect names, e.g. [fp16, fp64]`, node === null ? keyOffset : this.#start(node));
       return undefined;
     }
@@ -211,8 +213,8 @@ class ConfigFileReader {
     for (const item of node.items) {
       const scalar = this.#deref(item as Node | null);
       const offset = scalar === null ? keyOffset : this.#start(scalar);
-      if (!isScalar(scalar) || typeof scalar.value !== 'string') {
-        const numeric = isScalar(scalar) && typeof scalar.value === 'number' ? this.aspectTable.nameOf(scalar.value) : undefined;
+      if (!this.#yaml.isScalar(scalar) || typeof scalar.value !== 'string') {
+        const numeric = this.#yaml.isScalar(scalar) && typeof scalar.value === 'number' ? this.aspectTable.nameOf(scalar.value) : undefined;
         const hint = numeric === undefined ? '' : `; aspect ${String((scalar as Scalar).value)} is '${numeric}'`;
         this.#report('error', 'expected-aspect-name', `aspects must be given by name, got ${this.#describe(scalar)}${hint}`, offset);
         continue;
@@ -236,7 +238,7 @@ class ConfigFileReader {
   }
 
   #subGroupSizes(node: Node | null, target: string, keyOffset: number): number[] | undefined {
-    if (!isSeq(node)) {
+    if (!this.#yaml.isSeq(node)) {
       this.#report('error', 'expected-list', `'${KEY_SUB_GROUP_SIZES}' of target '${target}' must be a list of positive integers, e.g. [8, 16, 32]`, node === null ? keyOffset : this.#start(node));
       return undefined;
     }
@@ -244,8 +246,8 @@ class ConfigFileReader {
     for (const item of node.items) {
       const scalar = this.#deref(item as Node | null);
       const offset = scalar === null ? keyOffset : this.#start(scalar);
-      const source = isScalar(scalar) ? (scalar.source ?? String(scalar.value)) : undefined;
-      if (!isScalar(scalar) || typeof scalar.value !== 'number' || !/^[0-9]+$/.test(String(source)) || scalar.value <= 0) {
+      const source = this.#yaml.isScalar(scalar) ? (scalar.source ?? String(scalar.value)) : undefined;
+      if (!this.#yaml.isScalar(scalar) || typeof scalar.value !== 'number' || !/^[0-9]+$/.test(String(source)) || scalar.value <= 0) {
         this.#report('error', 'invalid-sub-group-size', `sub-group size must be a positive integer, got ${this.#describe(scalar)}`, offset);
         continue;
       }
@@ -259,13 +261,13 @@ class ConfigFileReader {
   }
 
   #boolean(node: Node | null, key: string, keyOffset: number): boolean | undefined {
-    if (isScalar(node) && typeof node.value === 'boolean') return node.value;
+    if (this.#yaml.isScalar(node) && typeof node.value === 'boolean') return node.value;
     this.#report('error', 'expected-boolean', `'${key}' must be true or false, got ${this.#describe(node)}`, node === null ? keyOffset : this.#start(node));
     return undefined;
   }
 
   #string(node: Node | null, key: string, keyOffset: number): string | undefined {
-    if (isScalar(node) && node.value !== null && typeof node.value !== 'object') return node.source ?? String(node.value);
+    if (this.#yaml.isScalar(node) && node.value !== null && typeof node.value !== 'object') return node.source ?? String(node.value);
     this.#report('error', 'expected-string', `'${key}' must be a single value, got ${this.#describe(node)}`, node === null ? keyOffset : this.#start(node));
     return undefined;
   }
@@ -273,21 +275,21 @@ class ConfigFileReader {
   /** The text of a mapping key, or undefined (after reporting) when it is not a plain scalar. */
   #keyText(pair: Pair, what: string): string | undefined {
     const key = this.#deref(pair.key as Node | null);
-    if (isScalar(key) && (typeof key.value === 'string' || typeof key.value === 'number')) return key.source ?? String(key.value);
+    if (this.#yaml.isScalar(key) && (typeof key.value === 'string' || typeof key.value === 'number')) return key.source ?? String(key.value);
     this.#report('error', 'invalid-key', `${what} must be plain strings, got ${this.#describe(key)}`, key === null ? 0 : this.#start(key));
     return undefined;
   }
 
   #describe(node: Node | null): string {
-    if (node === null || (isScalar(node) && node.value === null)) return 'nothing';
-    if (isMap(node)) return 'a mapping';
-    if (isSeq(node)) return 'a list';
-    if (isScalar(node)) return `'${node.source ?? String(node.value)}'`;
+    if (node === null || (this.#yaml.isScalar(node) && node.value === null)) return 'nothing';
+    if (this.#yaml.isMap(node)) return 'a mapping';
+    if (this.#yaml.isSeq(node)) return 'a list';
+    if (this.#yaml.isScalar(node)) return `'${node.source ?? String(node.value)}'`;
     return 'an unsupported value';
   }
 
   #deref(node: Node | null): Node | null {
-    if (node !== null && isAlias(node)) return (node.resolve(this.#document!) as Node | undefined) ?? null;
+    if (node !== null && this.#yaml.isAlias(node)) return (node.resolve(this.#document!) as Node | undefined) ?? null;
     return node;
   }
 

@@ -22,7 +22,8 @@ import {
   type ArchitectureInfo,
   type Backend,
 } from '@syclkit/device-config';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { loadYaml } from './yaml.js';
 import { Device, DeviceError, architectureForIpVersion, defaultBackend, deviceFromTarget, type DeviceType } from './device.js';
 
 const KEYS = ['name', 'target', 'architecture', 'ip-version', 'device-type', 'backend', 'aspects', 'sub-group-sizes', 'max-work-group-size', 'max-work-item-sizes'] as const;
@@ -41,6 +42,7 @@ export interface DeviceFileOptions {
 export function parseDeviceDescription(text: string, options: DeviceFileOptions = {}): Device {
   const file = options.file ?? '<device>';
   const config = options.config ?? DeviceConfig.builtin();
+  const { LineCounter, isMap, isScalar, isSeq, parseDocument } = loadYaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number | undefined) => {
