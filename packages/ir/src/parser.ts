@@ -1499,6 +1499,7 @@ class Parser {
       if (this.t() === Tok.RBrace || this.t() === Tok.Eof || this.t() === Tok.LabelStr || this.t() === Tok.LabelID)
         throw this.error('expected instruction opcode');
     }
+    block.instructions = exactCopy(block.instructions);
   }
 
   private parseDebugRecord(): DebugRecord {
@@ -1545,10 +1546,13 @@ class Parser {
     }
     const inst = this.parseInstruction(st);
     // attachments: `, !kind !N` (an instruction parser stops before such a comma)
-    while (this.t() === Tok.Comma && this.peek() === Tok.MetadataVar) {
-      this.next();
-      const list = (inst.attachments ??= []);
-      this.parseAttachmentNoComma(list);
+    if (this.t() === Tok.Comma && this.peek() === Tok.MetadataVar) {
+      const list: Attachment[] = [];
+      do {
+        this.next();
+        this.parseAttachmentNoComma(list);
+      } while (this.t() === Tok.Comma && this.peek() === Tok.MetadataVar);
+      inst.attachments = exactCopy(list);
     }
     const isVoid = inst.type.kind === 'void';
     if (isVoid) {
@@ -2121,7 +2125,7 @@ class Parser {
     const indexed = this.gepIndexedType(sourceType, ops, ptrLoc);
     if (this.typed) base = this.ctx.typedPtr(indexed, base.addressSpace);
     const resultType = vectorLength >= 0 ? this.ctx.vector(base, vectorLength) : base;
-    return new GetElementPtrInst(resultType, sourceType, ops, '', flags);
+    return new GetElementPtrInst(resultType, sourceType, exactCopy(ops), '', flags);
   }
 
   /** LLParser's checks of a GEP's base (a pointer or a vector of them; typed: of the source type). */
@@ -2233,8 +2237,8 @@ class Parser {
     }
     const retSet = retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs);
     const noAttrs = !anyArgAttrs && retSet.isEmpty && parsedFnAttrs === NO_FN_ATTRS;
-    const attrs = noAttrs ? AttributeList.empty : new AttributeList(AttributeSet.empty, retSet, anyArgAttrs ? argAttrs : []);
-    const inst = new CallInst(opcode, fnType.returnType, fnType, operands, attrs, '', flags);
+    const attrs = noAttrs ? AttributeList.empty : new AttributeList(AttributeSet.empty, retSet, anyArgAttrs ? exactCopy(argAttrs) : []);
+    const inst = new CallInst(opcode, fnType.returnType, fnType, exactCopy(operands), attrs, '', flags);
     inst.callingConv = cc;
     inst.bundles = bundles;
     inst.indirectDestCount = indirectCount;
@@ -3412,4 +3416,12 @@ function becomesDistinct(className: string, fields: ReadonlyMap<string, DIFieldV
   if (className !== 'DICompositeType') return false;
   const id = fields.get('identifier');
   return id !== undefined && id.k === 'str' && id.v !== '';
+}
+
+/**
+ * An exact-size copy of a list built by `push`: V8 grows such a list to at least 17 slots, and
+ * parsed IR lives as long as the module (about 10 MB less heap on a 10 MB module).
+ */
+function exactCopy<T>(list: T[]): T[] {
+  return list.slice();
 }
