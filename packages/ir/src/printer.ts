@@ -5,7 +5,7 @@
  * Typed pointers print as LLVM 14 does (`i32 addrspace(4)*`); the type finder then also walks
  * pointee types, as LLVM's does when pointers have them.
  */
-import { AttributeSet, formatAllocKind, formatMemoryEffects, type Attribute } from './attributes.js';
+import { AttributeSet, formatAllocKind, formatMemoryEffects, type Attribute, type AttributeList } from './attributes.js';
 import { formatFP } from './fp.js';
 import {
   AggregateInst,
@@ -472,8 +472,18 @@ class ModulePrinter {
         }
       }
     };
-    const incAttrs = (sets: readonly AttributeSet[]): void => {
-      for (const set of sets) for (const a of set.attributes) if (a.kind === 'type' && a.type) incType(a.type);
+    const incSet = (set: AttributeSet): void => {
+      const attrs = set.attributes;
+      for (let i = 0; i < attrs.length; i++) {
+        const a = attrs[i]!;
+        if (a.kind === 'type' && a.type) incType(a.type);
+      }
+    };
+    const incAttrs = (list: AttributeList): void => {
+      incSet(list.fn);
+      incSet(list.ret);
+      const params = list.params;
+      for (let i = 0; i < params.length; i++) incSet(params[i]!);
     };
     const m = this.m;
     for (const g of m.globals) {
@@ -487,12 +497,15 @@ class ModulePrinter {
     for (const i of m.ifuncs) incType(i.valueType);
     for (const f of m.functions) {
       incType(f.functionType);
-      incAttrs([f.attributes.fn, f.attributes.ret, ...f.attributes.params]);
+      incAttrs(f.attributes);
       if (f.prefix) incValue(f.prefix);
       if (f.prologue) incValue(f.prologue);
       if (f.personality) incValue(f.personality);
-      for (const b of f.blocks) {
-        for (const inst of b.instructions) {
+      const blocks = f.blocks;
+      for (let bi = 0; bi < blocks.length; bi++) {
+        const insts = blocks[bi]!.instructions;
+        for (let ii = 0; ii < insts.length; ii++) {
+          const inst = insts[ii]!;
           if (!visitedTypes.has(inst.type)) incType(inst.type);
           const ops = inst.operands;
           for (let k = 0; k < ops.length; k++) {
@@ -502,8 +515,7 @@ class ModulePrinter {
           if (inst instanceof GetElementPtrInst) incType(inst.sourceElementType);
           if (inst instanceof AllocaInst) incType(inst.allocatedType);
           if (inst instanceof CallInst) {
-            const a = inst.attributes;
-            incAttrs([a.fn, a.ret, ...a.params]);
+            incAttrs(inst.attributes);
             for (const bundle of inst.bundles) for (const v of bundle.inputs) if (v.vk !== 'instruction') incValue(v);
           }
           if (inst instanceof ShuffleVectorInst) incValue(inst.maskValue);

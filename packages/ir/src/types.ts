@@ -376,7 +376,17 @@ export function isFirstClassType(t: Type): boolean {
 }
 
 /** Whether a type has a size (LLVM `Type::isSized`). Opaque structs and functions do not. */
-export function isSized(t: Type, visiting: Set<Type> = new Set(), known: Map<Type, boolean> = new Map()): boolean {
+export function isSized(t: Type): boolean {
+  return sizedWithin(t, undefined);
+}
+
+/** State of one isSized query, made only once a struct is reached (most queries are of scalars). */
+interface SizedQuery {
+  readonly visiting: Set<Type>;
+  readonly known: Map<Type, boolean>;
+}
+
+function sizedWithin(t: Type, query: SizedQuery | undefined): boolean {
   switch (t.kind) {
     case 'integer':
     case 'float':
@@ -393,17 +403,18 @@ export function isSized(t: Type, visiting: Set<Type> = new Set(), known: Map<Typ
       return true;
     case 'array':
     case 'vector':
-      return isSized(t.element, visiting, known);
+      return sizedWithin(t.element, query);
     case 'struct': {
       if (t.elements === undefined) return false;
-      const cached = known.get(t);
+      const q = query ?? { visiting: new Set<Type>(), known: new Map<Type, boolean>() };
+      const cached = q.known.get(t);
       if (cached !== undefined) return cached;
       // a struct containing itself by value has no size (LLVM's visited set gives the same answer)
-      if (visiting.has(t)) return false;
-      visiting.add(t);
-      const sized = t.elements.every((e) => isSized(e, visiting, known));
-      visiting.delete(t);
-      known.set(t, sized);
+      if (q.visiting.has(t)) return false;
+      q.visiting.add(t);
+      const sized = t.elements.every((e) => sizedWithin(e, q));
+      q.visiting.delete(t);
+      q.known.set(t, sized);
       return sized;
     }
     case 'target':
