@@ -263,6 +263,8 @@ class ModulePrinter {
   private readonly mdNodes: MDNode[] = [];
   private readonly attrSlots = new Map<string, number>();
   private readonly attrSets: AttributeSet[] = [];
+  /** Attachment kind id -> its name as printed. */
+  private readonly kindIdentifiers: string[] = [];
   private localSlots = new Map<Value, number>();
   private preds = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
@@ -764,9 +766,30 @@ class ModulePrinter {
   private attachmentsText(list: readonly Attachment[] | null, sep: string): string {
     if (list === null || list.length === 0) return '';
     let s = '';
-    const kinds = this.m.context.md.kinds;
-    for (const a of sortedAttachments(list)) s += `${sep}!${metadataIdentifier(kinds.name(a.kind))} ${this.mdRef(a.node)}`;
+    for (const a of sortedAttachments(list)) s += `${sep}!${this.kindIdentifier(a.kind)} ${this.mdRef(a.node)}`;
     return s;
+  }
+
+  /** An instruction's `, !kind !N` list, written directly (most loads and stores have one). */
+  private wAttachments(list: readonly Attachment[]): void {
+    const sorted = sortedAttachments(list);
+    for (let i = 0; i < sorted.length; i++) {
+      const a = sorted[i]!;
+      this.w(', !');
+      this.w(this.kindIdentifier(a.kind));
+      this.ch(32);
+      this.w(this.mdRef(a.node));
+    }
+  }
+
+  /** `tbaa` for the kind of `!tbaa`, escaped as LLVM prints it; one string per kind. */
+  private kindIdentifier(kind: number): string {
+    let text = this.kindIdentifiers[kind];
+    if (text === undefined) {
+      text = metadataIdentifier(this.m.context.md.kinds.name(kind));
+      this.kindIdentifiers[kind] = text;
+    }
+    return text;
   }
 
   private attrSetText(set: AttributeSet, inGroup = false): string {
@@ -1217,7 +1240,7 @@ class ModulePrinter {
         this.w(`${scope} ${mi.ordering}`);
       }
     }
-    if (inst.attachments !== null && inst.attachments.length > 0) this.w(this.attachmentsText(inst.attachments, ', '));
+    if (inst.attachments !== null && inst.attachments.length > 0) this.wAttachments(inst.attachments);
   }
 
   /** Typed operands `from..to` separated by `, `. */
