@@ -11,8 +11,14 @@ export async function readModule(
   io: CliIO,
   onWarning: (message: string) => void,
   pointers?: ParseOptions['pointers'],
+  onFunction?: ParseOptions['onFunction'],
 ): Promise<Module> {
   const bytes = await readInput(input, io);
   const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode').toString('latin1') : bytes.toString('latin1');
-  return parseModule(text, { filename: input === '-' ? '<stdin>' : input, onWarning, ...(pointers === undefined ? {} : { pointers }) });
+  return parseModule(text, {
+    filename: input === '-' ? '<stdin>' : input,
+    onWarning,
+    ...(pointers === undefined ? {} : { pointers }),
+    ...(onFunction === undefined ? {} : { onFunction }),
+  });
 }

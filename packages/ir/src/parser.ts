@@ -104,6 +104,13 @@ export interface ParseOptions {
    * `T*` in a module whose first pointer type is `ptr` (that module is read as with 'opaque').
    */
   readonly pointers?: PointerSyntax;
+  /**
+   * Called with each function definition as soon as its body is read and its local references
+   * are resolved (global references may still be pending), in module order. Per-function checks
+   * are cheapest here, while the function is fresh in the CPU caches: `syclkit opt` runs LLVM's
+   * verifier checks (`llvmVerifierFunctionFailures`) this way.
+   */
+  readonly onFunction?: (fn: IRFunction) => void;
 }
 
 /** Parses textual IR. `source` should be decoded as latin1 so bytes map one-to-one to chars. */
@@ -112,6 +119,7 @@ export function parseModule(source: string, options: ParseOptions = {}): Module 
   const parser = new Parser(source, filename, options.context ?? new Context());
   parser.odrTypeUniquing = options.odrTypeUniquing ?? true;
   if (options.pointers === 'preserve-typed') parser.decidePointerSyntax();
+  parser.onFunction = options.onFunction;
   const m = parser.parseModule();
   const warning = parser.sawDebugInfo ? upgradeDebugInfo(m) : undefined;
   if (warning !== undefined) options.onWarning?.(warning);
@@ -224,6 +232,7 @@ class Parser {
   /** Whether anything debug-info related was read (so stripping it can be skipped otherwise). */
   sawDebugInfo = false;
   odrTypeUniquing = true;
+  onFunction: ((fn: IRFunction) => void) | undefined;
   /** The module keeps typed pointers (`preserve-typed` and its first pointer type is `T*`). */
   private typed = false;
   /** `preserve-typed` and the first pointer type is `ptr`: `T*` is an error. */
@@ -1396,6 +1405,7 @@ class Parser {
     }
     if (st.hasForwardLocals) this.patchForwardLocals(st);
     this.pfs = undefined;
+    this.onFunction?.(st.fn);
   }
 
   private patchForwardLocals(st: FunctionState): void {

@@ -56,6 +56,23 @@ export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void
   new ModulePrinter(module, write, options.cache).print();
 }
 
+/** A value to describe, with the function whose local numbering it is printed in. */
+export interface ValueInFunction {
+  readonly value: Value;
+  readonly fn: IRFunction;
+}
+
+/**
+ * The text LLVM's verifier writes for each value of a failure report: an instruction as its
+ * line(s) in the module's `opt -S` output (two-space indent, metadata numbered as in the whole
+ * module), any other value as a typed operand in its function (`label %entry`, `i32 0`). Prints
+ * the whole module once, so it is meant for error paths.
+ */
+export function verifierValueTexts(module: Module, values: readonly ValueInFunction[]): string[] {
+  const printer = new ModulePrinter(module, () => {});
+  return printer.captureTexts(values);
+}
+
 export interface PrintOptions {
   /**
    * Reuse printed function bodies across prints of modules that share function objects (the
@@ -269,6 +286,9 @@ class ModulePrinter {
   private preds = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
 
+  /** Set by captureTexts: the values whose text is wanted, and the texts found so far. */
+  private capture: { readonly values: readonly ValueInFunction[]; readonly texts: string[]; readonly instructions: Set<Value> } | undefined;
+
   /** Set while a function template is being recorded: holes go here instead of numbers. */
   private recording: (MDNode | AttributeSet)[] | undefined;
   private readonly cache: PrintCache | undefined;
@@ -343,6 +363,43 @@ class ModulePrinter {
       this.sink(this.out.subarray(0, this.n));
       this.n = 0;
     }
+  }
+
+  captureTexts(values: readonly ValueInFunction[]): string[] {
+    const texts = values.map(() => '');
+    this.capture = { values, texts, instructions: new Set(values.filter((r) => r.value.vk === 'instruction').map((r) => r.value)) };
+    try {
+      this.print();
+    } finally {
+      this.capture = undefined;
+    }
+    return texts;
+  }
+
+  /** Prints `inst` on its own into the capture (and nowhere else: a capture's sink discards). */
+  private captureInstruction(inst: Instruction): void {
+    this.flush(true);
+    const sink = this.sink;
+    const parts: string[] = [];
+    this.sink = (chunk) => parts.push(Buffer.from(chunk).toString('latin1'));
+    try {
+      this.printInstruction(inst);
+      this.flush(true);
+    } finally {
+      this.sink = sink;
+    }
+    const capture = this.capture!;
+    capture.values.forEach((r, i) => {
+      if (r.value === inst) capture.texts[i] = parts.join('');
+    });
+  }
+
+  /** Operand texts of the captured non-instructions of `f`, while its local numbering is set. */
+  private captureOperands(f: IRFunction): void {
+    const capture = this.capture!;
+    capture.values.forEach((r, i) => {
+      if (r.fn === f && r.value.vk !== 'instruction') capture.texts[i] = this.typedOperand(r.value);
+    });
   }
 
   print(): void {
@@ -802,6 +859,7 @@ class ModulePrinter {
     if (cache === undefined || !this.cacheable) {
       this.incorporateFunction(f);
       this.printFunctionText(f);
+      if (this.capture !== undefined) this.captureOperands(f);
       return;
     }
     let template = cache.templates.get(f);
@@ -937,7 +995,8 @@ class ModulePrinter {
     for (let i = 0; i < insts.length; i++) {
       const inst = insts[i]!;
       if (inst.debugRecords) for (const r of inst.debugRecords) this.w(`    ${this.debugRecordText(r)}\n`);
-      this.printInstruction(inst);
+      if (this.capture?.instructions.has(inst)) this.captureInstruction(inst);
+      else this.printInstruction(inst);
       this.ch(10);
     }
   }

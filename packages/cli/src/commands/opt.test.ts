@@ -39,6 +39,27 @@ const llvmOpt = existsSync('/usr/lib/llvm-16/bin/opt') ? '/usr/lib/llvm-16/bin/o
 const llvmAs = findLlvmTool('llvm-as');
 
 describe('syclkit opt', () => {
+  const BROKEN = 'define i32 @f(i1 %c) {\nentry:\n  br i1 %c, label %m, label %m\nm:\n  %p = phi i32 [ 0, %entry ]\n  ret i32 %p\n}\n';
+
+  it("refuses input LLVM's verifier refuses, with its report, before any pass runs", async () => {
+    const path = join(scratch.dir, 'broken.ll');
+    writeFileSync(path, BROKEN);
+    const out = join(scratch.dir, 'broken.out.ll');
+    const { code, err } = await runSyclkit(['opt', '-S', '-passes=sycl-propagate-aspects-usage', path, '-o', out]);
+    expect(code).toBe(1);
+    expect(err).toBe(
+      'PHINode should have one entry for each predecessor of its parent basic block!\n  %p = phi i32 [ 0, %entry ]\n' +
+        `syclkit opt: ${path}: error: input module is broken!\n`,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('reads such input with -disable-verify, as LLVM opt does', async () => {
+    const { code, out, err } = await runSyclkit(['opt', '-S', '-disable-verify'], BROKEN);
+    expect({ code, err }).toEqual({ code: 0, err: '' });
+    expect(out).toContain('%p = phi i32 [ 0, %entry ]');
+  });
+
   it('with -S and no passes prints the module as LLVM 16 opt -S does (stdin to stdout)', async () => {
     const { code, out, err } = await runSyclkit(['opt', '-S'], INPUT);
     expect(err).toBe('');

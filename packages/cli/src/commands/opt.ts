@@ -1,4 +1,4 @@
-import { printModule, printModuleTo, type Module } from '@syclkit/ir';
+import { formatLLVMVerifierFailures, llvmVerifierFunctionFailures, printModule, printModuleTo, type IRFunction, type LLVMVerifierFailure, type Module } from '@syclkit/ir';
 import {
   formatDiagnostics,
   parseDiagnosticFlags,
@@ -25,6 +25,7 @@ const BASE_OPTIONS: readonly OptionSpec[] = [
   { name: 'print-passes', help: 'List the registered passes with their options and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
   { name: 'verify-each', help: 'Verify the module after every pass' },
+  { name: 'disable-verify', help: "Skip LLVM's verifier checks of the input (see the README for which are made)" },
   { name: 'print-after-all', help: 'Print the module after every pass (to stderr)' },
   { name: 'W', kind: 'value', repeatable: true, valueName: '<diag>', help: 'Diagnostics: -Werror, -Wno-<code>, -Werror=<code> (also written joined)' },
   { name: 'R', kind: 'value', repeatable: true, valueName: '<code>', help: 'Show remarks of the given code (also -R<code>)' },
@@ -103,7 +104,16 @@ export const command: Command = {
     if (!text && !args.flags.has('disable-output') && output === '-' && io.stdoutIsTTY && !args.flags.has('f')) {
       throw new CliError("refusing to write bitcode to a terminal; use -S for text, -o <file>, or -f");
     }
-    const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`));
+    // LLVM's opt verifies its input before any pass runs, and stops when it is broken; the
+    // checks run on each function as it is parsed, while it is still in the CPU caches
+    const failures: LLVMVerifierFailure[] = [];
+    const verify = args.flags.has('disable-verify') ? undefined : (fn: IRFunction) => failures.push(...llvmVerifierFunctionFailures(fn));
+    const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`), undefined, verify);
+    if (failures.length > 0) {
+      io.stderr.write(formatLLVMVerifierFailures(module, failures));
+      io.stderr.write(`syclkit opt: ${input}: error: input module is broken!\n`);
+      return 1;
+    }
     const instrumentations: Instrumentation[] = [];
     const timer = args.flags.has('time-passes') ? timePasses() : undefined;
     if (timer) instrumentations.push(timer);

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { formatLLVMVerifierFailures, llvmVerifierFailures, llvmVerifierFunctionFailures, type LLVMVerifierFailure } from './llvm-verifier.js';
+import { parseModule } from './parser.js';
+import { llvmTool, runTool } from './testing/llvm.js';
+
+/** Each case: IR that parses, and what LLVM 16's verifier writes before "input module is broken!". */
+const BROKEN: readonly { name: string; ir: string; report: string }[] = [
+  {
+    name: 'a branch back to the entry block',
+    ir: 'define void @f() {\nentry:\n  br label %entry\n}\n',
+    report: 'Entry block to function must not have predecessors!\nlabel %entry\n',
+  },
+  {
+    name: 'a PHI node missing a predecessor',
+    ir: 'define i32 @f(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  br label %m\nb:\n  br label %m\nm:\n  %p = phi i32 [ 0, %a ]\n  ret i32 %p\n}\n',
+    report: 'PHINode should have one entry for each predecessor of its parent basic block!\n  %p = phi i32 [ 0, %a ]\n',
+  },
+  {
+    name: 'a PHI node with one entry for an edge taken twice',
+    ir: 'define i32 @f(i1 %c) {\nentry:\n  br i1 %c, label %m, label %m\nm:\n  %p = phi i32 [ 0, %entry ]\n  ret i32 %p\n}\n',
+    report: 'PHINode should have one entry for each predecessor of its parent basic block!\n  %p = phi i32 [ 0, %entry ]\n',
+  },
+  {
+    name: 'a PHI node naming a block that is not a predecessor',
+    ir: 'define i32 @f(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  br label %m\nb:\n  br label %m\nm:\n  %p = phi i32 [ 0, %a ], [ 1, %entry ]\n  ret i32 %p\n}\n',
+    report: 'PHI node entries do not match predecessors!\n  %p = phi i32 [ 0, %a ], [ 1, %entry ]\nlabel %entry\nlabel %a\n',
+  },
+  {
+    name: 'two values for the same predecessor',
+    ir: 'define i32 @f(i1 %c) {\nentry:\n  br i1 %c, label %m, label %m\nm:\n  %p = phi i32 [ 0, %entry ], [ 1, %entry ]\n  ret i32 %p\n}\n',
+    report: 'PHI node has multiple entries for the same basic block with different incoming values!\n  %p = phi i32 [ 0, %entry ], [ 1, %entry ]\nlabel %entry\ni32 1\ni32 0\n',
+  },
+  {
+    name: 'a PHI node after another instruction',
+    ir: 'define i32 @f() {\nentry:\n  br label %m\nm:\n  %a = add i32 1, 2\n  %p = phi i32 [ 0, %entry ]\n  ret i32 %p\n}\n',
+    report: 'PHI nodes not grouped at top of basic block!\n  %p = phi i32 [ 0, %entry ]\nlabel %m\n',
+  },
+  {
+    name: 'an instruction using itself (numbered, with an attachment numbered as in the module)',
+    ir: 'define i32 @f() {\n  br label %1\n1:\n  %2 = add i32 %2, 1, !foo !0\n  br label %1\n}\n\n!0 = !{!"x"}\n',
+    report: 'Only PHI nodes may reference their own value!\n  %2 = add i32 %2, 1, !foo !0\n',
+  },
+  {
+    name: 'a switch case of another type',
+    ir: 'define void @f(i32 %x) {\nentry:\n  switch i32 %x, label %d [ i64 1, label %d\n                            i32 2, label %d ]\nd:\n  ret void\n}\n',
+    report: 'Switch constants must all be same type as switch value!\n  switch i32 %x, label %d [\n    i64 1, label %d\n    i32 2, label %d\n  ]\n',
+  },
+  {
+    name: 'resume without a personality',
+    ir: 'define void @f() {\nentry:\n  resume { ptr, i32 } undef\n}\n',
+    report: 'ResumeInst needs to be in a function with a personality.\n  resume { ptr, i32 } undef\n',
+  },
+  {
+    name: 'failures in two functions, in module order',
+    ir:
+      'define void @f() {\nentry:\n  br label %entry\n}\n\n' +
+      'define i32 @g() {\nentry:\n  br label %m\nm:\n  %a = add i32 1, 2\n  %p = phi i32 [ 0, %entry ]\n  ret i32 %p\n}\n',
+    report: 'Entry block to function must not have predecessors!\nlabel %entry\nPHI nodes not grouped at top of basic block!\n  %p = phi i32 [ 0, %entry ]\nlabel %m\n',
+  },
+];
+
+/** Valid IR that exercises the same rules. */
+const VALID: readonly { name: string; ir: string }[] = [
+  {
+    name: 'one entry per edge, repeated blocks with the same value',
+    ir:
+      'define i32 @k(i32 %x) {\nentry:\n  switch i32 %x, label %a [ i32 1, label %b\n                            i32 2, label %b ]\na:\n  br label %b\nb:\n' +
+      '  %p = phi i32 [ 0, %a ], [ 1, %entry ], [ 1, %entry ]\n  ret i32 %p\n}\n',
+  },
+  { name: 'an unreachable instruction using itself', ir: 'define i32 @h() {\nentry:\n  ret i32 0\ndead:\n  %y = add i32 %y, 1\n  br label %dead\n}\n' },
+  { name: 'a loop PHI using its own value', ir: 'define i32 @l() {\nentry:\n  br label %m\nm:\n  %i = phi i32 [ 0, %entry ], [ %i, %m ]\n  br label %m\n}\n' },
+  {
+    name: 'resume in a function with a personality',
+    ir: 'declare i32 @p(...)\n\ndefine void @f() personality ptr @p {\nentry:\n  resume { ptr, i32 } undef\n}\n',
+  },
+];
+
+const report = (ir: string): string => {
+  const m = parseModule(ir, { filename: 'v.ll' });
+  return formatLLVMVerifierFailures(m, llvmVerifierFailures(m));
+};
+
+describe('llvmVerifierFailures', () => {
+  it.each(BROKEN)('reports $name as LLVM 16 does', ({ ir, report: expected }) => {
+    expect(report(ir)).toBe(expected);
+  });
+
+  it.each(VALID)('accepts $name', ({ ir }) => {
+    expect(report(ir)).toBe('');
+  });
+
+  it('gives the same failures checked per function while parsing as on the parsed module', () => {
+    for (const { ir } of [...BROKEN, ...VALID]) {
+      const during: LLVMVerifierFailure[] = [];
+      const m = parseModule(ir, { filename: 'v.ll', onFunction: (fn) => during.push(...llvmVerifierFunctionFailures(fn)) });
+      expect(formatLLVMVerifierFailures(m, during)).toBe(formatLLVMVerifierFailures(m, llvmVerifierFailures(m)));
+    }
+  });
+
+  const opt16 = llvmTool('opt');
+  it.skipIf(opt16 === undefined)('matches what LLVM 16 opt writes for every case', () => {
+    for (const { ir, report: expected } of BROKEN) {
+      const r = runTool(opt16!, ['-S', '-o', '/dev/null', '-'], ir);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toBe(`${expected}${opt16}: -: error: input module is broken!\n`);
+    }
+    for (const { ir } of VALID) expect(runTool(opt16!, ['-S', '-o', '/dev/null', '-'], ir).status).toBe(0);
+  });
+});
