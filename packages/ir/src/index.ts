@@ -117,7 +117,7 @@ export type { Attribute, MemoryLocation } from './attributes.js';
 export { Module, getMetadata, setMetadata } from './module.js';
 export { DataLayout, dataLayoutProblem } from './datalayout.js';
 export { parseModule } from './parser.js';
-export type { ParseOptions, PointerSyntax } from './parser.js';
+export type { ParseOptions, ParsedFunctionFacts, PointerSyntax } from './parser.js';
 export { printModule, printModuleTo, PrintCache, formatName, formatType, escapeString } from './printer.js';
 export type { PrintOptions } from './printer.js';
 export { IrSyntaxError, IrError } from './errors.js';

@@ -1,10 +1,12 @@
 /**
  * Properties of LLVM's verifier checks (`llvm-verifier.ts`), over random functions: blocks ending
  * in `ret`, `br`, conditional `br` or `switch` to random blocks, PHI nodes whose entries are the
- * block's predecessor edges or a random edit of them, and sometimes an instruction that uses
- * itself, a PHI node after another instruction, or a switch case of another type:
+ * block's predecessor edges or a random edit of them (sometimes with a value of another block),
+ * uses of values defined in other blocks, and sometimes an instruction that uses itself, a PHI
+ * node after another instruction, or a switch case of another type:
  * 1. PHI nodes listing exactly the predecessor edges (one value per block), with no other defect,
- *    give no failure; each defect alone gives a failure with its message.
+ *    give no failure; each defect alone gives a failure with its message. Dominance follows a
+ *    naive reference (A dominates B when B is unreachable once A is removed).
  * 2. Checking each function as the parser finishes it gives the same report as checking the
  *    parsed module.
  * 3. When LLVM 16's opt is installed: it refuses exactly the modules with failures, and writes
@@ -21,13 +23,21 @@ import { parseModule } from './parser.js';
 import { llvmTool, runTool } from './testing/llvm.js';
 
 type Terminator = { kind: 'ret' } | { kind: 'br'; to: number } | { kind: 'condbr'; t: number; f: number } | { kind: 'switch'; def: number; cases: number[]; wideCase: boolean };
-type PhiEdit = { kind: 'none' } | { kind: 'drop'; at: number } | { kind: 'add'; block: number } | { kind: 'retarget'; at: number; block: number } | { kind: 'split-value'; at: number };
+type PhiEdit =
+  | { kind: 'none' }
+  | { kind: 'drop'; at: number }
+  | { kind: 'add'; block: number }
+  | { kind: 'retarget'; at: number; block: number }
+  | { kind: 'split-value'; at: number }
+  | { kind: 'foreign-value'; at: number; block: number };
 
 interface BlockPlan {
   readonly term: Terminator;
   readonly phis: readonly PhiEdit[];
   readonly selfUse: boolean;
   readonly lateInstructionBeforePhi: boolean;
+  /** A use of the value `%d<N>` that block N defines (before this block's own). */
+  readonly use: number | undefined;
 }
 
 /** True in about `tenths` out of ten draws. */
@@ -48,12 +58,14 @@ const blockPlan = (blocks: number): fc.Arbitrary<BlockPlan> => {
     { weight: 1, arbitrary: target.map((block) => ({ kind: 'add' as const, block })) },
     { weight: 1, arbitrary: fc.tuple(fc.nat(4), target).map(([at, block]) => ({ kind: 'retarget' as const, at, block })) },
     { weight: 1, arbitrary: fc.nat(4).map((at) => ({ kind: 'split-value' as const, at })) },
+    { weight: 1, arbitrary: fc.tuple(fc.nat(4), target).map(([at, block]) => ({ kind: 'foreign-value' as const, at, block })) },
   );
   return fc.record({
     term,
     phis: fc.array(edit, { maxLength: 2 }),
     selfUse: sometimes(2),
     lateInstructionBeforePhi: sometimes(1),
+    use: fc.option(target, { nil: undefined, freq: 2 }),
   });
 };
 
@@ -102,6 +114,9 @@ function phiEntries(preds: readonly number[], edit: PhiEdit): [string, number][]
     case 'split-value':
       if (entries.length > 0) entries[edit.at % entries.length]![0] = '99';
       break;
+    case 'foreign-value':
+      if (entries.length > 0) entries[edit.at % entries.length]![0] = `%d${edit.block}`;
+      break;
   }
   return entries;
 }
@@ -119,6 +134,8 @@ function moduleText(plan: readonly (readonly BlockPlan[])[]): string {
           if (entries.length > 0) lines.push(`  %p${i}_${k} = phi i32 ${entries.map(([v, from]) => `[ ${v}, %b${from} ]`).join(', ')}`);
         });
         if (b.selfUse) lines.push(`  %s${i} = add i32 %s${i}, 1`);
+        if (b.use !== undefined) lines.push(`  %u${i} = add i32 %d${b.use}, 1`);
+        lines.push(`  %d${i} = add i32 1, 2`);
         lines.push(`  ${terminatorText(b.term)}`);
         return lines.join('\n');
       });
@@ -137,10 +154,16 @@ function hasDefect(plan: readonly (readonly BlockPlan[])[]): boolean {
   return plan.some((blocks) => {
     const preds = predecessorEdges(blocks);
     if (preds[0]!.length > 0) return true;
+    const reachable = reachableFromEntry(blocks);
+    const dominates = (a: number, b: number): boolean => !reachable.has(b) || (reachable.has(a) && (a === b || !reachableFromEntry(blocks, a).has(b)));
     return blocks.some((b, i) => {
       if (b.term.kind === 'switch' && b.term.wideCase) return true;
-      if (b.selfUse && reachableFromEntry(blocks).has(i)) return true;
+      if (b.selfUse && reachable.has(i)) return true;
+      // the use comes before the block's own definition
+      if (b.use !== undefined && reachable.has(i) && (b.use === i || !dominates(b.use, i))) return true;
       if (i === 0) return false;
+      const foreignValues = b.phis.some((edit) => phiEntries(preds[i]!, edit).some(([v, from]) => v.startsWith('%d') && !dominates(Number(v.slice(2)), from)));
+      if (foreignValues) return true;
       if (b.lateInstructionBeforePhi && b.phis.some((edit) => phiEntries(preds[i]!, edit).length > 0)) return true;
       return b.phis.some((edit) => {
         const entries = phiEntries(preds[i]!, edit);
@@ -162,12 +185,14 @@ function sameEdges(entries: readonly [string, number][], preds: readonly number[
   return true;
 }
 
-function reachableFromEntry(blocks: readonly BlockPlan[]): Set<number> {
+/** Blocks reachable from the entry, not passing through `removed`. */
+function reachableFromEntry(blocks: readonly BlockPlan[], removed?: number): Set<number> {
   const seen = new Set([0]);
+  if (removed === 0) return new Set();
   const stack = [0];
   while (stack.length > 0) {
     for (const s of successors(blocks[stack.pop()!]!.term)) {
-      if (seen.has(s)) continue;
+      if (seen.has(s) || s === removed) continue;
       seen.add(s);
       stack.push(s);
     }
@@ -194,7 +219,7 @@ describe('LLVM verifier checks on random control flow', () => {
   test.prop([modulePlan], fcOptions(200))('2: checking while parsing gives the report of the parsed module', (plan) => {
     const text = moduleText(plan);
     const during: LLVMVerifierFailure[] = [];
-    const m = parseModule(text, { filename: 'p.ll', onFunction: (fn) => during.push(...llvmVerifierFunctionFailures(fn)) });
+    const m = parseModule(text, { filename: 'p.ll', onFunction: (fn, facts) => during.push(...llvmVerifierFunctionFailures(fn, facts)) });
     expect(formatLLVMVerifierFailures(m, during)).toBe(report(text));
   });
 

@@ -57,6 +57,42 @@ const BROKEN: readonly { name: string; ir: string; report: string }[] = [
       'define i32 @g() {\nentry:\n  br label %m\nm:\n  %a = add i32 1, 2\n  %p = phi i32 [ 0, %entry ]\n  ret i32 %p\n}\n',
     report: 'Entry block to function must not have predecessors!\nlabel %entry\nPHI nodes not grouped at top of basic block!\n  %p = phi i32 [ 0, %entry ]\nlabel %m\n',
   },
+  {
+    name: 'a use in a block its definition does not dominate',
+    ir: 'define i32 @f(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  %x = add i32 1, 2\n  br label %b\nb:\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n',
+    report: 'Instruction does not dominate all uses!\n  %x = add i32 1, 2\n  %y = add i32 %x, 1\n',
+  },
+  {
+    name: 'a use before the definition in the same block',
+    ir: 'define i32 @f(i32 %a) {\nentry:\n  %y = add i32 %x, 1\n  %x = add i32 %a, 2\n  ret i32 %y\n}\n',
+    report: 'Instruction does not dominate all uses!\n  %x = add i32 %a, 2\n  %y = add i32 %x, 1\n',
+  },
+  {
+    name: 'a PHI entry whose value does not dominate its incoming block',
+    ir: 'define i32 @f(i1 %c) {\nentry:\n  br i1 %c, label %a, label %m\na:\n  %x = add i32 1, 2\n  br label %m\nm:\n  %p = phi i32 [ %x, %entry ], [ %x, %a ]\n  ret i32 %p\n}\n',
+    report: 'Instruction does not dominate all uses!\n  %x = add i32 1, 2\n  %p = phi i32 [ %x, %entry ], [ %x, %a ]\n',
+  },
+  {
+    name: 'an invoke result used on the unwind path',
+    ir:
+      'declare i32 @g()\ndeclare i32 @pers(...)\n\ndefine i32 @f() personality ptr @pers {\nentry:\n  %r = invoke i32 @g()\n          to label %ok unwind label %bad\n' +
+      'ok:\n  ret i32 %r\nbad:\n  %lp = landingpad { ptr, i32 }\n          cleanup\n  %z = add i32 %r, 1\n  ret i32 %z\n}\n',
+    report: 'Instruction does not dominate all uses!\n  %r = invoke i32 @g()\n          to label %ok unwind label %bad\n  %z = add i32 %r, 1\n',
+  },
+  {
+    name: 'a definition in an unreachable block used in a reachable one',
+    ir: 'define i32 @g(i1 %c) {\nentry:\n  br label %b\ndead:\n  %x = add i32 1, 2\n  br label %b\nb:\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n',
+    report: 'Instruction does not dominate all uses!\n  %x = add i32 1, 2\n  %y = add i32 %x, 1\n',
+  },
+  {
+    name: 'two operands that do not dominate a call (one failure each, arguments in order)',
+    ir:
+      'declare void @h(i32, i32)\n\ndefine void @f(i1 %c) {\nentry:\n  br i1 %c, label %a, label %b\na:\n  %x = add i32 1, 2\n  %y = add i32 1, 2\n  br label %b\n' +
+      'b:\n  call void @h(i32 %y, i32 %x)\n  ret void\n}\n',
+    report:
+      'Instruction does not dominate all uses!\n  %y = add i32 1, 2\n  call void @h(i32 %y, i32 %x)\n' +
+      'Instruction does not dominate all uses!\n  %x = add i32 1, 2\n  call void @h(i32 %y, i32 %x)\n',
+  },
 ];
 
 /** Valid IR that exercises the same rules. */
@@ -69,6 +105,17 @@ const VALID: readonly { name: string; ir: string }[] = [
   },
   { name: 'an unreachable instruction using itself', ir: 'define i32 @h() {\nentry:\n  ret i32 0\ndead:\n  %y = add i32 %y, 1\n  br label %dead\n}\n' },
   { name: 'a loop PHI using its own value', ir: 'define i32 @l() {\nentry:\n  br label %m\nm:\n  %i = phi i32 [ 0, %entry ], [ %i, %m ]\n  br label %m\n}\n' },
+  {
+    name: 'invoke results on the normal path, in a PHI of the normal destination, and in a loop it dominates',
+    ir:
+      'declare i32 @g()\ndeclare i32 @pers(...)\n\ndefine i32 @f(i1 %c) personality ptr @pers {\nentry:\n  br i1 %c, label %a, label %ok\n' +
+      'a:\n  %r = invoke i32 @g()\n          to label %ok unwind label %bad\nok:\n  %p = phi i32 [ 0, %entry ], [ %r, %a ]\n  %q = add i32 %p, 1\n  ret i32 %q\n' +
+      'bad:\n  %lp = landingpad { ptr, i32 }\n          cleanup\n  ret i32 0\n}\n',
+  },
+  {
+    name: 'uses in unreachable blocks of values defined in unreachable blocks',
+    ir: 'define i32 @f() {\nentry:\n  ret i32 0\ndead:\n  %x = add i32 1, 2\n  br label %dead2\ndead2:\n  %y = add i32 %x, 1\n  br label %dead2\n}\n',
+  },
   {
     name: 'resume in a function with a personality',
     ir: 'declare i32 @p(...)\n\ndefine void @f() personality ptr @p {\nentry:\n  resume { ptr, i32 } undef\n}\n',
@@ -92,7 +139,7 @@ describe('llvmVerifierFailures', () => {
   it('gives the same failures checked per function while parsing as on the parsed module', () => {
     for (const { ir } of [...BROKEN, ...VALID]) {
       const during: LLVMVerifierFailure[] = [];
-      const m = parseModule(ir, { filename: 'v.ll', onFunction: (fn) => during.push(...llvmVerifierFunctionFailures(fn)) });
+      const m = parseModule(ir, { filename: 'v.ll', onFunction: (fn, facts) => during.push(...llvmVerifierFunctionFailures(fn, facts)) });
       expect(formatLLVMVerifierFailures(m, during)).toBe(formatLLVMVerifierFailures(m, llvmVerifierFailures(m)));
     }
   });

@@ -10,13 +10,17 @@
  *   repeated blocks, and their blocks are the predecessors;
  * - PHI nodes come first in their block (each one right after another, or first);
  * - only PHI nodes use their own value (in blocks reachable from the entry);
+ * - every instruction operand dominates its use (`Instruction does not dominate all uses!`, once
+ *   per operand): PHI uses happen at the end of the incoming block, invoke and callbr results
+ *   exist on the edge to the normal destination, uses in unreachable blocks always pass;
  * - `switch` case values have the condition's type;
  * - `resume` is only used in functions with a personality.
  *
  * Where LLVM sorts by pointer (the predecessor and PHI-entry comparison), blocks are ordered as
  * LLVM's parser creates them: by first mention (a branch to the block, or its label).
  */
-import type { Instruction } from './instructions.js';
+import type { CallInst, Instruction } from './instructions.js';
+import type { ParsedFunctionFacts } from './parser.js';
 import type { Module } from './module.js';
 import { verifierValueTexts } from './printer.js';
 import type { BasicBlock, IRFunction, Value } from './values.js';
@@ -38,13 +42,15 @@ export function llvmVerifierFailures(module: Module): LLVMVerifierFailure[] {
 }
 
 /**
- * The failures of one function definition. Calling it for each function as `parseModule`'s
- * `onFunction` gives the same failures as {@link llvmVerifierFailures} on the parsed module,
- * at a fraction of the cost (the function's instructions are still in the CPU caches).
+ * The failures of one function definition. Called from `parseModule`'s `onFunction` with the
+ * parser's facts, it gives the same failures as {@link llvmVerifierFailures} on the parsed
+ * module at a fraction of the cost: the function is still in the CPU caches, and only the
+ * instructions the parser saw using values of other blocks (or later ones) need their operands
+ * checked for dominance.
  */
-export function llvmVerifierFunctionFailures(fn: IRFunction): LLVMVerifierFailure[] {
+export function llvmVerifierFunctionFailures(fn: IRFunction, facts?: ParsedFunctionFacts): LLVMVerifierFailure[] {
   const failures: LLVMVerifierFailure[] = [];
-  if (!fn.isDeclaration) checkFunction(fn, failures);
+  if (!fn.isDeclaration) checkFunction(fn, failures, facts);
   return failures;
 }
 
@@ -66,7 +72,11 @@ export function formatLLVMVerifierFailures(module: Module, failures: readonly LL
   return out;
 }
 
-function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[]): void {
+/**
+ * `facts`, when the parser gives them, name the only instructions that can fail the checks made
+ * per instruction (besides terminators): the others are visited without being looked at.
+ */
+function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: ParsedFunctionFacts): void {
   const fail = (message: string, ...values: Value[]): void => {
     failures.push({ message, fn, values });
   };
@@ -84,7 +94,26 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[]): void {
   }
   if (entryHasPredecessor) fail('Entry block to function must not have predecessors!', entry);
   const preds = hasPhis ? predecessorLists(fn) : undefined;
-  let reachable: Set<BasicBlock> | undefined;
+  let tree: DominatorTree | undefined;
+  const dominators = (): DominatorTree => (tree ??= new DominatorTree(fn));
+  const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {
+    const opcode = inst.opcode;
+    if (opcode === 'phi') {
+      // visitPHINode returns at a failed check, before the checks every instruction gets
+      if (misplacedPhi) return fail('PHI nodes not grouped at top of basic block!', inst, block);
+    } else if (opcode === 'switch' && !caseTypesMatch(inst)) {
+      return fail('Switch constants must all be same type as switch value!', inst);
+    } else if (opcode === 'resume' && fn.personality === undefined) {
+      return fail('ResumeInst needs to be in a function with a personality.', inst);
+    }
+    if (!checkOperands) return;
+    const problems = operandProblems(inst, index, block, dominators);
+    if (problems === 'self') fail('Only PHI nodes may reference their own value!', inst);
+    else for (const def of problems) fail('Instruction does not dominate all uses!', def, inst);
+  };
+
+  let nextUser = 0;
+  let nextPhi = 0;
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;
     const insts = block.instructions;
@@ -92,31 +121,274 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[]): void {
       const problem = phiEntriesProblem(block, preds.get(block) ?? []);
       if (problem !== undefined) fail(problem.message, ...problem.values);
     }
+    if (facts === undefined) {
+      let previousIsPhi = true;
+      for (let i = 0; i < insts.length; i++) {
+        const inst = insts[i]!;
+        const isPhi = inst.opcode === 'phi';
+        visit(inst, i, block, isPhi && !previousIsPhi, true);
+        previousIsPhi = isPhi;
+      }
+      continue;
+    }
+    // only the instructions the parser named, and the terminator, in block order
+    const users = facts.nonLocalUsers;
+    const phis = facts.phisAfterOthers;
+    const firstUser = nextUser;
+    while (nextUser < users.length && users[nextUser]!.parent === block) nextUser++;
+    const firstPhi = nextPhi;
+    while (nextPhi < phis.length && phis[nextPhi]!.parent === block) nextPhi++;
     const last = insts.length - 1;
-    let previousIsPhi = true;
-    for (let i = 0; i < last; i++) {
-      const inst = insts[i]!;
-      if (inst.opcode === 'phi') {
-        // LLVM looks at the instruction before only, so one misplaced group is reported once;
-        // visitPHINode returns at a failed check, before the checks every instruction gets
-        if (!previousIsPhi) fail('PHI nodes not grouped at top of basic block!', inst, block);
-        previousIsPhi = true;
+    const term = insts[last]!;
+    if (firstPhi === nextPhi) {
+      // the common case: users are in block order already
+      for (let k = firstUser; k < nextUser; k++) visit(users[k]!, positionOf(insts, users[k]!), block, false, true);
+      if (firstUser === nextUser || users[nextUser - 1] !== term) visit(term, last, block, false, false);
+    } else {
+      const visits = new Map<Instruction, { misplacedPhi: boolean; operands: boolean }>();
+      for (let k = firstUser; k < nextUser; k++) visits.set(users[k]!, { misplacedPhi: false, operands: true });
+      for (let k = firstPhi; k < nextPhi; k++) {
+        const seen = visits.get(phis[k]!);
+        if (seen !== undefined) seen.misplacedPhi = true;
+        else visits.set(phis[k]!, { misplacedPhi: true, operands: false });
+      }
+      if (!visits.has(term)) visits.set(term, { misplacedPhi: false, operands: false });
+      const ordered = [...visits].map(([inst, how]) => ({ inst, how, index: positionOf(insts, inst) })).sort((x, y) => x.index - y.index);
+      for (const { inst, how, index } of ordered) visit(inst, index, block, how.misplacedPhi, how.operands);
+    }
+  }
+}
+
+/** The position of `inst` in its block. */
+function positionOf(insts: readonly Instruction[], inst: Instruction): number {
+  if (inst === insts[insts.length - 1]) return insts.length - 1;
+  if (insts.length <= 64) return insts.indexOf(inst);
+  return positionsOf(insts).get(inst)!;
+}
+
+/**
+ * visitInstruction's operand checks: `'self'` when a non-PHI instruction in a reachable block
+ * uses itself (which ends the checks), else each operand, in LLVM's operand order, that does not
+ * dominate its use (one failure per operand, as LLVM reports them).
+ */
+function operandProblems(inst: Instruction, index: number, block: BasicBlock, dominators: () => DominatorTree): 'self' | Instruction[] {
+  const ops = inst.operands;
+  const opcode = inst.opcode;
+  const bad: Instruction[] = [];
+  if (opcode === 'phi') {
+    for (let k = 0; k < ops.length; k += 2) {
+      const op = ops[k]!;
+      if (op.vk === 'instruction' && !dominatesUse(op, inst, ops[k + 1] as BasicBlock, index, dominators)) bad.push(op);
+    }
+    return bad;
+  }
+  if (usesItself(inst) && dominators().isReachable(block)) return 'self';
+  const check = (op: Value): void => {
+    if (!usable(op, inst, index, block, dominators)) bad.push(op as Instruction);
+  };
+  if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
+    // LLVM keeps the callee last: arguments, bundle inputs, callee
+    const call = inst as CallInst;
+    const args = call.argCount;
+    for (let k = 1; k <= args; k++) check(ops[k]!);
+    for (const bundle of call.bundles) for (const v of bundle.inputs) check(v);
+    check(ops[0]!);
+  } else {
+    for (let k = 0; k < ops.length; k++) check(ops[k]!);
+  }
+  return bad;
+}
+
+/** Whether operand `op` of the non-PHI `user` (at `index` of `block`) passes verifyDominatesUse. */
+function usable(op: Value, user: Instruction, index: number, block: BasicBlock, dominators: () => DominatorTree): boolean {
+  if (op.vk !== 'instruction') return true;
+  // a definition earlier in the same block needs no dominator tree
+  if (op.parent === block && definedBefore(block.instructions, op, index)) return true;
+  return dominatesUse(op, user, block, index, dominators);
+}
+
+/** Positions of the instructions of long blocks, where searching them would be slow. */
+const positionsOfLongBlocks = new WeakMap<readonly Instruction[], Map<Instruction, number>>();
+
+function positionsOf(insts: readonly Instruction[]): Map<Instruction, number> {
+  let positions = positionsOfLongBlocks.get(insts);
+  if (positions === undefined) {
+    positions = new Map(insts.map((inst, i) => [inst, i]));
+    positionsOfLongBlocks.set(insts, positions);
+  }
+  return positions;
+}
+
+/** Whether `def` is among the instructions before position `index` of the block. */
+function definedBefore(insts: readonly Instruction[], def: Instruction, index: number): boolean {
+  if (index <= 64) {
+    // searched backwards: uses are usually near their definitions
+    for (let i = index - 1; i >= 0; i--) if (insts[i] === def) return true;
+    return false;
+  }
+  const at = positionsOf(insts).get(def);
+  return at !== undefined && at < index;
+}
+
+/** LLVM's `DominatorTree::dominates(Def, Use)`: `useBlock` is the PHI's incoming block for PHI uses. */
+function dominatesUse(def: Instruction, user: Instruction, useBlock: BasicBlock, userIndex: number, dominators: () => DominatorTree): boolean {
+  // an invoke whose normal and unwind destinations are the same is refused elsewhere, not here
+  if (def.opcode === 'invoke' && def.operands.at(-1) === def.operands.at(-2)) return true;
+  const defBlock = def.parent!;
+  // the entry block dominates every block (unreachable ones too, by LLVM's rule)
+  if (defBlock === defBlock.parent.blocks[0] && def.opcode !== 'invoke' && def.opcode !== 'callbr' && (defBlock !== useBlock || user.opcode === 'phi')) return true;
+  const tree = dominators();
+  if (!tree.isReachable(useBlock)) return true;
+  if (!tree.isReachable(defBlock)) return false;
+  if (def.opcode === 'invoke' || def.opcode === 'callbr') {
+    // their results exist on the edge to the normal (default) destination only
+    const ops = def.operands;
+    const normal = (def.opcode === 'invoke' ? ops[ops.length - 2] : ops[ops.length - 1 - (def as CallInst).indirectDestCount]) as BasicBlock;
+    if (user.opcode === 'phi' && user.parent === normal && useBlock === defBlock) return true;
+    return tree.edgeDominates(defBlock, normal, useBlock);
+  }
+  if (defBlock !== useBlock) return tree.dominates(defBlock, useBlock);
+  if (user.opcode === 'phi') return true;
+  return definedBefore(defBlock.instructions, def, userIndex);
+}
+
+/**
+ * Dominators of a function's blocks (Cooper, Harvey and Kennedy's iterative algorithm over the
+ * reverse postorder), answering "does A dominate B" by DFS intervals of the dominator tree.
+ * Blocks are numbered by their position in the function; unreachable ones get no interval.
+ */
+class DominatorTree {
+  private readonly blocks: readonly BasicBlock[];
+  private readonly number = new Map<BasicBlock, number>();
+  /** Predecessor edges by block number (a block once per edge). */
+  private readonly preds: number[][];
+  private readonly enter: Int32Array;
+  private readonly exit: Int32Array;
+
+  constructor(fn: IRFunction) {
+    const blocks = fn.blocks;
+    this.blocks = blocks;
+    const n = blocks.length;
+    for (let i = 0; i < n; i++) this.number.set(blocks[i]!, i);
+    const succs: number[][] = [];
+    this.preds = blocks.map(() => []);
+    for (let i = 0; i < n; i++) {
+      const out: number[] = [];
+      const ops = terminatorOf(blocks[i]!)?.operands ?? [];
+      for (let k = 0; k < ops.length; k++) {
+        const op = ops[k]!;
+        if (op.vk !== 'block') continue;
+        const j = this.number.get(op);
+        if (j === undefined) continue;
+        out.push(j);
+        this.preds[j]!.push(i);
+      }
+      succs.push(out);
+    }
+    // reverse postorder from the entry
+    const rpoIndex = new Int32Array(n).fill(-1);
+    const post: number[] = [];
+    const visited = new Uint8Array(n);
+    const stack: number[] = [0];
+    const cursor = new Int32Array(n);
+    visited[0] = 1;
+    while (stack.length > 0) {
+      const b = stack[stack.length - 1]!;
+      const out = succs[b]!;
+      if (cursor[b]! < out.length) {
+        const next = out[cursor[b]!++]!;
+        if (visited[next] === 0) {
+          visited[next] = 1;
+          stack.push(next);
+        }
+      } else {
+        post.push(b);
+        stack.pop();
+      }
+    }
+    const order = post.reverse();
+    order.forEach((b, i) => (rpoIndex[b] = i));
+    // immediate dominators, by reverse-postorder position
+    const idom = new Int32Array(order.length).fill(-1);
+    idom[0] = 0;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let i = 1; i < order.length; i++) {
+        let next = -1;
+        for (const p of this.preds[order[i]!]!) {
+          let a = rpoIndex[p]!;
+          if (a < 0 || idom[a] === -1) continue;
+          if (next !== -1) {
+            let b = next;
+            while (a !== b) {
+              while (a > b) a = idom[a]!;
+              while (b > a) b = idom[b]!;
+            }
+          }
+          next = a;
+        }
+        if (next !== idom[i]) {
+          idom[i] = next;
+          changed = true;
+        }
+      }
+    }
+    // DFS intervals of the dominator tree, by block number
+    const children: number[][] = order.map(() => []);
+    for (let i = 1; i < order.length; i++) children[idom[i]!]!.push(i);
+    this.enter = new Int32Array(n).fill(-1);
+    this.exit = new Int32Array(n).fill(-1);
+    let clock = 0;
+    const treeStack: number[] = [0];
+    const childCursor = new Int32Array(order.length);
+    this.enter[order[0]!] = clock++;
+    while (treeStack.length > 0) {
+      const top = treeStack[treeStack.length - 1]!;
+      const kids = children[top]!;
+      if (childCursor[top]! < kids.length) {
+        const child = kids[childCursor[top]!++]!;
+        this.enter[order[child]!] = clock++;
+        treeStack.push(child);
+      } else {
+        this.exit[order[top]!] = clock++;
+        treeStack.pop();
+      }
+    }
+  }
+
+  isReachable(b: BasicBlock): boolean {
+    const i = this.number.get(b);
+    return i !== undefined && this.enter[i]! >= 0;
+  }
+
+  /** LLVM's block dominance: every block dominates itself; unreachable blocks are dominated by all. */
+  dominates(a: BasicBlock, b: BasicBlock): boolean {
+    const bi = this.number.get(b);
+    if (bi === undefined || this.enter[bi]! < 0) return true;
+    const ai = this.number.get(a);
+    if (ai === undefined || this.enter[ai]! < 0) return false;
+    return this.enter[ai]! <= this.enter[bi]! && this.exit[bi]! <= this.exit[ai]!;
+  }
+
+  /** LLVM's `dominates(BasicBlockEdge, BasicBlock)`: the edge start→end dominates `use`. */
+  edgeDominates(start: BasicBlock, end: BasicBlock, use: BasicBlock): boolean {
+    if (!this.dominates(end, use)) return false;
+    const preds = this.preds[this.number.get(end)!]!;
+    if (preds.length === 1) return true;
+    const startNumber = this.number.get(start);
+    let edgesFromStart = 0;
+    for (const p of preds) {
+      if (p === startNumber) {
+        if (edgesFromStart++ > 0) return false;
         continue;
       }
-      previousIsPhi = false;
-      if (usesItself(inst)) {
-        reachable ??= reachableBlocks(fn, entry);
-        if (reachable.has(block)) fail('Only PHI nodes may reference their own value!', inst);
-      }
+      if (!this.dominates(end, this.blockAt(p))) return false;
     }
-    // terminators: no PHI nodes, and the only ones with checks of their own
-    const term = insts[last]!;
-    if (term.opcode === 'switch' && !caseTypesMatch(term)) fail('Switch constants must all be same type as switch value!', term);
-    else if (term.opcode === 'resume' && fn.personality === undefined) fail('ResumeInst needs to be in a function with a personality.', term);
-    else if (usesItself(term)) {
-      reachable ??= reachableBlocks(fn, entry);
-      if (reachable.has(block)) fail('Only PHI nodes may reference their own value!', term);
-    }
+    return true;
+  }
+
+  private blockAt(i: number): BasicBlock {
+    return this.blocks[i]!;
   }
 }
 
@@ -219,20 +491,4 @@ function usesItself(inst: Instruction): boolean {
   const ops = inst.operands;
   for (let i = 0; i < ops.length; i++) if (ops[i] === inst) return true;
   return false;
-}
-
-function reachableBlocks(fn: IRFunction, entry: BasicBlock): Set<BasicBlock> {
-  const seen = new Set<BasicBlock>([entry]);
-  const stack = [entry];
-  while (stack.length > 0) {
-    const term = terminatorOf(stack.pop()!);
-    if (term === undefined) continue;
-    for (const op of term.operands) {
-      if (op.vk === 'block' && op.parent === fn && !seen.has(op)) {
-        seen.add(op);
-        stack.push(op);
-      }
-    }
-  }
-  return seen;
 }

@@ -110,7 +110,18 @@ export interface ParseOptions {
    * are cheapest here, while the function is fresh in the CPU caches: `syclkit opt` runs LLVM's
    * verifier checks (`llvmVerifierFunctionFailures`) this way.
    */
-  readonly onFunction?: (fn: IRFunction) => void;
+  readonly onFunction?: (fn: IRFunction, facts: ParsedFunctionFacts) => void;
+}
+
+/** What the parser learned about a function while reading it. */
+export interface ParsedFunctionFacts {
+  /**
+   * The instructions that use a value defined in another block, or later (forward references),
+   * in order. Every other instruction uses only values defined before it in its own block.
+   */
+  readonly nonLocalUsers: readonly Instruction[];
+  /** The PHI nodes that come right after an instruction that is not a PHI node, in order. */
+  readonly phisAfterOthers: readonly Instruction[];
 }
 
 /** Parses textual IR. `source` should be decoded as latin1 so bytes map one-to-one to chars. */
@@ -206,6 +217,14 @@ interface FunctionState {
   blockRefLoc: Map<BasicBlock, number>;
   definedBlocks: Set<BasicBlock>;
   hasForwardLocals: boolean;
+  /** The block being read. */
+  block: BasicBlock | undefined;
+  /** Set when the instruction being read uses a local defined in another block, or not yet. */
+  usesNonLocal: boolean;
+  /** Instructions that use a value defined in another block or later, in order. */
+  nonLocalUsers: Instruction[];
+  /** PHI nodes right after an instruction that is not one, in order. */
+  phisAfterOthers: Instruction[];
 }
 
 class Parser {
@@ -232,7 +251,7 @@ class Parser {
   /** Whether anything debug-info related was read (so stripping it can be skipped otherwise). */
   sawDebugInfo = false;
   odrTypeUniquing = true;
-  onFunction: ((fn: IRFunction) => void) | undefined;
+  onFunction: ParseOptions['onFunction'];
   /** The module keeps typed pointers (`preserve-typed` and its first pointer type is `T*`). */
   private typed = false;
   /** `preserve-typed` and the first pointer type is `ptr`: `T*` is an error. */
@@ -1377,6 +1396,10 @@ class Parser {
       blockRefLoc: new Map(),
       definedBlocks: new Set(),
       hasForwardLocals: false,
+      block: undefined,
+      usesNonLocal: false,
+      nonLocalUsers: [],
+      phisAfterOthers: [],
     };
     this.pfs = st;
     for (const a of fn.args) {
@@ -1405,7 +1428,7 @@ class Parser {
     }
     if (st.hasForwardLocals) this.patchForwardLocals(st);
     this.pfs = undefined;
-    this.onFunction?.(st.fn);
+    this.onFunction?.(st.fn, { nonLocalUsers: st.nonLocalUsers, phisAfterOthers: st.phisAfterOthers });
   }
 
   private patchForwardLocals(st: FunctionState): void {
@@ -1488,7 +1511,9 @@ class Parser {
     st.definedBlocks.add(block);
     st.blockRefLoc.delete(block);
     st.fn.blocks.push(block);
+    st.block = block;
     let records: DebugRecord[] | null = null;
+    let previousIsPhi = true;
     for (;;) {
       if (this.t() === Tok.DbgRecord) {
         (records ??= []).push(this.parseDebugRecord());
@@ -1500,6 +1525,14 @@ class Parser {
       }
       const inst = this.parseInstructionLine(st);
       inst.parent = block;
+      if (st.usesNonLocal) {
+        st.nonLocalUsers.push(inst);
+        st.usesNonLocal = false;
+      }
+      if (inst.opcode === 'phi') {
+        if (!previousIsPhi) st.phisAfterOthers.push(inst);
+        previousIsPhi = true;
+      } else previousIsPhi = false;
       if (records !== null) {
         inst.debugRecords = records;
         records = null;
@@ -2382,6 +2415,7 @@ class Parser {
           const found = l.textIsSpan ? st.named.getSpan(l.src, l.textStart, l.textEnd) : st.named.get(l.text);
           if (found !== undefined && found.type === t) {
             this.next();
+            if (found.vk === 'instruction' && found.parent !== st.block) st.usesNonLocal = true;
             return found;
           }
         }
@@ -2391,6 +2425,7 @@ class Parser {
         const v = named ? st.named.get(key as string) : st.numbered[key as number];
         if (v !== undefined) {
           if (v.type !== t) throw this.error(`'%${key}' defined with type '${formatType(v.type)}' but expected '${formatType(t)}'`, loc);
+          if (v.vk === 'instruction' && v.parent !== st.block) st.usesNonLocal = true;
           return v;
         }
         if (named && st.blocksNamed.has(key as string)) throw this.error(`'%${key}' is not a basic block`, loc);
@@ -2409,6 +2444,7 @@ class Parser {
       (map as Map<string | number, ForwardLocal>).set(key, f);
     } else if (f.type !== t) throw this.error(`'%${key}' defined with type '${formatType(f.type)}' but expected '${formatType(t)}'`, loc);
     st.hasForwardLocals = true;
+    st.usesNonLocal = true;
     return f as unknown as Value;
   }
 

@@ -1,4 +1,4 @@
-import { formatLLVMVerifierFailures, llvmVerifierFunctionFailures, printModule, printModuleTo, type IRFunction, type LLVMVerifierFailure, type Module } from '@syclkit/ir';
+import { formatLLVMVerifierFailures, llvmVerifierFunctionFailures, printModule, printModuleTo, type IRFunction, type LLVMVerifierFailure, type Module, type ParsedFunctionFacts } from '@syclkit/ir';
 import {
   formatDiagnostics,
   parseDiagnosticFlags,
@@ -107,7 +107,7 @@ export const command: Command = {
     // LLVM's opt verifies its input before any pass runs, and stops when it is broken; the
     // checks run on each function as it is parsed, while it is still in the CPU caches
     const failures: LLVMVerifierFailure[] = [];
-    const verify = args.flags.has('disable-verify') ? undefined : (fn: IRFunction) => failures.push(...llvmVerifierFunctionFailures(fn));
+    const verify = args.flags.has('disable-verify') ? undefined : (fn: IRFunction, facts: ParsedFunctionFacts) => failures.push(...llvmVerifierFunctionFailures(fn, facts));
     const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`), undefined, verify);
     if (failures.length > 0) {
       io.stderr.write(formatLLVMVerifierFailures(module, failures));
