@@ -93,9 +93,8 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     if (ops !== undefined && !entryHasPredecessor) for (let k = 0; k < ops.length; k++) if (ops[k] === entry) entryHasPredecessor = true;
   }
   if (entryHasPredecessor) fail('Entry block to function must not have predecessors!', entry);
-  const preds = hasPhis ? predecessorLists(fn) : undefined;
-  let tree: DominatorTree | undefined;
-  const dominators = (): DominatorTree => (tree ??= new DominatorTree(fn));
+  const cfg = new FunctionCFG(fn);
+  const preds = hasPhis ? cfg.preds : undefined;
   const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {
     const opcode = inst.opcode;
     if (opcode === 'phi') {
@@ -107,7 +106,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
       return fail('ResumeInst needs to be in a function with a personality.', inst);
     }
     if (!checkOperands) return;
-    const problems = operandProblems(inst, index, block, dominators);
+    const problems = operandProblems(inst, index, block, cfg);
     if (problems === 'self') fail('Only PHI nodes may reference their own value!', inst);
     else for (const def of problems) fail('Instruction does not dominate all uses!', def, inst);
   };
@@ -171,20 +170,20 @@ function positionOf(insts: readonly Instruction[], inst: Instruction): number {
  * uses itself (which ends the checks), else each operand, in LLVM's operand order, that does not
  * dominate its use (one failure per operand, as LLVM reports them).
  */
-function operandProblems(inst: Instruction, index: number, block: BasicBlock, dominators: () => DominatorTree): 'self' | Instruction[] {
+function operandProblems(inst: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): 'self' | Instruction[] {
   const ops = inst.operands;
   const opcode = inst.opcode;
   const bad: Instruction[] = [];
   if (opcode === 'phi') {
     for (let k = 0; k < ops.length; k += 2) {
       const op = ops[k]!;
-      if (op.vk === 'instruction' && !dominatesUse(op, inst, ops[k + 1] as BasicBlock, index, dominators)) bad.push(op);
+      if (op.vk === 'instruction' && !dominatesUse(op, inst, ops[k + 1] as BasicBlock, index, cfg)) bad.push(op);
     }
     return bad;
   }
-  if (usesItself(inst) && dominators().isReachable(block)) return 'self';
+  if (usesItself(inst) && cfg.tree.isReachable(block)) return 'self';
   const check = (op: Value): void => {
-    if (!usable(op, inst, index, block, dominators)) bad.push(op as Instruction);
+    if (!usable(op, inst, index, block, cfg)) bad.push(op as Instruction);
   };
   if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
     // LLVM keeps the callee last: arguments, bundle inputs, callee
@@ -200,11 +199,11 @@ function operandProblems(inst: Instruction, index: number, block: BasicBlock, do
 }
 
 /** Whether operand `op` of the non-PHI `user` (at `index` of `block`) passes verifyDominatesUse. */
-function usable(op: Value, user: Instruction, index: number, block: BasicBlock, dominators: () => DominatorTree): boolean {
+function usable(op: Value, user: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): boolean {
   if (op.vk !== 'instruction') return true;
   // a definition earlier in the same block needs no dominator tree
   if (op.parent === block && definedBefore(block.instructions, op, index)) return true;
-  return dominatesUse(op, user, block, index, dominators);
+  return dominatesUse(op, user, block, index, cfg);
 }
 
 /** Positions of the instructions of long blocks, where searching them would be slow. */
@@ -231,13 +230,18 @@ function definedBefore(insts: readonly Instruction[], def: Instruction, index: n
 }
 
 /** LLVM's `DominatorTree::dominates(Def, Use)`: `useBlock` is the PHI's incoming block for PHI uses. */
-function dominatesUse(def: Instruction, user: Instruction, useBlock: BasicBlock, userIndex: number, dominators: () => DominatorTree): boolean {
+function dominatesUse(def: Instruction, user: Instruction, useBlock: BasicBlock, userIndex: number, cfg: FunctionCFG): boolean {
   // an invoke whose normal and unwind destinations are the same is refused elsewhere, not here
   if (def.opcode === 'invoke' && def.operands.at(-1) === def.operands.at(-2)) return true;
   const defBlock = def.parent!;
   // the entry block dominates every block (unreachable ones too, by LLVM's rule)
   if (defBlock === defBlock.parent.blocks[0] && def.opcode !== 'invoke' && def.opcode !== 'callbr' && (defBlock !== useBlock || user.opcode === 'phi')) return true;
-  const tree = dominators();
+  if (def.opcode !== 'invoke' && def.opcode !== 'callbr') {
+    // a PHI entry from the defining block itself, or a chain of single predecessors from the
+    // use up to the definition, settles most uses without a dominator tree
+    if (defBlock === useBlock ? user.opcode === 'phi' : cfg.singlePredecessorChainReaches(defBlock, useBlock)) return true;
+  }
+  const tree = cfg.tree;
   if (!tree.isReachable(useBlock)) return true;
   if (!tree.isReachable(defBlock)) return false;
   if (def.opcode === 'invoke' || def.opcode === 'callbr') {
@@ -250,6 +254,40 @@ function dominatesUse(def: Instruction, user: Instruction, useBlock: BasicBlock,
   if (defBlock !== useBlock) return tree.dominates(defBlock, useBlock);
   if (user.opcode === 'phi') return true;
   return definedBefore(defBlock.instructions, def, userIndex);
+}
+
+/** A function's predecessor lists and dominator tree, each made when first needed. */
+class FunctionCFG {
+  private predsCache: Map<BasicBlock, BasicBlock[]> | undefined;
+  private treeCache: DominatorTree | undefined;
+
+  constructor(private readonly fn: IRFunction) {}
+
+  get preds(): Map<BasicBlock, BasicBlock[]> {
+    return (this.predsCache ??= predecessorLists(this.fn));
+  }
+
+  get tree(): DominatorTree {
+    return (this.treeCache ??= new DominatorTree(this.fn));
+  }
+
+  /**
+   * Whether following single predecessors up from `b` meets `a`: then every path to `b` passes
+   * through `a`, so `a` dominates it. The entry block ends the walk (it is reached without its
+   * predecessors). A cheap sufficient test; `false` says nothing.
+   */
+  singlePredecessorChainReaches(a: BasicBlock, b: BasicBlock): boolean {
+    const entry = this.fn.blocks[0];
+    const preds = this.preds;
+    let current = b;
+    for (let steps = this.fn.blocks.length; steps > 0 && current !== entry; steps--) {
+      const list = preds.get(current);
+      if (list === undefined || list.length !== 1) return false;
+      current = list[0]!;
+      if (current === a) return true;
+    }
+    return false;
+  }
 }
 
 /**
