@@ -23,7 +23,7 @@ import type { CallInst, Instruction } from './instructions.js';
 import type { ParsedFunctionFacts } from './parser.js';
 import type { Module } from './module.js';
 import { verifierValueTexts } from './printer.js';
-import type { BasicBlock, IRFunction, Value } from './values.js';
+import { predecessorEdges, type BasicBlock, type IRFunction, type Value } from './values.js';
 
 export interface LLVMVerifierFailure {
   /** LLVM's message, e.g. `PHI node entries do not match predecessors!`. */
@@ -264,11 +264,11 @@ class FunctionCFG {
   constructor(private readonly fn: IRFunction) {}
 
   get preds(): Map<BasicBlock, BasicBlock[]> {
-    return (this.predsCache ??= predecessorLists(this.fn));
+    return (this.predsCache ??= predecessorEdges(this.fn));
   }
 
   get tree(): DominatorTree {
-    return (this.treeCache ??= new DominatorTree(this.fn));
+    return (this.treeCache ??= new DominatorTree(this.fn, this.preds));
   }
 
   /**
@@ -303,26 +303,17 @@ class DominatorTree {
   private readonly enter: Int32Array;
   private readonly exit: Int32Array;
 
-  constructor(fn: IRFunction) {
+  constructor(fn: IRFunction, predecessors: ReadonlyMap<BasicBlock, readonly BasicBlock[]>) {
     const blocks = fn.blocks;
     this.blocks = blocks;
     const n = blocks.length;
     for (let i = 0; i < n; i++) this.number.set(blocks[i]!, i);
-    const succs: number[][] = [];
-    this.preds = blocks.map(() => []);
-    for (let i = 0; i < n; i++) {
-      const out: number[] = [];
-      const ops = terminatorOf(blocks[i]!)?.operands ?? [];
-      for (let k = 0; k < ops.length; k++) {
-        const op = ops[k]!;
-        if (op.vk !== 'block') continue;
-        const j = this.number.get(op);
-        if (j === undefined) continue;
-        out.push(j);
-        this.preds[j]!.push(i);
-      }
-      succs.push(out);
-    }
+    // the same edges by block number, both ways
+    const succs: number[][] = blocks.map(() => []);
+    this.preds = blocks.map((b) => (predecessors.get(b) ?? []).map((p) => this.number.get(p)!));
+    this.preds.forEach((list, j) => {
+      for (const i of list) succs[i]!.push(j);
+    });
     // reverse postorder from the entry
     const rpoIndex = new Int32Array(n).fill(-1);
     const post: number[] = [];
@@ -489,27 +480,6 @@ function locatePhiProblem(block: BasicBlock, phi: Instruction, preds: readonly B
   }
   // unreachable: matchesEdges found a difference the sorted walk must meet
   return { message: 'PHI node entries do not match predecessors!', values: [phi] };
-}
-
-function terminatorOf(block: BasicBlock): Instruction | undefined {
-  const last = block.instructions[block.instructions.length - 1];
-  return last !== undefined && last.isTerminator ? last : undefined;
-}
-
-/** Predecessor edges of every block: a block appears once per edge (`br i1 %c, label %x, label %x` twice). */
-function predecessorLists(fn: IRFunction): Map<BasicBlock, BasicBlock[]> {
-  const preds = new Map<BasicBlock, BasicBlock[]>();
-  for (const block of fn.blocks) {
-    const term = terminatorOf(block);
-    if (term === undefined) continue;
-    for (const op of term.operands) {
-      if (op.vk !== 'block') continue;
-      const list = preds.get(op);
-      if (list === undefined) preds.set(op, [block]);
-      else list.push(block);
-    }
-  }
-  return preds;
 }
 
 /** Blocks in the order LLVM's parser creates them: a block's label, or an earlier operand naming it. */

@@ -29,6 +29,7 @@ import type { Module } from './module.js';
 import { subtypes, type StructType, type Type } from './types.js';
 import {
   isConstant,
+  predecessorEdges,
   type BasicBlock,
   type Comdat,
   type Constant,
@@ -701,17 +702,7 @@ class ModulePrinter {
     }
     this.localSlots = locals;
     // predecessors: terminator uses in reverse creation (textual) order
-    const preds = new Map<BasicBlock, BasicBlock[]>();
-    for (const b of f.blocks) {
-      const term = b.instructions[b.instructions.length - 1];
-      if (term === undefined || !term.isTerminator) continue;
-      for (const op of term.operands) {
-        if (op.vk !== 'block') continue;
-        let list = preds.get(op);
-        if (list === undefined) preds.set(op, (list = []));
-        list.push(b);
-      }
-    }
+    const preds = predecessorEdges(f);
     for (const list of preds.values()) list.reverse();
     this.preds = preds;
   }

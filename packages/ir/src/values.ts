@@ -392,6 +392,25 @@ export class BasicBlock {
   }
 }
 
+/**
+ * Each block's predecessors, once per edge (`br i1 %c, label %x, label %x` lists its block twice),
+ * in block order. Blocks without predecessors have no entry.
+ */
+export function predecessorEdges(fn: IRFunction): Map<BasicBlock, BasicBlock[]> {
+  const preds = new Map<BasicBlock, BasicBlock[]>();
+  for (const block of fn.blocks) {
+    const term = block.terminator;
+    if (term === undefined) continue;
+    for (const op of term.operands) {
+      if (op.vk !== 'block') continue;
+      const list = preds.get(op);
+      if (list === undefined) preds.set(op, [block]);
+      else list.push(block);
+    }
+  }
+  return preds;
+}
+
 export interface InlineAsmFlags {
   sideEffect: boolean;
   alignStack: boolean;
