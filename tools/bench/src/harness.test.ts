@@ -12,7 +12,7 @@ function scripted(script: Record<string, Partial<RunOutcome>[]>): { runner: Runn
     const i = next.get(key) ?? 0;
     next.set(key, i + 1);
     const o = script[key]![Math.min(i, script[key]!.length - 1)]!;
-    return { wallMs: 0, exitCode: 0, signal: null, maxRssKb: null, stderrTail: '', ...o };
+    return { wallMs: 0, exitCode: 0, signal: null, maxRssKb: null, cpuMs: null, stderrTail: '', ...o };
   };
   return { runner, calls };
 }
@@ -36,7 +36,7 @@ describe('compareCommands', () => {
     expect(r.commands[0]!.timesMs).toEqual([300, 200, 500]);
     expect(r.commands[0]!.time.median).toBe(300);
     expect(r.commands[1]!.time.median).toBe(100);
-    expect(r.ratios).toEqual([{ candidate: 'ours', baseline: 'llvm', median: 3, ratios: [3, 2, 5] }]);
+    expect(r.ratios).toEqual([{ candidate: 'ours', baseline: 'llvm', median: 3, ratios: [3, 2, 5], cpuMedian: null }]);
   });
 
   it('uses the last command as the baseline unless told otherwise', async () => {
@@ -72,7 +72,7 @@ describe('compareCommands', () => {
       const tmp = argv[2]!.replace(/\/out$/, '');
       seen.push({ tmp, existed: existsSync(tmp) });
       expect(argv[1]).toBe('in.ll');
-      return { wallMs: 1, exitCode: 0, signal: null, maxRssKb: 10, stderrTail: '' };
+      return { wallMs: 1, exitCode: 0, signal: null, maxRssKb: 10, cpuMs: 1, stderrTail: '' };
     };
     const cmd = (label: string): CommandSpec => ({ label, argv: [label, '{input}', '{tmp}/out'] });
     await compareCommands([cmd('a'), cmd('b')], 'in.ll', runner, { runs: 1, warmup: 0, timeoutMs: 1000 });
@@ -86,6 +86,26 @@ describe('compareCommands', () => {
     const r = await compareCommands([ours, llvm], 'x', runner, { runs: 3, warmup: 0, timeoutMs: 1000 });
     expect(r.commands[0]).toMatchObject({ medianMaxRssKb: 200, peakMaxRssKb: 300 });
     expect(r.commands[1]).toMatchObject({ medianMaxRssKb: null, peakMaxRssKb: null });
+  });
+
+  it('reports median CPU time and the median of per-round CPU ratios beside the wall-time ratio', async () => {
+    const { runner } = scripted({
+      ours: [{ wallMs: 9, cpuMs: 9999 }, { wallMs: 200, cpuMs: 300 }, { wallMs: 200, cpuMs: 600 }, { wallMs: 200, cpuMs: 450 }],
+      llvm: [{ wallMs: 1, cpuMs: 1 }, { wallMs: 100, cpuMs: 100 }, { wallMs: 100, cpuMs: 100 }, { wallMs: 100, cpuMs: 150 }],
+    });
+    const r = await compareCommands([ours, llvm], 'x', runner, { runs: 3, warmup: 1, timeoutMs: 1000 });
+    expect(r.commands[0]).toMatchObject({ cpuMs: [300, 600, 450], cpu: { median: 450, min: 300, max: 600 } });
+    expect(r.ratios[0]).toMatchObject({ median: 2, ratios: [2, 2, 2], cpuMedian: 3 });
+  });
+
+  it('gives no CPU ratio when a command has no CPU time for some round (rounds would be mispaired)', async () => {
+    const { runner } = scripted({ ours: [{ wallMs: 2, cpuMs: 4 }, { wallMs: 2, cpuMs: null }], llvm: [{ wallMs: 1, cpuMs: 1 }] });
+    const r = await compareCommands([ours, llvm], 'x', runner, { runs: 2, warmup: 0, timeoutMs: 1000 });
+    expect(r.commands[0]!.cpuMs).toEqual([4]);
+    expect(r.ratios[0]).toMatchObject({ median: 2, cpuMedian: null });
+    const none = await compareCommands([ours, llvm], 'x', scripted({ ours: [{ wallMs: 2 }], llvm: [{ wallMs: 1 }] }).runner, { runs: 1, warmup: 0, timeoutMs: 1000 });
+    expect(none.commands[0]!.cpu).toBeNull();
+    expect(none.ratios[0]!.cpuMedian).toBeNull();
   });
 
   it('rejects fewer than two commands and zero runs', async () => {
@@ -103,7 +123,7 @@ describe('substitute', () => {
 
 describe('describeFailure', () => {
   it('names the exit status or signal and the last stderr lines', () => {
-    const base = { wallMs: 0, maxRssKb: null };
+    const base = { wallMs: 0, maxRssKb: null, cpuMs: null };
     expect(describeFailure({ ...base, exitCode: 2, signal: null, stderrTail: 'a\nb\nc\nd\n' })).toBe('exit 2: b | c | d');
     expect(describeFailure({ ...base, exitCode: null, signal: 'SIGKILL', stderrTail: '' })).toBe('killed by SIGKILL');
     expect(describeFailure({ ...base, exitCode: null, signal: null, stderrTail: '', error: 'command not found: x' })).toBe('command not found: x');

@@ -1,6 +1,6 @@
 /**
  * Runs two or more commands on the same input alternately (A, B, A, B, ...) after warm-up
- * rounds and collects wall times and peak memory. How a command is actually started is a
+ * rounds and collects wall times, CPU times and peak memory. How a command is actually started is a
  * `Runner`, so the scheduling and statistics can be tested with scripted outcomes.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +22,8 @@ export interface RunOutcome {
   readonly signal: string | null;
   /** Peak resident set size in KiB, or null when it cannot be measured. */
   readonly maxRssKb: number | null;
+  /** User plus system CPU time of all the process's threads in ms, or null when it cannot be measured. */
+  readonly cpuMs: number | null;
   /** The last part of what the command wrote to stderr. */
   readonly stderrTail: string;
   /** Set when the command could not be started or was stopped (not found, timeout). */
@@ -59,6 +61,9 @@ export interface CommandResult {
   /** Median and maximum of `maxRssKb`, or null. */
   readonly medianMaxRssKb: number | null;
   readonly peakMaxRssKb: number | null;
+  /** CPU time (user + system) per measured round in ms (empty when unavailable). */
+  readonly cpuMs: readonly number[];
+  readonly cpu: Summary | null;
   readonly failure: Failure | undefined;
 }
 
@@ -68,6 +73,8 @@ export interface RatioResult {
   /** Median of the per-round ratios candidate / baseline; null when either command failed. */
   readonly median: number | null;
   readonly ratios: readonly number[];
+  /** Median of the per-round CPU-time ratios; null when CPU time was not measured for both. */
+  readonly cpuMedian: number | null;
   readonly note?: string;
 }
 
@@ -111,7 +118,7 @@ export async function compareCommands(
   const baseline = options.baseline ?? commands.length - 1;
   if (!Number.isInteger(baseline) || baseline < 0 || baseline >= commands.length) throw new RangeError(`no command ${baseline} to use as baseline`);
   const log = options.log ?? (() => {});
-  const state = commands.map(() => ({ times: [] as number[], rss: [] as number[], failure: undefined as Failure | undefined }));
+  const state = commands.map(() => ({ times: [] as number[], rss: [] as number[], cpu: [] as number[], failure: undefined as Failure | undefined }));
   const rounds = options.warmup + options.runs;
 
   for (let round = 0; round < rounds; round++) {
@@ -137,6 +144,7 @@ export async function compareCommands(
         if (measured) {
           s.times.push(outcome.wallMs);
           if (outcome.maxRssKb !== null) s.rss.push(outcome.maxRssKb);
+          if (outcome.cpuMs !== null) s.cpu.push(outcome.cpuMs);
         }
       } finally {
         rmSync(tmp, { recursive: true, force: true });
@@ -154,6 +162,8 @@ export async function compareCommands(
       maxRssKb: s.rss,
       medianMaxRssKb: s.rss.length > 0 ? median(s.rss) : null,
       peakMaxRssKb: s.rss.length > 0 ? Math.max(...s.rss) : null,
+      cpuMs: s.cpu,
+      cpu: s.cpu.length > 0 ? summarize(s.cpu) : null,
       failure: s.failure,
     };
   });
@@ -163,10 +173,13 @@ export async function compareCommands(
     .map((candidate) => {
       const failedOne = [candidate, base].find((r) => r.failure !== undefined);
       if (failedOne !== undefined) {
-        return { candidate: candidate.label, baseline: base.label, median: null, ratios: [], note: `${failedOne.label} failed` };
+        return { candidate: candidate.label, baseline: base.label, median: null, ratios: [], cpuMedian: null, note: `${failedOne.label} failed` };
       }
       const ratios = pairedRatios(candidate.timesMs, base.timesMs);
-      return { candidate: candidate.label, baseline: base.label, median: median(ratios), ratios };
+      // pair CPU times only when every round has one, so round i is paired with round i
+      const cpuPaired = candidate.cpuMs.length === candidate.timesMs.length && base.cpuMs.length === base.timesMs.length;
+      const cpuMedian = cpuPaired && candidate.cpuMs.length > 0 ? median(pairedRatios(candidate.cpuMs, base.cpuMs)) : null;
+      return { candidate: candidate.label, baseline: base.label, median: median(ratios), ratios, cpuMedian };
     });
   return { runs: options.runs, warmup: options.warmup, commands: results, ratios };
 }

@@ -22,7 +22,7 @@ function capture(): { io: { stdout: { write(s: string): void }; stderr: { write(
   return { io: { stdout: { write: (s) => void (out += s) }, stderr: { write: (s) => void (err += s) } }, out: () => out, err: () => err };
 }
 
-const ok: RunOutcome = { wallMs: 10, exitCode: 0, signal: null, maxRssKb: 1000, stderrTail: '' };
+const ok: RunOutcome = { wallMs: 10, exitCode: 0, signal: null, maxRssKb: 1000, cpuMs: 15, stderrTail: '' };
 const noMemory = { kind: 'none', reason: 'test' } as const;
 
 describe('parseArguments', () => {
@@ -127,7 +127,7 @@ describe('bench compare', () => {
     });
     const md = readFileSync(results, 'utf8');
     expect(md.startsWith('# Results\n\n### compare — ')).toBe(true);
-    expect(md).toMatch(/^\| in\.ll \| 1 B \| ours \| 10 ms \| .* \| 1\.00x \|$/m);
+    expect(md).toMatch(/^\| in\.ll \| 1 B \| ours \| 10 ms \| .* \| 15 ms \| .* \| 1\.00x \(CPU 1\.00x\) \|$/m);
     expect(md).toMatch(/^\| in\.ll \| 1 B \| llvm \| .* \| baseline \|$/m);
   });
 

@@ -171,7 +171,7 @@ function benchmarkConfig(p: Parsed, io: BenchIO, deps: BenchDependencies): Bench
     syclkit: syclkitPrefix(resolve(single(p, 'syclkit') ?? defaultSyclkit)),
     llvmOpt: single(p, 'llvm-opt') ?? defaultLlvmOpt,
     runner: deps.runner ?? createProcessRunner(memory),
-    memory: memory.kind === 'gnu-time' ? `GNU time (${memory.path} -f %M)` : `n/a (${memory.reason})`,
+    memory: memory.kind === 'gnu-time' ? `GNU time (${memory.path} -f '%M %U %S')` : `n/a (${memory.reason})`,
     timeoutMs: timeout * 1000,
     log: (m) => io.stderr.write(`${m}\n`),
     ...(runs !== undefined ? { runs } : {}),

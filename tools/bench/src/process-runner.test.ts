@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProcessRunner, detectMemoryProbe, parseMaxRss, resolveExecutable } from './process-runner.js';
+import { createProcessRunner, detectMemoryProbe, parseResourceUsage, resolveExecutable } from './process-runner.js';
 
 const node = process.execPath;
 const plain = createProcessRunner({ kind: 'none', reason: 'test' });
@@ -39,6 +39,16 @@ describe('process runner', () => {
     expect(big.maxRssKb! - small.maxRssKb!).toBeGreaterThan(150 * 1024);
   });
 
+  it.skipIf(probe.kind !== 'gnu-time')('measures CPU time of all threads with GNU time', async () => {
+    const runner = createProcessRunner(probe);
+    // 400 ms of busy main thread: CPU time at least that, and never more than wall time x cores
+    const busy = await runner([node, '-e', 'const t = Date.now(); while (Date.now() - t < 400);'], { timeoutMs: 30_000 });
+    expect(busy.cpuMs).toBeGreaterThanOrEqual(350);
+    expect(busy.cpuMs!).toBeLessThan(busy.wallMs * 8);
+    const idle = await runner([node, '-e', 'setTimeout(() => {}, 400)'], { timeoutMs: 30_000 });
+    expect(idle.cpuMs!).toBeLessThan(busy.cpuMs! - 200);
+  });
+
   it.skipIf(probe.kind !== 'gnu-time')('keeps the command exit status when wrapped by GNU time', async () => {
     const r = await createProcessRunner(probe)([node, '-e', 'process.exit(5)'], { timeoutMs: 30_000 });
     expect(r.exitCode).toBe(5);
@@ -46,15 +56,16 @@ describe('process runner', () => {
   });
 });
 
-describe('parseMaxRss', () => {
-  it('takes the number GNU time writes last, after a status line', () => {
-    expect(parseMaxRss('Command exited with non-zero status 1\n51234\n')).toBe(51234);
-    expect(parseMaxRss('61040\n')).toBe(61040);
+describe('parseResourceUsage', () => {
+  it('takes max RSS and user + system CPU from the line GNU time writes last, after a status line', () => {
+    expect(parseResourceUsage('Command exited with non-zero status 1\n51234 1.70 0.17\n')).toEqual({ maxRssKb: 51234, cpuMs: 1870 });
+    expect(parseResourceUsage('61040 0.29 0.01\n')).toEqual({ maxRssKb: 61040, cpuMs: 300 });
   });
 
-  it('gives null when there is no number', () => {
-    expect(parseMaxRss('')).toBeNull();
-    expect(parseMaxRss('Command terminated by signal 9\n')).toBeNull();
+  it('gives null when the last line is not the report', () => {
+    expect(parseResourceUsage('')).toBeNull();
+    expect(parseResourceUsage('Command terminated by signal 9\n')).toBeNull();
+    expect(parseResourceUsage('61040\n')).toBeNull();
   });
 });
 

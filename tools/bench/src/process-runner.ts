@@ -1,13 +1,15 @@
 /**
  * Starts commands as child processes and measures them.
  *
- * Wall time is taken in this process around spawn -> exit. Peak memory (max RSS) comes from
- * GNU time (`/usr/bin/time -f %M`), which reads `ru_maxrss` from wait4() when the child is
- * reaped — the kernel's own high-water mark, exact for the whole life of the process. Node has
+ * Wall time is taken in this process around spawn -> exit. Peak memory (max RSS) and CPU time
+ * (user + system) come from GNU time (`/usr/bin/time -f '%M %U %S'`), which reads the child's
+ * rusage from wait4() when it is reaped: `ru_maxrss` is the kernel's own high-water mark, exact
+ * for the whole life of the process, and the CPU times count every thread of the process (a
+ * JavaScript engine compiles and collects garbage on threads beside the main one). Node has
  * no API for a child's rusage, and sampling `/proc/<pid>/status` is not a substitute: VmHWM can
  * only be read while the process is alive, so the last sample can miss the peak reached after
  * it, and once the process has exited its `/proc` entry no longer has memory information. Without
- * GNU time the harness reports max RSS as "n/a". The wrapper adds the same ~1 ms fork/exec to
+ * GNU time the harness reports max RSS and CPU time as "n/a". The wrapper adds the same ~1 ms fork/exec to
  * every command, so it does not bias the ratios.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,15 +22,18 @@ export type MemoryProbe = { readonly kind: 'gnu-time'; readonly path: string } |
 
 export const gnuTimePath = '/usr/bin/time';
 
-/** Uses GNU time when it is installed and behaves as expected (prints `%M` into `-o FILE`). */
+/** GNU time's report: max RSS in KiB, then user and system CPU seconds. */
+const TIME_FORMAT = '%M %U %S';
+
+/** Uses GNU time when it is installed and behaves as expected (prints its report into `-o FILE`). */
 export function detectMemoryProbe(path = gnuTimePath): MemoryProbe {
   if (!isExecutable(path)) return { kind: 'none', reason: `${path} not found (Debian/Ubuntu package 'time')` };
   const dir = mkdtempSync(join(tmpdir(), 'syclkit-bench-probe-'));
   try {
     const out = join(dir, 'rss');
-    const r = spawnSync(path, ['-f', '%M', '-o', out, process.execPath, '-e', ''], { stdio: 'ignore', timeout: 10_000 });
-    const kb = r.status === 0 ? parseMaxRss(readFileSync(out, 'utf8')) : null;
-    if (kb === null || kb <= 0) return { kind: 'none', reason: `${path} is not GNU time (-f %M -o FILE did not give a number)` };
+    const r = spawnSync(path, ['-f', TIME_FORMAT, '-o', out, process.execPath, '-e', ''], { stdio: 'ignore', timeout: 10_000 });
+    const usage = r.status === 0 ? parseResourceUsage(readFileSync(out, 'utf8')) : null;
+    if (usage === null || usage.maxRssKb <= 0) return { kind: 'none', reason: `${path} is not GNU time (-f '${TIME_FORMAT}' -o FILE did not give its report)` };
     return { kind: 'gnu-time', path };
   } catch {
     return { kind: 'none', reason: `${path} could not be run` };
@@ -37,17 +42,25 @@ export function detectMemoryProbe(path = gnuTimePath): MemoryProbe {
   }
 }
 
+export interface ResourceUsage {
+  readonly maxRssKb: number;
+  /** User plus system CPU time, in ms (GNU time reports hundredths of a second). */
+  readonly cpuMs: number;
+}
+
 /**
- * The max RSS GNU time wrote with `-f %M`: the last line that is a number. Before it GNU time may
- * write "Command exited with non-zero status N" or "Command terminated by signal N".
+ * What GNU time wrote with `-f '%M %U %S'`: its last line. Before it GNU time may write "Command
+ * exited with non-zero status N" or "Command terminated by signal N".
  */
-export function parseMaxRss(text: string): number | null {
+export function parseResourceUsage(text: string): ResourceUsage | null {
   const lines = text
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '');
-  const last = lines[lines.length - 1];
-  return last !== undefined && /^\d+$/.test(last) ? Number(last) : null;
+  const m = /^(\d+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/.exec(lines[lines.length - 1] ?? '');
+  if (m === null) return null;
+  // whole hundredths, so 0.29 + 0.01 is 300 ms and not 299.99999999999994
+  return { maxRssKb: Number(m[1]), cpuMs: Math.round((Number(m[2]) + Number(m[3])) * 100) * 10 };
 }
 
 function isExecutable(path: string): boolean {
@@ -81,7 +94,7 @@ export function createProcessRunner(probe: MemoryProbe): Runner {
     const rssDir = probe.kind === 'gnu-time' ? mkdtempSync(join(tmpdir(), 'syclkit-bench-rss-')) : undefined;
     const rssFile = rssDir !== undefined ? join(rssDir, 'rss') : undefined;
     const [file, fileArgs] =
-      probe.kind === 'gnu-time' ? [probe.path, ['-f', '%M', '-o', rssFile!, '--', executable, ...args]] : [executable, args];
+      probe.kind === 'gnu-time' ? [probe.path, ['-f', TIME_FORMAT, '-o', rssFile!, '--', executable, ...args]] : [executable, args];
     try {
       return await new Promise<RunOutcome>((resolve) => {
         let stderr = '';
@@ -103,7 +116,7 @@ export function createProcessRunner(probe: MemoryProbe): Runner {
         }, timeoutMs);
         child.on('error', (error) => {
           clearTimeout(timer);
-          resolve({ wallMs: 0, exitCode: null, signal: null, maxRssKb: null, stderrTail: stderr, error: `could not start ${command}: ${error.message}` });
+          resolve({ wallMs: 0, exitCode: null, signal: null, maxRssKb: null, cpuMs: null, stderrTail: stderr, error: `could not start ${command}: ${error.message}` });
         });
         let wallMs = 0;
         child.on('exit', () => {
@@ -113,19 +126,20 @@ export function createProcessRunner(probe: MemoryProbe): Runner {
         // 'close' comes after 'exit' once stderr is drained, so the report has all of it.
         child.on('close', (code, signal) => {
           clearTimeout(timer);
-          let maxRssKb: number | null = null;
+          let usage: ResourceUsage | null = null;
           if (rssFile !== undefined) {
             try {
-              maxRssKb = parseMaxRss(readFileSync(rssFile, 'utf8'));
+              usage = parseResourceUsage(readFileSync(rssFile, 'utf8'));
             } catch {
-              maxRssKb = null;
+              usage = null;
             }
           }
           resolve({
             wallMs,
             exitCode: code,
             signal,
-            maxRssKb,
+            maxRssKb: usage?.maxRssKb ?? null,
+            cpuMs: usage?.cpuMs ?? null,
             stderrTail: stderr,
             ...(timedOut ? { error: `timed out after ${(timeoutMs / 1000).toFixed(0)} s` } : {}),
           });
@@ -138,5 +152,5 @@ export function createProcessRunner(probe: MemoryProbe): Runner {
 }
 
 function notRun(error: string): RunOutcome {
-  return { wallMs: 0, exitCode: null, signal: null, maxRssKb: null, stderrTail: '', error };
+  return { wallMs: 0, exitCode: null, signal: null, maxRssKb: null, cpuMs: null, stderrTail: '', error };
 }
