@@ -1,4 +1,4 @@
-import { parseModule, type Module, type ParseOptions } from '@syclkit/ir';
+import { decodeIRText, parseModule, type Module, type ParseOptions } from '@syclkit/ir';
 import { readInput, type CliIO } from './io.js';
 import { isBitcode, runLlvmTool } from './llvm-tools.js';
 
@@ -13,12 +13,17 @@ export async function readModule(
   pointers?: ParseOptions['pointers'],
   onFunction?: ParseOptions['onFunction'],
 ): Promise<Module> {
-  const bytes = await readInput(input, io);
-  const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode').toString('latin1') : bytes.toString('latin1');
+  const text = await readIRText(input, io);
   return parseModule(text, {
     filename: input === '-' ? '<stdin>' : input,
     onWarning,
     ...(pointers === undefined ? {} : { pointers }),
     ...(onFunction === undefined ? {} : { onFunction }),
   });
+}
+
+/** The input's IR text; its bytes are not referenced afterwards, so they can be freed while parsing. */
+async function readIRText(input: string, io: CliIO): Promise<string> {
+  const bytes = await readInput(input, io);
+  return decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode') : bytes);
 }

@@ -16,7 +16,7 @@ const EXPORTS = [
     'PoisonValue', 'PrintCache', 'ShuffleVectorInst', 'SimpleType', 'StructType', 'TERMINATORS',
     'TargetExtType', 'TypeContext', 'UndefValue', 'ValueAsMetadata', 'ValueMapper', 'VectorType',
     'buildCallGraph', 'calledFunction', 'callingConvFromNumber', 'childNodes', 'cloneModule',
-    'cloneModuleWithMap', 'computeUses', 'constantOperands', 'debugMetadataVersion', 'deleteFunctions',
+    'cloneModuleWithMap', 'computeUses', 'constantOperands', 'debugMetadataVersion', 'decodeIRText', 'deleteFunctions',
     'dropBody', 'enumAttr', 'eraseUnused', 'escapeString', 'forEachOperand', 'formatFP',
     'formatLLVMVerifierFailures', 'formatMemoryEffects', 'formatName', 'formatProblems', 'formatType', 'fpValue', 'functionKind', 'getMetadata',
     'globalsInMetadata', 'identifiedStructTypes', 'intAttr', 'intrinsicAttributes', 'isAttributeKeyword',

