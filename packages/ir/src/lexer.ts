@@ -119,8 +119,8 @@ export class Lexer {
   start = 0;
   num = 0;
   /**
-   * Token text. For identifiers, plain (unquoted) names and decimal integers it is sliced from
-   * the source only when asked for; `textStart`/`textEnd` delimit it meanwhile.
+   * Token text. For identifiers, plain (unquoted) names, labels and decimal integers it is
+   * sliced from the source only when asked for; `textStart`/`textEnd` delimit it meanwhile.
    */
   private textValue: string | null = '';
   textStart = 0;
@@ -138,11 +138,21 @@ export class Lexer {
           this.identifiers.set(t, t);
         }
         this.textValue = t;
+      } else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) {
+        // local and block names repeat from function to function (%call, %arrayidx, for.body):
+        // one string per spelling keeps ~100k short-lived copies out of the parsed module
+        let t = this.localNames.getSpan(this.src, this.textStart, this.textEnd);
+        if (t === undefined) {
+          t = this.src.slice(this.textStart, this.textEnd);
+          this.localNames.set(t, t);
+        }
+        this.textValue = t;
       } else this.textValue = this.src.slice(this.textStart, this.textEnd);
     }
     return this.textValue;
   }
   private readonly identifiers = new NameTable<string>(256);
+  private readonly localNames = new NameTable<string>(1024);
 
   /** Whether the text is still a span of the source (so span lookups can be used). */
   get textIsSpan(): boolean {
@@ -497,7 +507,9 @@ export class Lexer {
       let q = k;
       while (isLabelChar(src.charCodeAt(q))) q++;
       if (src.charCodeAt(q) === 58) {
-        this.text = src.slice(p, q);
+        this.textValue = null;
+        this.textStart = p;
+        this.textEnd = q;
         this.pos = q + 1;
         return (this.kind = Tok.LabelStr);
       }
