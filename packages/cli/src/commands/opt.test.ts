@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLlvmTool } from '../llvm-tools.js';
 import { main } from '../main.js';
+import { needsPasses } from './opt.js';
 import { memoryIO, runSyclkit, scratchDir } from '../testing.js';
 
 const scratch = scratchDir('opt');
@@ -140,5 +143,38 @@ describe('syclkit opt', () => {
     const { code, out } = await runSyclkit(['opt', '-S', bitcode]);
     expect(code).toBe(0);
     expect(out).toContain('define spir_func i32 @add(i32 %a, i32 %b) #0 {');
+  });
+});
+
+describe('opt loads the pass packages only when the command line needs them', () => {
+  it('needs them for a pipeline, pass options, -W/-R codes, help and anything unknown', () => {
+    expect(needsPasses(['-S', 'in.ll', '-o', 'out.ll'])).toBe(false);
+    expect(needsPasses(['-S', '-', '-o=out.ll', '-disable-verify', '-time-passes', '--verify-each', '-print-after-all', '-f', '-disable-output'])).toBe(false);
+    // the value of -o is not an option, even when it starts with '-'
+    expect(needsPasses(['-S', '-o', '-passes-out.ll'])).toBe(false);
+    for (const arg of ['-passes=', '-passes=globaldce', '-Werror', '-Rsycl-x', '-help', '-h', '-print-passes', '-print-pipeline-passes', '-sycl-propagate-aspects-usage-fp64-conv-emu', '-frob', '--']) {
+      expect(needsPasses(['-S', arg, 'in.ll'])).toBe(true);
+    }
+  });
+
+  const bin = fileURLToPath(new URL('../../bin/syclkit.js', import.meta.url));
+  // the built CLI in its own process, with a resolve hook that names every module node loads
+  it.skipIf(!existsSync(fileURLToPath(new URL('../../dist/main.js', import.meta.url))))('does not load them for a parse/print round trip', () => {
+    const hooks = join(scratch.dir, 'hooks.mjs');
+    writeFileSync(hooks, `import { writeSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); writeSync(2, 'resolved ' + r.url + '\\n'); return r; }\n`);
+    const register = join(scratch.dir, 'register.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const input = join(scratch.dir, 'lazy.ll');
+    writeFileSync(input, INPUT);
+    const resolved = (...args: string[]): string[] => {
+      const r = spawnSync(process.execPath, ['--import', register, bin, 'opt', '-S', input, '-o', join(scratch.dir, 'lazy.out.ll'), ...args], { encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      return r.stderr.split('\n').filter((l) => l.startsWith('resolved '));
+    };
+    const passPackages = /[\\/](aspect-propagation|device-if)[\\/]|[\\/]globaldce\.js$/;
+    const roundTrip = resolved();
+    expect(roundTrip.some((l) => /[\\/]ir[\\/]dist[\\/]index\.js$/.test(l))).toBe(true);
+    expect(roundTrip.filter((l) => passPackages.test(l))).toEqual([]);
+    expect(resolved('-passes=sycl-propagate-aspects-usage').filter((l) => passPackages.test(l)).length).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,6 @@
-import { formatLLVMVerifierFailures, llvmVerifierFunctionFailures, printModule, printModuleTo, type IRFunction, type LLVMVerifierFailure, type Module, type ParsedFunctionFacts } from '@syclkit/ir';
+import { formatLLVMVerifierFailures, functionKind, llvmVerifierFunctionFailures, moduleKind, printModule, printModuleTo, type IRFunction, type LLVMVerifierFailure, type Module, type ParsedFunctionFacts } from '@syclkit/ir';
 import {
+  createRegistry,
   formatDiagnostics,
   parseDiagnosticFlags,
   printIR,
@@ -13,7 +14,6 @@ import { CliError, type Command } from '../command.js';
 import { writeFileAtomic, writeFileAtomicStreaming } from '../io.js';
 import { runLlvmTool } from '../llvm-tools.js';
 import { readModule } from '../read-module.js';
-import { passRegistry } from '../passes.js';
 
 const BASE_OPTIONS: readonly OptionSpec[] = [
   { name: 'passes', kind: 'value', joinedOnly: true, valueName: '<pipeline>', help: "Pipeline to run, LLVM syntax: 'a,b<opt>,function(c)'" },
@@ -50,6 +50,30 @@ function usage(registry: PassRegistry): string {
   );
 }
 
+/** Options that never name a pass, a pass option or a diagnostic code. */
+const PASSLESS_OPTIONS = new Set(['S', 'o', 'f', 'disable-output', 'disable-verify', 'time-passes', 'verify-each', 'print-after-all', 'diagnostics-format']);
+
+/**
+ * Whether the command line needs the registered passes: a pipeline, a pass option, a -W/-R code,
+ * help, or anything else not in {@link PASSLESS_OPTIONS}. Without them (a parse/print round
+ * trip), the pass packages are not loaded, which saves ~30 ms of start-up.
+ */
+export function needsPasses(argv: readonly string[]): boolean {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-' || !arg.startsWith('-')) continue;
+    const name = /^--?([^=]*)/.exec(arg)![1]!;
+    if (!PASSLESS_OPTIONS.has(name)) return true;
+    if (name === 'o' && !arg.includes('=')) i++;
+  }
+  return false;
+}
+
+async function registryFor(argv: readonly string[]): Promise<PassRegistry> {
+  if (needsPasses(argv)) return (await import('../passes.js')).passRegistry();
+  return createRegistry({ unitKinds: [moduleKind, functionKind], passes: [] });
+}
+
 /** Splits argv into our options and `-W...`-style / pass `cl::opt` flags. */
 function splitArgs(argv: readonly string[], registry: PassRegistry): { ours: string[]; passFlags: [string, string | undefined][]; diagFlags: string[] } {
   const passFlagNames = new Map(registry.commandLineFlags().map((f) => [f.name, f]));
@@ -75,7 +99,7 @@ export const command: Command = {
   name: 'opt',
   summary: 'Run a pass pipeline over LLVM IR (drop-in for the opt of intel/llvm tests)',
   async run(argv, io) {
-    const registry = passRegistry();
+    const registry = await registryFor(argv);
     const { ours, passFlags, diagFlags } = splitArgs(argv, registry);
     const args = parseArgs(ours, BASE_OPTIONS);
     if (args.flags.has('help')) {
