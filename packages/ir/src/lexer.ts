@@ -110,6 +110,16 @@ function hexValue(c: number): number {
   return c <= 57 ? c - 48 : (c | 32) - 87;
 }
 
+/** The one string `table` keeps for `src.slice(start, end)`, added on first sight. */
+function internSpan(table: NameTable<string>, src: string, start: number, end: number): string {
+  let t = table.getSpan(src, start, end);
+  if (t === undefined) {
+    t = src.slice(start, end);
+    table.set(t, t);
+  }
+  return t;
+}
+
 export class Lexer {
   readonly src: string;
   readonly file: string;
@@ -130,24 +140,12 @@ export class Lexer {
 
   get text(): string {
     if (this.textValue === null) {
-      if (this.kind === Tok.Ident) {
-        // keywords repeat endlessly: reuse one string per spelling instead of slicing each time
-        let t = this.identifiers.getSpan(this.src, this.textStart, this.textEnd);
-        if (t === undefined) {
-          t = this.src.slice(this.textStart, this.textEnd);
-          this.identifiers.set(t, t);
-        }
-        this.textValue = t;
-      } else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) {
-        // local and block names repeat from function to function (%call, %arrayidx, for.body):
-        // one string per spelling keeps ~100k short-lived copies out of the parsed module
-        let t = this.localNames.getSpan(this.src, this.textStart, this.textEnd);
-        if (t === undefined) {
-          t = this.src.slice(this.textStart, this.textEnd);
-          this.localNames.set(t, t);
-        }
-        this.textValue = t;
-      } else this.textValue = this.src.slice(this.textStart, this.textEnd);
+      const { textStart: start, textEnd: end } = this;
+      // keywords repeat endlessly, and local and block names from function to function (%call,
+      // %arrayidx, for.body): one string per spelling instead of a slice per token
+      if (this.kind === Tok.Ident) this.textValue = internSpan(this.identifiers, this.src, start, end);
+      else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) this.textValue = internSpan(this.localNames, this.src, start, end);
+      else this.textValue = this.src.slice(start, end);
     }
     return this.textValue;
   }
@@ -308,14 +306,7 @@ export class Lexer {
               } else break;
             }
             if (escaped) this.text = unescape(src.slice(p + 1, q));
-            else {
-              let t = this.identifiers.getSpan(src, p + 1, q);
-              if (t === undefined) {
-                t = src.slice(p + 1, q);
-                this.identifiers.set(t, t);
-              }
-              this.text = t;
-            }
+            else this.text = internSpan(this.identifiers, src, p + 1, q);
             this.pos = q;
             return (this.kind = Tok.MetadataVar);
           }
