@@ -1590,7 +1590,9 @@ class Parser {
       this.next();
       this.expect(Tok.Equal, "expected '=' after instruction id");
     }
+    const forwardRefsBefore = this.forwardRefs;
     const inst = this.parseInstruction(st);
+    if (this.forwardRefs !== forwardRefsBefore) this.instructionsWithForwardRefs.push(inst);
     // attachments: `, !kind !N` (an instruction parser stops before such a comma)
     if (this.t() === Tok.Comma && this.peek() === Tok.MetadataVar) {
       const list: Attachment[] = [];
@@ -2478,6 +2480,7 @@ class Parser {
       (map as Map<string | number, ForwardGlobal>).set(key, f);
     }
     this.sawForwardGlobal = true;
+    this.forwardRefs++;
     return f as unknown as Value;
   }
 
@@ -2661,7 +2664,7 @@ class Parser {
       case 'no_cfi': {
         this.next();
         const gv = this.parseValue(t, undefined);
-        return w === 'no_cfi' ? new NoCFIValue(t, gv) : new DSOLocalEquivalent(t, gv);
+        return this.track(w === 'no_cfi' ? new NoCFIValue(t, gv) : new DSOLocalEquivalent(t, gv));
       }
       case 'splat': {
         this.next();
@@ -2804,10 +2807,17 @@ class Parser {
   private track(c: Value): Value {
     if (!this.sawForwardGlobal) return c;
     const ops = constantOperands(c);
-    if (ops.some((o) => (o as AnyValue).vk === 'fwd' || this.forwardConstants.has(o as Constant))) this.forwardConstants.add(c as Constant);
+    if (ops.some((o) => (o as AnyValue).vk === 'fwd' || this.forwardConstants.has(o as Constant))) {
+      this.forwardConstants.add(c as Constant);
+      this.forwardRefs++;
+    }
     return c;
   }
   private readonly forwardConstants = new Set<Constant>();
+  /** How many forward global references (and constants built on them) the parser has handed out. */
+  private forwardRefs = 0;
+  /** Instructions whose operands include such a reference: the only ones patched at the end. */
+  private readonly instructionsWithForwardRefs: Instruction[] = [];
 
   // --- metadata ----------------------------------------------------------------------------------
 
@@ -3183,17 +3193,17 @@ class Parser {
       if (fn.personality) fn.personality = fix(fn.personality) as Constant;
       if (fn.prefix) fn.prefix = fix(fn.prefix) as Constant;
       if (fn.prologue) fn.prologue = fix(fn.prologue) as Constant;
-      for (const b of fn.blocks) {
-        for (const inst of b.instructions) {
-          const ops = inst.operands;
-          for (let i = 0; i < ops.length; i++) {
-            const op = ops[i]!;
-            const f = fix(op);
-            if (f !== op) ops[i] = f;
-          }
-          if (inst instanceof CallInst) for (const bundle of inst.bundles) bundle.inputs.forEach((v, i) => (bundle.inputs[i] = fix(v)));
-        }
+    }
+    // only the instructions that were handed a forward reference: walking every instruction
+    // again after the parse costs a cache miss each
+    for (const inst of this.instructionsWithForwardRefs) {
+      const ops = inst.operands;
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i]!;
+        const f = fix(op);
+        if (f !== op) ops[i] = f;
       }
+      if (inst instanceof CallInst) for (const bundle of inst.bundles) bundle.inputs.forEach((v, i) => (bundle.inputs[i] = fix(v)));
     }
     for (const { ba } of this.blockAddresses) ba.fn = fix(ba.fn);
     // metadata wrappers: point them at the real values
