@@ -1641,228 +1641,53 @@ class Parser {
     return flags;
   }
 
+  /**
+   * One instruction after its `%name =`. A dispatcher: each opcode family is parsed by its own
+   * small method, so V8 optimizes each one early and cheaply (one large function took until
+   * ~1,500 functions into the 10 MiB benchmark module to get optimized code, and a compile of it
+   * could be thrown away when a garbage collection changed an allocation site it inlined).
+   */
   private parseInstruction(st: FunctionState): Instruction {
     if (this.t() !== Tok.Ident) throw this.error('expected instruction opcode');
     const op = this.lex.text;
     const loc = this.lex.start;
-    const ctx = this.ctx;
     this.next();
-    if (BINARY_OPS.has(op)) {
-      let flags = 0;
-      if (op === 'add' || op === 'sub' || op === 'mul' || op === 'shl') {
-        for (;;) {
-          if (this.eatIdent('nuw')) flags |= Flag.NUW;
-          else if (this.eatIdent('nsw')) flags |= Flag.NSW;
-          else break;
-        }
-      } else if (op === 'udiv' || op === 'sdiv' || op === 'lshr' || op === 'ashr') {
-        if (this.eatIdent('exact')) flags |= Flag.EXACT;
-      } else if (op === 'or') {
-        if (this.eatIdent('disjoint')) flags |= Flag.DISJOINT;
-      } else if (op[0] === 'f') flags |= this.parseFastMathFlags();
-      const typeLoc = this.lex.start;
-      const lhs = this.parseTypeAndValue(st);
-      const logical = op === 'and' || op === 'or' || op === 'xor';
-      this.expect(Tok.Comma, logical ? "expected ',' in logical operation" : "expected ',' in arithmetic operation");
-      const rhs = this.parseValue(lhs.type, st);
-      if (logical) {
-        if (!isIntOrIntVector(lhs.type)) throw this.error('instruction requires integer or integer vector operands', typeLoc);
-      } else if (op[0] === 'f' ? !isFPOrFPVector(lhs.type) : !isIntOrIntVector(lhs.type)) {
-        throw this.error('invalid operand type for instruction', typeLoc);
-      }
-      return new Instruction(op as Opcode, lhs.type, [lhs, rhs], '', flags);
-    }
-    if (CAST_OPS.has(op)) {
-      let flags = 0;
-      if (op === 'zext' || op === 'uitofp') {
-        if (this.eatIdent('nneg')) flags |= Flag.NNEG;
-      } else if (op === 'trunc') {
-        for (;;) {
-          if (this.eatIdent('nuw')) flags |= Flag.NUW;
-          else if (this.eatIdent('nsw')) flags |= Flag.NSW;
-          else break;
-        }
-      }
-      const castLoc = this.lex.start;
-      const v = this.parseTypeAndValue(st);
-      this.expectIdent('to', "expected 'to' after cast value");
-      const dest = this.parseType();
-      this.checkCast(op as CastOpcode, v.type, dest, castLoc);
-      return new Instruction(op as Opcode, dest, [v], '', flags);
-    }
+    if (BINARY_OPS.has(op)) return this.parseBinaryOp(op, st);
+    if (CAST_OPS.has(op)) return this.parseCastOp(op, st);
     switch (op) {
-      case 'ret': {
-        const typeLoc = this.lex.start;
-        const resultType = st.fn.valueType.returnType;
-        const mismatch = (): IrSyntaxError => this.error(`value doesn't match function result type '${formatType(resultType)}'`, typeLoc);
-        let v: Value;
-        if (this.isIdent('void')) {
-          this.next();
-          if (this.t() !== Tok.LParen) {
-            if (resultType !== ctx.void) throw mismatch();
-            return new Instruction('ret', ctx.void, []);
-          }
-          // `ret void (i32)* @f`: a function pointer (typed pointers)
-          v = this.parseValue(this.parseTypeSuffixes(ctx.void, typeLoc, true), st);
-        } else {
-          v = this.parseTypeAndValue(st);
-        }
-        if (v.type !== resultType) throw mismatch();
-        return new Instruction('ret', ctx.void, [v]);
-      }
-      case 'br': {
-        const condLoc = this.lex.start;
-        const first = this.parseTypeAndValue(st);
-        if (first.vk === 'block') return new Instruction('br', ctx.void, [first]);
-        if (first.type !== ctx.i1) throw this.error("branch condition must have 'i1' type", condLoc);
-        this.expect(Tok.Comma, "expected ',' after branch condition");
-        const t = this.parseTypeAndBlock(st);
-        this.expect(Tok.Comma, "expected ',' after true destination");
-        const f = this.parseTypeAndBlock(st);
-        return new Instruction('br', ctx.void, [first, t, f]);
-      }
-      case 'switch': {
-        const condLoc = this.lex.start;
-        const cond = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after switch condition");
-        const def = this.parseTypeAndBlock(st);
-        this.expect(Tok.LSquare, "expected '[' with switch table");
-        if (cond.type.kind !== 'integer') throw this.error('switch condition must have integer type', condLoc);
-        const ops: Value[] = [cond, def];
-        const seen = new Set<string>();
-        while (this.t() !== Tok.RSquare) {
-          const caseLoc = this.lex.start;
-          const c = this.parseTypeAndValue(st);
-          if (c.vk !== 'int') throw this.error('case value is not a constant integer', caseLoc);
-          // the same constant: same type and value (cases of another type are the verifier's concern)
-          const key = `${c.type.bits}:${c.big}`;
-          if (seen.has(key)) throw this.error('duplicate case value in switch', caseLoc);
-          seen.add(key);
-          this.expect(Tok.Comma, "expected ',' after case value");
-          ops.push(c, this.parseTypeAndBlock(st));
-        }
-        this.next();
-        return new Instruction('switch', ctx.void, ops);
-      }
-      case 'indirectbr': {
-        const addrLoc = this.lex.start;
-        const addr = this.parseTypeAndValue(st);
-        if (addr.type.kind !== 'pointer') throw this.error('indirectbr address must have pointer type', addrLoc);
-        this.expect(Tok.Comma, "expected ',' after indirectbr address");
-        this.expect(Tok.LSquare, "expected '[' with indirectbr");
-        const ops: Value[] = [addr];
-        if (this.t() !== Tok.RSquare) {
-          do ops.push(this.parseTypeAndBlock(st));
-          while (this.eat(Tok.Comma));
-        }
-        this.expect(Tok.RSquare, "expected ']' at end of block list");
-        return new Instruction('indirectbr', ctx.void, ops);
-      }
+      case 'ret':
+        return this.parseRet(st);
+      case 'br':
+        return this.parseBr(st);
+      case 'switch':
+        return this.parseSwitch(st);
+      case 'indirectbr':
+        return this.parseIndirectBr(st);
       case 'unreachable':
-        return new Instruction('unreachable', ctx.void, []);
+        return new Instruction('unreachable', this.ctx.void, []);
       case 'resume':
-        return new Instruction('resume', ctx.void, [this.parseTypeAndValue(st)]);
-      case 'fneg': {
-        const flags = this.parseFastMathFlags();
-        const typeLoc = this.lex.start;
-        const v = this.parseTypeAndValue(st);
-        if (!isFPOrFPVector(v.type)) throw this.error('invalid operand type for instruction', typeLoc);
-        return new Instruction('fneg', v.type, [v], '', flags);
-      }
+        return new Instruction('resume', this.ctx.void, [this.parseTypeAndValue(st)]);
+      case 'fneg':
+        return this.parseFNeg(st);
       case 'icmp':
-      case 'fcmp': {
-        let flags = op === 'fcmp' ? this.parseFastMathFlags() : 0;
-        if (op === 'icmp' && this.eatIdent('samesign')) flags |= Flag.SAMESIGN;
-        const preds = op === 'icmp' ? ICMP_PREDICATES : FCMP_PREDICATES;
-        if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error(`expected ${op} predicate (e.g. 'eq')`);
-        const pred = this.lex.text;
-        this.next();
-        const typeLoc = this.lex.start;
-        const lhs = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after compare value");
-        const rhs = this.parseValue(lhs.type, st);
-        const problem = compareOperandsProblem(op, lhs.type, false);
-        if (problem !== undefined) throw this.error(problem, typeLoc);
-        const resultType = lhs.type.kind === 'vector' ? ctx.vector(ctx.i1, lhs.type.length, lhs.type.scalable) : ctx.i1;
-        return new CmpInst(op, resultType, pred, [lhs, rhs], '', flags);
-      }
-      case 'select': {
-        const flags = this.parseFastMathFlags();
-        const condLoc = this.lex.start;
-        const c = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after select condition");
-        const a = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after select value");
-        const b = this.parseTypeAndValue(st);
-        const problem = selectOperandsProblem(c.type, a.type, b.type);
-        if (problem !== undefined) throw this.error(problem, condLoc);
-        return new Instruction('select', a.type, [c, a, b], '', flags);
-      }
-      case 'va_arg': {
-        const v = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after vaarg operand");
-        const t = this.parseType();
-        return new Instruction('va_arg', t, [v]);
-      }
-      case 'extractelement': {
-        const vLoc = this.lex.start;
-        const v = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after extract value");
-        const i = this.parseTypeAndValue(st);
-        if (!extractElementValid(v.type, i.type)) throw this.error('invalid extractelement operands', vLoc);
-        return new Instruction('extractelement', v.type.element, [v, i]);
-      }
-      case 'insertelement': {
-        const vLoc = this.lex.start;
-        const v = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after insertelement value");
-        const e = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after insertelement value");
-        const i = this.parseTypeAndValue(st);
-        if (!insertElementValid(v.type, e.type, i.type)) throw this.error('invalid insertelement operands', vLoc);
-        return new Instruction('insertelement', v.type, [v, e, i]);
-      }
-      case 'shufflevector': {
-        const aLoc = this.lex.start;
-        const a = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after shuffle mask");
-        const b = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected ',' after shuffle value");
-        const mask = this.parseTypeAndValue(st);
-        if (!shuffleVectorValid(a.type, b.type, mask)) throw this.error('invalid shufflevector operands', aLoc);
-        const [input, maskType] = [a.type as VectorType, mask.type as VectorType];
-        const resultType = ctx.vector(input.element, maskType.length, maskType.scalable);
-        return new ShuffleVectorInst(resultType, [a, b], shuffleMaskOf(mask), mask);
-      }
-      case 'phi': {
-        const flags = this.parseFastMathFlags();
-        const t = this.parseType();
-        const ops: Value[] = [];
-        do {
-          this.expect(Tok.LSquare, "expected '[' in phi value list");
-          ops.push(this.parseValue(t, st));
-          this.expect(Tok.Comma, "expected ',' after insertelement value");
-          ops.push(this.parseValue(ctx.label, st));
-          this.expect(Tok.RSquare, "expected ']' in phi value list");
-        } while (this.t() === Tok.Comma && this.peek() === Tok.LSquare && this.next() !== Tok.Eof);
-        return new Instruction('phi', t, ops, '', flags);
-      }
-      case 'landingpad': {
-        const t = this.parseType();
-        const cleanup = this.eatIdent('cleanup');
-        const clauses: Value[] = [];
-        const kinds: ('catch' | 'filter')[] = [];
-        while (this.isIdent('catch') || this.isIdent('filter')) {
-          kinds.push(this.lex.text as 'catch' | 'filter');
-          this.next();
-          clauses.push(this.parseTypeAndValue(st));
-        }
-        return new LandingPadInst(t, clauses, kinds, cleanup);
-      }
-      case 'freeze': {
-        const v = this.parseTypeAndValue(st);
-        return new Instruction('freeze', v.type, [v]);
-      }
+      case 'fcmp':
+        return this.parseCompare(op, st);
+      case 'select':
+        return this.parseSelect(st);
+      case 'va_arg':
+        return this.parseVAArg(st);
+      case 'extractelement':
+        return this.parseExtractElement(st);
+      case 'insertelement':
+        return this.parseInsertElement(st);
+      case 'shufflevector':
+        return this.parseShuffleVector(st);
+      case 'phi':
+        return this.parsePhi(st);
+      case 'landingpad':
+        return this.parseLandingPad(st);
+      case 'freeze':
+        return this.parseFreeze(st);
       case 'call':
         return this.parseCall(st, 0);
       case 'tail':
@@ -1885,79 +1710,334 @@ class Parser {
       case 'atomicrmw':
         return this.parseAtomicRMW(st);
       case 'fence': {
-        const inst = new MemoryInst('fence', ctx.void, []);
+        const inst = new MemoryInst('fence', this.ctx.void, []);
         this.parseScopeAndOrdering(inst);
         return inst;
       }
       case 'getelementptr':
         return this.parseGEP(st);
-      case 'extractvalue': {
-        const vLoc = this.lex.start;
-        const v = this.parseTypeAndValue(st);
-        const indices = this.parseIndexList();
-        if (v.type.kind !== 'struct' && v.type.kind !== 'array') throw this.error('extractvalue operand must be aggregate type', vLoc);
-        return new AggregateInst('extractvalue', indexedType(v.type, indices, () => this.error('invalid indices for extractvalue', vLoc)), [v], indices);
-      }
-      case 'insertvalue': {
-        const aggLoc = this.lex.start;
-        const agg = this.parseTypeAndValue(st);
-        this.expect(Tok.Comma, "expected comma after insertvalue operand");
-        const vLoc = this.lex.start;
-        const v = this.parseTypeAndValue(st);
-        const indices = this.parseIndexList();
-        if (agg.type.kind !== 'struct' && agg.type.kind !== 'array') throw this.error('insertvalue operand must be aggregate type', aggLoc);
-        const field = indexedType(agg.type, indices, () => this.error('invalid indices for insertvalue', aggLoc));
-        if (field !== v.type)
-          throw this.error(`insertvalue operand and field disagree in type: '${formatType(v.type)}' instead of '${formatType(field)}'`, vLoc);
-        return new AggregateInst('insertvalue', agg.type, [agg, v], indices);
-      }
-      case 'cleanupret': {
-        this.expectIdent('from', "expected 'from' after cleanupret");
-        const pad = this.parseValue(ctx.token, st);
-        this.expectIdent('unwind', "expected 'unwind' in cleanupret");
-        const ops: Value[] = [pad];
-        if (this.eatIdent('to')) this.expectIdent('caller', "expected 'caller' in cleanupret");
-        else ops.push(this.parseTypeAndBlock(st));
-        return new Instruction('cleanupret', ctx.void, ops);
-      }
-      case 'catchret': {
-        this.expectIdent('from', "expected 'from' after catchret");
-        const pad = this.parseValue(ctx.token, st);
-        this.expectIdent('to', "expected 'to' in catchret");
-        return new Instruction('catchret', ctx.void, [pad, this.parseTypeAndBlock(st)]);
-      }
-      case 'catchswitch': {
-        this.expectIdent('within', "expected 'within' after catchswitch");
-        const parent = this.parseExceptionPadParent(st);
-        this.expect(Tok.LSquare, "expected '[' with catchswitch labels");
-        const ops: Value[] = [parent];
-        do ops.push(this.parseTypeAndBlock(st));
-        while (this.eat(Tok.Comma));
-        this.expect(Tok.RSquare, "expected ']' after catchswitch labels");
-        const handlers = ops.length - 1;
-        this.expectIdent('unwind', "expected 'unwind' after catchswitch scope");
-        if (this.eatIdent('to')) this.expectIdent('caller', "expected 'caller' in catchswitch");
-        else ops.push(this.parseTypeAndBlock(st));
-        return new CatchSwitchInst(ctx.token, ops, handlers);
-      }
+      case 'extractvalue':
+        return this.parseExtractValue(st);
+      case 'insertvalue':
+        return this.parseInsertValue(st);
+      case 'cleanupret':
+        return this.parseCleanupRet(st);
+      case 'catchret':
+        return this.parseCatchRet(st);
+      case 'catchswitch':
+        return this.parseCatchSwitch(st);
       case 'catchpad':
-      case 'cleanuppad': {
-        this.expectIdent('within', `expected 'within' after ${op}`);
-        const parent = op === 'catchpad' ? this.parseValue(ctx.token, st) : this.parseExceptionPadParent(st);
-        this.expect(Tok.LSquare, "expected '[' in pad arguments");
-        const ops: Value[] = [parent];
-        if (this.t() !== Tok.RSquare) {
-          do {
-            const t = this.parseType();
-            ops.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
-          } while (this.eat(Tok.Comma));
-        }
-        this.expect(Tok.RSquare, "expected ']' in pad arguments");
-        return new Instruction(op, ctx.token, ops);
-      }
+      case 'cleanuppad':
+        return this.parsePad(op, st);
       default:
         throw this.error('expected instruction opcode', loc);
     }
+  }
+
+  private parseBinaryOp(op: string, st: FunctionState): Instruction {
+    let flags = 0;
+    if (op === 'add' || op === 'sub' || op === 'mul' || op === 'shl') {
+      for (;;) {
+        if (this.eatIdent('nuw')) flags |= Flag.NUW;
+        else if (this.eatIdent('nsw')) flags |= Flag.NSW;
+        else break;
+      }
+    } else if (op === 'udiv' || op === 'sdiv' || op === 'lshr' || op === 'ashr') {
+      if (this.eatIdent('exact')) flags |= Flag.EXACT;
+    } else if (op === 'or') {
+      if (this.eatIdent('disjoint')) flags |= Flag.DISJOINT;
+    } else if (op[0] === 'f') flags |= this.parseFastMathFlags();
+    const typeLoc = this.lex.start;
+    const lhs = this.parseTypeAndValue(st);
+    const logical = op === 'and' || op === 'or' || op === 'xor';
+    this.expect(Tok.Comma, logical ? "expected ',' in logical operation" : "expected ',' in arithmetic operation");
+    const rhs = this.parseValue(lhs.type, st);
+    if (logical) {
+      if (!isIntOrIntVector(lhs.type)) throw this.error('instruction requires integer or integer vector operands', typeLoc);
+    } else if (op[0] === 'f' ? !isFPOrFPVector(lhs.type) : !isIntOrIntVector(lhs.type)) {
+      throw this.error('invalid operand type for instruction', typeLoc);
+    }
+    return new Instruction(op as Opcode, lhs.type, [lhs, rhs], '', flags);
+  }
+
+  private parseCastOp(op: string, st: FunctionState): Instruction {
+    let flags = 0;
+    if (op === 'zext' || op === 'uitofp') {
+      if (this.eatIdent('nneg')) flags |= Flag.NNEG;
+    } else if (op === 'trunc') {
+      for (;;) {
+        if (this.eatIdent('nuw')) flags |= Flag.NUW;
+        else if (this.eatIdent('nsw')) flags |= Flag.NSW;
+        else break;
+      }
+    }
+    const castLoc = this.lex.start;
+    const v = this.parseTypeAndValue(st);
+    this.expectIdent('to', "expected 'to' after cast value");
+    const dest = this.parseType();
+    this.checkCast(op as CastOpcode, v.type, dest, castLoc);
+    return new Instruction(op as Opcode, dest, [v], '', flags);
+  }
+
+  private parseRet(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    const typeLoc = this.lex.start;
+    const resultType = st.fn.valueType.returnType;
+    const mismatch = (): IrSyntaxError => this.error(`value doesn't match function result type '${formatType(resultType)}'`, typeLoc);
+    let v: Value;
+    if (this.isIdent('void')) {
+      this.next();
+      if (this.t() !== Tok.LParen) {
+        if (resultType !== ctx.void) throw mismatch();
+        return new Instruction('ret', ctx.void, []);
+      }
+      // `ret void (i32)* @f`: a function pointer (typed pointers)
+      v = this.parseValue(this.parseTypeSuffixes(ctx.void, typeLoc, true), st);
+    } else {
+      v = this.parseTypeAndValue(st);
+    }
+    if (v.type !== resultType) throw mismatch();
+    return new Instruction('ret', ctx.void, [v]);
+  }
+
+  private parseBr(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    const condLoc = this.lex.start;
+    const first = this.parseTypeAndValue(st);
+    if (first.vk === 'block') return new Instruction('br', ctx.void, [first]);
+    if (first.type !== ctx.i1) throw this.error("branch condition must have 'i1' type", condLoc);
+    this.expect(Tok.Comma, "expected ',' after branch condition");
+    const t = this.parseTypeAndBlock(st);
+    this.expect(Tok.Comma, "expected ',' after true destination");
+    const f = this.parseTypeAndBlock(st);
+    return new Instruction('br', ctx.void, [first, t, f]);
+  }
+
+  private parseSwitch(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    const condLoc = this.lex.start;
+    const cond = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after switch condition");
+    const def = this.parseTypeAndBlock(st);
+    this.expect(Tok.LSquare, "expected '[' with switch table");
+    if (cond.type.kind !== 'integer') throw this.error('switch condition must have integer type', condLoc);
+    const ops: Value[] = [cond, def];
+    const seen = new Set<string>();
+    while (this.t() !== Tok.RSquare) {
+      const caseLoc = this.lex.start;
+      const c = this.parseTypeAndValue(st);
+      if (c.vk !== 'int') throw this.error('case value is not a constant integer', caseLoc);
+      // the same constant: same type and value (cases of another type are the verifier's concern)
+      const key = `${c.type.bits}:${c.big}`;
+      if (seen.has(key)) throw this.error('duplicate case value in switch', caseLoc);
+      seen.add(key);
+      this.expect(Tok.Comma, "expected ',' after case value");
+      ops.push(c, this.parseTypeAndBlock(st));
+    }
+    this.next();
+    return new Instruction('switch', ctx.void, ops);
+  }
+
+  private parseIndirectBr(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    const addrLoc = this.lex.start;
+    const addr = this.parseTypeAndValue(st);
+    if (addr.type.kind !== 'pointer') throw this.error('indirectbr address must have pointer type', addrLoc);
+    this.expect(Tok.Comma, "expected ',' after indirectbr address");
+    this.expect(Tok.LSquare, "expected '[' with indirectbr");
+    const ops: Value[] = [addr];
+    if (this.t() !== Tok.RSquare) {
+      do ops.push(this.parseTypeAndBlock(st));
+      while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RSquare, "expected ']' at end of block list");
+    return new Instruction('indirectbr', ctx.void, ops);
+  }
+
+  private parseFNeg(st: FunctionState): Instruction {
+    const flags = this.parseFastMathFlags();
+    const typeLoc = this.lex.start;
+    const v = this.parseTypeAndValue(st);
+    if (!isFPOrFPVector(v.type)) throw this.error('invalid operand type for instruction', typeLoc);
+    return new Instruction('fneg', v.type, [v], '', flags);
+  }
+
+  private parseCompare(op: 'icmp' | 'fcmp', st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    let flags = op === 'fcmp' ? this.parseFastMathFlags() : 0;
+    if (op === 'icmp' && this.eatIdent('samesign')) flags |= Flag.SAMESIGN;
+    const preds = op === 'icmp' ? ICMP_PREDICATES : FCMP_PREDICATES;
+    if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error(`expected ${op} predicate (e.g. 'eq')`);
+    const pred = this.lex.text;
+    this.next();
+    const typeLoc = this.lex.start;
+    const lhs = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after compare value");
+    const rhs = this.parseValue(lhs.type, st);
+    const problem = compareOperandsProblem(op, lhs.type, false);
+    if (problem !== undefined) throw this.error(problem, typeLoc);
+    const resultType = lhs.type.kind === 'vector' ? ctx.vector(ctx.i1, lhs.type.length, lhs.type.scalable) : ctx.i1;
+    return new CmpInst(op, resultType, pred, [lhs, rhs], '', flags);
+  }
+
+  private parseSelect(st: FunctionState): Instruction {
+    const flags = this.parseFastMathFlags();
+    const condLoc = this.lex.start;
+    const c = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after select condition");
+    const a = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after select value");
+    const b = this.parseTypeAndValue(st);
+    const problem = selectOperandsProblem(c.type, a.type, b.type);
+    if (problem !== undefined) throw this.error(problem, condLoc);
+    return new Instruction('select', a.type, [c, a, b], '', flags);
+  }
+
+  private parseVAArg(st: FunctionState): Instruction {
+    const v = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after vaarg operand");
+    const t = this.parseType();
+    return new Instruction('va_arg', t, [v]);
+  }
+
+  private parseExtractElement(st: FunctionState): Instruction {
+    const vLoc = this.lex.start;
+    const v = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after extract value");
+    const i = this.parseTypeAndValue(st);
+    if (!extractElementValid(v.type, i.type)) throw this.error('invalid extractelement operands', vLoc);
+    return new Instruction('extractelement', v.type.element, [v, i]);
+  }
+
+  private parseInsertElement(st: FunctionState): Instruction {
+    const vLoc = this.lex.start;
+    const v = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after insertelement value");
+    const e = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after insertelement value");
+    const i = this.parseTypeAndValue(st);
+    if (!insertElementValid(v.type, e.type, i.type)) throw this.error('invalid insertelement operands', vLoc);
+    return new Instruction('insertelement', v.type, [v, e, i]);
+  }
+
+  private parseShuffleVector(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    const aLoc = this.lex.start;
+    const a = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after shuffle mask");
+    const b = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected ',' after shuffle value");
+    const mask = this.parseTypeAndValue(st);
+    if (!shuffleVectorValid(a.type, b.type, mask)) throw this.error('invalid shufflevector operands', aLoc);
+    const [input, maskType] = [a.type as VectorType, mask.type as VectorType];
+    const resultType = ctx.vector(input.element, maskType.length, maskType.scalable);
+    return new ShuffleVectorInst(resultType, [a, b], shuffleMaskOf(mask), mask);
+  }
+
+  private parsePhi(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    const flags = this.parseFastMathFlags();
+    const t = this.parseType();
+    const ops: Value[] = [];
+    do {
+      this.expect(Tok.LSquare, "expected '[' in phi value list");
+      ops.push(this.parseValue(t, st));
+      this.expect(Tok.Comma, "expected ',' after insertelement value");
+      ops.push(this.parseValue(ctx.label, st));
+      this.expect(Tok.RSquare, "expected ']' in phi value list");
+    } while (this.t() === Tok.Comma && this.peek() === Tok.LSquare && this.next() !== Tok.Eof);
+    return new Instruction('phi', t, ops, '', flags);
+  }
+
+  private parseLandingPad(st: FunctionState): Instruction {
+    const t = this.parseType();
+    const cleanup = this.eatIdent('cleanup');
+    const clauses: Value[] = [];
+    const kinds: ('catch' | 'filter')[] = [];
+    while (this.isIdent('catch') || this.isIdent('filter')) {
+      kinds.push(this.lex.text as 'catch' | 'filter');
+      this.next();
+      clauses.push(this.parseTypeAndValue(st));
+    }
+    return new LandingPadInst(t, clauses, kinds, cleanup);
+  }
+
+  private parseFreeze(st: FunctionState): Instruction {
+    const v = this.parseTypeAndValue(st);
+    return new Instruction('freeze', v.type, [v]);
+  }
+
+  private parseExtractValue(st: FunctionState): Instruction {
+    const vLoc = this.lex.start;
+    const v = this.parseTypeAndValue(st);
+    const indices = this.parseIndexList();
+    if (v.type.kind !== 'struct' && v.type.kind !== 'array') throw this.error('extractvalue operand must be aggregate type', vLoc);
+    return new AggregateInst('extractvalue', indexedType(v.type, indices, () => this.error('invalid indices for extractvalue', vLoc)), [v], indices);
+  }
+
+  private parseInsertValue(st: FunctionState): Instruction {
+    const aggLoc = this.lex.start;
+    const agg = this.parseTypeAndValue(st);
+    this.expect(Tok.Comma, "expected comma after insertvalue operand");
+    const vLoc = this.lex.start;
+    const v = this.parseTypeAndValue(st);
+    const indices = this.parseIndexList();
+    if (agg.type.kind !== 'struct' && agg.type.kind !== 'array') throw this.error('insertvalue operand must be aggregate type', aggLoc);
+    const field = indexedType(agg.type, indices, () => this.error('invalid indices for insertvalue', aggLoc));
+    if (field !== v.type)
+      throw this.error(`insertvalue operand and field disagree in type: '${formatType(v.type)}' instead of '${formatType(field)}'`, vLoc);
+    return new AggregateInst('insertvalue', agg.type, [agg, v], indices);
+  }
+
+  private parseCleanupRet(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    this.expectIdent('from', "expected 'from' after cleanupret");
+    const pad = this.parseValue(ctx.token, st);
+    this.expectIdent('unwind', "expected 'unwind' in cleanupret");
+    const ops: Value[] = [pad];
+    if (this.eatIdent('to')) this.expectIdent('caller', "expected 'caller' in cleanupret");
+    else ops.push(this.parseTypeAndBlock(st));
+    return new Instruction('cleanupret', ctx.void, ops);
+  }
+
+  private parseCatchRet(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    this.expectIdent('from', "expected 'from' after catchret");
+    const pad = this.parseValue(ctx.token, st);
+    this.expectIdent('to', "expected 'to' in catchret");
+    return new Instruction('catchret', ctx.void, [pad, this.parseTypeAndBlock(st)]);
+  }
+
+  private parseCatchSwitch(st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    this.expectIdent('within', "expected 'within' after catchswitch");
+    const parent = this.parseExceptionPadParent(st);
+    this.expect(Tok.LSquare, "expected '[' with catchswitch labels");
+    const ops: Value[] = [parent];
+    do ops.push(this.parseTypeAndBlock(st));
+    while (this.eat(Tok.Comma));
+    this.expect(Tok.RSquare, "expected ']' after catchswitch labels");
+    const handlers = ops.length - 1;
+    this.expectIdent('unwind', "expected 'unwind' after catchswitch scope");
+    if (this.eatIdent('to')) this.expectIdent('caller', "expected 'caller' in catchswitch");
+    else ops.push(this.parseTypeAndBlock(st));
+    return new CatchSwitchInst(ctx.token, ops, handlers);
+  }
+
+  private parsePad(op: 'catchpad' | 'cleanuppad', st: FunctionState): Instruction {
+    const ctx = this.ctx;
+    this.expectIdent('within', `expected 'within' after ${op}`);
+    const parent = op === 'catchpad' ? this.parseValue(ctx.token, st) : this.parseExceptionPadParent(st);
+    this.expect(Tok.LSquare, "expected '[' in pad arguments");
+    const ops: Value[] = [parent];
+    if (this.t() !== Tok.RSquare) {
+      do {
+        const t = this.parseType();
+        ops.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
+      } while (this.eat(Tok.Comma));
+    }
+    this.expect(Tok.RSquare, "expected ']' in pad arguments");
+    return new Instruction(op, ctx.token, ops);
   }
 
   private parseExceptionPadParent(st: FunctionState): Value {
