@@ -56,7 +56,7 @@ const PASSLESS_OPTIONS = new Set(['S', 'o', 'f', 'disable-output', 'disable-veri
 /**
  * Whether the command line needs the registered passes: a pipeline, a pass option, a -W/-R code,
  * help, or anything else not in {@link PASSLESS_OPTIONS}. Without them (a parse/print round
- * trip), the pass packages are not loaded, which saves ~30 ms of start-up.
+ * trip), the pass packages are not loaded, which saves about 25 ms of start-up.
  */
 export function needsPasses(argv: readonly string[]): boolean {
   for (let i = 0; i < argv.length; i++) {
