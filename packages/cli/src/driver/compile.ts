@@ -219,7 +219,7 @@ function readUnit(unit: TranslationUnit, context: Context, log: DiagnosticLog): 
   let text = unit.text;
   if (text === undefined) {
     const bytes = readFileSync(unit.file);
-    text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${unit.file}'`).toString('latin1') : decodeIRText(bytes);
+    text = decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${unit.file}'`) : bytes);
   }
   return parseModule(text, {
     filename: unit.file,

@@ -188,7 +188,7 @@ export function factsFromUnits(paths: readonly string[]): ProgramFacts {
   const context = new Context();
   const units = paths.map((file) => {
     const bytes = readFileSync(file);
-    const text = isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${file}'`).toString('latin1') : decodeIRText(bytes);
+    const text = decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${file}'`) : bytes);
     return { file, module: parseModule(text, { filename: file, context }) };
   });
   return computeProgramFacts(units);
