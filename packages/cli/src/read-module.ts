@@ -1,4 +1,5 @@
 import { decodeIRText, parseModule, type Module, type ParseOptions } from '@syclkit/ir';
+import { UsageError } from './args.js';
 import { readInput, type CliIO } from './io.js';
 import { isBitcode, runLlvmTool } from './llvm-tools.js';
 
@@ -23,7 +24,25 @@ export async function readModule(
 }
 
 /** The input's IR text; its bytes are not referenced afterwards, so they can be freed while parsing. */
-async function readIRText(input: string, io: CliIO): Promise<string> {
-  const bytes = await readInput(input, io);
+export async function readIRText(input: string, io: CliIO): Promise<string> {
+  return irTextOf(await readInput(input, io));
+}
+
+/** IR text of input bytes: text IR as is, bitcode through LLVM's llvm-dis. */
+export function irTextOf(bytes: Buffer): string {
   return decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode') : bytes);
+}
+
+/** A translation unit argument: a file, or standard input already read (`file` is `<stdin>`). */
+export interface UnitInput {
+  readonly file: string;
+  readonly text?: string;
+}
+
+/** Input files of a command that takes several; `-` (at most once) is standard input, as in clang. */
+export async function unitInputs(paths: readonly string[], io: CliIO): Promise<UnitInput[]> {
+  if (paths.filter((p) => p === '-').length > 1) throw new UsageError("standard input ('-') can be given only once");
+  const units: UnitInput[] = [];
+  for (const file of paths) units.push(file === '-' ? { file: '<stdin>', text: await readIRText('-', io) } : { file });
+  return units;
 }

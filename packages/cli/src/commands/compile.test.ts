@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModule } from '@syclkit/ir';
 import { ContainerReader, imageRequirements, inspectContainer } from '@syclkit/offload-wrapper';
 import { SAMPLE_KERNELS, scratch, syclkit, writeSample } from '../../test/harness.js';
+import { runSyclkit } from '../testing.js';
 
 const EXAMPLE_PASS = resolve(fileURLToPath(new URL('../../../../docs/examples/count-kernels-pass.mjs', import.meta.url)));
 const s = scratch('compile');
@@ -84,6 +85,16 @@ attributes #0 = { "sycl-module-id"="${name}" }
     expect((await syclkit('compile', ...units, '-fsycl-targets=spir64,intel_gpu_dg1', '-o', b)).code).toBe(0);
     expect(readFileSync(a).equals(readFileSync(b))).toBe(true);
     other.cleanup();
+  });
+
+  it("reads a translation unit from standard input for '-'", async () => {
+    const fromFiles = s.path('files.fatbin');
+    const withStdin = s.path('stdin.fatbin');
+    expect((await syclkit('compile', ...units, '-fsycl-targets=spir64,intel_gpu_dg1', '-o', fromFiles, '-Wno-sycl-aspect-mismatch')).code).toBe(0);
+    const r = await runSyclkit(['compile', '-', ...units.slice(1), '-fsycl-targets=spir64,intel_gpu_dg1', '-o', withStdin, '-Wno-sycl-aspect-mismatch'], readFileSync(units[0]!, 'latin1'));
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(bundles(withStdin)).toEqual(bundles(fromFiles));
   });
 
   it('renders diagnostics like clang, with the call chain as notes and the flag to silence them', async () => {

@@ -5,6 +5,7 @@ import { EXPORTED_SYMBOLS_SET, IMPORTED_SYMBOLS_SET } from '@syclkit/runtime';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
+import { unitInputs } from '../read-module.js';
 import { passRegistry } from '../passes.js';
 import { DEFAULT_MIDDLE_PIPELINE, SPLIT_MODES, compileProgram, linkedPipeline, selectTargets, translationUnitPipelineText, uniquePrefix, type CompileResult, type DeviceCodeSplit } from '../driver/compile.js';
 import { DiagnosticLog, knownDriverCodes } from '../driver/diagnostics.js';
@@ -39,7 +40,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'help', aliases: ['h'], help: 'Show this help' },
 ];
 
-const HELP = `usage: syclkit compile <tu.ll|tu.bc>... -o <app.fatbin> [options]
+const HELP = `usage: syclkit compile <tu.ll|tu.bc|->... -o <app.fatbin> [options]
 
 Compiles DPC++ device code (one LLVM IR file per translation unit, as clang -fsycl-device-only
 emits it) into a fat binary with one bundle per target:
@@ -207,13 +208,14 @@ export const command: Command = {
     const policy: DiagnosticPolicy = parsedFlags.policy;
     const timer = args.flags.has('time-passes') ? timePasses() : undefined;
     const instrumentations: Instrumentation[] = timer === undefined ? [] : [timer];
+    const units = await unitInputs(args.positionals, io);
     const progress = createProgress(io, 'syclkit compile');
     const saveTemps = valueOf(args, 'save-temps');
     const wrapperIR = valueOf(args, 'emit-wrapper-ir');
     let result: CompileResult;
     try {
       result = await compileProgram({
-        units: args.positionals.map((file) => ({ file })),
+        units,
         ...(valueOf(args, 'fsycl-targets') === undefined ? {} : { targets: valueOf(args, 'fsycl-targets')! }),
         ...(valueOf(args, 'fsycl-fixed-targets') === undefined ? {} : { fixedTargets: valueOf(args, 'fsycl-fixed-targets')! }),
         split,

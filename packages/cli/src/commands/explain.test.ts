@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { SAMPLE_KERNELS, scratch, syclkit, writeSample } from '../../test/harness.js';
+import { runSyclkit } from '../testing.js';
 
 const s = scratch('explain');
 let units: string[] = [];
@@ -49,6 +51,18 @@ describe('syclkit explain', () => {
     expect(r.out).toContain("image 'app_amd_gpu_gfx90a_0' of bundle amd_gpu_gfx90a does not require 'fp16' (the device_if condition was decided at compile time for this target)");
     const jit = await syclkit('explain', app, '--kernel', 'ShadePixels', '--aspect', 'fp16');
     expect(jit.out).toContain("image 'app_spir64_0' of bundle spir64 does not require 'fp16': the device_if block is in an add-on image, linked (and required) only where its condition holds");
+  });
+
+  it("reads the fat binary, or a translation unit, from standard input for '-'", async () => {
+    const fromFile = await syclkit('explain', app, '--kernel', 'ScaleVelocity', '--aspect', 'fp64');
+    const binary = await runSyclkit(['explain', '-', '--kernel', 'ScaleVelocity', '--aspect', 'fp64'], readFileSync(app, 'latin1'));
+    expect(binary.code).toBe(0);
+    expect(binary.out).toBe(fromFile.out);
+    const rest = units.slice(1);
+    const fromUnits = await syclkit('explain', ...units, '--kernel', SAMPLE_KERNELS.shadePixels, '--aspect', '6', '--json');
+    const unitOnStdin = await runSyclkit(['explain', '-', ...rest, '--kernel', SAMPLE_KERNELS.shadePixels, '--aspect', '6', '--json'], readFileSync(units[0]!, 'latin1'));
+    expect(unitOnStdin.code).toBe(fromUnits.code);
+    expect(JSON.parse(unitOnStdin.out).explanation).toEqual(JSON.parse(fromUnits.out).explanation);
   });
 
   it('exits 1 when the kernel does not use the aspect, listing what it does use', async () => {

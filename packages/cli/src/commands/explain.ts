@@ -5,6 +5,7 @@ import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { FactsIndex } from '../driver/facts.js';
 import { answerExplain, answerJSON, factsFromContainer, factsFromUnits, formatAnswer, resolveKernelName, type FactsSource } from '../driver/explain.js';
+import { irTextOf } from '../read-module.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'kernel', kind: 'value', valueName: '<name>', help: 'The kernel (e.g. _ZTS13ScaleVelocity, or ScaleVelocity) (required)' },
@@ -15,6 +16,7 @@ const OPTIONS: readonly OptionSpec[] = [
 ];
 
 const HELP = `usage: syclkit explain <app.fatbin | tu.ll...> --kernel <k> --aspect <a> [--target <bundle>] [--json]
+('-' reads the fat binary or a translation unit from standard input)
 
 Says why a kernel needs an aspect: the call chain from the kernel to the instruction that uses it
 (e.g. 'fpext float to double': a float promoted to double), with source locations when the IR
@@ -31,12 +33,16 @@ Exit status: 0 with an explanation; 1 when the kernel does not reach a use of th
 options (one dash or two: -json, --json):
 ${formatOptions(OPTIONS)}`;
 
+function startsWithContainerMagic(head: Uint8Array): boolean {
+  return head.length >= CONTAINER_MAGIC.length && Buffer.from(head.subarray(0, CONTAINER_MAGIC.length)).equals(Buffer.from(CONTAINER_MAGIC));
+}
+
 function isContainer(path: string): boolean {
   const fd = openSync(path, 'r');
   try {
     const head = Buffer.alloc(CONTAINER_MAGIC.length);
     const n = readSync(fd, head, 0, head.length, 0);
-    return n === head.length && head.equals(Buffer.from(CONTAINER_MAGIC));
+    return startsWithContainerMagic(head.subarray(0, n));
   } finally {
     closeSync(fd);
   }
@@ -56,7 +62,11 @@ export const command: Command = {
     if (args.positionals.length === 0) throw new UsageError('no input: give a fat binary or translation units');
     if (kernelArg === undefined || kernelArg === '') throw new UsageError('--kernel <name> is required');
     if (aspectArg === undefined || aspectArg === '') throw new UsageError('--aspect <name|value> is required');
-    const containers = args.positionals.filter(isContainer);
+    if (args.positionals.filter((p) => p === '-').length > 1) throw new UsageError("standard input ('-') can be given only once");
+    // standard input is read once, then taken for a fat binary or a translation unit by its first bytes
+    const stdin = args.positionals.includes('-') ? await io.readStdin() : undefined;
+    const stdinIsContainer = stdin !== undefined && startsWithContainerMagic(stdin);
+    const containers = args.positionals.filter((p) => (p === '-' ? stdinIsContainer : isContainer(p)));
     if (containers.length > 0 && args.positionals.length > 1) throw new UsageError('give one fat binary, or translation units, not both');
     const target = valueOf(args, 'target');
     if (containers.length === 0 && target !== undefined) throw new UsageError('--target selects a bundle of a fat binary');
@@ -64,14 +74,14 @@ export const command: Command = {
     let source: FactsSource;
     let kernel: string;
     if (containers.length === 1) {
-      const reader = ContainerReader.open(containers[0]!);
+      const reader = stdinIsContainer ? ContainerReader.fromBytes(stdin!) : ContainerReader.open(containers[0]!);
       try {
         ({ source, kernel } = factsFromContainer(reader, kernelArg, target));
       } finally {
         reader.close();
       }
     } else {
-      const facts = factsFromUnits(args.positionals);
+      const facts = factsFromUnits(args.positionals.map((file) => (file === '-' ? { file: '<stdin>', text: irTextOf(stdin!) } : { file })));
       source = { facts };
       kernel = resolveKernelName(kernelArg, new FactsIndex(facts).kernels());
     }

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { scratch, syclkit, writeSample } from '../../test/harness.js';
+import { runSyclkit } from '../testing.js';
 
 const s = scratch('split-plan');
 let units: string[] = [];
@@ -57,6 +59,19 @@ describe('syclkit split-plan', () => {
     const text = await syclkit('split-plan', file);
     expect(text.out).toContain('  copied: big (2 copies, 81 instructions each)');
     expect(text.out).toMatch(/recommended: -fsycl-device-code-split=per_source \(1 images; a submission JIT-compiles only the kernels of its source file, and no function is copied into two images\)\n$/);
+  });
+
+  it("reads a translation unit from standard input for '-', beside files, and only once", async () => {
+    const file = s.file('shared-stdin.ll', SHARED);
+    const fromFile = JSON.parse((await syclkit('split-plan', file, '--json')).out);
+    const fromStdin = await runSyclkit(['split-plan', '-', '--json'], SHARED);
+    expect(fromStdin.code).toBe(0);
+    expect(JSON.parse(fromStdin.out).modes).toEqual(fromFile.modes);
+    const mixed = await runSyclkit(['split-plan', units[0]!, '-', '-Wno-sycl-aspect-mismatch', '--json'], readFileSync(units[1]!, 'latin1'));
+    expect(JSON.parse(mixed.out).modes).toEqual(JSON.parse((await syclkit('split-plan', units[0]!, units[1]!, '-Wno-sycl-aspect-mismatch', '--json')).out).modes);
+    const twice = await runSyclkit(['split-plan', '-', '-'], SHARED);
+    expect(twice.code).toBe(2);
+    expect(twice.err).toContain("standard input ('-') can be given only once");
   });
 
   it('says how many images each device target filters out', async () => {

@@ -3,6 +3,7 @@ import { formatDiagnostics, parseDiagnosticFlags } from '@syclkit/pass-manager';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
+import { unitInputs } from '../read-module.js';
 import { passRegistry } from '../passes.js';
 import { DEFAULT_MIDDLE_PIPELINE, prepareProgram } from '../driver/compile.js';
 import { knownDriverCodes } from '../driver/diagnostics.js';
@@ -21,7 +22,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'help', aliases: ['h'], help: 'Show this help' },
 ];
 
-const HELP = `usage: syclkit split-plan <tu.ll|tu.bc>... [-fsycl-targets=<list>] [--json]
+const HELP = `usage: syclkit split-plan <tu.ll|tu.bc|->... [-fsycl-targets=<list>] [--json]
 
 Runs the front half of 'syclkit compile' (device_if lowering, aspect propagation, link, the middle
 pipeline) and then, for each -fsycl-device-code-split mode (per_kernel, per_source, off, auto),
@@ -76,7 +77,7 @@ export const command: Command = {
     const flags = [...diagnosticFlags, ...(args.values.get('W') ?? []).map((w) => `-W${w}`)];
     const { policy, diagnostics } = parseDiagnosticFlags(flags, { knownCodes: knownDriverCodes(registry.diagnosticCodes().keys()) });
     const prepared = prepareProgram({
-      units: args.positionals.map((file) => ({ file })),
+      units: await unitInputs(args.positionals, io),
       ...(valueOf(args, 'fsycl-targets') === undefined ? {} : { targets: valueOf(args, 'fsycl-targets')! }),
       ...(valueOf(args, 'fsycl-fixed-targets') === undefined ? {} : { fixedTargets: valueOf(args, 'fsycl-fixed-targets')! }),
       config,

@@ -9,6 +9,7 @@ import { DeviceConfig, builtinAspectTable } from '@syclkit/device-config';
 import { decodeCondition, deviceConfigConditionNames, formatCondition } from '@syclkit/device-if';
 import { readFileSync } from 'node:fs';
 import { Context, decodeIRText, parseModule } from '@syclkit/ir';
+import type { UnitInput } from '../read-module.js';
 import { ContainerReader, imageRequirements, inspectContainer } from '@syclkit/offload-wrapper';
 import { suggest } from '../args.js';
 import { CliError } from '../command.js';
@@ -183,12 +184,15 @@ export function factsFromContainer(reader: ContainerReader, kernelArg: string, t
   throw new CliError(`no ${target === undefined ? '' : `'${target}' `}image of ${reader.fileName} defines kernel '${kernel}'`);
 }
 
-/** The facts of translation units read from files (text IR, or bitcode through llvm-dis). */
-export function factsFromUnits(paths: readonly string[]): ProgramFacts {
+/** The facts of translation units: files (text IR, or bitcode through llvm-dis) or text already read. */
+export function factsFromUnits(inputs: readonly UnitInput[]): ProgramFacts {
   const context = new Context();
-  const units = paths.map((file) => {
-    const bytes = readFileSync(file);
-    const text = decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${file}'`) : bytes);
+  const units = inputs.map(({ file, text: given }) => {
+    let text = given;
+    if (text === undefined) {
+      const bytes = readFileSync(file);
+      text = decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${file}'`) : bytes);
+    }
     return { file, module: parseModule(text, { filename: file, context }) };
   });
   return computeProgramFacts(units);
