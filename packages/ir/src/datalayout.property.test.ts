@@ -34,15 +34,18 @@ describe('datalayout checks', () => {
   });
 
   const opt16 = llvmTool('opt');
-  test.skipIf(opt16 === undefined).prop([fc.array(layout, { minLength: 1, maxLength: 10 })], fcOptions(30))(
-    '3: the same verdict as LLVM 16 opt',
-    (specs) => {
-      for (const spec of specs) {
-        const r = runTool(opt16!, ['-S', '-o', '/dev/null', '-'], `target datalayout = "${spec}"\n`);
-        const theirs = r.status === 0 ? undefined : /error: (.*)/.exec(r.stderr)?.[1];
-        expect({ spec, verdict: dataLayoutProblem(spec) }).toEqual({ spec, verdict: theirs });
-      }
-    },
-    120_000,
-  );
+  // without LLVM 16 there is nothing to compare with (describe.skipIf: test.skipIf has no typed .prop)
+  describe.skipIf(opt16 === undefined)('against LLVM 16 opt', () => {
+      test.prop([fc.array(layout, { minLength: 1, maxLength: 10 })], fcOptions(30))(
+        '3: the same verdict as LLVM 16 opt',
+        (specs) => {
+          for (const spec of specs) {
+            const r = runTool(opt16!, ['-S', '-o', '/dev/null', '-'], `target datalayout = "${spec}"\n`);
+            const theirs = r.status === 0 ? undefined : /error: (.*)/.exec(r.stderr)?.[1];
+            expect({ spec, verdict: dataLayoutProblem(spec) }).toEqual({ spec, verdict: theirs });
+          }
+        },
+        120_000,
+      );
+  });
 });

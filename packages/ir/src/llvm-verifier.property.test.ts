@@ -224,17 +224,20 @@ describe('LLVM verifier checks on random control flow', () => {
   });
 
   const opt16 = llvmTool('opt');
-  test.skipIf(opt16 === undefined).prop([fc.array(modulePlan, { minLength: 1, maxLength: 10 })], fcOptions(30))(
-    '3: LLVM 16 opt refuses the same modules and writes the same report',
-    (plans) => {
-      for (const plan of plans) {
-        const text = moduleText(plan);
-        const ours = report(text);
-        const r = runTool(opt16!, ['-S', '-o', '/dev/null', '-'], text);
-        const theirs = r.status === 0 ? '' : r.stderr.replace(`${opt16}: -: error: input module is broken!\n`, '');
-        expect({ text, report: unorderedValuePairs(ours) }).toEqual({ text, report: unorderedValuePairs(theirs) });
-      }
-    },
-    120_000,
-  );
+  // without LLVM 16 there is nothing to compare with (describe.skipIf: test.skipIf has no typed .prop)
+  describe.skipIf(opt16 === undefined)('against LLVM 16 opt', () => {
+      test.prop([fc.array(modulePlan, { minLength: 1, maxLength: 10 })], fcOptions(30))(
+        '3: LLVM 16 opt refuses the same modules and writes the same report',
+        (plans) => {
+          for (const plan of plans) {
+            const text = moduleText(plan);
+            const ours = report(text);
+            const r = runTool(opt16!, ['-S', '-o', '/dev/null', '-'], text);
+            const theirs = r.status === 0 ? '' : r.stderr.replace(`${opt16}: -: error: input module is broken!\n`, '');
+            expect({ text, report: unorderedValuePairs(ours) }).toEqual({ text, report: unorderedValuePairs(theirs) });
+          }
+        },
+        120_000,
+      );
+  });
 });

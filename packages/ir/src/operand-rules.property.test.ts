@@ -65,14 +65,17 @@ describe('cast rules', () => {
   });
 
   const opt16 = llvmTool('opt');
-  test.skipIf(opt16 === undefined).prop([fc.array(fc.tuple(opcode, typeText, typeText), { minLength: 1, maxLength: 20 })], fcOptions(40))(
-    '3: LLVM 16 opt accepts the same cast instructions',
-    (casts) => {
-      for (const [op, from, to] of casts) {
-        const text = castModule(op, from, to);
-        expect({ op, from, to, accepted: runTool(opt16!, ['-S', '-o', '/dev/null', '-'], text).status === 0 }).toEqual({ op, from, to, accepted: parses(text) });
-      }
-    },
-    120_000,
-  );
+  // without LLVM 16 there is nothing to compare with (describe.skipIf: test.skipIf has no typed .prop)
+  describe.skipIf(opt16 === undefined)('against LLVM 16 opt', () => {
+      test.prop([fc.array(fc.tuple(opcode, typeText, typeText), { minLength: 1, maxLength: 20 })], fcOptions(40))(
+        '3: LLVM 16 opt accepts the same cast instructions',
+        (casts) => {
+          for (const [op, from, to] of casts) {
+            const text = castModule(op, from, to);
+            expect({ op, from, to, accepted: runTool(opt16!, ['-S', '-o', '/dev/null', '-'], text).status === 0 }).toEqual({ op, from, to, accepted: parses(text) });
+          }
+        },
+        120_000,
+      );
+  });
 });
