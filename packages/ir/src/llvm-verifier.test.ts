@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatLLVMVerifierFailures, llvmVerifierFailures, llvmVerifierFunctionFailures, type LLVMVerifierFailure } from './llvm-verifier.js';
 import { parseModule } from './parser.js';
 import { llvmTool, runTool } from './testing/llvm.js';
+import type { IRFunction } from './values.js';
 
 /** Each case: IR that parses, and what LLVM 16's verifier writes before "input module is broken!". */
 const BROKEN: readonly { name: string; ir: string; report: string }[] = [
@@ -93,6 +94,42 @@ const BROKEN: readonly { name: string; ir: string; report: string }[] = [
       'Instruction does not dominate all uses!\n  %y = add i32 1, 2\n  call void @h(i32 %y, i32 %x)\n' +
       'Instruction does not dominate all uses!\n  %x = add i32 1, 2\n  call void @h(i32 %y, i32 %x)\n',
   },
+  {
+    name: 'parameter attributes on types they do not apply to, on a definition and at a call',
+    ir: 'define void @f(i32 byval(i32) %x, ptr zeroext %p, i32 nonnull %q) {\n  ret void\n}\n\ndefine void @g(ptr %p) {\n  call void @f(i32 noalias 1, ptr %p, i32 2)\n  ret void\n}\n',
+    report:
+      "Attribute 'byval(i32)' applied to incompatible type!\nptr @f\nAttribute 'zeroext' applied to incompatible type!\nptr @f\n" +
+      "Attribute 'nonnull' applied to incompatible type!\nptr @f\nAttribute 'noalias' applied to incompatible type!\n  call void @f(i32 noalias 1, ptr %p, i32 2)\n",
+  },
+  {
+    name: 'a declaration between two broken definitions, in module order',
+    ir:
+      'define void @a() {\nentry:\n  br label %entry\n}\n\ndeclare noalias i32 @b(ptr byval(i32) inalloca(i32))\n\n' +
+      'define void @c() {\nentry:\n  br label %entry\n}\n',
+    report:
+      'Entry block to function must not have predecessors!\nlabel %entry\n' +
+      "Attribute 'noalias' applied to incompatible type!\nptr @b\nAttributes 'byval', 'inalloca', 'preallocated', 'inreg', 'nest', 'byref', and 'sret' are incompatible!\nptr @b\n" +
+      'Entry block to function must not have predecessors!\nlabel %entry\n',
+  },
+  {
+    name: "'sret' with 'returned' on a void function (two failures, the second ends the list)",
+    ir: 'declare void @f(ptr sret(i32) returned %x, i32 zeroext signext %y)\n',
+    report: "Attributes 'sret and returned' are incompatible!\nptr @f\nIncompatible argument and return types for 'returned' attribute\nptr @f\n",
+  },
+  {
+    name: 'parameter attribute positions: immarg outside intrinsics, sret on the third parameter, inalloca not last',
+    ir: 'declare void @f(i32 immarg)\ndeclare void @g(i32, i32, ptr sret(i32))\ndeclare void @h(ptr inalloca(i32), i32)\ndeclare i32 @k(i64 returned)\n',
+    report:
+      'immarg attribute only applies to intrinsics\nptr @f\n' +
+      "Attribute 'sret' is not on first or second parameter!\nptr @g\n" +
+      "inalloca isn't on the last parameter!\nptr @h\n" +
+      "Incompatible argument and return types for 'returned' attribute\nptr @k\n",
+  },
+  {
+    name: "'elementtype' on a function parameter (its entry-block check is skipped, as LLVM's is)",
+    ir: 'define void @f(ptr elementtype(i32) %p) {\nentry:\n  br label %entry\n}\n',
+    report: "Attribute 'elementtype' can only be applied to intrinsics and inline asm.\nptr @f\nAttribute 'elementtype' can only be applied to a callsite.\nptr @f\n",
+  },
 ];
 
 /** Valid IR that exercises the same rules. */
@@ -117,6 +154,13 @@ const VALID: readonly { name: string; ir: string }[] = [
     ir: 'define i32 @f() {\nentry:\n  ret i32 0\ndead:\n  %x = add i32 1, 2\n  br label %dead2\ndead2:\n  %y = add i32 %x, 1\n  br label %dead2\n}\n',
   },
   {
+    name: 'attributes on the types they apply to, and immarg on an intrinsic',
+    ir:
+      'declare void @f(ptr inreg sret(i32) %s, ptr byval(i32) align 4 %p, i32 zeroext %z, <2 x ptr> align 8 %v, ptr noalias nocapture readonly %r)\n' +
+      'declare noundef nonnull ptr @g(ptr returned %p)\ndeclare void @llvm.memcpy.p0.p0.i64(ptr noalias nocapture writeonly, ptr noalias nocapture readonly, i64, i1 immarg)\n\n' +
+      'define void @h(ptr %a, ptr %b) {\n  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %b, i64 8, i1 false)\n  %c = call ptr @g(ptr nonnull %a)\n  ret void\n}\n',
+  },
+  {
     name: 'resume in a function with a personality',
     ir: 'declare i32 @p(...)\n\ndefine void @f() personality ptr @p {\nentry:\n  resume { ptr, i32 } undef\n}\n',
   },
@@ -136,15 +180,62 @@ describe('llvmVerifierFailures', () => {
     expect(report(ir)).toBe('');
   });
 
-  it('gives the same failures checked per function while parsing as on the parsed module', () => {
+  it('gives the same failures checked per function while parsing (declarations after it) as on the parsed module', () => {
     for (const { ir } of [...BROKEN, ...VALID]) {
-      const during: LLVMVerifierFailure[] = [];
-      const m = parseModule(ir, { filename: 'v.ll', onFunction: (fn, facts) => during.push(...llvmVerifierFunctionFailures(fn, facts)) });
-      expect(formatLLVMVerifierFailures(m, during)).toBe(formatLLVMVerifierFailures(m, llvmVerifierFailures(m)));
+      const during = new Map<IRFunction, LLVMVerifierFailure[]>();
+      const m = parseModule(ir, { filename: 'v.ll', onFunction: (fn, facts) => during.set(fn, llvmVerifierFunctionFailures(fn, facts)) });
+      const ordered = m.functions.flatMap((fn) => during.get(fn) ?? (fn.isDeclaration ? llvmVerifierFunctionFailures(fn) : []));
+      expect(formatLLVMVerifierFailures(m, ordered)).toBe(formatLLVMVerifierFailures(m, llvmVerifierFailures(m)));
     }
   });
 
   const opt16 = llvmTool('opt');
+
+  /**
+   * Every LLVM 16 parameter and return attribute on every kind of type, one declaration each, and
+   * as call-site attributes (except `immarg`, `preallocated` and `swifterror`, whose call-site
+   * checks are not made): all in one module, so one `opt` run gives the whole report.
+   */
+  const ATTRIBUTES = [
+    'align 8', 'allocalign', 'allocptr', 'byref(i32)', 'byval(i32)', 'dereferenceable(8)', 'dereferenceable_or_null(8)', 'elementtype(i32)', 'immarg',
+    'inalloca(i32)', 'inreg', 'nest', 'noalias', 'nocapture', 'nofree', 'nonnull', 'noundef', 'preallocated(i32)', 'readnone', 'readonly', 'returned',
+    'signext', 'sret(i32)', 'swiftasync', 'swifterror', 'swiftself', 'writeonly', 'zeroext',
+  ];
+  const TYPES = ['i32', 'ptr', 'float', '<2 x ptr>', '<2 x i32>', '{ i32 }', '[2 x i32]'];
+  const parses = (ir: string): boolean => {
+    try {
+      parseModule(ir, { filename: 'p.ll' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const matrix = (): string => {
+    const lines: string[] = [];
+    let n = 0;
+    for (const attr of ATTRIBUTES) {
+      for (const ty of TYPES) {
+        const decl = `declare void @p${n++}(${ty} ${attr})`;
+        if (parses(decl)) lines.push(decl);
+        if (['immarg', 'preallocated(i32)', 'swifterror'].includes(attr)) continue;
+        const caller = `define void @c${n++}(${ty} %x) {\n  call void @callee${n}(${ty} ${attr} %x)\n  ret void\n}\ndeclare void @callee${n}(${ty})`;
+        if (parses(caller)) lines.push(caller);
+      }
+      for (const ty of ['void', 'i32', 'ptr', '<2 x ptr>', 'float']) {
+        const decl = `declare ${attr} ${ty} @r${n++}()`;
+        if (parses(decl)) lines.push(decl);
+      }
+    }
+    return lines.join('\n') + '\n';
+  };
+
+  it.skipIf(opt16 === undefined)('matches LLVM 16 opt on every parameter and return attribute on every kind of type', () => {
+    const ir = matrix();
+    const r = runTool(opt16!, ['-S', '-o', '/dev/null', '-'], ir);
+    const ours = report(ir);
+    expect(ours.split('\n').filter((l) => l.includes('incompatible type')).length).toBeGreaterThan(100);
+    expect(r.stderr).toBe(`${ours}${opt16}: -: error: input module is broken!\n`);
+  });
   it.skipIf(opt16 === undefined)('matches what LLVM 16 opt writes for every case', () => {
     for (const { ir, report: expected } of BROKEN) {
       const r = runTool(opt16!, ['-S', '-o', '/dev/null', '-'], ir);

@@ -5,6 +5,10 @@
  *
  * Checked, in the verifier's order (per function: the function, then each block, then each of its
  * instructions):
+ * - return and parameter attributes of functions (declarations too) and of calls: attributes that
+ *   exclude each other, attributes on types they do not apply to, `immarg` and `elementtype`
+ *   outside intrinsics, and where `nest`, `returned`, `sret`, `swift*` and `inalloca` may stand
+ *   (`attribute-verifier.ts`);
  * - the entry block has no predecessors;
  * - the leading PHI nodes of a block have one entry per predecessor edge, with the same value for
  *   repeated blocks, and their blocks are the predecessors;
@@ -19,6 +23,8 @@
  * Where LLVM sorts by pointer (the predecessor and PHI-entry comparison), blocks are ordered as
  * LLVM's parser creates them: by first mention (a branch to the block, or its label).
  */
+import { attributeListProblems } from './attribute-verifier.js';
+import type { AttributeList } from './attributes.js';
 import type { CallInst, Instruction } from './instructions.js';
 import type { ParsedFunctionFacts } from './parser.js';
 import type { Module } from './module.js';
@@ -37,21 +43,35 @@ export interface LLVMVerifierFailure {
 /** The failures of `module`, in the order LLVM's verifier reports them; empty when it passes. */
 export function llvmVerifierFailures(module: Module): LLVMVerifierFailure[] {
   const failures: LLVMVerifierFailure[] = [];
-  for (const fn of module.functions) if (!fn.isDeclaration) checkFunction(fn, failures);
+  for (const fn of module.functions) checkFunction(fn, failures);
   return failures;
 }
 
 /**
- * The failures of one function definition. Called from `parseModule`'s `onFunction` with the
- * parser's facts, it gives the same failures as {@link llvmVerifierFailures} on the parsed
- * module at a fraction of the cost: the function is still in the CPU caches, and only the
- * instructions the parser saw using values of other blocks (or later ones) need their operands
- * checked for dominance.
+ * The failures of one function (of a declaration: its attributes only). Called from
+ * `parseModule`'s `onFunction` with the parser's facts, it gives the same failures as
+ * {@link llvmVerifierFailures} on the parsed module at a fraction of the cost: the function is
+ * still in the CPU caches, and only the instructions the parser saw using values of other blocks
+ * (or later ones), and calls with attributes, need looking at. `onFunction` sees definitions
+ * only: check the declarations after the parse, in module order.
  */
 export function llvmVerifierFunctionFailures(fn: IRFunction, facts?: ParsedFunctionFacts): LLVMVerifierFailure[] {
   const failures: LLVMVerifierFailure[] = [];
-  if (!fn.isDeclaration) checkFunction(fn, failures, facts);
+  checkFunction(fn, failures, facts);
   return failures;
+}
+
+/** Whether `elementtype` is among a function's attributes (LLVM allows it on call sites only). */
+function hasElementTypeAttribute(attrs: AttributeList): boolean {
+  return attrs.ret.has('elementtype') || attrs.fn.has('elementtype') || attrs.params.some((set) => set.has('elementtype'));
+}
+
+/** The attribute failures of a call (verifyFunctionAttrs with the call's function type). */
+function callAttributeProblems(call: CallInst): string[] {
+  const attrs = call.attributes;
+  if (attrs.ret.isEmpty && attrs.params.length === 0) return [];
+  const callee = call.operands[0]!;
+  return attributeListProblems(call.functionType, attrs, callee.vk === 'function' && callee.isIntrinsic, callee.vk === 'asm');
 }
 
 /**
@@ -80,6 +100,10 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   const fail = (message: string, ...values: Value[]): void => {
     failures.push({ message, fn, values });
   };
+  for (const message of attributeListProblems(fn.functionType, fn.attributes, fn.isIntrinsic, false)) fail(message, fn);
+  // visitFunction stops here, before its entry-block check; the blocks are still visited
+  const elementTypeAttribute = hasElementTypeAttribute(fn.attributes);
+  if (elementTypeAttribute) fail("Attribute 'elementtype' can only be applied to a callsite.", fn);
   const blocks = fn.blocks;
   const entry = blocks[0];
   if (entry === undefined) return;
@@ -92,11 +116,14 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     const ops = insts[insts.length - 1]?.operands;
     if (ops !== undefined && !entryHasPredecessor) for (let k = 0; k < ops.length; k++) if (ops[k] === entry) entryHasPredecessor = true;
   }
-  if (entryHasPredecessor) fail('Entry block to function must not have predecessors!', entry);
+  if (entryHasPredecessor && !elementTypeAttribute) fail('Entry block to function must not have predecessors!', entry);
   const cfg = new FunctionCFG(fn);
   const preds = hasPhis ? cfg.preds : undefined;
   const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {
     const opcode = inst.opcode;
+    if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
+      for (const message of callAttributeProblems(inst as CallInst)) fail(message, inst);
+    }
     if (opcode === 'phi') {
       // visitPHINode returns at a failed check, before the checks every instruction gets
       if (misplacedPhi) return fail('PHI nodes not grouped at top of basic block!', inst, block);
@@ -113,6 +140,9 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
 
   let nextUser = 0;
   let nextPhi = 0;
+  // calls whose attributes fail: rare, so the common case below stays as it is
+  const badCalls = facts?.callsWithAttributes.filter((call) => callAttributeProblems(call).length > 0) ?? [];
+  let nextBadCall = 0;
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;
     const insts = block.instructions;
@@ -137,9 +167,11 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     while (nextUser < users.length && users[nextUser]!.parent === block) nextUser++;
     const firstPhi = nextPhi;
     while (nextPhi < phis.length && phis[nextPhi]!.parent === block) nextPhi++;
+    const firstBadCall = nextBadCall;
+    while (nextBadCall < badCalls.length && badCalls[nextBadCall]!.parent === block) nextBadCall++;
     const last = insts.length - 1;
     const term = insts[last]!;
-    if (firstPhi === nextPhi) {
+    if (firstPhi === nextPhi && firstBadCall === nextBadCall) {
       // the common case: users are in block order already
       for (let k = firstUser; k < nextUser; k++) visit(users[k]!, positionOf(insts, users[k]!), block, false, true);
       if (firstUser === nextUser || users[nextUser - 1] !== term) visit(term, last, block, false, false);
@@ -151,6 +183,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
         if (seen !== undefined) seen.misplacedPhi = true;
         else visits.set(phis[k]!, { misplacedPhi: true, operands: false });
       }
+      for (let k = firstBadCall; k < nextBadCall; k++) if (!visits.has(badCalls[k]!)) visits.set(badCalls[k]!, { misplacedPhi: false, operands: false });
       if (!visits.has(term)) visits.set(term, { misplacedPhi: false, operands: false });
       const ordered = [...visits].map(([inst, how]) => ({ inst, how, index: positionOf(insts, inst) })).sort((x, y) => x.index - y.index);
       for (const { inst, how, index } of ordered) visit(inst, index, block, how.misplacedPhi, how.operands);

@@ -122,6 +122,8 @@ export interface ParsedFunctionFacts {
   readonly nonLocalUsers: readonly Instruction[];
   /** The PHI nodes that come right after an instruction that is not a PHI node, in order. */
   readonly phisAfterOthers: readonly Instruction[];
+  /** The calls (and invokes, callbrs) with return or parameter attributes, in order. */
+  readonly callsWithAttributes: readonly CallInst[];
 }
 
 /**
@@ -228,6 +230,8 @@ interface FunctionState {
   nonLocalUsers: Instruction[];
   /** PHI nodes right after an instruction that is not one, in order. */
   phisAfterOthers: Instruction[];
+  /** Calls with return or parameter attributes, in order. */
+  callsWithAttributes: CallInst[];
 }
 
 class Parser {
@@ -1403,6 +1407,7 @@ class Parser {
       usesNonLocal: false,
       nonLocalUsers: [],
       phisAfterOthers: [],
+      callsWithAttributes: [],
     };
     this.pfs = st;
     for (const a of fn.args) {
@@ -1431,7 +1436,7 @@ class Parser {
     }
     if (st.hasForwardLocals) this.patchForwardLocals(st);
     this.pfs = undefined;
-    this.onFunction?.(st.fn, { nonLocalUsers: st.nonLocalUsers, phisAfterOthers: st.phisAfterOthers });
+    this.onFunction?.(st.fn, { nonLocalUsers: st.nonLocalUsers, phisAfterOthers: st.phisAfterOthers, callsWithAttributes: st.callsWithAttributes });
   }
 
   private patchForwardLocals(st: FunctionState): void {
@@ -1532,10 +1537,17 @@ class Parser {
         st.nonLocalUsers.push(inst);
         st.usesNonLocal = false;
       }
-      if (inst.opcode === 'phi') {
+      const opcode = inst.opcode;
+      if (opcode === 'phi') {
         if (!previousIsPhi) st.phisAfterOthers.push(inst);
         previousIsPhi = true;
-      } else previousIsPhi = false;
+      } else {
+        previousIsPhi = false;
+        if ((opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') && inst instanceof CallInst) {
+          const attrs = inst.attributes;
+          if (!attrs.ret.isEmpty || attrs.params.length > 0) st.callsWithAttributes.push(inst);
+        }
+      }
       if (records !== null) {
         inst.debugRecords = records;
         records = null;

@@ -57,6 +57,20 @@ describe('syclkit opt', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('reports the attribute failures of declarations in module order, between those of definitions', async () => {
+    const ir =
+      'define void @a() {\nentry:\n  br label %entry\n}\n\ndeclare void @b(i32 nonnull)\n\n' +
+      'define void @c(ptr %p) {\n  call void @b(i32 zeroext 1)\n  call void @d(i32 noalias 2)\n  ret void\n}\n\ndeclare void @d(i32)\n';
+    const { code, err } = await runSyclkit(['opt', '-S'], ir);
+    expect(code).toBe(1);
+    expect(err).toBe(
+      'Entry block to function must not have predecessors!\nlabel %entry\n' +
+        "Attribute 'nonnull' applied to incompatible type!\nptr @b\n" +
+        "Attribute 'noalias' applied to incompatible type!\n  call void @d(i32 noalias 2)\n" +
+        'syclkit opt: -: error: input module is broken!\n',
+    );
+  });
+
   it('reads such input with -disable-verify, as LLVM opt does', async () => {
     const { code, out, err } = await runSyclkit(['opt', '-S', '-disable-verify'], BROKEN);
     expect({ code, err }).toEqual({ code: 0, err: '' });

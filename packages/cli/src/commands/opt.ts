@@ -130,9 +130,17 @@ export const command: Command = {
     }
     // LLVM's opt verifies its input before any pass runs, and stops when it is broken; the
     // checks run on each function as it is parsed, while it is still in the CPU caches
-    const failures: LLVMVerifierFailure[] = [];
-    const verify = args.flags.has('disable-verify') ? undefined : (fn: IRFunction, facts: ParsedFunctionFacts) => failures.push(...llvmVerifierFunctionFailures(fn, facts));
+    const bodyFailures = new Map<IRFunction, LLVMVerifierFailure[]>();
+    const verify = args.flags.has('disable-verify')
+      ? undefined
+      : (fn: IRFunction, facts: ParsedFunctionFacts) => {
+          const found = llvmVerifierFunctionFailures(fn, facts);
+          if (found.length > 0) bodyFailures.set(fn, found);
+        };
     const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`), undefined, verify);
+    // in module order, as LLVM reports them; declarations (attributes only) are checked now
+    const failures =
+      verify === undefined ? [] : module.functions.flatMap((fn) => bodyFailures.get(fn) ?? (fn.isDeclaration ? llvmVerifierFunctionFailures(fn) : []));
     if (failures.length > 0) {
       io.stderr.write(formatLLVMVerifierFailures(module, failures));
       io.stderr.write(`syclkit opt: ${input}: error: input module is broken!\n`);
