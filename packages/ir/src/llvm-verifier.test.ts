@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatLLVMVerifierFailures, llvmVerifierFailures, llvmVerifierFunctionFailures, type LLVMVerifierFailure } from './llvm-verifier.js';
 import { parseModule } from './parser.js';
 import { llvmTool, runTool } from './testing/llvm.js';
+import { parses } from './testing/verdict.js';
 import type { IRFunction } from './values.js';
 
 /** Each case: IR that parses, and what LLVM 16's verifier writes before "input module is broken!". */
@@ -202,14 +203,6 @@ describe('llvmVerifierFailures', () => {
     'signext', 'sret(i32)', 'swiftasync', 'swifterror', 'swiftself', 'writeonly', 'zeroext',
   ];
   const TYPES = ['i32', 'ptr', 'float', '<2 x ptr>', '<2 x i32>', '{ i32 }', '[2 x i32]'];
-  const parses = (ir: string): boolean => {
-    try {
-      parseModule(ir, { filename: 'p.ll' });
-      return true;
-    } catch {
-      return false;
-    }
-  };
   const matrix = (): string => {
     const lines: string[] = [];
     let n = 0;

@@ -17,6 +17,7 @@ import { castIsValid, type CastOpcode } from './operand-rules.js';
 import { parseModule } from './parser.js';
 import { Context } from './context.js';
 import { llvmTool, runTool } from './testing/llvm.js';
+import { parses } from './testing/verdict.js';
 import type { Type } from './types.js';
 
 const TYPE_TEXTS = [
@@ -37,14 +38,6 @@ const typeText = fc.constantFrom(...TYPE_TEXTS);
 const opcode = fc.constantFrom(...OPS);
 
 const castModule = (op: string, from: string, to: string): string => `define void @f(${from} %a) {\n  %c = ${op} ${from} %a to ${to}\n  ret void\n}\n`;
-const parses = (text: string): boolean => {
-  try {
-    parseModule(text, { filename: 'c.ll' });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('cast rules', () => {
   test.prop([typeText, typeText], fcOptions(300))('1: converse casts agree', (a, b) => {

@@ -11,3 +11,13 @@ export function syntaxVerdict(text: string, filename = '<stdin>'): string | unde
     return `${error.line}:${error.column}: ${error.message}`;
   }
 }
+
+/** Whether the parser reads `text` without an error of any kind. */
+export function parses(text: string, filename = '<stdin>'): boolean {
+  try {
+    parseModule(text, { filename });
+    return true;
+  } catch {
+    return false;
+  }
+}
