@@ -12,21 +12,39 @@ import type { Attribute, AttributeList, AttributeSet } from './attributes.js';
 import { formatAttribute, formatType } from './printer.js';
 import type { FunctionType, Type } from './types.js';
 
-/** Attributes that only apply to integers (`allocalign`, `signext`, `zeroext`). */
-const INTEGER_ONLY = new Set(['allocalign', 'signext', 'zeroext']);
-/** Attributes that only apply to pointers (not to vectors of pointers). */
-const POINTER_ONLY = new Set([
-  'allocptr', 'byref', 'byval', 'dereferenceable', 'dereferenceable_or_null', 'inalloca', 'nest', 'noalias', 'nocapture', 'nonnull',
-  'preallocated', 'readnone', 'readonly', 'sret', 'swifterror',
+/** Which types an attribute keyword applies to, where LLVM 16 restricts it. */
+const Applies = {
+  Integers: 1,
+  /** Pointers, not vectors of pointers. */
+  Pointers: 2,
+  PointersOrPointerVectors: 3,
+  NonVoid: 4,
+} as const;
+
+const APPLIES = new Map<string, number>([
+  ...['allocalign', 'signext', 'zeroext'].map((k) => [k, Applies.Integers] as const),
+  ...[
+    'allocptr', 'byref', 'byval', 'dereferenceable', 'dereferenceable_or_null', 'inalloca', 'nest', 'noalias', 'nocapture', 'nonnull',
+    'preallocated', 'readnone', 'readonly', 'sret', 'swifterror',
+  ].map((k) => [k, Applies.Pointers] as const),
+  ['align', Applies.PointersOrPointerVectors],
+  ['noundef', Applies.NonVoid],
 ]);
 
 /** LLVM's `AttributeFuncs::typeIncompatible(ty)` (LLVM 16), for one attribute keyword. */
 function incompatibleWith(key: string, ty: Type): boolean {
-  if (INTEGER_ONLY.has(key)) return ty.kind !== 'integer';
-  if (POINTER_ONLY.has(key)) return ty.kind !== 'pointer';
-  if (key === 'align') return ty.kind !== 'pointer' && !(ty.kind === 'vector' && ty.element.kind === 'pointer');
-  if (key === 'noundef') return ty.kind === 'void';
-  return false;
+  switch (APPLIES.get(key)) {
+    case Applies.Integers:
+      return ty.kind !== 'integer';
+    case Applies.Pointers:
+      return ty.kind !== 'pointer';
+    case Applies.PointersOrPointerVectors:
+      return ty.kind !== 'pointer' && !(ty.kind === 'vector' && ty.element.kind === 'pointer');
+    case Applies.NonVoid:
+      return ty.kind === 'void';
+    default:
+      return false;
+  }
 }
 
 /** One bit per attribute keyword the rules below look at (a set is read once, into a mask). */
@@ -38,13 +56,51 @@ const BIT = {
 } as const;
 type Keyword = keyof typeof BIT;
 
-function maskOf(set: AttributeSet): number {
+/** Class bits: which types an attribute applies to, so a mask tells whether any is out of place. */
+const INTEGERS_ONLY = 1 << 24;
+const POINTERS_ONLY = 1 << 25;
+const POINTERS_OR_POINTER_VECTORS = 1 << 26;
+const NON_VOID = 1 << 27;
+const CLASS_BIT: Record<number, number> = {
+  [Applies.Integers]: INTEGERS_ONLY,
+  [Applies.Pointers]: POINTERS_ONLY,
+  [Applies.PointersOrPointerVectors]: POINTERS_OR_POINTER_VECTORS,
+  [Applies.NonVoid]: NON_VOID,
+};
+const BIT_OF = new Map<string, number>([...Object.keys(BIT), ...APPLIES.keys()].map((k) => [k, (BIT[k as Keyword] ?? 0) | (CLASS_BIT[APPLIES.get(k) ?? 0] ?? 0)]));
+
+/** The class bits of attributes that do not apply to `ty`. */
+function classesIncompatibleWith(ty: Type): number {
+  switch (ty.kind) {
+    case 'integer':
+      return POINTERS_ONLY | POINTERS_OR_POINTER_VECTORS;
+    case 'pointer':
+      return INTEGERS_ONLY;
+    case 'vector':
+      return INTEGERS_ONLY | POINTERS_ONLY | (ty.element.kind === 'pointer' ? 0 : POINTERS_OR_POINTER_VECTORS);
+    case 'void':
+      return INTEGERS_ONLY | POINTERS_ONLY | POINTERS_OR_POINTER_VECTORS | NON_VOID;
+    default:
+      return INTEGERS_ONLY | POINTERS_ONLY | POINTERS_OR_POINTER_VECTORS;
+  }
+}
+
+/** The keywords of `set` the rules look at, as a mask of {@link BIT}s. */
+function attributeMask(set: AttributeSet): number {
   let mask = 0;
-  for (const a of set.attributes) if (a.kind !== 'string') mask |= BIT[a.key as Keyword] ?? 0;
+  const attrs = set.attributes;
+  for (let i = 0; i < attrs.length; i++) {
+    const a = attrs[i]!;
+    if (a.kind !== 'string') mask |= BIT_OF.get(a.key) ?? 0;
+  }
   return mask;
 }
 
 const has = (mask: number, key: Keyword): boolean => (mask & BIT[key]) !== 0;
+
+/** Keywords that take part in an exclusion rule, and in a position rule: most sets have none. */
+const EXCLUSIVE = BIT.byval | BIT.inalloca | BIT.preallocated | BIT.sret | BIT.inreg | BIT.nest | BIT.byref | BIT.readonly | BIT.returned | BIT.zeroext | BIT.signext | BIT.readnone | BIT.writeonly | BIT.noinline | BIT.alwaysinline;
+const POSITIONAL = BIT.nest | BIT.returned | BIT.sret | BIT.swiftself | BIT.swiftasync | BIT.swifterror | BIT.inalloca;
 
 /** Pairs LLVM refuses together, in the order it checks them. */
 const EXCLUSIVE_PAIRS: readonly [Keyword, Keyword][] = [
@@ -59,6 +115,7 @@ const EXCLUSIVE_PAIRS: readonly [Keyword, Keyword][] = [
 
 /** The message of the first attribute combination of a set that LLVM refuses, if any. */
 function exclusionProblem(mask: number): string | undefined {
+  if ((mask & EXCLUSIVE) === 0) return undefined;
   const count =
     Number(has(mask, 'byval')) +
     Number(has(mask, 'inalloca')) +
@@ -73,10 +130,13 @@ function exclusionProblem(mask: number): string | undefined {
 
 /** `verifyParameterAttrs`: at most one message (each of its checks ends it). */
 function parameterAttributeProblem(set: AttributeSet, mask: number, ty: Type): string | undefined {
-  if (has(mask, 'immarg') && set.size !== 1) return "Attribute 'immarg' is incompatible with other attributes";
+  if ((mask & BIT.immarg) !== 0 && set.size !== 1) return "Attribute 'immarg' is incompatible with other attributes";
   const excluded = exclusionProblem(mask);
   if (excluded !== undefined) return excluded;
-  for (const a of set.attributes) {
+  if ((mask & classesIncompatibleWith(ty)) === 0) return undefined;
+  const attrs = set.attributes;
+  for (let i = 0; i < attrs.length; i++) {
+    const a = attrs[i]!;
     if (a.kind !== 'string' && incompatibleWith(a.key, ty)) return `Attribute '${attributeText(a)}' applied to incompatible type!`;
   }
   return undefined;
@@ -113,7 +173,7 @@ const FLOAT_BITS: Record<string, number> = { half: 16, bfloat: 16, float: 32, do
 export function attributeListProblems(fnType: FunctionType, attrs: AttributeList, isIntrinsic: boolean, isInlineAsm: boolean): string[] {
   const problems: string[] = [];
   if (!attrs.ret.isEmpty) {
-    const ret = parameterAttributeProblem(attrs.ret, maskOf(attrs.ret), fnType.returnType);
+    const ret = parameterAttributeProblem(attrs.ret, attributeMask(attrs.ret), fnType.returnType);
     if (ret !== undefined) problems.push(ret);
   }
   let seen = 0;
@@ -123,13 +183,14 @@ export function attributeListProblems(fnType: FunctionType, attrs: AttributeList
     const set = attrs.params[i]!;
     if (set.isEmpty) continue;
     const ty = params[i]!;
-    const mask = maskOf(set);
-    if (!isIntrinsic) {
+    const mask = attributeMask(set);
+    if (!isIntrinsic && (mask & (BIT.immarg | BIT.elementtype)) !== 0) {
       if (has(mask, 'immarg')) return [...problems, 'immarg attribute only applies to intrinsics'];
-      if (!isInlineAsm && has(mask, 'elementtype')) return [...problems, "Attribute 'elementtype' can only be applied to intrinsics and inline asm."];
+      if (!isInlineAsm) return [...problems, "Attribute 'elementtype' can only be applied to intrinsics and inline asm."];
     }
     const problem = parameterAttributeProblem(set, mask, ty);
     if (problem !== undefined) problems.push(problem);
+    if ((mask & POSITIONAL) === 0) continue;
     const positional = positionProblem(mask, i, params.length, ty, fnType.returnType, seen);
     if (typeof positional === 'string') return [...problems, positional];
     seen = positional;

@@ -24,8 +24,9 @@
  * LLVM's parser creates them: by first mention (a branch to the block, or its label).
  */
 import { attributeListProblems } from './attribute-verifier.js';
-import type { AttributeList } from './attributes.js';
-import type { CallInst, Instruction } from './instructions.js';
+import type { AttributeList, AttributeSet } from './attributes.js';
+import { Flag, type CallInst, type Instruction } from './instructions.js';
+import { intrinsicAttributes, lookupIntrinsic } from './upgrade.js';
 import type { ParsedFunctionFacts } from './parser.js';
 import type { Module } from './module.js';
 import { verifierValueTexts } from './printer.js';
@@ -66,12 +67,92 @@ function hasElementTypeAttribute(attrs: AttributeList): boolean {
   return attrs.ret.has('elementtype') || attrs.fn.has('elementtype') || attrs.params.some((set) => set.has('elementtype'));
 }
 
-/** The attribute failures of a call (verifyFunctionAttrs with the call's function type). */
-function callAttributeProblems(call: CallInst): string[] {
+/** A call's failures, and whether visitCallBase stopped at one (then its operands are not checked). */
+interface CallProblems {
+  readonly failures: readonly { readonly message: string; readonly values: readonly Value[] }[];
+  readonly stop: boolean;
+}
+
+const NO_CALL_PROBLEMS: CallProblems = { failures: [], stop: false };
+
+/**
+ * visitCallBase's attribute checks: verifyFunctionAttrs with the call's function type, then, per
+ * argument, `immarg` (only where the callee has it too, and only on constants) and
+ * `preallocated` (a `preallocated` bundle or `musttail`, not both). An argument has an attribute
+ * when the call or the callee gives it; an intrinsic callee has LLVM's attributes for it.
+ */
+function callProblems(call: CallInst): CallProblems {
   const attrs = call.attributes;
-  if (attrs.ret.isEmpty && attrs.params.length === 0) return [];
-  const callee = call.operands[0]!;
-  return attributeListProblems(call.functionType, attrs, callee.vk === 'function' && callee.isIntrinsic, callee.vk === 'asm');
+  const ownAttributes = !attrs.ret.isEmpty || attrs.params.length > 0;
+  const calleeAttrs = calleeAttributes(call);
+  const calleeParams = calleeAttrs?.params ?? NO_PARAMETERS;
+  if (!ownAttributes && calleeParams.length === 0) return NO_CALL_PROBLEMS;
+  const callee = call.operands[0]! as Value | { readonly vk: 'fwd'; readonly name: string };
+  const failures: { message: string; values: Value[] }[] = [];
+  if (ownAttributes) {
+    const isIntrinsic = (callee.vk === 'function' || callee.vk === 'fwd') && callee.name.startsWith('llvm.');
+    for (const message of attributeListProblems(call.functionType, attrs, isIntrinsic, callee.vk === 'asm')) failures.push({ message, values: [call] });
+  }
+  const params = call.functionType.params.length;
+  for (let i = 0; i < params; i++) {
+    const own = i < attrs.params.length ? specialBits(attrs.params[i]!) : 0;
+    const theirs = i < calleeParams.length ? specialBits(calleeParams[i]!) : 0;
+    const either = own | theirs;
+    if (either === 0) continue;
+    const arg = call.operands[1 + i]!;
+    if ((own & IMMARG) !== 0 && (theirs & IMMARG) === 0) {
+      failures.push({ message: 'immarg may not apply only to call sites', values: [arg, call] });
+      return { failures, stop: true };
+    }
+    if ((either & IMMARG) !== 0 && arg.vk !== 'int' && arg.vk !== 'fp') {
+      failures.push({ message: 'immarg operand has non-immediate parameter', values: [arg, call] });
+      return { failures, stop: true };
+    }
+    if ((either & PREALLOCATED) !== 0) {
+      const bundle = call.bundles.some((b) => b.tag === 'preallocated');
+      const mustTail = (call.flags & Flag.MUSTTAIL) !== 0;
+      if (bundle === mustTail) {
+        failures.push({ message: 'preallocated operand either requires a preallocated bundle or the call to be musttail (but not both)', values: [arg, call] });
+        return { failures, stop: true };
+      }
+    }
+  }
+  return failures.length === 0 ? NO_CALL_PROBLEMS : { failures, stop: false };
+}
+
+const IMMARG = 1;
+const PREALLOCATED = 2;
+const NO_PARAMETERS: readonly AttributeSet[] = [];
+
+/** `immarg` and `preallocated` in one attribute set, as bits. */
+function specialBits(set: AttributeSet): number {
+  let bits = 0;
+  const attrs = set.attributes;
+  for (let i = 0; i < attrs.length; i++) {
+    const key = attrs[i]!.key;
+    if (key === 'immarg') bits |= IMMARG;
+    else if (key === 'preallocated') bits |= PREALLOCATED;
+  }
+  return bits;
+}
+
+/** lookupIntrinsic by callee name (null: not an intrinsic LLVM 16 knows). */
+const intrinsicsByName = new Map<string, ReturnType<typeof lookupIntrinsic> | null>();
+
+/**
+ * The callee's attributes as the verifier sees them: an intrinsic's are LLVM's (the parser gives
+ * its declarations those), a declared or defined function's its own; undefined for an indirect
+ * call, inline asm, or a function the parser has not read yet (while it is still parsing).
+ */
+function calleeAttributes(call: CallInst): AttributeList | undefined {
+  const callee = call.operands[0]! as Value | { readonly vk: 'fwd'; readonly name: string };
+  if (callee.vk !== 'function' && callee.vk !== 'fwd') return undefined;
+  if (callee.name.startsWith('llvm.')) {
+    let info = intrinsicsByName.get(callee.name);
+    if (info === undefined) intrinsicsByName.set(callee.name, (info = lookupIntrinsic(callee.name) ?? null));
+    if (info !== null) return intrinsicAttributes(info.list, call.functionType.params.length);
+  }
+  return callee.vk === 'function' ? callee.attributes : undefined;
 }
 
 /**
@@ -122,7 +203,9 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {
     const opcode = inst.opcode;
     if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
-      for (const message of callAttributeProblems(inst as CallInst)) fail(message, inst);
+      const found = callProblems(inst as CallInst);
+      for (const f of found.failures) fail(f.message, ...f.values);
+      if (found.stop) return;
     }
     if (opcode === 'phi') {
       // visitPHINode returns at a failed check, before the checks every instruction gets
@@ -141,7 +224,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   let nextUser = 0;
   let nextPhi = 0;
   // calls whose attributes fail: rare, so the common case below stays as it is
-  const badCalls = facts?.callsWithAttributes.filter((call) => callAttributeProblems(call).length > 0) ?? [];
+  const badCalls = facts?.callsToCheck.filter((call) => callProblems(call).failures.length > 0) ?? [];
   let nextBadCall = 0;
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;

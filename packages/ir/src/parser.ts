@@ -122,8 +122,11 @@ export interface ParsedFunctionFacts {
   readonly nonLocalUsers: readonly Instruction[];
   /** The PHI nodes that come right after an instruction that is not a PHI node, in order. */
   readonly phisAfterOthers: readonly Instruction[];
-  /** The calls (and invokes, callbrs) with return or parameter attributes, in order. */
-  readonly callsWithAttributes: readonly CallInst[];
+  /**
+   * The calls (and invokes, callbrs) whose attributes LLVM's verifier looks at, in order: those
+   * with return or parameter attributes, and those of intrinsics (`immarg` parameters).
+   */
+  readonly callsToCheck: readonly CallInst[];
 }
 
 /**
@@ -230,8 +233,8 @@ interface FunctionState {
   nonLocalUsers: Instruction[];
   /** PHI nodes right after an instruction that is not one, in order. */
   phisAfterOthers: Instruction[];
-  /** Calls with return or parameter attributes, in order. */
-  callsWithAttributes: CallInst[];
+  /** Calls with return or parameter attributes, and calls of intrinsics, in order. */
+  callsToCheck: CallInst[];
 }
 
 class Parser {
@@ -1407,7 +1410,7 @@ class Parser {
       usesNonLocal: false,
       nonLocalUsers: [],
       phisAfterOthers: [],
-      callsWithAttributes: [],
+      callsToCheck: [],
     };
     this.pfs = st;
     for (const a of fn.args) {
@@ -1436,7 +1439,7 @@ class Parser {
     }
     if (st.hasForwardLocals) this.patchForwardLocals(st);
     this.pfs = undefined;
-    this.onFunction?.(st.fn, { nonLocalUsers: st.nonLocalUsers, phisAfterOthers: st.phisAfterOthers, callsWithAttributes: st.callsWithAttributes });
+    this.onFunction?.(st.fn, { nonLocalUsers: st.nonLocalUsers, phisAfterOthers: st.phisAfterOthers, callsToCheck: st.callsToCheck });
   }
 
   private patchForwardLocals(st: FunctionState): void {
@@ -1545,7 +1548,10 @@ class Parser {
         previousIsPhi = false;
         if ((opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') && inst instanceof CallInst) {
           const attrs = inst.attributes;
-          if (!attrs.ret.isEmpty || attrs.params.length > 0) st.callsWithAttributes.push(inst);
+          // the callee may still be a forward reference: its name tells an intrinsic
+          const callee = inst.operands[0] as AnyValue;
+          const intrinsic = (callee.vk === 'function' || callee.vk === 'fwd') && callee.name.startsWith('llvm.');
+          if (!attrs.ret.isEmpty || attrs.params.length > 0 || intrinsic) st.callsToCheck.push(inst);
         }
       }
       if (records !== null) {
