@@ -25,71 +25,62 @@ type FieldKind =
   | 'emission'
   | 'nametable';
 
-const TAGS = new Set(
-  (
-    'null array_type class_type entry_point enumeration_type formal_parameter imported_declaration label lexical_block member ' +
-    'pointer_type reference_type compile_unit string_type structure_type subroutine_type typedef union_type unspecified_parameters ' +
-    'variant common_block common_inclusion inheritance inlined_subroutine module ptr_to_member_type set_type subrange_type with_stmt ' +
-    'access_declaration base_type catch_block const_type constant enumerator file_type friend namelist namelist_item packed_type ' +
-    'subprogram template_type_parameter template_value_parameter thrown_type try_block variant_part variable volatile_type ' +
-    'dwarf_procedure restrict_type interface_type namespace imported_module unspecified_type partial_unit imported_unit condition ' +
-    'shared_type type_unit rvalue_reference_type template_alias coarray_type generic_subrange dynamic_type atomic_type call_site ' +
-    'call_site_parameter skeleton_unit immutable_type MIPS_loop format_label function_template class_template GNU_BINCL GNU_EINCL ' +
-    'GNU_template_template_param GNU_template_parameter_pack GNU_formal_parameter_pack GNU_call_site GNU_call_site_parameter ' +
-    'APPLE_property APPLE_ptrauth_type SUN_function_template SUN_class_template SUN_struct_template SUN_union_template ' +
-    'SUN_indirect_inheritance SUN_codeflags SUN_memop_info SUN_omp_child_func SUN_rtti_descriptor SUN_dtor_info SUN_dtor ' +
-    'SUN_f90_interface SUN_fortran_vax_structure SUN_hi ALTIUM_circ_type ALTIUM_mwa_circ_type ALTIUM_rev_carry_type ALTIUM_rom ' +
-    'GHS_namespace GHS_using_namespace GHS_using_declaration GHS_template_templ_param UPC_shared_type UPC_strict_type UPC_relaxed ' +
-    'PGI_kanji_type PGI_interface_block BORLAND_property BORLAND_Delphi_string BORLAND_Delphi_dynamic_array BORLAND_Delphi_set ' +
-    'BORLAND_Delphi_variant'
-  )
-    .split(' ')
-    .map((n) => `DW_TAG_${n}`),
+/** `prefix` + each space-separated word of `words`: LLVM's named DWARF constants. */
+function prefixedNames(prefix: string, words: string): Set<string> {
+  return new Set(words.split(' ').map((word) => prefix + word));
+}
+
+const TAGS = prefixedNames(
+  'DW_TAG_',
+  'null array_type class_type entry_point enumeration_type formal_parameter imported_declaration label lexical_block member ' +
+  'pointer_type reference_type compile_unit string_type structure_type subroutine_type typedef union_type unspecified_parameters ' +
+  'variant common_block common_inclusion inheritance inlined_subroutine module ptr_to_member_type set_type subrange_type with_stmt ' +
+  'access_declaration base_type catch_block const_type constant enumerator file_type friend namelist namelist_item packed_type ' +
+  'subprogram template_type_parameter template_value_parameter thrown_type try_block variant_part variable volatile_type ' +
+  'dwarf_procedure restrict_type interface_type namespace imported_module unspecified_type partial_unit imported_unit condition ' +
+  'shared_type type_unit rvalue_reference_type template_alias coarray_type generic_subrange dynamic_type atomic_type call_site ' +
+  'call_site_parameter skeleton_unit immutable_type MIPS_loop format_label function_template class_template GNU_BINCL GNU_EINCL ' +
+  'GNU_template_template_param GNU_template_parameter_pack GNU_formal_parameter_pack GNU_call_site GNU_call_site_parameter ' +
+  'APPLE_property APPLE_ptrauth_type SUN_function_template SUN_class_template SUN_struct_template SUN_union_template ' +
+  'SUN_indirect_inheritance SUN_codeflags SUN_memop_info SUN_omp_child_func SUN_rtti_descriptor SUN_dtor_info SUN_dtor ' +
+  'SUN_f90_interface SUN_fortran_vax_structure SUN_hi ALTIUM_circ_type ALTIUM_mwa_circ_type ALTIUM_rev_carry_type ALTIUM_rom ' +
+  'GHS_namespace GHS_using_namespace GHS_using_declaration GHS_template_templ_param UPC_shared_type UPC_strict_type UPC_relaxed ' +
+  'PGI_kanji_type PGI_interface_block BORLAND_property BORLAND_Delphi_string BORLAND_Delphi_dynamic_array BORLAND_Delphi_set ' +
+  'BORLAND_Delphi_variant'
 );
-const ENCODINGS = new Set(
-  (
-    'address boolean complex_float float signed signed_char unsigned unsigned_char imaginary_float packed_decimal numeric_string ' +
-    'edited signed_fixed unsigned_fixed decimal_float UTF UCS ASCII HP_complex_float HP_float128 HP_complex_float128 ' +
-    'HP_floathpintel HP_imaginary_float90 HP_imaginary_float128'
-  )
-    .split(' ')
-    .map((n) => `DW_ATE_${n}`),
+const ENCODINGS = prefixedNames(
+  'DW_ATE_',
+  'address boolean complex_float float signed signed_char unsigned unsigned_char imaginary_float packed_decimal numeric_string ' +
+  'edited signed_fixed unsigned_fixed decimal_float UTF UCS ASCII HP_complex_float HP_float128 HP_complex_float128 ' +
+  'HP_floathpintel HP_imaginary_float90 HP_imaginary_float128'
 );
-const LANGUAGES = new Set(
-  (
-    'C89 C Ada83 C_plus_plus Cobol74 Cobol85 Fortran77 Fortran90 Pascal83 Modula2 Java C99 Ada95 Fortran95 PLI ObjC ObjC_plus_plus ' +
-    'UPC D Python OpenCL Go Modula3 Haskell C_plus_plus_03 C_plus_plus_11 OCaml Rust C11 Swift Julia Dylan C_plus_plus_14 Fortran03 ' +
-    'Fortran08 RenderScript BLISS Kotlin Zig Crystal C_plus_plus_17 C_plus_plus_20 C17 Fortran18 Ada2005 Ada2012 HIP Assembly ' +
-    'C_sharp Mojo GLSL GLSL_ES HLSL OpenCL_CPP CPP_for_OpenCL SYCL Ruby Move Hylo Metal Mips_Assembler GOOGLE_RenderScript BORLAND_Delphi'
-  )
-    .split(' ')
-    .map((n) => `DW_LANG_${n}`),
+const LANGUAGES = prefixedNames(
+  'DW_LANG_',
+  'C89 C Ada83 C_plus_plus Cobol74 Cobol85 Fortran77 Fortran90 Pascal83 Modula2 Java C99 Ada95 Fortran95 PLI ObjC ObjC_plus_plus ' +
+  'UPC D Python OpenCL Go Modula3 Haskell C_plus_plus_03 C_plus_plus_11 OCaml Rust C11 Swift Julia Dylan C_plus_plus_14 Fortran03 ' +
+  'Fortran08 RenderScript BLISS Kotlin Zig Crystal C_plus_plus_17 C_plus_plus_20 C17 Fortran18 Ada2005 Ada2012 HIP Assembly ' +
+  'C_sharp Mojo GLSL GLSL_ES HLSL OpenCL_CPP CPP_for_OpenCL SYCL Ruby Move Hylo Metal Mips_Assembler GOOGLE_RenderScript BORLAND_Delphi'
 );
-const CALLING_CONVENTIONS = new Set(
-  (
-    'normal program nocall pass_by_reference pass_by_value GNU_renesas_sh GNU_borland_fastcall_i386 BORLAND_safecall ' +
-    'BORLAND_stdcall BORLAND_pascal BORLAND_msfastcall BORLAND_msreturn BORLAND_thiscall BORLAND_fastcall LLVM_vectorcall ' +
-    'LLVM_Win64 LLVM_X86_64SysV LLVM_AAPCS LLVM_AAPCS_VFP LLVM_IntelOclBicc LLVM_SpirFunction LLVM_OpenCLKernel LLVM_Swift ' +
-    'LLVM_PreserveMost LLVM_PreserveAll LLVM_X86RegCall LLVM_M68kRTD LLVM_PreserveNone LLVM_RISCVVectorCall LLVM_SwiftTail GDB_IBM_OpenCL'
-  )
-    .split(' ')
-    .map((n) => `DW_CC_${n}`),
+const CALLING_CONVENTIONS = prefixedNames(
+  'DW_CC_',
+  'normal program nocall pass_by_reference pass_by_value GNU_renesas_sh GNU_borland_fastcall_i386 BORLAND_safecall ' +
+  'BORLAND_stdcall BORLAND_pascal BORLAND_msfastcall BORLAND_msreturn BORLAND_thiscall BORLAND_fastcall LLVM_vectorcall ' +
+  'LLVM_Win64 LLVM_X86_64SysV LLVM_AAPCS LLVM_AAPCS_VFP LLVM_IntelOclBicc LLVM_SpirFunction LLVM_OpenCLKernel LLVM_Swift ' +
+  'LLVM_PreserveMost LLVM_PreserveAll LLVM_X86RegCall LLVM_M68kRTD LLVM_PreserveNone LLVM_RISCVVectorCall LLVM_SwiftTail GDB_IBM_OpenCL'
 );
 const VIRTUALITIES = new Set(['DW_VIRTUALITY_none', 'DW_VIRTUALITY_virtual', 'DW_VIRTUALITY_pure_virtual']);
 const MACINFO_TYPES = new Set(['DW_MACINFO_define', 'DW_MACINFO_undef', 'DW_MACINFO_start_file', 'DW_MACINFO_end_file', 'DW_MACINFO_vendor_ext']);
 /** The flags LLVM 16 reads by name (`DIFlagZero` and `DISPFlagZero` are not among them). */
-const DI_FLAGS = new Set(
-  (
-    'Private Protected Public FwdDecl AppleBlock ReservedBit4 Virtual Artificial Explicit Prototyped ObjcClassComplete ObjectPointer ' +
-    'Vector StaticMember LValueReference RValueReference ExportSymbols SingleInheritance MultipleInheritance VirtualInheritance ' +
-    'IntroducedVirtual BitField NoReturn TypePassByValue TypePassByReference EnumClass Thunk NonTrivial BigEndian LittleEndian ' +
-    'AllCallsDescribed IndirectVirtualBase'
-  )
-    .split(' ')
-    .map((n) => `DIFlag${n}`),
+const DI_FLAGS = prefixedNames(
+  'DIFlag',
+  'Private Protected Public FwdDecl AppleBlock ReservedBit4 Virtual Artificial Explicit Prototyped ObjcClassComplete ObjectPointer ' +
+  'Vector StaticMember LValueReference RValueReference ExportSymbols SingleInheritance MultipleInheritance VirtualInheritance ' +
+  'IntroducedVirtual BitField NoReturn TypePassByValue TypePassByReference EnumClass Thunk NonTrivial BigEndian LittleEndian ' +
+  'AllCallsDescribed IndirectVirtualBase'
 );
-const SP_FLAGS = new Set(
-  'Virtual PureVirtual LocalToUnit Definition Optimized Pure Elemental Recursive MainSubprogram Deleted ObjCDirect'.split(' ').map((n) => `DISPFlag${n}`),
+const SP_FLAGS = prefixedNames(
+  'DISPFlag',
+  'Virtual PureVirtual LocalToUnit Definition Optimized Pure Elemental Recursive MainSubprogram Deleted ObjCDirect',
 );
 const CHECKSUM_KINDS = new Set(['CSK_MD5', 'CSK_SHA1', 'CSK_SHA256']);
 const EMISSION_KINDS = new Set(['NoDebug', 'FullDebug', 'LineTablesOnly', 'DebugDirectivesOnly']);
