@@ -12,41 +12,6 @@ import type { Attribute, AttributeList, AttributeSet } from './attributes.js';
 import { formatAttribute, formatType } from './printer.js';
 import type { FunctionType, Type } from './types.js';
 
-/** Which types an attribute keyword applies to, where LLVM 16 restricts it. */
-const Applies = {
-  Integers: 1,
-  /** Pointers, not vectors of pointers. */
-  Pointers: 2,
-  PointersOrPointerVectors: 3,
-  NonVoid: 4,
-} as const;
-
-const APPLIES = new Map<string, number>([
-  ...['allocalign', 'signext', 'zeroext'].map((k) => [k, Applies.Integers] as const),
-  ...[
-    'allocptr', 'byref', 'byval', 'dereferenceable', 'dereferenceable_or_null', 'inalloca', 'nest', 'noalias', 'nocapture', 'nonnull',
-    'preallocated', 'readnone', 'readonly', 'sret', 'swifterror',
-  ].map((k) => [k, Applies.Pointers] as const),
-  ['align', Applies.PointersOrPointerVectors],
-  ['noundef', Applies.NonVoid],
-]);
-
-/** LLVM's `AttributeFuncs::typeIncompatible(ty)` (LLVM 16), for one attribute keyword. */
-function incompatibleWith(key: string, ty: Type): boolean {
-  switch (APPLIES.get(key)) {
-    case Applies.Integers:
-      return ty.kind !== 'integer';
-    case Applies.Pointers:
-      return ty.kind !== 'pointer';
-    case Applies.PointersOrPointerVectors:
-      return ty.kind !== 'pointer' && !(ty.kind === 'vector' && ty.element.kind === 'pointer');
-    case Applies.NonVoid:
-      return ty.kind === 'void';
-    default:
-      return false;
-  }
-}
-
 /** One bit per attribute keyword the rules below look at (a set is read once, into a mask). */
 const BIT = {
   byval: 1 << 0, inalloca: 1 << 1, preallocated: 1 << 2, sret: 1 << 3, inreg: 1 << 4, nest: 1 << 5, byref: 1 << 6,
@@ -56,20 +21,25 @@ const BIT = {
 } as const;
 type Keyword = keyof typeof BIT;
 
-/** Class bits: which types an attribute applies to, so a mask tells whether any is out of place. */
+/** Class bits: which types an attribute applies to, where LLVM 16 restricts it. */
 const INTEGERS_ONLY = 1 << 24;
+/** Pointers, not vectors of pointers. */
 const POINTERS_ONLY = 1 << 25;
 const POINTERS_OR_POINTER_VECTORS = 1 << 26;
 const NON_VOID = 1 << 27;
-const CLASS_BIT: Record<number, number> = {
-  [Applies.Integers]: INTEGERS_ONLY,
-  [Applies.Pointers]: POINTERS_ONLY,
-  [Applies.PointersOrPointerVectors]: POINTERS_OR_POINTER_VECTORS,
-  [Applies.NonVoid]: NON_VOID,
-};
-const BIT_OF = new Map<string, number>([...Object.keys(BIT), ...APPLIES.keys()].map((k) => [k, (BIT[k as Keyword] ?? 0) | (CLASS_BIT[APPLIES.get(k) ?? 0] ?? 0)]));
+const CLASS_OF = new Map<string, number>([
+  ...['allocalign', 'signext', 'zeroext'].map((k) => [k, INTEGERS_ONLY] as const),
+  ...[
+    'allocptr', 'byref', 'byval', 'dereferenceable', 'dereferenceable_or_null', 'inalloca', 'nest', 'noalias', 'nocapture', 'nonnull',
+    'preallocated', 'readnone', 'readonly', 'sret', 'swifterror',
+  ].map((k) => [k, POINTERS_ONLY] as const),
+  ['align', POINTERS_OR_POINTER_VECTORS],
+  ['noundef', NON_VOID],
+]);
+/** Keyword -> its rule bit and class bit. */
+const BIT_OF = new Map<string, number>([...Object.keys(BIT), ...CLASS_OF.keys()].map((k) => [k, (BIT[k as Keyword] ?? 0) | (CLASS_OF.get(k) ?? 0)]));
 
-/** The class bits of attributes that do not apply to `ty`. */
+/** LLVM's `AttributeFuncs::typeIncompatible(ty)` (LLVM 16): the class bits of attributes that do not apply to `ty`. */
 function classesIncompatibleWith(ty: Type): number {
   switch (ty.kind) {
     case 'integer':
@@ -133,11 +103,13 @@ function parameterAttributeProblem(set: AttributeSet, mask: number, ty: Type): s
   if ((mask & BIT.immarg) !== 0 && set.size !== 1) return "Attribute 'immarg' is incompatible with other attributes";
   const excluded = exclusionProblem(mask);
   if (excluded !== undefined) return excluded;
-  if ((mask & classesIncompatibleWith(ty)) === 0) return undefined;
+  const incompatible = classesIncompatibleWith(ty);
+  if ((mask & incompatible) === 0) return undefined;
+  // the first one, in the set's order
   const attrs = set.attributes;
   for (let i = 0; i < attrs.length; i++) {
     const a = attrs[i]!;
-    if (a.kind !== 'string' && incompatibleWith(a.key, ty)) return `Attribute '${attributeText(a)}' applied to incompatible type!`;
+    if (a.kind !== 'string' && ((CLASS_OF.get(a.key) ?? 0) & incompatible) !== 0) return `Attribute '${attributeText(a)}' applied to incompatible type!`;
   }
   return undefined;
 }
