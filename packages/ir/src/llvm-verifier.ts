@@ -87,11 +87,10 @@ function callProblems(call: CallInst): CallProblems {
   const calleeAttrs = calleeAttributes(call);
   const calleeParams = calleeAttrs?.params ?? NO_PARAMETERS;
   if (!ownAttributes && calleeParams.length === 0) return NO_CALL_PROBLEMS;
-  const callee = call.operands[0]! as Value | { readonly vk: 'fwd'; readonly name: string };
   const failures: { message: string; values: Value[] }[] = [];
   if (ownAttributes) {
-    const isIntrinsic = (callee.vk === 'function' || callee.vk === 'fwd') && callee.name.startsWith('llvm.');
-    for (const message of attributeListProblems(call.functionType, attrs, isIntrinsic, callee.vk === 'asm')) failures.push({ message, values: [call] });
+    const isIntrinsic = directCalleeName(call)?.startsWith('llvm.') === true;
+    for (const message of attributeListProblems(call.functionType, attrs, isIntrinsic, call.operands[0]!.vk === 'asm')) failures.push({ message, values: [call] });
   }
   const params = call.functionType.params.length;
   for (let i = 0; i < params; i++) {
@@ -145,14 +144,24 @@ const intrinsicsByName = new Map<string, ReturnType<typeof lookupIntrinsic> | nu
  * call, inline asm, or a function the parser has not read yet (while it is still parsing).
  */
 function calleeAttributes(call: CallInst): AttributeList | undefined {
-  const callee = call.operands[0]! as Value | { readonly vk: 'fwd'; readonly name: string };
-  if (callee.vk !== 'function' && callee.vk !== 'fwd') return undefined;
-  if (callee.name.startsWith('llvm.')) {
-    let info = intrinsicsByName.get(callee.name);
-    if (info === undefined) intrinsicsByName.set(callee.name, (info = lookupIntrinsic(callee.name) ?? null));
+  const name = directCalleeName(call);
+  if (name === undefined) return undefined;
+  if (name.startsWith('llvm.')) {
+    let info = intrinsicsByName.get(name);
+    if (info === undefined) intrinsicsByName.set(name, (info = lookupIntrinsic(name) ?? null));
     if (info !== null) return intrinsicAttributes(info.list, call.functionType.params.length);
   }
+  const callee = call.operands[0]!;
   return callee.vk === 'function' ? callee.attributes : undefined;
+}
+
+/**
+ * The name of a call's direct callee: a function, or (while the parser is still reading) one it
+ * has not reached yet; undefined for indirect calls and inline asm.
+ */
+export function directCalleeName(call: CallInst): string | undefined {
+  const callee = call.operands[0]! as Value | { readonly vk: 'fwd'; readonly name: string };
+  return callee.vk === 'function' || callee.vk === 'fwd' ? callee.name : undefined;
 }
 
 /**

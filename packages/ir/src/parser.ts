@@ -53,6 +53,7 @@ import {
   type OperandBundle,
 } from './instructions.js';
 import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
+import { directCalleeName } from './llvm-verifier.js';
 import { NameTable } from './nametable.js';
 import { constantOperands } from './uses.js';
 import { DINode, type Attachment, type DIFieldValue, type MDNode, type MDTuple, type Metadata, type ValueAsMetadata } from './metadata.js';
@@ -1548,10 +1549,7 @@ class Parser {
         previousIsPhi = false;
         if ((opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') && inst instanceof CallInst) {
           const attrs = inst.attributes;
-          // the callee may still be a forward reference: its name tells an intrinsic
-          const callee = inst.operands[0] as AnyValue;
-          const intrinsic = (callee.vk === 'function' || callee.vk === 'fwd') && callee.name.startsWith('llvm.');
-          if (!attrs.ret.isEmpty || attrs.params.length > 0 || intrinsic) st.callsToCheck.push(inst);
+          if (!attrs.ret.isEmpty || attrs.params.length > 0 || directCalleeName(inst)?.startsWith('llvm.') === true) st.callsToCheck.push(inst);
         }
       }
       if (records !== null) {
