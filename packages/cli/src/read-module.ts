@@ -1,4 +1,5 @@
 import { decodeIRText, parseModule, type Module, type ParseOptions } from '@syclkit/ir';
+import { readFileSync } from 'node:fs';
 import { UsageError } from './args.js';
 import { readInput, type CliIO } from './io.js';
 import { isBitcode, runLlvmTool } from './llvm-tools.js';
@@ -28,9 +29,14 @@ export async function readIRText(input: string, io: CliIO): Promise<string> {
   return irTextOf(await readInput(input, io));
 }
 
-/** IR text of input bytes: text IR as is, bitcode through LLVM's llvm-dis. */
-export function irTextOf(bytes: Buffer): string {
-  return decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, 'reading bitcode') : bytes);
+/** IR text of input bytes: text IR as is, bitcode through LLVM's llvm-dis (`what` names it in errors). */
+export function irTextOf(bytes: Buffer, what = 'reading bitcode'): string {
+  return decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, what) : bytes);
+}
+
+/** A unit's IR text: the text already read, or its file's. */
+export function unitText(unit: UnitInput): string {
+  return unit.text ?? irTextOf(readFileSync(unit.file), `reading the bitcode file '${unit.file}'`);
 }
 
 /** A translation unit argument: a file, or standard input already read (`file` is `<stdin>`). */

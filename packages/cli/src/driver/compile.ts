@@ -32,7 +32,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
-import { Context, cloneModule, decodeIRText, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
+import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
 import { readFileTable, readPropertySetRegistry, readSymbolFile, readWrapperBatchTable, writeFileTable, writePropertySetRegistry } from '@syclkit/formats';
 import {
   ADD_ON_IMAGE_SET,
@@ -60,8 +60,8 @@ import {
 } from '@syclkit/post-link';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
-import { isBitcode, runLlvmTool } from '../llvm-tools.js';
 import { passRegistry } from '../passes.js';
+import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
 import { EXPLAIN_PROPERTY, EXPLAIN_SET, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
 
@@ -216,12 +216,7 @@ function stemOf(path: string): string {
 
 /** Reads one unit (bitcode through llvm-dis) into `context`. */
 function readUnit(unit: TranslationUnit, context: Context, log: DiagnosticLog): Module {
-  let text = unit.text;
-  if (text === undefined) {
-    const bytes = readFileSync(unit.file);
-    text = decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${unit.file}'`) : bytes);
-  }
-  return parseModule(text, {
+  return parseModule(unitText(unit), {
     filename: unit.file,
     context,
     onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message, location: { file: unit.file } }),

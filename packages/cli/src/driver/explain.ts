@@ -7,13 +7,11 @@
 import { demangle } from '@syclkit/aspect-propagation';
 import { DeviceConfig, builtinAspectTable } from '@syclkit/device-config';
 import { decodeCondition, deviceConfigConditionNames, formatCondition } from '@syclkit/device-if';
-import { readFileSync } from 'node:fs';
-import { Context, decodeIRText, parseModule } from '@syclkit/ir';
-import type { UnitInput } from '../read-module.js';
+import { Context, parseModule } from '@syclkit/ir';
+import { unitText, type UnitInput } from '../read-module.js';
 import { ContainerReader, imageRequirements, inspectContainer } from '@syclkit/offload-wrapper';
 import { suggest } from '../args.js';
 import { CliError } from '../command.js';
-import { isBitcode, runLlvmTool } from '../llvm-tools.js';
 import {
   EXPLAIN_PROPERTY,
   EXPLAIN_SET,
@@ -187,14 +185,7 @@ export function factsFromContainer(reader: ContainerReader, kernelArg: string, t
 /** The facts of translation units: files (text IR, or bitcode through llvm-dis) or text already read. */
 export function factsFromUnits(inputs: readonly UnitInput[]): ProgramFacts {
   const context = new Context();
-  const units = inputs.map(({ file, text: given }) => {
-    let text = given;
-    if (text === undefined) {
-      const bytes = readFileSync(file);
-      text = decodeIRText(isBitcode(bytes) ? runLlvmTool('llvm-dis', ['-o', '-', '-'], bytes, `reading the bitcode file '${file}'`) : bytes);
-    }
-    return { file, module: parseModule(text, { filename: file, context }) };
-  });
+  const units = inputs.map((unit) => ({ file: unit.file, module: parseModule(unitText(unit), { filename: unit.file, context }) }));
   return computeProgramFacts(units);
 }
 
