@@ -82,7 +82,7 @@ function isVarStart(c: number): boolean {
 /** Replaces `\\` with `\` and `\XX` (two hex digits) with the byte, as LLVM's UnEscapeLexed. */
 export function unescape(raw: string): string {
   let i = raw.indexOf('\\');
-  if (i < 0) return raw;
+  if (i < 0) return ownString(raw);
   const out = Buffer.allocUnsafe(raw.length);
   let n = out.write(raw.slice(0, i), 0, 'latin1');
   const len = raw.length;
@@ -110,11 +110,25 @@ function hexValue(c: number): number {
   return c <= 57 ? c - 48 : (c | 32) - 87;
 }
 
+/**
+ * `s` as a string of its own. V8 keeps a slice of 13 or more characters as a view into the string
+ * it was cut from, so one long name kept by the module would keep the whole input text alive
+ * (10 MiB for a 10 MiB file).
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : structuredClone(s);
+}
+
+/** `src.slice(start, end)` as a string of its own (see {@link ownString}). */
+function ownSlice(src: string, start: number, end: number): string {
+  return ownString(src.slice(start, end));
+}
+
 /** The one string `table` keeps for `src.slice(start, end)`, added on first sight. */
 function internSpan(table: NameTable<string>, src: string, start: number, end: number): string {
   let t = table.getSpan(src, start, end);
   if (t === undefined) {
-    t = src.slice(start, end);
+    t = ownSlice(src, start, end);
     table.set(t, t);
   }
   return t;
@@ -145,7 +159,7 @@ export class Lexer {
       // %arrayidx, for.body): one string per spelling instead of a slice per token
       if (this.kind === Tok.Ident) this.textValue = internSpan(this.identifiers, this.src, start, end);
       else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) this.textValue = internSpan(this.localNames, this.src, start, end);
-      else this.textValue = this.src.slice(start, end);
+      else this.textValue = ownSlice(this.src, start, end);
     }
     return this.textValue;
   }
@@ -287,7 +301,7 @@ export class Lexer {
           let q = p + 1;
           while (q < len && isLabelChar(src.charCodeAt(q))) q++;
           if (q === p + 1) throw this.error('expected comdat name after $');
-          this.text = src.slice(p + 1, q);
+          this.text = ownSlice(src, p + 1, q);
           this.pos = q;
           return (this.kind = Tok.ComdatVar);
         }
@@ -346,7 +360,7 @@ export class Lexer {
           }
           const q = this.labelTail(p);
           if (q >= 0) {
-            this.text = src.slice(p, q - 1);
+            this.text = ownSlice(src, p, q - 1);
             this.pos = q;
             return (this.kind = Tok.LabelStr);
           }
@@ -421,7 +435,7 @@ export class Lexer {
       // `-label:` (only `-` can start a label here)
       const end = first === 45 ? this.labelTail(q) : -1;
       if (end >= 0) {
-        this.text = src.slice(p, end - 1);
+        this.text = ownSlice(src, p, end - 1);
         this.pos = end;
         return (this.kind = Tok.LabelStr);
       }
@@ -438,7 +452,7 @@ export class Lexer {
     if (after !== 46 /* . */ && (isLabelChar(after) || after === 58)) {
       const end = this.labelTail(q);
       if (end >= 0) {
-        this.text = src.slice(p, end - 1);
+        this.text = ownSlice(src, p, end - 1);
         this.pos = end;
         return (this.kind = Tok.LabelStr);
       }

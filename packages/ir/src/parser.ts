@@ -52,7 +52,7 @@ import {
   type Opcode,
   type OperandBundle,
 } from './instructions.js';
-import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
+import { Lexer, Tok, intTokenNumber, intTokenValue, ownString } from './lexer.js';
 import { directCalleeName } from './llvm-verifier.js';
 import { NameTable } from './nametable.js';
 import { constantOperands } from './uses.js';
@@ -891,7 +891,7 @@ class Parser {
       else if (this.t() === Tok.Eof) throw this.error('unterminated attribute');
       this.next();
     } while (depth > 0);
-    return this.lex.src.slice(start, this.lex.start).trimEnd();
+    return ownString(this.lex.src.slice(start, this.lex.start).trimEnd());
   }
 
   private parseStringAttribute(): Attribute {
