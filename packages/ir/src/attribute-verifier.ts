@@ -2,13 +2,14 @@
  * The attribute checks of LLVM 16's verifier (`verifyFunctionAttrs` and `verifyParameterAttrs`)
  * for a function's or a call's return and parameter attributes: attributes that exclude each
  * other, attributes on types they do not apply to, `immarg`/`elementtype` outside intrinsics, and
- * the rules for `nest`, `returned`, `sret`, `swift*` and `inalloca` positions. Function attributes
- * are not checked here.
+ * the rules for `nest`, `returned`, `sret`, `swift*` and `inalloca` positions; then the function
+ * attributes: inlining and `optnone` combinations, `jumptable`, `allocsize`, `allockind`,
+ * `vscale_range` and the string attributes whose values LLVM 16 checks.
  *
  * Which attribute applies to which type was read off LLVM 16's `opt` (every parameter and return
  * attribute on integers, floating point, pointers, vectors and aggregates), as was each message.
  */
-import type { Attribute, AttributeList, AttributeSet } from './attributes.js';
+import { ALLOC_KIND_FLAGS, type Attribute, type AttributeList, type AttributeSet } from './attributes.js';
 import { formatAttribute, formatType } from './printer.js';
 import type { FunctionType, Type } from './types.js';
 
@@ -136,17 +137,37 @@ function vectorBits(t: Type): number | undefined {
 
 const FLOAT_BITS: Record<string, number> = { half: 16, bfloat: 16, float: 32, double: 64, x86_fp80: 80, fp128: 128, ppc_fp128: 128 };
 
+/** A message of LLVM's verifier, and whether it names the function or call after it. */
+export interface AttributeProblem {
+  readonly message: string;
+  /** False for the `allockind` messages, which LLVM writes without a value. */
+  readonly namesValue: boolean;
+}
+
+const named = (message: string): AttributeProblem => ({ message, namesValue: true });
+
+/** What the attribute rules need to know of the function or call an attribute list belongs to. */
+export interface AttributeListSite {
+  readonly isIntrinsic: boolean;
+  readonly isInlineAsm: boolean;
+  /** The function is `unnamed_addr` (false for a call, as LLVM 16 reads it). */
+  readonly unnamedAddr: boolean;
+  /** Apply the function-attribute rules (only once every `#N` group has been read). */
+  readonly functionAttributes: boolean;
+}
+
 /**
- * `verifyFunctionAttrs` without the function-attribute part: the messages LLVM 16's verifier
- * writes for the return and parameter attributes of a function (or of a call, with the call's
- * function type), in its order. Several parameters can each add a message; a failed position
- * rule (`immarg`, `elementtype`, `nest`, `returned`, `sret`, `swift*`, `inalloca`) ends the list.
+ * `verifyFunctionAttrs`: the messages LLVM 16's verifier writes for the attributes of a function
+ * (or of a call, with the call's function type), in its order. Several parameters can each add a
+ * message; a failed position rule (`immarg`, `elementtype`, `nest`, `returned`, `sret`, `swift*`,
+ * `inalloca`) ends the list before the function attributes are looked at.
  */
-export function attributeListProblems(fnType: FunctionType, attrs: AttributeList, isIntrinsic: boolean, isInlineAsm: boolean): string[] {
-  const problems: string[] = [];
+export function attributeListProblems(fnType: FunctionType, attrs: AttributeList, where: AttributeListSite): AttributeProblem[] {
+  const { isIntrinsic, isInlineAsm } = where;
+  const problems: AttributeProblem[] = [];
   if (!attrs.ret.isEmpty) {
     const ret = parameterAttributeProblem(attrs.ret, attributeMask(attrs.ret), fnType.returnType);
-    if (ret !== undefined) problems.push(ret);
+    if (ret !== undefined) problems.push(named(ret));
   }
   let seen = 0;
   const params = fnType.params;
@@ -157,17 +178,131 @@ export function attributeListProblems(fnType: FunctionType, attrs: AttributeList
     const ty = params[i]!;
     const mask = attributeMask(set);
     if (!isIntrinsic && (mask & (BIT.immarg | BIT.elementtype)) !== 0) {
-      if (has(mask, 'immarg')) return [...problems, 'immarg attribute only applies to intrinsics'];
-      if (!isInlineAsm) return [...problems, "Attribute 'elementtype' can only be applied to intrinsics and inline asm."];
+      if (has(mask, 'immarg')) return [...problems, named('immarg attribute only applies to intrinsics')];
+      if (!isInlineAsm) return [...problems, named("Attribute 'elementtype' can only be applied to intrinsics and inline asm.")];
     }
     const problem = parameterAttributeProblem(set, mask, ty);
-    if (problem !== undefined) problems.push(problem);
+    if (problem !== undefined) problems.push(named(problem));
     if ((mask & POSITIONAL) === 0) continue;
     const positional = positionProblem(mask, i, params.length, ty, fnType.returnType, seen);
-    if (typeof positional === 'string') return [...problems, positional];
+    if (typeof positional === 'string') return [...problems, named(positional)];
     seen = positional;
   }
+  if (where.functionAttributes && functionAttributeRulesApply(attrs.fn)) functionAttributeProblems(attrs.fn, fnType, where.unnamedAddr, problems);
   return problems;
+}
+
+/**
+ * Whether some function-attribute rule looks at `set` (hardly any set: it needs an inlining or
+ * `optnone` keyword, `jumptable`, `allocsize`, `allockind`, `vscale_range`, `align` or a checked
+ * string attribute). Cached per set, so ask only once the set is complete (after the parse).
+ */
+export function functionAttributeRulesApply(set: AttributeSet): boolean {
+  return !set.isEmpty && functionRuleMask(set) !== 0;
+}
+
+/** The function-attribute messages for `set` on a function or call of type `fnType`. */
+export function functionAttributeListProblems(set: AttributeSet, fnType: FunctionType, unnamedAddr: boolean): AttributeProblem[] {
+  const problems: AttributeProblem[] = [];
+  if (functionAttributeRulesApply(set)) functionAttributeProblems(set, fnType, unnamedAddr, problems);
+  return problems;
+}
+
+/** Function attributes some rule looks at; `*_STRING` bits stand for string attribute keys. */
+const FN_BIT = {
+  noinline: 1 << 0, alwaysinline: 1 << 1, optnone: 1 << 2, optsize: 1 << 3, minsize: 1 << 4, jumptable: 1 << 5,
+  allocsize: 1 << 6, allockind: 1 << 7, vscale_range: 1 << 8, align: 1 << 10,
+} as const;
+const STRING_RULE_KEYS = ['frame-pointer', 'patchable-function-prefix', 'patchable-function-entry', 'warn-stack-size'];
+const STRING_RULE = 1 << 9;
+
+const fnRuleMasks = new WeakMap<AttributeSet, number>();
+
+/** Which of the function rules can apply to `set` (0 for nearly every set), cached per set. */
+function functionRuleMask(set: AttributeSet): number {
+  let mask = fnRuleMasks.get(set);
+  if (mask === undefined) {
+    mask = 0;
+    for (const a of set.attributes) {
+      if (a.kind === 'string') mask |= STRING_RULE_KEYS.includes(a.key) ? STRING_RULE : 0;
+      else mask |= FN_BIT[a.key as keyof typeof FN_BIT] ?? 0;
+    }
+    fnRuleMasks.set(set, mask);
+  }
+  return mask;
+}
+
+/**
+ * The function-attribute half of `verifyFunctionAttrs` (LLVM 16), appended to `problems`. The
+ * inlining, `optnone`, `jumptable` and `allocsize` rules end it at their first failure; the others
+ * each add a message and go on.
+ */
+function functionAttributeProblems(fn: AttributeSet, fnType: FunctionType, unnamedAddr: boolean, problems: AttributeProblem[]): void {
+  const mask = functionRuleMask(fn);
+  const on = (key: keyof typeof FN_BIT): boolean => (mask & FN_BIT[key]) !== 0;
+  const stop = (message: string): void => void problems.push(named(message));
+  // a function's `align` is its alignment, so only a call's set can still hold one
+  if (on('align')) return stop(`Attribute '${attributeText(fn.get('align')!)}' does not apply to functions!`);
+  if (on('noinline') && on('alwaysinline')) return stop("Attributes 'noinline and alwaysinline' are incompatible!");
+  if (on('optnone')) {
+    if (!on('noinline')) return stop("Attribute 'optnone' requires 'noinline'!");
+    if (on('optsize')) return stop("Attributes 'optsize and optnone' are incompatible!");
+    if (on('minsize')) return stop("Attributes 'minsize and optnone' are incompatible!");
+  }
+  if (on('jumptable') && !unnamedAddr) return stop("Attribute 'jumptable' requires 'unnamed_addr'");
+  if (on('allocsize')) {
+    const [elementSize, count] = pairValue(fn.get('allocsize')!);
+    for (const [what, index] of [['element size', elementSize], ['number of elements', count]] as const) {
+      if (index === undefined) continue;
+      if (index >= fnType.params.length) return stop(`'allocsize' ${what} argument is out of bounds`);
+      if (fnType.params[index]!.kind !== 'integer') return stop(`'allocsize' ${what} argument must refer to an integer parameter`);
+    }
+  }
+  if (on('allockind')) {
+    const kind = intValue(fn.get('allockind')!);
+    const action = kind & ALLOC_ACTIONS;
+    if (action !== ALLOC && action !== REALLOC && action !== FREE) problems.push({ message: "'allockind()' requires exactly one of alloc, realloc, and free", namesValue: false });
+    if (action === FREE && (kind & ALLOC_MODIFIERS) !== 0) problems.push({ message: '\'allockind("free")\' doesn\'t allow uninitialized, zeroed, or aligned modifiers.', namesValue: false });
+    if ((kind & (UNINITIALIZED | ZEROED)) === (UNINITIALIZED | ZEROED)) problems.push({ message: "'allockind()' can't be both zeroed and uninitialized", namesValue: false });
+  }
+  if (on('vscale_range')) {
+    const [min, max] = pairValue(fn.get('vscale_range')!);
+    // a maximum of 0 means unbounded
+    if (min === 0) problems.push(named("'vscale_range' minimum must be greater than 0"));
+    if (max !== undefined && max !== 0 && min > max) problems.push(named("'vscale_range' minimum cannot be greater than maximum"));
+  }
+  if ((mask & STRING_RULE) === 0) return;
+  const framePointer = fn.getString('frame-pointer');
+  if (framePointer !== undefined && framePointer !== 'all' && framePointer !== 'non-leaf' && framePointer !== 'none') {
+    problems.push(named(`invalid value for 'frame-pointer' attribute: ${framePointer}`));
+  }
+  for (const key of ['patchable-function-prefix', 'patchable-function-entry', 'warn-stack-size']) {
+    const value = fn.getString(key);
+    if (value !== undefined && !isUnsigned32(value)) problems.push(named(`"${key}" takes an unsigned integer: ${value}`));
+  }
+}
+
+/** `allockind` bits, as the parser packs them. */
+const allocKindBit = (name: (typeof ALLOC_KIND_FLAGS)[number]): number => 1 << ALLOC_KIND_FLAGS.indexOf(name);
+const ALLOC = allocKindBit('alloc');
+const REALLOC = allocKindBit('realloc');
+const FREE = allocKindBit('free');
+const UNINITIALIZED = allocKindBit('uninitialized');
+const ZEROED = allocKindBit('zeroed');
+const ALIGNED = allocKindBit('aligned');
+const ALLOC_ACTIONS = ALLOC | REALLOC | FREE;
+const ALLOC_MODIFIERS = UNINITIALIZED | ZEROED | ALIGNED;
+
+function pairValue(a: Attribute): readonly [number, number | undefined] {
+  return a.kind === 'int' && typeof a.value !== 'number' ? a.value : [0, undefined];
+}
+function intValue(a: Attribute): number {
+  return a.kind === 'int' && typeof a.value === 'number' ? a.value : 0;
+}
+
+/** `StringRef::getAsInteger(10, unsigned&)` succeeds: decimal digits only, at most 2^32 - 1. */
+function isUnsigned32(text: string): boolean {
+  return /^[0-9]+$/.test(text) && Number(text) <= 0xffffffff;
 }
 
 /**

@@ -18,7 +18,7 @@ const EXPORTS = [
     'buildCallGraph', 'calledFunction', 'callingConvFromNumber', 'childNodes', 'cloneModule',
     'cloneModuleWithMap', 'computeUses', 'constantOperands', 'debugMetadataVersion', 'decodeIRText', 'deleteFunctions',
     'dropBody', 'enumAttr', 'eraseUnused', 'escapeString', 'forEachOperand', 'formatFP',
-    'formatLLVMVerifierFailures', 'formatMemoryEffects', 'formatName', 'formatProblems', 'formatType', 'fpValue', 'functionKind', 'getMetadata',
+    'formatLLVMVerifierFailures', 'formatMemoryEffects', 'formatName', 'formatProblems', 'formatType', 'fpValue', 'functionAttributeRulesBroken', 'functionKind', 'getMetadata',
     'globalsInMetadata', 'identifiedStructTypes', 'intAttr', 'intrinsicAttributes', 'isAttributeKeyword',
     'isCall', 'isCallingConvKeyword', 'isConstant', 'isFirstClassType', 'isFloatingType', 'isGlobalValue',
     'isIntegerType', 'isMDNode', 'isNullValue', 'isNumberedNode', 'isPlainConstant', 'isSized', 'isVoidType',
@@ -26,7 +26,7 @@ const EXPORTS = [
     'nullMetadataReferences', 'packMemoryEffects', 'parseModule', 'printModule', 'printModuleTo',
     'removeFromUsedLists', 'replaceAllUsesWith', 'scalarType', 'setMetadata', 'stringAttr', 'stripDebugInfo',
     'stripPointerCasts', 'stronglyConnectedComponentsOf', 'subtypes', 'typeAttr', 'unpackMemoryEffects', 'upgradeDebugInfo',
-    'upgradeIntrinsics', 'verifyModule',
+    'upgradeIntrinsics', 'verifyModule', 'verifyWhileParsing',
 ];
 
 describe('@syclkit/ir public surface', () => {

@@ -139,6 +139,6 @@ export type { CloneOptions, CloneResult } from './clone.js';
 export { linkModules, Linker, identifiedStructTypes } from './linker.js';
 export type { LinkOptions, LinkModulesOptions } from './linker.js';
 export { verifyModule, formatProblems, moduleProblems } from './verifier.js';
-export { llvmVerifierFailures, llvmVerifierFunctionFailures, formatLLVMVerifierFailures } from './llvm-verifier.js';
-export type { LLVMVerifierFailure } from './llvm-verifier.js';
+export { llvmVerifierFailures, llvmVerifierFunctionFailures, functionAttributeRulesBroken, verifyWhileParsing, formatLLVMVerifierFailures } from './llvm-verifier.js';
+export type { LLVMVerifierFailure, ParseVerifier } from './llvm-verifier.js';
 export type { VerifierProblem, VerifyOptions } from './verifier.js';

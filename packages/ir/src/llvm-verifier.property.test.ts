@@ -18,7 +18,7 @@ import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { test } from '@fast-check/vitest';
 import { fcOptions } from '@syclkit/testing';
-import { formatLLVMVerifierFailures, llvmVerifierFailures, llvmVerifierFunctionFailures, type LLVMVerifierFailure } from './llvm-verifier.js';
+import { formatLLVMVerifierFailures, llvmVerifierFailures, verifyWhileParsing } from './llvm-verifier.js';
 import { parseModule } from './parser.js';
 import { llvmTool, runTool } from './testing/llvm.js';
 
@@ -218,9 +218,9 @@ describe('LLVM verifier checks on random control flow', () => {
 
   test.prop([modulePlan], fcOptions(200))('2: checking while parsing gives the report of the parsed module', (plan) => {
     const text = moduleText(plan);
-    const during: LLVMVerifierFailure[] = [];
-    const m = parseModule(text, { filename: 'p.ll', onFunction: (fn, facts) => during.push(...llvmVerifierFunctionFailures(fn, facts)) });
-    expect(formatLLVMVerifierFailures(m, during)).toBe(report(text));
+    const verifier = verifyWhileParsing();
+    const m = parseModule(text, { filename: 'p.ll', onFunction: verifier.onFunction });
+    expect(formatLLVMVerifierFailures(m, verifier.failures(m))).toBe(report(text));
   });
 
   const opt16 = llvmTool('opt');

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { formatLLVMVerifierFailures, llvmVerifierFailures, llvmVerifierFunctionFailures, type LLVMVerifierFailure } from './llvm-verifier.js';
+import { formatLLVMVerifierFailures, functionAttributeRulesBroken, llvmVerifierFailures, llvmVerifierFunctionFailures, verifyWhileParsing, type LLVMVerifierFailure } from './llvm-verifier.js';
 import { parseModule } from './parser.js';
 import { llvmTool, runTool } from './testing/llvm.js';
 import { parses } from './testing/verdict.js';
-import type { IRFunction } from './values.js';
 
 /** Each case: IR that parses, and what LLVM 16's verifier writes before "input module is broken!". */
 const BROKEN: readonly { name: string; ir: string; report: string }[] = [
@@ -147,6 +146,45 @@ const BROKEN: readonly { name: string; ir: string; report: string }[] = [
     ir: 'define void @f(ptr elementtype(i32) %p) {\nentry:\n  br label %entry\n}\n',
     report: "Attribute 'elementtype' can only be applied to intrinsics and inline asm.\nptr @f\nAttribute 'elementtype' can only be applied to a callsite.\nptr @f\n",
   },
+  {
+    name: 'inlining and optnone combinations, on definitions, declarations and calls (groups after their uses)',
+    ir:
+      'declare void @a() noinline alwaysinline\n\ndefine void @b() #0 {\n  call void @a() #1\n  call void @a() #2\n  ret void\n}\n\n' +
+      'declare void @c() #3\ndeclare void @d() optnone noinline minsize\n\n' +
+      'attributes #0 = { optnone }\nattributes #1 = { noinline alwaysinline }\nattributes #2 = { optnone noinline }\nattributes #3 = { optnone noinline optsize }\n',
+    report:
+      "Attributes 'noinline and alwaysinline' are incompatible!\nptr @a\nAttribute 'optnone' requires 'noinline'!\nptr @b\n" +
+      "Attributes 'noinline and alwaysinline' are incompatible!\n  call void @a() #0\n" +
+      "Attributes 'optsize and optnone' are incompatible!\nptr @c\nAttributes 'minsize and optnone' are incompatible!\nptr @d\n",
+  },
+  {
+    name: "'jumptable' without unnamed_addr, and 'allocsize' arguments out of bounds or not integers",
+    ir:
+      'define void @j() local_unnamed_addr jumptable {\n  ret void\n}\n\n' +
+      'declare ptr @s1(i32) allocsize(5)\ndeclare ptr @s2(ptr) allocsize(0)\ndeclare ptr @s3(i32) allocsize(0, 3)\ndeclare ptr @s4(i32, ptr) allocsize(0, 1) vscale_range(0,4)\n',
+    report:
+      "Attribute 'jumptable' requires 'unnamed_addr'\nptr @j\n'allocsize' element size argument is out of bounds\nptr @s1\n" +
+      "'allocsize' element size argument must refer to an integer parameter\nptr @s2\n'allocsize' number of elements argument is out of bounds\nptr @s3\n" +
+      "'allocsize' number of elements argument must refer to an integer parameter\nptr @s4\n",
+  },
+  {
+    name: "'allockind' combinations (written without a value), 'vscale_range' bounds, and checked string attributes",
+    ir:
+      'declare ptr @k1(i32) allockind("alloc,realloc") vscale_range(0,4) "frame-pointer"="reserved"\ndeclare ptr @k2(i32) allockind("free,zeroed,uninitialized") vscale_range(4,2)\n' +
+      'declare void @v() "patchable-function-entry"="x" "patchable-function-prefix"="-1" "warn-stack-size"="4294967296"\n',
+    report:
+      "'allockind()' requires exactly one of alloc, realloc, and free\n'vscale_range' minimum must be greater than 0\nptr @k1\n" +
+      "invalid value for 'frame-pointer' attribute: reserved\nptr @k1\n" +
+      '\'allockind("free")\' doesn\'t allow uninitialized, zeroed, or aligned modifiers.\n\'allockind()\' can\'t be both zeroed and uninitialized\n' +
+      "'vscale_range' minimum cannot be greater than maximum\nptr @k2\n" +
+      '"patchable-function-prefix" takes an unsigned integer: -1\nptr @v\n"patchable-function-entry" takes an unsigned integer: x\nptr @v\n' +
+      '"warn-stack-size" takes an unsigned integer: 4294967296\nptr @v\n',
+  },
+  {
+    name: "a call whose attribute group holds 'align' (a function's 'align' is its alignment instead)",
+    ir: 'define void @z() #0 {\n  call void @z() #0\n  ret void\n}\n\nattributes #0 = { align=16 nounwind }\n',
+    report: "Attribute 'align 16' does not apply to functions!\n  call void @z() #1\n",
+  },
 ];
 
 /** Valid IR that exercises the same rules. */
@@ -178,6 +216,14 @@ const VALID: readonly { name: string; ir: string }[] = [
       'define void @h(ptr %a, ptr %b) {\n  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %b, i64 8, i1 false)\n  %c = call ptr @g(ptr nonnull %a)\n  ret void\n}\n',
   },
   {
+    name: 'function attributes within the rules',
+    ir:
+      'define void @a() unnamed_addr jumptable noinline optnone {\n  call void @b(i32 1) #0\n  ret void\n}\n\n' +
+      'declare ptr @b(i32) allocsize(0) allockind("alloc,zeroed,aligned") vscale_range(1,0) "frame-pointer"="non-leaf" "warn-stack-size"="007"\n' +
+      'declare ptr @c(i32, i64) allocsize(1, 0) allockind("free") vscale_range(2) "patchable-function-entry"="4294967295"\n\n' +
+      'attributes #0 = { alwaysinline "frame-pointer"="all" }\n',
+  },
+  {
     name: 'resume in a function with a personality',
     ir: 'declare i32 @p(...)\n\ndefine void @f() personality ptr @p {\nentry:\n  resume { ptr, i32 } undef\n}\n',
   },
@@ -197,13 +243,25 @@ describe('llvmVerifierFailures', () => {
     expect(report(ir)).toBe('');
   });
 
-  it('gives the same failures checked per function while parsing (declarations after it) as on the parsed module', () => {
+  it('gives the same failures checked per function while parsing (then declarations and function attributes) as on the parsed module', () => {
     for (const { ir } of [...BROKEN, ...VALID]) {
-      const during = new Map<IRFunction, LLVMVerifierFailure[]>();
-      const m = parseModule(ir, { filename: 'v.ll', onFunction: (fn, facts) => during.set(fn, llvmVerifierFunctionFailures(fn, facts)) });
-      const ordered = m.functions.flatMap((fn) => during.get(fn) ?? (fn.isDeclaration ? llvmVerifierFunctionFailures(fn) : []));
-      expect(formatLLVMVerifierFailures(m, ordered)).toBe(formatLLVMVerifierFailures(m, llvmVerifierFailures(m)));
+      const verifier = verifyWhileParsing();
+      const m = parseModule(ir, { filename: 'v.ll', onFunction: verifier.onFunction });
+      expect(formatLLVMVerifierFailures(m, verifier.failures(m))).toBe(formatLLVMVerifierFailures(m, llvmVerifierFailures(m)));
     }
+  });
+
+  it('leaves function attributes to after the parse: their #N groups are not read yet while it runs', () => {
+    const ir = 'declare void @f()\n\ndefine void @g() #0 {\n  call void @f() #1\n  ret void\n}\n\nattributes #0 = { optnone }\nattributes #1 = { noinline alwaysinline }\n';
+    const during: LLVMVerifierFailure[] = [];
+    const m = parseModule(ir, { filename: 'v.ll', onFunction: (fn, facts) => during.push(...llvmVerifierFunctionFailures(fn, facts)) });
+    expect(during).toEqual([]);
+    const g = m.getFunction('g')!;
+    expect(functionAttributeRulesBroken(g)).toBe(true);
+    expect(functionAttributeRulesBroken(m.getFunction('f')!)).toBe(false);
+    expect(formatLLVMVerifierFailures(m, llvmVerifierFunctionFailures(g))).toBe(
+      "Attribute 'optnone' requires 'noinline'!\nptr @g\nAttributes 'noinline and alwaysinline' are incompatible!\n  call void @f() #1\n",
+    );
   });
 
   const opt16 = llvmTool('opt');

@@ -23,13 +23,14 @@
  * Where LLVM sorts by pointer (the predecessor and PHI-entry comparison), blocks are ordered as
  * LLVM's parser creates them: by first mention (a branch to the block, or its label).
  */
-import { attributeListProblems } from './attribute-verifier.js';
+import { attributeListProblems, functionAttributeListProblems, functionAttributeRulesApply } from './attribute-verifier.js';
 import type { AttributeList, AttributeSet } from './attributes.js';
-import { Flag, type CallInst, type Instruction } from './instructions.js';
+import { CallInst, Flag, type Instruction } from './instructions.js';
 import { intrinsicAttributes, lookupIntrinsic } from './upgrade.js';
 import type { ParsedFunctionFacts } from './parser.js';
 import type { Module } from './module.js';
 import { verifierValueTexts } from './printer.js';
+import type { FunctionType } from './types.js';
 import { predecessorEdges, type BasicBlock, type IRFunction, type Value } from './values.js';
 
 export interface LLVMVerifierFailure {
@@ -62,6 +63,56 @@ export function llvmVerifierFunctionFailures(fn: IRFunction, facts?: ParsedFunct
   return failures;
 }
 
+const NO_CALLS: readonly CallInst[] = [];
+
+/** LLVM's verifier run while a module is parsed; see {@link verifyWhileParsing}. */
+export interface ParseVerifier {
+  /** Give this to `parseModule` as its `onFunction`. */
+  readonly onFunction: (fn: IRFunction, facts: ParsedFunctionFacts) => void;
+  /** After the parse: the failures of `module`, in LLVM's order (those of {@link llvmVerifierFailures}). */
+  failures(module: Module): LLVMVerifierFailure[];
+}
+
+/**
+ * LLVM's verifier, run on each function as it is parsed (while it is still in the CPU caches),
+ * then, after the parse, on the declarations and on the function attributes, whose `#N` groups
+ * usually come after the functions that use them. A definition whose function attributes break
+ * a rule is checked again, whole, so the messages come in LLVM's order.
+ */
+export function verifyWhileParsing(): ParseVerifier {
+  const bodyFailures = new Map<IRFunction, LLVMVerifierFailure[]>();
+  const callsWithFunctionAttributes = new Map<IRFunction, readonly CallInst[]>();
+  const failuresOf = (fn: IRFunction): readonly LLVMVerifierFailure[] => {
+    if (fn.isDeclaration || functionAttributeRulesBroken(fn, callsWithFunctionAttributes.get(fn) ?? NO_CALLS)) return llvmVerifierFunctionFailures(fn);
+    return bodyFailures.get(fn) ?? [];
+  };
+  return {
+    onFunction: (fn, facts) => {
+      const found = llvmVerifierFunctionFailures(fn, facts);
+      if (found.length > 0) bodyFailures.set(fn, found);
+      if (facts.callsWithFunctionAttributes.length > 0) callsWithFunctionAttributes.set(fn, facts.callsWithFunctionAttributes);
+    },
+    failures: (module) => module.functions.flatMap(failuresOf),
+  };
+}
+
+/**
+ * Whether the function attributes of `fn`, or of one of its calls, break a rule of LLVM 16's
+ * verifier (then {@link llvmVerifierFunctionFailures} without facts reports it, in order).
+ * `calls`: the parser's `callsWithFunctionAttributes`, else every call of `fn` is looked at.
+ */
+export function functionAttributeRulesBroken(fn: IRFunction, calls?: readonly CallInst[]): boolean {
+  if (functionAttributesBreakRules(fn.attributes.fn, fn.functionType, fn.unnamedAddr === 'unnamed_addr')) return true;
+  const check = (call: CallInst): boolean => functionAttributesBreakRules(call.attributes.fn, call.functionType, false);
+  if (calls !== undefined) return calls.some(check);
+  for (const block of fn.blocks) for (const inst of block.instructions) if (inst instanceof CallInst && check(inst)) return true;
+  return false;
+}
+
+function functionAttributesBreakRules(set: AttributeSet, fnType: FunctionType, unnamedAddr: boolean): boolean {
+  return functionAttributeRulesApply(set) && functionAttributeListProblems(set, fnType, unnamedAddr).length > 0;
+}
+
 /** Whether `elementtype` is among a function's attributes (LLVM allows it on call sites only). */
 function hasElementTypeAttribute(attrs: AttributeList): boolean {
   return attrs.ret.has('elementtype') || attrs.fn.has('elementtype') || attrs.params.some((set) => set.has('elementtype'));
@@ -81,16 +132,17 @@ const NO_CALL_PROBLEMS: CallProblems = { failures: [], stop: false };
  * `preallocated` (a `preallocated` bundle or `musttail`, not both). An argument has an attribute
  * when the call or the callee gives it; an intrinsic callee has LLVM's attributes for it.
  */
-function callProblems(call: CallInst): CallProblems {
+function callProblems(call: CallInst, functionAttributes: boolean): CallProblems {
   const attrs = call.attributes;
-  const ownAttributes = !attrs.ret.isEmpty || attrs.params.length > 0;
+  const ownAttributes = !attrs.ret.isEmpty || attrs.params.length > 0 || (functionAttributes && functionAttributeRulesApply(attrs.fn));
   const calleeAttrs = calleeAttributes(call);
   const calleeParams = calleeAttrs?.params ?? NO_PARAMETERS;
   if (!ownAttributes && calleeParams.length === 0) return NO_CALL_PROBLEMS;
   const failures: { message: string; values: Value[] }[] = [];
   if (ownAttributes) {
     const isIntrinsic = directCalleeName(call)?.startsWith('llvm.') === true;
-    for (const message of attributeListProblems(call.functionType, attrs, isIntrinsic, call.operands[0]!.vk === 'asm')) failures.push({ message, values: [call] });
+    const site = { isIntrinsic, isInlineAsm: call.operands[0]!.vk === 'asm', unnamedAddr: false, functionAttributes };
+    for (const p of attributeListProblems(call.functionType, attrs, site)) failures.push({ message: p.message, values: p.namesValue ? [call] : [] });
   }
   const params = call.functionType.params.length;
   for (let i = 0; i < params; i++) {
@@ -190,7 +242,13 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   const fail = (message: string, ...values: Value[]): void => {
     failures.push({ message, fn, values });
   };
-  for (const message of attributeListProblems(fn.functionType, fn.attributes, fn.isIntrinsic, false)) fail(message, fn);
+  // with facts, the parse is still going on, and the `#N` groups may not have been read yet
+  const functionAttributes = facts === undefined;
+  const site = { isIntrinsic: fn.isIntrinsic, isInlineAsm: false, unnamedAddr: fn.unnamedAddr === 'unnamed_addr', functionAttributes };
+  for (const p of attributeListProblems(fn.functionType, fn.attributes, site)) {
+    if (p.namesValue) fail(p.message, fn);
+    else fail(p.message);
+  }
   // visitFunction stops here, before its entry-block check; the blocks are still visited
   const elementTypeAttribute = hasElementTypeAttribute(fn.attributes);
   if (elementTypeAttribute) fail("Attribute 'elementtype' can only be applied to a callsite.", fn);
@@ -212,7 +270,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {
     const opcode = inst.opcode;
     if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
-      const found = callProblems(inst as CallInst);
+      const found = callProblems(inst as CallInst, functionAttributes);
       for (const f of found.failures) fail(f.message, ...f.values);
       if (found.stop) return;
     }
@@ -233,7 +291,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   let nextUser = 0;
   let nextPhi = 0;
   // calls whose attributes fail: rare, so the common case below stays as it is
-  const badCalls = facts?.callsToCheck.filter((call) => callProblems(call).failures.length > 0) ?? [];
+  const badCalls = facts?.callsToCheck.filter((call) => callProblems(call, false).failures.length > 0) ?? [];
   let nextBadCall = 0;
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;

@@ -128,6 +128,11 @@ export interface ParsedFunctionFacts {
    * with return or parameter attributes, and those of intrinsics (`immarg` parameters).
    */
   readonly callsToCheck: readonly CallInst[];
+  /**
+   * The calls with function attributes (`#N` or written out), in order. Their groups may be read
+   * after the function, so the verifier looks at them once the parse is over.
+   */
+  readonly callsWithFunctionAttributes: readonly CallInst[];
 }
 
 /**
@@ -236,6 +241,7 @@ interface FunctionState {
   phisAfterOthers: Instruction[];
   /** Calls with return or parameter attributes, and calls of intrinsics, in order. */
   callsToCheck: CallInst[];
+  callsWithFunctionAttributes: CallInst[];
 }
 
 class Parser {
@@ -784,20 +790,38 @@ class Parser {
     return typeAttr(key, t);
   }
 
-  private parseParenUInt(key: string): number {
+  /**
+   * `(N)`. `check`, when given, returns the error for a value LLVM refuses, reported (as LLVM
+   * does) at the number.
+   */
+  private parseParenUInt(key: string, check?: (value: number) => string | undefined): number {
     this.expect(Tok.LParen, `expected '(' after ${key}`);
+    const at = this.lex.start;
     const v = this.expectUInt(`expected integer in ${key}`);
     this.expect(Tok.RParen, "expected ')'");
+    const problem = check?.(v);
+    if (problem !== undefined) throw this.error(problem, at);
     return v;
   }
 
-  private parseAlignValue(inGroup: boolean): number {
-    let v: number;
-    if (inGroup && this.eat(Tok.Equal)) v = this.expectUInt('expected alignment');
-    else if (this.t() === Tok.LParen) v = this.parseParenUInt('align');
-    else v = this.expectUInt('expected alignment');
-    if (v === 0 || (v & (v - 1)) !== 0 || v > 2 ** 32) throw this.error('alignment is not a power of two');
+  /** The value after `align`: `N` or `(N)`; LLVM reports a bad one at the token after `align`. */
+  private parseAlignValue(): number {
+    const at = this.lex.start;
+    const v = this.t() === Tok.LParen ? this.parseParenUInt('align') : this.expectUInt('expected alignment');
+    if (v === 0 || (v & (v - 1)) !== 0 || v > 2 ** 32) throw this.error('alignment is not a power of two', at);
     return v;
+  }
+
+  /**
+   * `=N` after `align` or `alignstack` in an attribute group. LLVM 16 does not check the value
+   * there: it keeps the power of two at or below it, and 0 gives no attribute (undefined).
+   */
+  private parseGroupAlignment(): number | undefined {
+    this.expect(Tok.Equal, "expected '=' here");
+    const at = this.lex.start;
+    const v = this.expectUInt('expected integer');
+    if (v > 0xffffffff) throw this.error('expected 32-bit integer (too large)', at);
+    return v === 0 ? undefined : 2 ** (31 - Math.clz32(v));
   }
 
   /**
@@ -821,16 +845,16 @@ class Parser {
       switch (w) {
         case 'align':
           this.next();
-          attrs.push(intAttr('align', this.parseAlignValue(false)));
+          attrs.push(intAttr('align', this.parseAlignValue()));
           continue;
         case 'alignstack':
           this.next();
-          attrs.push(intAttr('alignstack', this.parseParenUInt('alignstack')));
+          attrs.push(intAttr('alignstack', this.parseParenUInt('alignstack', stackAlignmentProblem)));
           continue;
         case 'dereferenceable':
         case 'dereferenceable_or_null':
           this.next();
-          attrs.push(intAttr(w, this.parseParenUInt(w)));
+          attrs.push(intAttr(w, this.parseParenUInt(w, dereferenceableProblem)));
           continue;
         case 'byval':
         case 'sret':
@@ -934,14 +958,12 @@ class Parser {
       }
       switch (w) {
         case 'align':
+        case 'alignstack': {
           this.next();
-          attrs.push(intAttr('align', this.parseAlignValue(inGroup)));
+          const value = inGroup ? this.parseGroupAlignment() : w === 'align' ? this.parseAlignValue() : this.parseParenUInt(w, stackAlignmentProblem);
+          if (value !== undefined) attrs.push(intAttr(w, value));
           continue;
-        case 'alignstack':
-          this.next();
-          if (inGroup && this.eat(Tok.Equal)) attrs.push(intAttr('alignstack', this.expectUInt('expected stack alignment')));
-          else attrs.push(intAttr('alignstack', this.parseParenUInt('alignstack')));
-          continue;
+        }
         case 'allocsize':
         case 'vscale_range': {
           this.next();
@@ -950,6 +972,8 @@ class Parser {
           let b: number | undefined;
           if (this.eat(Tok.Comma)) b = this.expectUInt(`expected integer in ${w}`);
           this.expect(Tok.RParen, "expected ')'");
+          // LLVM's "not present" value: vscale_range(0) and (0,0) leave no attribute
+          if (w === 'vscale_range' && a === 0 && (b ?? a) === 0) continue;
           attrs.push(intAttr(w, [a, w === 'vscale_range' ? (b ?? a) : b]));
           continue;
         }
@@ -972,12 +996,13 @@ class Parser {
         case 'allockind': {
           this.next();
           this.expect(Tok.LParen, "expected '('");
+          const at = this.lex.start;
           const text = this.expectString('expected allockind value');
           this.expect(Tok.RParen, "expected ')'");
           let bits = 0;
           for (const part of text.split(',')) {
             const i = (ALLOC_KIND_FLAGS as readonly string[]).indexOf(part);
-            if (i < 0) throw this.error(`unknown allockind ${part}`);
+            if (i < 0) throw this.error(`unknown allockind ${part}`, at);
             bits |= 1 << i;
           }
           attrs.push(intAttr('allockind', bits));
@@ -1177,7 +1202,7 @@ class Parser {
         gv.partition = this.expectString('expected partition string');
       } else if (this.isIdent('align')) {
         this.next();
-        gv.align = this.parseAlignValue(false);
+        gv.align = this.parseAlignValue();
       } else if (this.isIdent('comdat')) {
         gv.comdat = this.parseComdatRef(gv.name);
       } else if (this.isIdent('code_model')) {
@@ -1318,7 +1343,7 @@ class Parser {
     if (this.isIdent('comdat')) comdat = this.parseComdatRef(name);
     if (this.isIdent('align')) {
       this.next();
-      align = this.parseAlignValue(false);
+      align = this.parseAlignValue();
     }
     if (this.eatIdent('gc')) gc = this.expectString('expected gc name');
     if (this.eatIdent('prefix')) prefix = this.parseTypeAndConstant();
@@ -1412,6 +1437,7 @@ class Parser {
       nonLocalUsers: [],
       phisAfterOthers: [],
       callsToCheck: [],
+      callsWithFunctionAttributes: [],
     };
     this.pfs = st;
     for (const a of fn.args) {
@@ -1440,7 +1466,7 @@ class Parser {
     }
     if (st.hasForwardLocals) this.patchForwardLocals(st);
     this.pfs = undefined;
-    this.onFunction?.(st.fn, { nonLocalUsers: st.nonLocalUsers, phisAfterOthers: st.phisAfterOthers, callsToCheck: st.callsToCheck });
+    this.onFunction?.(st.fn, { nonLocalUsers: st.nonLocalUsers, phisAfterOthers: st.phisAfterOthers, callsToCheck: st.callsToCheck, callsWithFunctionAttributes: st.callsWithFunctionAttributes });
   }
 
   private patchForwardLocals(st: FunctionState): void {
@@ -1550,6 +1576,8 @@ class Parser {
         if ((opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') && inst instanceof CallInst) {
           const attrs = inst.attributes;
           if (!attrs.ret.isEmpty || attrs.params.length > 0 || directCalleeName(inst)?.startsWith('llvm.') === true) st.callsToCheck.push(inst);
+          // a `#N` not read yet is an empty placeholder, but never the shared empty set
+          if (attrs.fn !== AttributeSet.empty) st.callsWithFunctionAttributes.push(inst);
         }
       }
       if (records !== null) {
@@ -2085,7 +2113,7 @@ class Parser {
   private parseAlignClause(): number | undefined {
     if (!this.isIdent('align')) return undefined;
     this.next();
-    return this.parseAlignValue(false);
+    return this.parseAlignValue();
   }
 
   private parseAlloca(st: FunctionState): Instruction {
@@ -3242,9 +3270,10 @@ class Parser {
       else target.attributes = target.attributes.withFn(set);
     }
     for (const fn of this.m.functions) {
+      // an `align` from a group is the function's alignment, and wins over the header's
       const a = fn.attributes.fn.get('align');
       if (a?.kind === 'int') {
-        fn.align ??= a.value as number;
+        fn.align = a.value as number;
         fn.attributes = fn.attributes.withFn(fn.attributes.fn.without('align'));
       }
     }
@@ -3579,4 +3608,12 @@ function becomesDistinct(className: string, fields: ReadonlyMap<string, DIFieldV
  */
 function exactCopy<T>(list: T[]): T[] {
   return list.slice();
+}
+
+function stackAlignmentProblem(value: number): string | undefined {
+  return value === 0 || (value & (value - 1)) !== 0 ? 'stack alignment is not a power of two' : undefined;
+}
+
+function dereferenceableProblem(value: number): string | undefined {
+  return value === 0 ? 'dereferenceable bytes must be non-zero' : undefined;
 }

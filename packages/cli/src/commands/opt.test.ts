@@ -71,6 +71,24 @@ describe('syclkit opt', () => {
     );
   });
 
+  it('reports function-attribute failures from groups defined after their users, in LLVM order within each function', async () => {
+    const ir =
+      'declare void @f()\n\ndefine void @g() #0 {\nentry:\n  call void @f() #1\n  br label %entry\n}\n\n' +
+      'define void @h() {\nentry:\n  br label %entry\n}\n\nattributes #0 = { optnone }\nattributes #1 = { noinline alwaysinline }\n';
+    const { code, err } = await runSyclkit(['opt', '-S'], ir);
+    expect(code).toBe(1);
+    expect(err).toBe(
+      "Attribute 'optnone' requires 'noinline'!\nptr @g\nEntry block to function must not have predecessors!\nlabel %entry\n" +
+        "Attributes 'noinline and alwaysinline' are incompatible!\n  call void @f() #1\n" +
+        'Entry block to function must not have predecessors!\nlabel %entry\n' +
+        'syclkit opt: -: error: input module is broken!\n',
+    );
+    if (llvmOpt !== undefined) {
+      const r = spawnSync(llvmOpt, ['-S', '-o', '/dev/null', '-'], { input: ir, encoding: 'utf8' });
+      expect(r.stderr).toBe(err.replace('syclkit opt: -:', `${llvmOpt}: -:`));
+    }
+  });
+
   it('reads such input with -disable-verify, as LLVM opt does', async () => {
     const { code, out, err } = await runSyclkit(['opt', '-S', '-disable-verify'], BROKEN);
     expect({ code, err }).toEqual({ code: 0, err: '' });

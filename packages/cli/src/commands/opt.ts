@@ -1,4 +1,4 @@
-import { formatLLVMVerifierFailures, functionKind, llvmVerifierFunctionFailures, moduleKind, printModule, printModuleTo, type IRFunction, type LLVMVerifierFailure, type Module, type ParsedFunctionFacts } from '@syclkit/ir';
+import { formatLLVMVerifierFailures, functionKind, moduleKind, printModule, printModuleTo, verifyWhileParsing, type Module } from '@syclkit/ir';
 import {
   createRegistry,
   formatDiagnostics,
@@ -128,19 +128,10 @@ export const command: Command = {
     if (!text && !args.flags.has('disable-output') && output === '-' && io.stdoutIsTTY && !args.flags.has('f')) {
       throw new CliError("refusing to write bitcode to a terminal; use -S for text, -o <file>, or -f");
     }
-    // LLVM's opt verifies its input before any pass runs, and stops when it is broken; the
-    // checks run on each function as it is parsed, while it is still in the CPU caches
-    const bodyFailures = new Map<IRFunction, LLVMVerifierFailure[]>();
-    const verify = args.flags.has('disable-verify')
-      ? undefined
-      : (fn: IRFunction, facts: ParsedFunctionFacts) => {
-          const found = llvmVerifierFunctionFailures(fn, facts);
-          if (found.length > 0) bodyFailures.set(fn, found);
-        };
-    const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`), undefined, verify);
-    // in module order, as LLVM reports them; declarations (attributes only) are checked now
-    const failures =
-      verify === undefined ? [] : module.functions.flatMap((fn) => bodyFailures.get(fn) ?? (fn.isDeclaration ? llvmVerifierFunctionFailures(fn) : []));
+    // LLVM's opt verifies its input before any pass runs, and stops when it is broken
+    const verifier = args.flags.has('disable-verify') ? undefined : verifyWhileParsing();
+    const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`), undefined, verifier?.onFunction);
+    const failures = verifier?.failures(module) ?? [];
     if (failures.length > 0) {
       io.stderr.write(formatLLVMVerifierFailures(module, failures));
       io.stderr.write(`syclkit opt: ${input}: error: input module is broken!\n`);
