@@ -364,7 +364,7 @@ export class Lexer {
             this.pos = q;
             return (this.kind = Tok.LabelStr);
           }
-          throw this.error("unexpected '.'");
+          return this.errorToken(p);
         }
         case 43: // +
         case 45: // -
@@ -372,9 +372,19 @@ export class Lexer {
         default:
           if (isDigit(c)) return this.lexNumberOrLabel(p);
           if (isAlpha(c) || c === 95) return this.lexIdentifier(p);
-          throw this.error(`unexpected character '${String.fromCharCode(c)}'`);
+          return this.errorToken(p);
       }
     }
+  }
+
+  /**
+   * A character no token starts with (or a stray `-`, `+` or `.`): like LLVM's lexer, an error
+   * token of that one character, so the parser reports what it expected there.
+   */
+  private errorToken(p: number): Tok {
+    this.start = p;
+    this.pos = p + 1;
+    return (this.kind = Tok.Error);
   }
 
   private single(p: number, kind: Tok): Tok {
@@ -439,7 +449,7 @@ export class Lexer {
         this.pos = end;
         return (this.kind = Tok.LabelStr);
       }
-      throw this.error(`unexpected character '${String.fromCharCode(first)}'`);
+      return this.errorToken(p);
     }
     while (isDigit(src.charCodeAt(q))) q++;
     const after = src.charCodeAt(q);
@@ -458,7 +468,7 @@ export class Lexer {
       }
     }
     if (after !== 46) {
-      if (first === 43) throw this.error("unexpected '+'");
+      if (first === 43) return this.errorToken(p);
       this.textValue = null;
       this.textStart = p;
       this.textEnd = q;

@@ -373,8 +373,9 @@ class Parser {
     l.restore();
     return k;
   }
-  private expectString(message: string): string {
-    if (this.t() !== Tok.String) throw this.error(message);
+  /** A string constant; LLVM words every miss the same way. */
+  private expectString(): string {
+    if (this.t() !== Tok.String) throw this.error('expected string constant');
     const s = this.lex.text;
     this.next();
     return s;
@@ -413,21 +414,21 @@ class Parser {
           case 'source_filename':
             this.next();
             this.expect(Tok.Equal, "expected '=' after source_filename");
-            this.m.sourceFilename = this.expectString('expected source_filename string');
+            this.m.sourceFilename = this.expectString();
             return;
           case 'target':
             return this.parseTargetDefinition();
           case 'module':
             this.next();
             this.expectIdent('asm', "expected 'module asm'");
-            this.m.inlineAsm.push(...this.expectString('expected module asm string').split('\n'));
+            this.m.inlineAsm.push(...this.expectString().split('\n'));
             return;
           case 'deplibs':
             this.next();
             this.expect(Tok.Equal, "expected '=' after deplibs");
             this.expect(Tok.LSquare, "expected '['");
             if (!this.eat(Tok.RSquare)) {
-              do this.expectString('expected string');
+              do this.expectString();
               while (this.eat(Tok.Comma));
               this.expect(Tok.RSquare, "expected ']'");
             }
@@ -461,11 +462,11 @@ class Parser {
     this.next();
     if (this.eatIdent('triple')) {
       this.expect(Tok.Equal, "expected '=' after target triple");
-      this.m.triple = this.expectString('expected string');
+      this.m.triple = this.expectString();
     } else if (this.eatIdent('datalayout')) {
       this.expect(Tok.Equal, "expected '=' after target datalayout");
       const loc = this.lex.start;
-      this.m.dataLayout = this.expectString('expected string');
+      this.m.dataLayout = this.expectString();
       const problem = dataLayoutProblem(this.m.dataLayout);
       if (problem !== undefined) throw this.error(problem, loc);
     } else throw this.error('unknown target property');
@@ -487,23 +488,27 @@ class Parser {
     const id = this.lex.num;
     this.next();
     this.expect(Tok.Equal, "expected '=' after name");
-    this.expectIdent('type', "expected 'type' after '='");
-    const entry = isNamed ? this.namedTypeEntry(name, loc) : this.numberedTypeEntry(id, loc);
-    if (entry.defined) throw this.error(`redefinition of type`, loc);
-    entry.defined = true;
-    const t = entry.type;
-    if (this.eatIdent('opaque')) return;
-    if (this.t() === Tok.LBrace) {
-      t.setBody(this.parseStructBody(), false);
-    } else if (this.t() === Tok.Less && this.peek() === Tok.LBrace) {
-      this.next();
-      t.setBody(this.parseStructBody(), true);
-      this.expect(Tok.Greater, "expected '>' in packed struct");
-    } else {
-      // `%T = type i32` (a non-struct alias) is not valid for identified types in modern LLVM.
-      throw this.error('expected struct body or opaque');
+    this.expectIdent('type', isNamed ? "expected 'type' after name" : "expected 'type' after '='");
+    const key = isNamed ? name : id;
+    if (this.typeAliases.has(key)) throw this.error(`redefinition of type`, loc);
+    const known = isNamed ? this.namedTypes.get(name) : this.numberedTypes.get(id);
+    if (known?.defined) throw this.error(`redefinition of type`, loc);
+    if (this.isIdent('opaque') || this.t() === Tok.LBrace || (this.t() === Tok.Less && this.peek() === Tok.LBrace)) {
+      const entry = isNamed ? this.namedTypeEntry(name, loc) : this.numberedTypeEntry(id, loc);
+      entry.defined = true;
+      const t = entry.type;
+      if (this.eatIdent('opaque')) return;
+      const packed = this.eat(Tok.Less);
+      t.setBody(this.parseStructBody(), packed);
+      if (packed) this.expect(Tok.Greater, "expected '>' in packed struct");
+      return;
     }
+    // any other type: a name for it, which LLVM still reads from old files; it cannot be used before
+    if (known !== undefined) throw this.error('forward references to non-struct type', loc);
+    this.typeAliases.set(key, this.parseType());
   }
+  /** `%T = type <non-struct type>`: the name stands for that type. */
+  private readonly typeAliases = new Map<string | number, Type>();
 
   private namedTypeEntry(name: string, loc: number): { type: StructType; defined: boolean; loc: number } {
     let e = this.namedTypes.get(name);
@@ -534,9 +539,10 @@ class Parser {
     return elements;
   }
 
-  private parseType(allowVoid = false): Type {
+  /** `missing`: the error when no type starts here (LLVM words it by context). */
+  private parseType(allowVoid = false, missing = 'expected type'): Type {
     const loc = this.lex.start;
-    const t = this.parseBaseType();
+    const t = this.parseBaseType(missing);
     const k = this.lex.kind;
     if (k !== Tok.Star && k !== Tok.LParen && k !== Tok.Ident) {
       // no suffix (the common case)
@@ -610,7 +616,7 @@ class Parser {
       if (s === 'P') return dl.programAddressSpace;
       throw this.error(`invalid symbolic addrspace '${s}'`);
     }
-    const as = this.expectUInt('expected address space');
+    const as = this.expectUInt('expected integer or string constant');
     this.expect(Tok.RParen, "expected ')' in address space");
     return as;
   }
@@ -619,23 +625,34 @@ class Parser {
     this.expect(Tok.LParen, "expected '('");
     const params: Type[] = [];
     let varArgs = false;
+    let problem: { message: string; at: number } | undefined;
     if (!this.eat(Tok.RParen)) {
       for (;;) {
         if (this.eat(Tok.DotDotDot)) {
           varArgs = true;
           break;
         }
+        // read like a parameter list; LLVM refuses names and attributes once the list is read
+        const typeLoc = this.lex.start;
         params.push(this.parseType());
-        // attributes and names are not allowed in function types, but old IR had attrs; skip them
-        this.parseParamAttributes('type');
+        const attrs = this.parseParamAttributes('parameter');
+        if (this.t() === Tok.LocalVar) {
+          problem ??= { message: 'argument name invalid in function type', at: typeLoc };
+          this.next();
+        } else if (this.t() === Tok.LocalVarID) {
+          if (this.lex.num !== params.length - 1) throw this.error(`argument expected to be numbered '%${params.length - 1}'`, typeLoc);
+          this.next();
+        }
+        if (attrs.length > 0) problem ??= { message: 'argument attributes invalid in function type', at: typeLoc };
         if (!this.eat(Tok.Comma)) break;
       }
       this.expect(Tok.RParen, "expected ')' at end of argument list");
     }
+    if (problem !== undefined) throw this.error(problem.message, problem.at);
     return this.ctx.fn(ret, params, varArgs);
   }
 
-  private parseBaseType(): Type {
+  private parseBaseType(missing: string): Type {
     const l = this.lex;
     const ctx = this.ctx;
     switch (l.kind) {
@@ -680,17 +697,17 @@ class Parser {
           case 'opaque':
             throw this.error("'opaque' is only valid in a type definition");
           default:
-            throw this.error('expected type');
+            throw this.error(missing);
         }
       }
       case Tok.LBrace:
         return ctx.literalStruct(this.parseStructBody(), false);
       case Tok.LSquare: {
         this.next();
-        const n = this.expectUInt('expected number in array type');
+        const n = this.expectUInt('expected number in address space'); // sic: LLVM 16's message for both
         this.expectIdent('x', "expected 'x' after element count");
         const elem = this.parseType();
-        this.expect(Tok.RSquare, "expected ']' at end of array type");
+        this.expect(Tok.RSquare, 'expected end of sequential type');
         return ctx.array(elem, n);
       }
       case Tok.Less: {
@@ -702,31 +719,33 @@ class Parser {
         }
         const scalable = this.eatIdent('vscale');
         if (scalable) this.expectIdent('x', "expected 'x' after vscale");
-        const n = this.expectUInt('expected number in vector type');
+        const n = this.expectUInt('expected number in address space');
         this.expectIdent('x', "expected 'x' after element count");
         const elem = this.parseType();
-        this.expect(Tok.Greater, "expected '>' at end of vector type");
+        this.expect(Tok.Greater, 'expected end of sequential type');
         return ctx.vector(elem, n, scalable);
       }
       case Tok.LocalVar: {
-        const e = this.namedTypeEntry(l.text, l.start);
+        const alias = this.typeAliases.size === 0 ? undefined : this.typeAliases.get(l.text);
+        const t = alias ?? this.namedTypeEntry(l.text, l.start).type;
         this.next();
-        return e.type;
+        return t;
       }
       case Tok.LocalVarID: {
-        const e = this.numberedTypeEntry(l.num, l.start);
+        const alias = this.typeAliases.size === 0 ? undefined : this.typeAliases.get(l.num);
+        const t = alias ?? this.numberedTypeEntry(l.num, l.start).type;
         this.next();
-        return e.type;
+        return t;
       }
       default:
-        throw this.error('expected type');
+        throw this.error(missing);
     }
   }
 
   private parseTargetExtType(): Type {
     this.expectIdent('target');
     this.expect(Tok.LParen, "expected '(' in target extension type");
-    const name = this.expectString('expected string for target type name');
+    const name = this.expectString();
     const types: Type[] = [];
     const ints: number[] = [];
     while (this.eat(Tok.Comma)) {
@@ -747,7 +766,7 @@ class Parser {
     const loc = this.lex.start;
     this.next();
     this.expect(Tok.Equal, "expected '=' here");
-    this.expectIdent('comdat', "expected comdat keyword");
+    this.expectIdent('comdat', 'expected comdat type');
     const kinds = ['any', 'exactmatch', 'largest', 'nodeduplicate', 'samesize', 'noduplicates'];
     if (this.t() !== Tok.Ident || !kinds.includes(this.lex.text)) throw this.error('unknown selection kind');
     let selection = this.lex.text;
@@ -761,6 +780,7 @@ class Parser {
   private readonly definedComdats = new Set<string>();
 
   private parseAttributeGroup(): void {
+    const keywordAt = this.lex.start;
     this.next();
     if (this.t() !== Tok.AttrGrpID) throw this.error('expected attribute group id');
     const id = this.lex.num;
@@ -769,12 +789,15 @@ class Parser {
     this.expect(Tok.LBrace, "expected '{' here");
     const { attrs, memory, groups } = this.parseFnAttributes(true);
     if (groups.length > 0) throw this.error('attribute groups cannot reference other groups');
-    this.expect(Tok.RBrace, "expected end of attribute group");
-    const prev = this.attrGroups.get(id);
-    if (prev) {
-      prev.attrs.push(...attrs);
-      if (memory !== undefined) prev.memory = memory;
-    } else this.attrGroups.set(id, { attrs, memory });
+    // LLVM reads attributes up to '}': anything else is where the group stops being one
+    if (this.t() !== Tok.RBrace) throw this.error('unterminated attribute group');
+    this.next();
+    let group = this.attrGroups.get(id);
+    if (group) {
+      group.attrs.push(...attrs);
+      if (memory !== undefined) group.memory = memory;
+    } else this.attrGroups.set(id, (group = { attrs, memory }));
+    if (group.attrs.length === 0 && group.memory === undefined) throw this.error('attribute group has no attributes', keywordAt);
   }
 
   // --- attributes --------------------------------------------------------------------------------
@@ -807,7 +830,7 @@ class Parser {
   /** The value after `align`: `N` or `(N)`; LLVM reports a bad one at the token after `align`. */
   private parseAlignValue(): number {
     const at = this.lex.start;
-    const v = this.t() === Tok.LParen ? this.parseParenUInt('align') : this.expectUInt('expected alignment');
+    const v = this.t() === Tok.LParen ? this.parseParenUInt('align') : this.expectUInt('expected integer');
     if (v === 0 || (v & (v - 1)) !== 0 || v > 2 ** 32) throw this.error('alignment is not a power of two', at);
     return v;
   }
@@ -826,10 +849,9 @@ class Parser {
 
   /**
    * Attributes of a parameter or a return value. Stops at the first token that is not an
-   * attribute; an attribute LLVM 16 does not take in this position is an error (in an old-style
-   * function type, `'type'`, it just ends the list).
+   * attribute; an attribute LLVM 16 does not take in this position is an error.
    */
-  private parseParamAttributes(position: AttributePosition | 'type' = 'parameter'): Attribute[] {
+  private parseParamAttributes(position: AttributePosition = 'parameter'): Attribute[] {
     if (this.lex.kind !== Tok.Ident && this.lex.kind !== Tok.String) return NO_ATTRS;
     const attrs: Attribute[] = [];
     for (;;) {
@@ -840,7 +862,7 @@ class Parser {
       }
       if (l.kind !== Tok.Ident) return attrs;
       const w = l.text;
-      if (position !== 'type' && isAttributeKeyword(w) && !attributeAppliesTo(w, position))
+      if (isAttributeKeyword(w) && !attributeAppliesTo(w, position))
         throw this.error(`this attribute does not apply to ${position === 'parameter' ? 'parameters' : 'return values'}`);
       switch (w) {
         case 'align':
@@ -873,8 +895,8 @@ class Parser {
           attrs.push({ kind: 'raw', key: w, text: this.captureBalancedParens() });
           continue;
         default:
-          // (in other positions a keyword that does not apply was refused above)
-          if (isAttributeKeyword(w) && !TYPE_ARG_ATTRS.has(w) && (position !== 'type' || !FN_ONLY.has(w))) {
+          // (a keyword that does not apply here was refused above)
+          if (isAttributeKeyword(w) && !TYPE_ARG_ATTRS.has(w)) {
             this.next();
             attrs.push(enumAttr(w));
             continue;
@@ -921,7 +943,7 @@ class Parser {
   private parseStringAttribute(): Attribute {
     const key = this.lex.text;
     this.next();
-    if (this.eat(Tok.Equal)) return stringAttr(key, this.expectString('expected string value for attribute'));
+    if (this.eat(Tok.Equal)) return stringAttr(key, this.expectString());
     return stringAttr(key, '');
   }
 
@@ -997,7 +1019,7 @@ class Parser {
           this.next();
           this.expect(Tok.LParen, "expected '('");
           const at = this.lex.start;
-          const text = this.expectString('expected allockind value');
+          const text = this.expectString();
           this.expect(Tok.RParen, "expected ')'");
           let bits = 0;
           for (const part of text.split(',')) {
@@ -1149,7 +1171,7 @@ class Parser {
         if (aliaseeType.kind !== 'pointer') throw this.error('An alias or ifunc must have pointer type', aliaseeLoc);
         const pointee = aliaseeType.pointee!;
         if (isAlias && pointee !== valueType)
-          throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(valueType)} vs ${formatType(pointee)})`, valueTypeLoc);
+          throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeString(valueType)} vs ${typeString(pointee)})`, valueTypeLoc);
         if (!isAlias && pointee.kind !== 'function') throw this.error('explicit pointee type should be a function type', valueTypeLoc);
         ptrType = this.ctx.typedPtr(valueType, aliaseeType.addressSpace);
       }
@@ -1162,7 +1184,7 @@ class Parser {
       gv.threadLocal = threadLocal;
       gv.unnamedAddr = unnamedAddr;
       while (this.eat(Tok.Comma)) {
-        if (this.eatIdent('partition')) gv.partition = this.expectString('expected partition string');
+        if (this.eatIdent('partition')) gv.partition = this.expectString();
         else throw this.error('unknown alias or ifunc property!');
       }
       if (gv instanceof GlobalAlias) this.m.addAlias(gv);
@@ -1177,6 +1199,7 @@ class Parser {
     if (this.eatIdent('constant')) isConstant = true;
     else if (this.eatIdent('global')) isConstant = false;
     else throw this.error("expected 'global' or 'constant'");
+    const typeLoc = this.lex.start;
     const valueType = this.parseType();
     const gv = new GlobalVariable(name, valueType, this.pointerTo(valueType, addressSpace));
     gv.linkage = linkage ?? 'external';
@@ -1190,16 +1213,19 @@ class Parser {
     this.m.addGlobalVariable(gv);
     this.defineGlobal(gv, named, loc);
     if (linkage === undefined || (linkage !== 'extern_weak' && linkage !== 'external')) {
-      if (!isSized(valueType)) throw this.error('global variable with an unsized (e.g. recursive) type cannot have an initializer');
+      // an opaque type takes zeroinitializer, as in LLVM; a type that holds itself has no value
+      // at all (LLVM 16 crashes on one)
+      if (!isSized(valueType) && containsItself(valueType)) throw this.error('global variable with a recursive type cannot have an initializer');
       gv.initializer = this.parseConstantValue(valueType) as Constant;
     }
+    if (!isValidGlobalValueType(valueType)) throw this.error('invalid type for global variable', typeLoc);
     while (this.eat(Tok.Comma)) {
       if (this.isIdent('section')) {
         this.next();
-        gv.section = this.expectString('expected global section string');
+        gv.section = this.expectString();
       } else if (this.isIdent('partition')) {
         this.next();
-        gv.partition = this.expectString('expected partition string');
+        gv.partition = this.expectString();
       } else if (this.isIdent('align')) {
         this.next();
         gv.align = this.parseAlignValue();
@@ -1207,7 +1233,7 @@ class Parser {
         gv.comdat = this.parseComdatRef(gv.name);
       } else if (this.isIdent('code_model')) {
         this.next();
-        gv.codeModel = this.expectString('expected code model');
+        gv.codeModel = this.expectString();
       } else if (this.t() === Tok.Ident && ['no_sanitize_address', 'no_sanitize_hwaddress', 'sanitize_memtag', 'sanitize_address_dyninit'].includes(this.lex.text)) {
         const f = (gv.sanitizer ??= {});
         const w = this.lex.text;
@@ -1220,24 +1246,34 @@ class Parser {
         this.parseAttachment(gv.attachments);
       } else throw this.error('unknown global variable property!');
     }
-    if (this.t() === Tok.AttrGrpID || (this.t() === Tok.String && this.peek() === Tok.Equal)) {
+    // attributes as in a function header; LLVM keeps an `align` among them as an attribute
+    if (this.t() === Tok.AttrGrpID || (this.t() === Tok.String && this.peek() === Tok.Equal) || (this.t() === Tok.Ident && isAttributeKeyword(this.lex.text))) {
       const attrLoc = this.lex.start;
       gv.attributes = this.recordFnAttrs(gv, this.parseFnAttributes(false), attrLoc);
     }
   }
 
   private parseComdatRef(defaultName: string): Comdat {
+    const keywordAt = this.lex.start;
     this.expectIdent('comdat');
     if (this.eat(Tok.LParen)) {
       if (this.t() !== Tok.ComdatVar) throw this.error('expected comdat variable');
       const name = this.lex.text;
+      this.noteComdatUse(name, this.lex.start);
       this.next();
       this.expect(Tok.RParen, "expected ')' after comdat var");
       return this.m.getOrCreateComdat(name);
     }
     if (defaultName === '') throw this.error('comdat cannot be unnamed');
+    this.noteComdatUse(defaultName, keywordAt);
     return this.m.getOrCreateComdat(defaultName);
   }
+
+  /** The first use of each comdat not defined yet: one never defined is an error at the end. */
+  private noteComdatUse(name: string, at: number): void {
+    if (!this.definedComdats.has(name) && !this.comdatUses.has(name)) this.comdatUses.set(name, at);
+  }
+  private readonly comdatUses = new Map<string, number>();
 
   /** Registers a defined global, resolving an earlier forward reference of the same name. */
   private defineGlobal(gv: GlobalValue, named: boolean, loc: number): void {
@@ -1338,14 +1374,14 @@ class Parser {
     let prefix: Constant | undefined;
     let prologue: Constant | undefined;
     let personality: Constant | undefined;
-    if (this.eatIdent('section')) section = this.expectString('expected section name');
-    if (this.eatIdent('partition')) partition = this.expectString('expected partition name');
+    if (this.eatIdent('section')) section = this.expectString();
+    if (this.eatIdent('partition')) partition = this.expectString();
     if (this.isIdent('comdat')) comdat = this.parseComdatRef(name);
     if (this.isIdent('align')) {
       this.next();
       align = this.parseAlignValue();
     }
-    if (this.eatIdent('gc')) gc = this.expectString('expected gc name');
+    if (this.eatIdent('gc')) gc = this.expectString();
     if (this.eatIdent('prefix')) prefix = this.parseTypeAndConstant();
     if (this.eatIdent('prologue')) prologue = this.parseTypeAndConstant();
     if (this.eatIdent('personality')) personality = this.parseTypeAndConstant();
@@ -1637,13 +1673,15 @@ class Parser {
     const forwardRefsBefore = this.forwardRefs;
     const inst = this.parseInstruction(st);
     if (this.forwardRefs !== forwardRefsBefore) this.instructionsWithForwardRefs.push(inst);
-    // attachments: `, !kind !N` (an instruction parser stops before such a comma)
-    if (this.t() === Tok.Comma && this.peek() === Tok.MetadataVar) {
+    // attachments: `, !kind !N` (an instruction parser stops before such a comma); LLVM takes
+    // any comma left after an instruction as the start of one
+    if (this.t() === Tok.Comma) {
       const list: Attachment[] = [];
       do {
         this.next();
+        if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata after comma');
         this.parseAttachmentNoComma(list);
-      } while (this.t() === Tok.Comma && this.peek() === Tok.MetadataVar);
+      } while (this.t() === Tok.Comma);
       inst.attachments = exactCopy(list);
     }
     const isVoid = inst.type.kind === 'void';
@@ -1657,7 +1695,7 @@ class Parser {
       st.named.set(name, inst);
       const fwd = st.fwdNamed.get(name);
       if (fwd !== undefined) {
-        if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${formatType(fwd.type)}'`, loc);
+        if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeString(fwd.type)}'`, loc);
         st.fwdNamed.delete(name);
         this.resolvedLocals.set(fwd, inst);
       }
@@ -1827,7 +1865,7 @@ class Parser {
     const ctx = this.ctx;
     const typeLoc = this.lex.start;
     const resultType = st.fn.valueType.returnType;
-    const mismatch = (): IrSyntaxError => this.error(`value doesn't match function result type '${formatType(resultType)}'`, typeLoc);
+    const mismatch = (): IrSyntaxError => this.error(`value doesn't match function result type '${typeString(resultType)}'`, typeLoc);
     let v: Value;
     if (this.isIdent('void')) {
       this.next();
@@ -1911,7 +1949,7 @@ class Parser {
     let flags = op === 'fcmp' ? this.parseFastMathFlags() : 0;
     if (op === 'icmp' && this.eatIdent('samesign')) flags |= Flag.SAMESIGN;
     const preds = op === 'icmp' ? ICMP_PREDICATES : FCMP_PREDICATES;
-    if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error(`expected ${op} predicate (e.g. 'eq')`);
+    if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error(predicateError(op));
     const pred = this.lex.text;
     this.next();
     const typeLoc = this.lex.start;
@@ -2029,7 +2067,7 @@ class Parser {
     if (agg.type.kind !== 'struct' && agg.type.kind !== 'array') throw this.error('insertvalue operand must be aggregate type', aggLoc);
     const field = indexedType(agg.type, indices, () => this.error('invalid indices for insertvalue', aggLoc));
     if (field !== v.type)
-      throw this.error(`insertvalue operand and field disagree in type: '${formatType(v.type)}' instead of '${formatType(field)}'`, vLoc);
+      throw this.error(`insertvalue operand and field disagree in type: '${typeString(v.type)}' instead of '${typeString(field)}'`, vLoc);
     return new AggregateInst('insertvalue', agg.type, [agg, v], indices);
   }
 
@@ -2141,7 +2179,7 @@ class Parser {
   private parseScopeAndOrdering(inst: MemoryInst, both = false): void {
     if (this.eatIdent('syncscope')) {
       this.expect(Tok.LParen, "expected '(' in syncscope");
-      inst.syncScope = this.expectString('expected syncscope name');
+      inst.syncScope = this.expectString();
       this.expect(Tok.RParen, "expected ')' in syncscope");
     }
     inst.ordering = this.parseOrdering();
@@ -2170,14 +2208,14 @@ class Parser {
     if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
       inst.align = this.parseAlignClause();
-      if (inst.align === undefined) throw this.error("expected 'align'");
+      if (inst.align === undefined) throw this.error("expected metadata or 'align'");
     }
     const pt = ptr.type;
     if (pt.kind !== 'pointer' || !isFirstClassType(t)) throw this.error('load operand must be a pointer to a first class type', ptrLoc);
     if (atomic && inst.align === undefined) throw this.error('atomic load must have explicit non-zero alignment', ptrLoc);
     if (inst.ordering === 'release' || inst.ordering === 'acq_rel') throw this.error('atomic load cannot use Release ordering', ptrLoc);
     if (this.typed && pt.pointee !== t)
-      throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(t)} vs ${formatType(pt.pointee!)})`, loc);
+      throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeString(t)} vs ${typeString(pt.pointee!)})`, loc);
     if (inst.align === undefined) {
       if (!isSized(t)) throw this.error('loading unsized types is not allowed', loc);
       inst.align = this.m.layout.abiAlign(t);
@@ -2200,7 +2238,7 @@ class Parser {
     if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
       inst.align = this.parseAlignClause();
-      if (inst.align === undefined) throw this.error("expected 'align'");
+      if (inst.align === undefined) throw this.error("expected metadata or 'align'");
     }
     if (ptr.type.kind !== 'pointer') throw this.error('store operand must be a pointer', ptrLoc);
     if (!isFirstClassType(v.type)) throw this.error('store operand must be a first class value', valueLoc);
@@ -2305,7 +2343,7 @@ class Parser {
     const base = baseType.kind === 'vector' ? baseType.element : baseType;
     if (base.kind !== 'pointer') throw this.error('base of getelementptr must be a pointer', loc);
     if (this.typed && base.pointee !== source)
-      throw this.error(`explicit pointee type doesn't match operand's pointee type (${formatType(source)} vs ${formatType(base.pointee!)})`, sourceLoc);
+      throw this.error(`explicit pointee type doesn't match operand's pointee type (${typeString(source)} vs ${typeString(base.pointee!)})`, sourceLoc);
     return base;
   }
 
@@ -2326,7 +2364,7 @@ class Parser {
   }
 
   private checkCast(op: CastOpcode, from: Type, to: Type, loc: number): void {
-    if (!castIsValid(op, from, to)) throw this.error(`invalid cast opcode for cast from '${formatType(from)}' to '${formatType(to)}'`, loc);
+    if (!castIsValid(op, from, to)) throw this.error(`invalid cast opcode for cast from '${typeString(from)}' to '${typeString(to)}'`, loc);
   }
 
   private parseCall(st: FunctionState, tailFlags: number, opcode: 'call' | 'invoke' | 'callbr' = 'call'): Instruction {
@@ -2360,15 +2398,18 @@ class Parser {
     let anyArgAttrs = false;
     if (!this.eat(Tok.RParen)) {
       for (;;) {
-        if (this.eat(Tok.DotDotDot)) break;
+        if (this.eat(Tok.DotDotDot)) {
+          this.expect(Tok.RParen, "expected ')' at end of argument list");
+          break;
+        }
         const t = this.parseType();
         const set = this.parseParamAttributeSet();
         if (!set.isEmpty) anyArgAttrs = true;
         argAttrs.push(set);
         args.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
-        if (!this.eat(Tok.Comma)) break;
+        if (this.eat(Tok.RParen)) break;
+        this.expect(Tok.Comma, "expected ',' in argument list");
       }
-      this.expect(Tok.RParen, "expected ')' at end of argument list");
     }
     const fnAttrLoc = this.lex.start;
     const parsedFnAttrs = this.t() === Tok.Ident || this.t() === Tok.AttrGrpID || this.t() === Tok.String ? this.parseFnAttributes(false) : NO_FN_ATTRS;
@@ -2463,9 +2504,9 @@ class Parser {
       else if (this.eatIdent('unwind')) flags.canThrow = true;
       else break;
     }
-    const asm = this.expectString('expected asm string');
+    const asm = this.expectString();
     this.expect(Tok.Comma, "expected comma in inline asm expression");
-    const constraints = this.expectString('expected constraint string');
+    const constraints = this.expectString();
     return { flags, asm, constraints };
   }
 
@@ -2474,7 +2515,7 @@ class Parser {
     this.next();
     const bundles: OperandBundle[] = [];
     do {
-      const tag = this.expectString('expected operand bundle tag');
+      const tag = this.expectString();
       this.expect(Tok.LParen, "expected '(' in operand bundle");
       const inputs: Value[] = [];
       if (this.t() !== Tok.RParen) {
@@ -2553,7 +2594,7 @@ class Parser {
         if (t.kind === 'label') return this.getBlock(st, key, loc);
         const v = named ? st.named.get(key as string) : st.numbered[key as number];
         if (v !== undefined) {
-          if (v.type !== t) throw this.error(`'%${key}' defined with type '${formatType(v.type)}' but expected '${formatType(t)}'`, loc);
+          if (v.type !== t) throw this.error(`'%${key}' defined with type '${typeString(v.type)}' but expected '${typeString(t)}'`, loc);
           if (v.vk === 'instruction' && v.parent !== st.block) st.usesNonLocal = true;
           return v;
         }
@@ -2571,7 +2612,7 @@ class Parser {
     if (f === undefined) {
       f = new ForwardLocal(t, typeof key === 'string' ? key : '', typeof key === 'number' ? key : -1, loc);
       (map as Map<string | number, ForwardLocal>).set(key, f);
-    } else if (f.type !== t) throw this.error(`'%${key}' defined with type '${formatType(f.type)}' but expected '${formatType(t)}'`, loc);
+    } else if (f.type !== t) throw this.error(`'%${key}' defined with type '${typeString(f.type)}' but expected '${typeString(t)}'`, loc);
     st.hasForwardLocals = true;
     st.usesNonLocal = true;
     return f as unknown as Value;
@@ -2593,7 +2634,7 @@ class Parser {
     if (t.kind !== 'pointer') throw this.error('global variable reference must have pointer type', loc);
     const existing = named ? this.m.getGlobalValue(name) : this.numberedGlobals[id];
     if (existing !== undefined) {
-      if (existing.type !== t) throw this.error(`'@${named ? name : id}' defined with type '${formatType(existing.type)}' but expected '${formatType(t)}'`, loc);
+      if (existing.type !== t) throw this.error(`'@${named ? name : id}' defined with type '${typeString(existing.type)}' but expected '${typeString(t)}'`, loc);
       return existing;
     }
     const map = named ? this.fwdGlobals : this.fwdGlobalIds;
@@ -2688,7 +2729,7 @@ class Parser {
         this.expect(Tok.RSquare, "expected end of array constant");
         if (elements.length > 0) {
           const first = elements[0]!.type;
-          if (!isFirstClassType(first) || first.kind === 'label') throw this.error(`invalid array element type: ${formatType(first)}`, firstLoc);
+          if (!isFirstClassType(first) || first.kind === 'label') throw this.error(`invalid array element type: ${typeString(first)}`, firstLoc);
           this.checkSameElementTypes('array', elements, firstLoc);
           this.literalTypeIs(ctx.array(first, elements.length), t, loc);
         } else if (t.kind !== 'array' || t.length !== 0) {
@@ -2698,7 +2739,8 @@ class Parser {
       }
       case Tok.Exclaim:
       case Tok.MetadataVar:
-        throw this.error('metadata value must have metadata type', loc);
+        // metadata where a value of another type belongs: LLVM has no value starting this way
+        throw this.error('expected value token', loc);
       case Tok.Ident:
         return this.parseKeywordConstant(t, st, loc);
       default:
@@ -2710,13 +2752,13 @@ class Parser {
   private checkSameElementTypes(what: 'vector' | 'array', elements: readonly Constant[], loc: number): void {
     const first = elements[0]!.type;
     elements.forEach((e, i) => {
-      if (e.type !== first) throw this.error(`${what} element #${i} is not of type '${formatType(first)}`, loc);
+      if (e.type !== first) throw this.error(`${what} element #${i} is not of type '${typeString(first)}`, loc);
     });
   }
 
   /** A vector or array literal of type `got` where `expected` is wanted: LLVM's mismatch message. */
   private literalTypeIs(got: Type, expected: Type, loc: number): void {
-    if (got !== expected) throw this.error(`constant expression type mismatch: got type '${formatType(got)}' but expected '${formatType(expected)}'`, loc);
+    if (got !== expected) throw this.error(`constant expression type mismatch: got type '${typeString(got)}' but expected '${typeString(expected)}'`, loc);
   }
 
   private checkStructFields(t: StructType, fields: Constant[], packed: boolean, loc: number): void {
@@ -2875,13 +2917,13 @@ class Parser {
         // the result type follows from the indices; it must be the type the context expects
         const resultPointer = ctx.typedPtr(indexed, base.addressSpace);
         const resultType = vectorLength >= 0 ? ctx.vector(resultPointer, vectorLength) : resultPointer;
-        if (resultType !== t) throw this.error(`constant expression type mismatch: got type '${formatType(resultType)}' but expected '${formatType(t)}'`, loc);
+        if (resultType !== t) throw this.error(`constant expression type mismatch: got type '${typeString(resultType)}' but expected '${typeString(t)}'`, loc);
       }
       return this.track(makeConstantExpr(ctx, 'getelementptr', t, ops, extra));
     }
     if (op === 'icmp' || op === 'fcmp') {
       const preds = op === 'icmp' ? ICMP_PREDICATES : FCMP_PREDICATES;
-      if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error('expected compare predicate');
+      if (this.t() !== Tok.Ident || !preds.has(this.lex.text)) throw this.error(predicateError(op));
       const predicate = this.lex.text;
       this.next();
       this.expect(Tok.LParen, "expected '(' in compare constantexpr");
@@ -2983,12 +3025,12 @@ class Parser {
 
   private parseStandaloneMetadata(): void {
     this.next();
-    const loc = this.lex.start;
     const id = this.expectUInt('expected metadata number');
     this.expect(Tok.Equal, "expected '=' here");
-    if (this.mdDefined.has(id)) throw this.error(`Metadata id is already used`, loc);
+    // LLVM reads the node first and reports a reused id after it
+    const redefined = this.mdDefined.has(id);
     const distinct = this.eatIdent('distinct');
-    let shell = this.mdSlots.get(id);
+    let shell = redefined ? undefined : this.mdSlots.get(id);
     const bodyLoc = this.lex.start;
     if (this.t() === Tok.Exclaim && this.peek() === Tok.LBrace) {
       this.next();
@@ -3001,6 +3043,7 @@ class Parser {
       if (className === 'DIExpression' || className === 'DIArgList') {
         // A numbered DIExpression is legal input; it is printed inline everywhere.
         const expr = this.parseMetadata();
+        if (redefined) throw this.error('Metadata id is already used');
         this.exprSlots.set(id, expr);
         this.mdDefined.add(id);
         return;
@@ -3011,8 +3054,10 @@ class Parser {
       shell = shell === undefined ? this.ctx.md.shell('di', isDistinct, className) : convertShellToDI(shell, className, isDistinct);
       shell.fields = fields;
     } else {
-      throw this.error('expected metadata node', bodyLoc);
+      this.expect(Tok.Exclaim, "Expected '!' here");
+      throw this.error("expected '{' here");
     }
+    if (redefined) throw this.error('Metadata id is already used');
     this.mdSlots.set(id, shell);
     this.mdDefined.add(id);
   }
@@ -3028,8 +3073,9 @@ class Parser {
           ops.push(null);
         } else if (this.t() === Tok.Exclaim || this.t() === Tok.MetadataVar) ops.push(this.parseMetadata());
         else {
-          const t = this.parseType();
-          if (t.kind === 'metadata') throw this.error('invalid metadata-value-metadata roundtrip');
+          const typeLoc = this.lex.start;
+          const t = this.parseType(false, 'expected metadata operand');
+          if (t.kind === 'metadata') throw this.error('invalid metadata-value-metadata roundtrip', typeLoc);
           ops.push(this.wrapValue(this.parseValue(t, this.pfs)));
         }
       } while (this.eat(Tok.Comma));
@@ -3061,7 +3107,6 @@ class Parser {
       this.next();
       if (className === 'DIExpression') return this.parseDIExpressionBody();
       if (className === 'DIArgList') throw this.error('DIArgList is only valid as a call argument', loc);
-      if (this.t() !== Tok.LParen) throw this.error(`expected '(' after !${className}`);
       const fields = this.parseDIFields(className, false, loc);
       if (this.odrTypeUniquing && becomesDistinct(className, fields)) return this.ctx.md.di(className, fields, true);
       const node = this.ctx.md.shell('di', false, className);
@@ -3081,14 +3126,12 @@ class Parser {
       this.inlineNodes.push(node);
       return node;
     }
-    if (l.kind === Tok.Int) {
-      const idLoc = l.start;
-      const id = this.expectUInt('expected metadata number');
-      const expr = this.exprSlots.get(id);
-      if (expr !== undefined) return expr;
-      return this.mdSlot(id, idLoc);
-    }
-    throw this.error('expected metadata', loc);
+    // `!N`: LLVM reads the number with its plain integer reader
+    const idLoc = l.start;
+    const id = this.expectUInt('expected integer');
+    const expr = this.exprSlots.get(id);
+    if (expr !== undefined) return expr;
+    return this.mdSlot(id, idLoc);
   }
   /** Inline uniqued nodes (`!{...}` written in place), canonicalized with the numbered ones. */
   private readonly inlineNodes: MDNode[] = [];
@@ -3109,12 +3152,12 @@ class Parser {
     return this.ctx.md.expression(elements);
   }
 
+  /** The fields of `!className(...)`; `nodeLoc` is where `!className` is. */
   private parseDIFields(className: string, distinct: boolean, nodeLoc: number): Map<string, DIFieldValue> {
-    const classLoc = this.lex.start;
-    if (!isKnownDIClass(className)) throw this.error(`unknown specialized metadata node '!${className}'`, classLoc);
+    if (!isKnownDIClass(className)) throw this.error('expected metadata type', nodeLoc);
     if (!distinct && (className === 'DICompileUnit' || className === 'DIAssignID'))
       throw this.error(`missing 'distinct', required for !${className}${className === 'DIAssignID' ? '()' : ''}`, nodeLoc);
-    this.expect(Tok.LParen, `expected '(' after !${className}`);
+    this.expect(Tok.LParen, "expected '(' here");
     const fields = new Map<string, DIFieldValue>();
     if (this.t() !== Tok.RParen) {
       do {
@@ -3221,6 +3264,9 @@ class Parser {
     // undefined types
     for (const [name, e] of this.namedTypes) if (!e.defined && e.type.elements === undefined && this.typeMustBeDefined(e)) throw this.error(`use of undefined type named '${name}'`, e.loc);
     for (const [id, e] of this.numberedTypes) if (!e.defined) throw this.error(`use of undefined type '%${id}'`, e.loc);
+    // undefined comdats, the first by name as LLVM reports them
+    const undefinedComdats = [...this.comdatUses.keys()].filter((name) => !this.definedComdats.has(name)).sort();
+    if (undefinedComdats.length > 0) throw this.error(`use of undefined comdat '$${undefinedComdats[0]}'`, this.comdatUses.get(undefinedComdats[0]!));
     // undefined globals
     for (const [name, f] of this.fwdGlobals) throw this.error(`use of undefined value '@${name}'`, f.loc);
     for (const [id, f] of this.fwdGlobalIds) throw this.error(`use of undefined value '@${id}'`, f.loc);
@@ -3423,18 +3469,6 @@ class Parser {
   }
 }
 
-/** Function attributes that are never parameter attributes (stop the parameter attribute list). */
-const FN_ONLY = new Set([
-  'alwaysinline', 'builtin', 'cold', 'convergent', 'disable_sanitizer_instrumentation', 'fn_ret_thunk_extern', 'hot',
-  'inlinehint', 'jumptable', 'minsize', 'mustprogress', 'naked', 'nobuiltin', 'nocallback', 'nocf_check',
-  'noduplicate', 'nofree', 'noimplicitfloat', 'noinline', 'nomerge', 'noprofile', 'norecurse', 'noredzone',
-  'noreturn', 'nosanitize_bounds', 'nosanitize_coverage', 'nosync', 'nounwind', 'nonlazybind',
-  'null_pointer_is_valid', 'optforfuzzing', 'optsize', 'optnone', 'presplitcoroutine', 'returns_twice',
-  'safestack', 'sanitize_address', 'sanitize_hwaddress', 'sanitize_memtag', 'sanitize_memory', 'sanitize_thread',
-  'shadowcallstack', 'skipprofile', 'speculatable', 'speculative_load_hardening', 'ssp', 'sspreq', 'sspstrong',
-  'strictfp', 'willreturn', 'allocsize', 'uwtable', 'vscale_range', 'memory', 'allockind', 'alignstack',
-  'argmemonly', 'inaccessiblememonly', 'inaccessiblemem_or_argmemonly',
-]);
 const TYPE_ARG_ATTRS = new Set(['byval', 'sret', 'inalloca', 'preallocated', 'byref', 'elementtype']);
 const NO_ATTRS: Attribute[] = [];
 /** Words that start a typed value in a DI field (`void ()* @f` with typed pointers). */
@@ -3616,4 +3650,33 @@ function stackAlignmentProblem(value: number): string | undefined {
 
 function dereferenceableProblem(value: number): string | undefined {
   return value === 0 ? 'dereferenceable bytes must be non-zero' : undefined;
+}
+
+function predicateError(op: 'icmp' | 'fcmp'): string {
+  return op === 'icmp' ? "expected icmp predicate (e.g. 'eq')" : "expected fcmp predicate (e.g. 'oeq')";
+}
+
+/** LLVM's `getTypeString`, which its reader's messages use: a named struct comes with its body. */
+function typeString(t: Type): string {
+  const text = formatType(t);
+  if (t.kind !== 'struct' || t.literal) return text;
+  if (t.elements === undefined) return `${text} = type opaque`;
+  const body = t.elements.length === 0 ? '{}' : `{ ${t.elements.map((e) => formatType(e)).join(', ')} }`;
+  return `${text} = type ${t.packed ? `<${body}>` : body}`;
+}
+
+/** LLVM's test for a global's value type: not a function, nor a type no pointer can point to. */
+function isValidGlobalValueType(t: Type): boolean {
+  return t.kind !== 'function' && t.kind !== 'void' && t.kind !== 'label' && t.kind !== 'metadata' && t.kind !== 'token' && t.kind !== 'x86_amx';
+}
+
+/** Whether a struct holds itself by value, through its elements (`%T = type { %T }`). */
+function containsItself(t: Type, path: Set<Type> = new Set()): boolean {
+  const elements = t.kind === 'struct' ? t.elements ?? [] : t.kind === 'array' || t.kind === 'vector' ? [t.element] : [];
+  if (elements.length === 0) return false;
+  if (path.has(t)) return true;
+  path.add(t);
+  const found = elements.some((e) => containsItself(e, path));
+  path.delete(t);
+  return found;
 }
