@@ -229,6 +229,7 @@ define weak_odr spir_kernel void @b() { ret void }
 
   it('defines virtual functions only in images of their set, elsewhere it declares them', () => {
     const m = ir(`
+$foo = comdat any
 @vtable = linkonce_odr addrspace(1) constant { [1 x ptr addrspace(4)] } { [1 x ptr addrspace(4)] [ptr addrspace(4) addrspacecast (ptr @foo to ptr addrspace(4))] }
 define linkonce_odr spir_func void @foo() #0 comdat { ret void }
 define weak_odr spir_kernel void @kernel(ptr addrspace(1) %p) #1 {
