@@ -159,12 +159,15 @@ export class Lexer {
       // %arrayidx, for.body): one string per spelling instead of a slice per token
       if (this.kind === Tok.Ident) this.textValue = internSpan(this.identifiers, this.src, start, end);
       else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) this.textValue = internSpan(this.localNames, this.src, start, end);
+      // a global's name is asked for at its definition and at uses before it (calls to later functions)
+      else if (this.kind === Tok.GlobalVar) this.textValue = internSpan(this.globalNames, this.src, start, end);
       else this.textValue = ownSlice(this.src, start, end);
     }
     return this.textValue;
   }
   private readonly identifiers = new NameTable<string>(256);
   private readonly localNames = new NameTable<string>(1024);
+  private readonly globalNames = new NameTable<string>(1024);
 
   /** Whether the text is still a span of the source (so span lookups can be used). */
   get textIsSpan(): boolean {
@@ -412,6 +415,19 @@ export class Lexer {
     const c = src.charCodeAt(p + 1);
     if (c === 34) {
       const end = this.stringEnd(p + 1);
+      let plain = true;
+      for (let i = p + 2; i < end && plain; i++) {
+        const k = src.charCodeAt(i);
+        plain = k !== 92 && k !== 0;
+      }
+      if (plain) {
+        // like an unquoted name: read from the source only when asked for (`%"class.sycl::_V1::id"`)
+        this.textValue = null;
+        this.textStart = p + 2;
+        this.textEnd = end;
+        this.pos = end + 1;
+        return (this.kind = named);
+      }
       const name = unescape(src.slice(p + 2, end));
       if (name.indexOf('\0') >= 0) throw this.error('Null bytes are not allowed in names');
       this.text = name;
