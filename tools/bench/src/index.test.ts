@@ -7,6 +7,8 @@ describe('bench public surface', () => {
       [
         'OptionError',
         'benchmarks',
+        'callgrindArgv',
+        'countInstructions',
         'compareCommands',
         'createProcessRunner',
         'defaultGeneratorOptions',
@@ -20,6 +22,8 @@ describe('bench public surface', () => {
         'median',
         'medianRatio',
         'pairedRatios',
+        'parseCollected',
+        'renderCounts',
         'renderMarkdown',
         'renderText',
         'resolveGeneratorOptions',

@@ -16,4 +16,5 @@ export { createProcessRunner, detectMemoryProbe, type MemoryProbe } from './proc
 export { median, medianRatio, pairedRatios, growthExponent, describeGrowth } from './stats.js';
 export { benchmarks, runCompare, type BenchmarkDefinition, type BenchmarkReport } from './benchmarks.js';
 export { renderText, renderMarkdown } from './report.js';
+export { countInstructions, callgrindArgv, parseCollected, renderCounts, type CountReport, type CountResult } from './instruction-count.js';
 export { main } from './main.js';

@@ -1,4 +1,4 @@
-/** The `bench` command line: generate, run, compare, list. */
+/** The `bench` command line: generate, run, compare, count, list. */
 import { appendFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,9 @@ import { benchmarks, runCompare, toolLabel, type BenchmarkConfig, type Benchmark
 import type { GeneratorOptions } from './options.js';
 import { OptionError } from './options.js';
 import { writeModuleFile, generateToSize, type SizedGeneratorOptions } from './output.js';
-import { createProcessRunner, detectMemoryProbe, type MemoryProbe } from './process-runner.js';
+import { cachedModule } from './cache.js';
+import { countInstructions, renderCounts } from './instruction-count.js';
+import { createProcessRunner, detectMemoryProbe, resolveExecutable, type MemoryProbe } from './process-runner.js';
 import { renderMarkdown, renderText } from './report.js';
 import type { CommandSpec, Runner } from './harness.js';
 import { formatBytes, formatDuration, parseSize } from './units.js';
@@ -40,6 +42,10 @@ commands:
   run compare ... / compare [run options] [--input FILE | generator options] [--label NAME]... [--baseline N] -- CMD... -- CMD...
                                             time any commands on one input; {input} is the input file,
                                             {tmp} a fresh directory per run; the last command is the baseline
+  count [--input FILE | generator options] [--label NAME]... [--baseline N] -- CMD... -- CMD...
+                                            count each command's instructions once under valgrind's
+                                            callgrind (node commands with --single-threaded --predictable):
+                                            repeatable to ~0.05% on a busy host, for A/B of two builds
   list                                      list the built-in benchmarks
 
 generator options:
@@ -212,8 +218,9 @@ async function generateCommand(p: Parsed, io: BenchIO): Promise<number> {
   return 0;
 }
 
-async function compareCommand(p: Parsed, io: BenchIO, deps: BenchDependencies): Promise<number> {
-  if (p.commands.length < 2) throw new UsageError('compare needs at least two commands: compare [options] -- CMD... -- CMD...');
+/** The commands after `--`, labelled, the baseline index, and the input of `compare` and `count`. */
+function commandLine(p: Parsed, verb: string): { commands: CommandSpec[]; baseline: number | undefined; file: string | undefined } {
+  if (p.commands.length < 2) throw new UsageError(`${verb} needs at least two commands: ${verb} [options] -- CMD... -- CMD...`);
   const labels = p.values.get('label') ?? [];
   if (labels.length > p.commands.length) throw new UsageError(`${labels.length} labels for ${p.commands.length} commands`);
   const commands: CommandSpec[] = p.commands.map((argv, i) => ({ label: labels[i] ?? defaultLabel(argv, p.commands), argv }));
@@ -223,9 +230,30 @@ async function compareCommand(p: Parsed, io: BenchIO, deps: BenchDependencies): 
   if (baseline !== undefined && baseline > commands.length) throw new UsageError(`--baseline ${baseline}: there are ${commands.length} commands`);
   const file = single(p, 'input');
   if (file !== undefined && hasGeneratorOptions(p)) throw new UsageError('--input and generator options exclude each other');
+  return { commands, baseline: baseline === undefined ? undefined : baseline - 1, file };
+}
+
+async function compareCommand(p: Parsed, io: BenchIO, deps: BenchDependencies): Promise<number> {
+  const { commands, baseline, file } = commandLine(p, 'compare');
   const config = benchmarkConfig(p, io, deps);
-  const report = await runCompare(config, commands, file !== undefined ? { file } : { generate: generatorOptions(p) }, baseline === undefined ? undefined : baseline - 1);
+  const report = await runCompare(config, commands, file !== undefined ? { file } : { generate: generatorOptions(p) }, baseline);
   return emit(report, p, io);
+}
+
+async function countCommand(p: Parsed, io: BenchIO, deps: BenchDependencies): Promise<number> {
+  const { commands, baseline, file } = commandLine(p, 'count');
+  const valgrind = deps.runner === undefined ? resolveExecutable('valgrind') : 'valgrind';
+  if (valgrind === undefined) throw new UsageError('count runs the commands under valgrind, which is not installed (apt-get install -y valgrind)');
+  const config = benchmarkConfig(p, io, { ...deps, memory: { kind: 'none', reason: 'not measured under valgrind' } });
+  const input = file ?? cachedModule(config.cacheDir, generatorOptions(p), config.log).path;
+  const report = await countInstructions(commands, input, config.runner, {
+    timeoutMs: config.timeoutMs,
+    valgrind,
+    log: config.log,
+    ...(baseline !== undefined ? { baseline } : {}),
+  });
+  io.stdout.write(p.flags.has('json') ? `${JSON.stringify(report, null, 2)}\n` : renderCounts(report));
+  return report.results.some((r) => r.instructions === undefined) ? 1 : 0;
 }
 
 /**
@@ -257,9 +285,12 @@ export async function main(argv: readonly string[], io: BenchIO = process, deps:
       case 'list':
         for (const b of benchmarks) io.stdout.write(`${b.name.padEnd(16)}${b.title}\n${''.padEnd(16)}${b.measures}\n`);
         io.stdout.write(`${'compare'.padEnd(16)}any commands: compare [options] -- CMD... -- CMD...\n`);
+        io.stdout.write(`${'count'.padEnd(16)}instruction counts under valgrind: count [options] -- CMD... -- CMD...\n`);
         return 0;
       case 'compare':
         return await compareCommand(p, io, deps);
+      case 'count':
+        return await countCommand(p, io, deps);
       case 'run': {
         if (name === undefined) throw new UsageError(`run needs a benchmark: ${[...benchmarks.map((b) => b.name), 'compare'].join(', ')}`);
         if (name === 'compare') return await compareCommand(p, io, deps);
