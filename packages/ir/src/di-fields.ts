@@ -152,6 +152,39 @@ const FIELDS: Readonly<Record<string, Readonly<Record<string, FieldKind>>>> = {
 const isInt = (v: DIFieldValue): v is { k: 'int'; v: bigint } => v.k === 'int';
 
 /**
+ * What LLVM 16 says when field `field` of `!className(...)` holds a token no value starts with,
+ * or undefined for a field it does not know (or a checksum, whose message quotes the token).
+ */
+export function diFieldExpected(className: string, field: string): string | undefined {
+  const kind = FIELDS[className]?.[field];
+  switch (kind) {
+    case undefined:
+    case 'checksum':
+      return undefined;
+    case 'unsigned':
+      return 'expected unsigned integer';
+    case 'signed':
+      return className === 'DIEnumerator' ? 'expected integer' : 'expected signed integer';
+    case 'string':
+      return 'expected string constant';
+    case 'bool':
+      return "expected 'true' or 'false'";
+    case 'md':
+    case 'signed-or-md':
+      return 'expected metadata operand';
+    case 'flags':
+    case 'spflags':
+      return 'expected debug info flag';
+    case 'emission':
+      return 'expected emission kind';
+    case 'nametable':
+      return 'expected nameTable kind';
+    default:
+      return `expected ${ENUMS[kind]!.what}`;
+  }
+}
+
+/**
  * What LLVM 16 says about `value` in field `field` of `!className(...)`, or undefined when it is
  * a value of the field's kind.
  */

@@ -30,7 +30,7 @@ import { IrSyntaxError } from './errors.js';
 import { fpLiteralBits } from './fp.js';
 import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
 import { checkDIFields, isKnownDIClass } from './di-printer.js';
-import { diFieldProblem } from './di-fields.js';
+import { diFieldExpected, diFieldProblem } from './di-fields.js';
 import { formatType } from './printer.js';
 import { castIsValid, compareOperandsProblem, extractElementValid, insertElementValid, isFPOrFPVector, isIntOrIntVector, selectOperandsProblem, shuffleVectorValid, type CastOpcode } from './operand-rules.js';
 import {
@@ -3236,7 +3236,7 @@ class Parser {
         return { k: 'enum', v: w };
       }
       default:
-        throw this.error(`invalid value for field '${fieldName}' of !${className}`);
+        throw this.error(diFieldExpected(className, fieldName) ?? `invalid value for field '${fieldName}' of !${className}`);
     }
   }
 

@@ -57,6 +57,11 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['!0 = !{!,, i32 17}\n', '1:9: expected integer'],
   ['!0 = !{i32 1, metadata !1}\n!1 = !{}\n', '1:15: invalid metadata-value-metadata roundtrip'],
   ['!0 = !{}\n!0 = !{i32 1}\n!1 = !{}\n', '3:1: Metadata id is already used'],
+  // a debug-info field holding no value: LLVM names the kind the field takes
+  ['!0 = !DILocation(line: ], scope: !1)\n', '1:24: expected unsigned integer'],
+  ['!0 = distinct !DISubprogram(name: "f", scope: ,)\n', '1:47: expected metadata operand'],
+  ['!0 = !DIBasicType(name: "int", size: 32, encoding: ])\n', '1:52: expected DWARF type attribute encoding'],
+  ['!0 = !DIDerivedType(tag: DW_TAG_member, flags: ], baseType: null)\n', '1:48: expected debug info flag'],
   // characters no token starts with: LLVM's parser says what it expected there
   ['define void @f() {\n  -O2\n}\n', '2:3: expected instruction opcode'],
   ['@g = external global -x\n', '1:22: expected type'],
