@@ -62,6 +62,24 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['!0 = distinct !DISubprogram(name: "f", scope: ,)\n', '1:47: expected metadata operand'],
   ['!0 = !DIBasicType(name: "int", size: 32, encoding: ])\n', '1:52: expected DWARF type attribute encoding'],
   ['!0 = !DIDerivedType(tag: DW_TAG_member, flags: ], baseType: null)\n', '1:48: expected debug info flag'],
+  // attribute values: LLVM points at the number after `alignstack(`, `dereferenceable(` and
+  // `align`, at the token after `align` when that is `(`, at the string of an `allockind`, and
+  // in a group at what follows `=N`
+  ['declare void @z() align 3\n', '1:25: alignment is not a power of two'],
+  ['declare void @z() align(3)\n', '1:24: alignment is not a power of two'],
+  ['declare void @z(ptr align 0)\n', '1:27: alignment is not a power of two'],
+  ['declare void @z(ptr align(3))\n', '1:26: alignment is not a power of two'],
+  ['define void @z() align 3 {\n  ret void\n}\n', '1:24: alignment is not a power of two'],
+  ['define void @z() {\n  %a = alloca i32, align 3\n  ret void\n}\n', '2:26: alignment is not a power of two'],
+  ['@g = global i32 0, align 3\n', '1:26: alignment is not a power of two'],
+  ['declare void @z() alignstack(3)\n', '1:30: stack alignment is not a power of two'],
+  ['declare void @z() alignstack(0)\n', '1:30: stack alignment is not a power of two'],
+  ['declare void @z(ptr dereferenceable(0))\n', '1:37: dereferenceable bytes must be non-zero'],
+  ['declare void @z(ptr dereferenceable_or_null(0))\n', '1:45: dereferenceable bytes must be non-zero'],
+  ['declare ptr @z() allockind("alloc,foo")\n', '1:28: unknown allockind foo'],
+  ['declare void @z() #0\nattributes #0 = { align 8 nounwind }\n', "2:25: expected '=' here"],
+  ['declare void @z() #0\nattributes #0 = { alignstack(4) }\n', "2:29: expected '=' here"],
+  ['declare void @z() #0\nattributes #0 = { align=4294967296 }\n', '2:25: expected 32-bit integer (too large)'],
   // characters no token starts with: LLVM's parser says what it expected there
   ['define void @f() {\n  -O2\n}\n', '2:3: expected instruction opcode'],
   ['@g = external global -x\n', '1:22: expected type'],
@@ -69,13 +87,21 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['target triple - "x"\n', "1:15: expected '=' after target triple"],
 ];
 
-/** Input LLVM 16 reads although it looks wrong, and what it prints for it (after the header). */
+/** Input LLVM 16 reads although it looks wrong, or rewrites, and what it prints for it (after the header). */
 const READ: readonly (readonly [string, string])[] = [
   ['%T = type i32\n@g = external global %T\n', '@g = external global i32\n'],
   ['%T = type ptr\n%U = type { %T, i8 }\n@g = external global [2 x %T]\n', '@g = external global [2 x ptr]\n'],
   ['@g = global i32 0 nounwind align 4\n', '@g = global i32 0 #0\n\nattributes #0 = { nounwind align=4 }\n'],
   ['%T = type opaque\n@g = global %T zeroinitializer\n', '%T = type opaque\n\n@g = global %T zeroinitializer\n'],
   ['@g = external global void (i32 %0)*\n', '@g = external global ptr\n'],
+  // in a group, `align=N` and `alignstack=N` keep the power of two at or below N (0 gives none),
+  // and a group's `align` is the function's alignment, over the header's; `vscale_range(0)` and
+  // `(0,0)` are LLVM's "no attribute" value
+  ['declare void @z() #0\nattributes #0 = { align=6 nounwind }\n', '; Function Attrs: nounwind\ndeclare void @z() #0 align 4\n\nattributes #0 = { nounwind }\n'],
+  ['declare void @z() #0\nattributes #0 = { alignstack=3 }\n', '; Function Attrs: alignstack(2)\ndeclare void @z() #0\n\nattributes #0 = { alignstack=2 }\n'],
+  ['declare void @z() #0\nattributes #0 = { alignstack=0 nounwind }\n', '; Function Attrs: nounwind\ndeclare void @z() #0\n\nattributes #0 = { nounwind }\n'],
+  ['declare void @z() align 4 #0\nattributes #0 = { align=16 nounwind }\n', '; Function Attrs: nounwind\ndeclare void @z() #0 align 16\n\nattributes #0 = { nounwind }\n'],
+  ['declare void @v() vscale_range(0)\ndeclare void @w() vscale_range(0,0)\ndeclare void @x() vscale_range(1,0)\n', 'declare void @v()\n\ndeclare void @w()\n\n; Function Attrs: vscale_range(1,0)\ndeclare void @x() #0\n\nattributes #0 = { vscale_range(1,0) }\n'],
 ];
 
 const body = (printed: string): string => printed.replace(/^; ModuleID = .*\nsource_filename = .*\n\n/, '');
