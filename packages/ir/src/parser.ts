@@ -802,10 +802,17 @@ class Parser {
 
   // --- attributes --------------------------------------------------------------------------------
 
+  /** LLVM's list of constants is empty at any of `} ] > )`, whichever closes it. */
+  private atEndOfValueList(): boolean {
+    const k = this.t();
+    return k === Tok.RBrace || k === Tok.RSquare || k === Tok.Greater || k === Tok.RParen;
+  }
+
+  /** `(T)` after a type attribute; `optional`: a bare keyword is read too (typed-pointer IR before LLVM 16). */
   private parseAttrTypeArg(key: string, optional: boolean): Attribute {
     if (this.t() !== Tok.LParen) {
       if (optional) return typeAttr(key, undefined);
-      throw this.error(`expected '(' after ${key}`);
+      throw this.error("expected '('");
     }
     this.next();
     const t = this.parseType();
@@ -885,7 +892,7 @@ class Parser {
         case 'byref':
         case 'elementtype':
           this.next();
-          attrs.push(this.parseAttrTypeArg(w, w === 'byval' || w === 'sret' || w === 'inalloca'));
+          attrs.push(this.parseAttrTypeArg(w, this.typed && (w === 'byval' || w === 'sret' || w === 'inalloca')));
           continue;
         case 'nofpclass':
         case 'range':
@@ -1048,7 +1055,7 @@ class Parser {
           }
           if (TYPE_ARG_ATTRS.has(w) && (inGroup || w === 'preallocated')) {
             this.next();
-            attrs.push(this.parseAttrTypeArg(w, true));
+            attrs.push(this.parseAttrTypeArg(w, false));
             continue;
           }
       }
@@ -2680,7 +2687,7 @@ class Parser {
       case Tok.LBrace: {
         this.next();
         const fields: Constant[] = [];
-        if (this.t() !== Tok.RBrace) {
+        if (!this.atEndOfValueList()) {
           do fields.push(this.parseTypeAndValue(st) as Constant);
           while (this.eat(Tok.Comma));
         }
@@ -2693,7 +2700,7 @@ class Parser {
         this.next();
         if (this.eat(Tok.LBrace)) {
           const fields: Constant[] = [];
-          if (this.t() !== Tok.RBrace) {
+          if (!this.atEndOfValueList()) {
             do fields.push(this.parseTypeAndValue(st) as Constant);
             while (this.eat(Tok.Comma));
           }
@@ -2705,7 +2712,7 @@ class Parser {
         }
         const elements: Constant[] = [];
         const firstLoc = this.lex.start;
-        if (this.t() !== Tok.Greater) {
+        if (!this.atEndOfValueList()) {
           do elements.push(this.parseTypeAndValue(st) as Constant);
           while (this.eat(Tok.Comma));
         }
@@ -2722,7 +2729,7 @@ class Parser {
         this.next();
         const elements: Constant[] = [];
         const firstLoc = this.lex.start;
-        if (this.t() !== Tok.RSquare) {
+        if (!this.atEndOfValueList()) {
           do elements.push(this.parseTypeAndValue(st) as Constant);
           while (this.eat(Tok.Comma));
         }

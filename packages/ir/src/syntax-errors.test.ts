@@ -32,6 +32,12 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['@g = external global void (i32)\n', '1:22: invalid type for global variable'],
   ['@g = global label\n', '2:1: expected value token'],
   ["%T = type { i32 }\ndefine %T @f() {\n  ret i32 0\n}\n", "3:7: value doesn't match function result type '%T = type { i32 }'"],
+  ['declare void @f(ptr byval %x)\n', "1:27: expected '('"],
+  ['declare void @f(ptr elementtype %x)\n', "1:33: expected '('"],
+  // constants: a list of values is empty at any closing bracket
+  ['@a = global [1 x i32] [)]\n', '1:24: expected end of array constant'],
+  ['@a = global {i32} { ) }\n', '1:21: expected end of struct constant'],
+  ['@a = global <1 x i32> < ) >\n', '1:25: expected end of constant'],
   // comdats
   ['$c = x\n', '1:6: expected comdat type'],
   ['@g = global i32 0, comdat($c)\n@h = global i32 0, comdat($b)\n', "2:27: use of undefined comdat '$b'"],
