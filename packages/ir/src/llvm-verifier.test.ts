@@ -181,6 +181,13 @@ const BROKEN: readonly { name: string; ir: string; report: string }[] = [
       '"warn-stack-size" takes an unsigned integer: 4294967296\nptr @v\n',
   },
   {
+    name: 'metadata and token parameters and token results outside intrinsics (the entry-block check is then skipped)',
+    ir: 'declare void @g(metadata)\n\ndefine void @h(token %t) {\nentry:\n  br label %entry\n}\n\ndeclare token @k()\n\ndeclare void @llvm.foo(metadata)\n',
+    report:
+      "Function takes metadata but isn't an intrinsic\nmetadata %0\nptr @g\nFunction takes token but isn't an intrinsic\ntoken %t\nptr @h\n" +
+      "Function returns a token but isn't an intrinsic\nptr @k\n",
+  },
+  {
     name: "a call whose attribute group holds 'align' (a function's 'align' is its alignment instead)",
     ir: 'define void @z() #0 {\n  call void @z() #0\n  ret void\n}\n\nattributes #0 = { align=16 nounwind }\n',
     report: "Attribute 'align 16' does not apply to functions!\n  call void @z() #1\n",

@@ -113,6 +113,18 @@ function functionAttributesBreakRules(set: AttributeSet, fnType: FunctionType, u
   return functionAttributeRulesApply(set) && functionAttributeListProblems(set, fnType, unnamedAddr).length > 0;
 }
 
+/** Types only intrinsics (names starting `llvm.`) take or return: visitFunction's first such failure. */
+function nonIntrinsicTypeProblem(fn: IRFunction): { message: string; values: Value[] } | undefined {
+  if (fn.name.startsWith('llvm.')) return undefined;
+  for (const arg of fn.args) {
+    const k = arg.type.kind;
+    if (k === 'metadata' || k === 'token' || k === 'x86_amx') return { message: `Function takes ${k} but isn't an intrinsic`, values: [arg, fn] };
+  }
+  const r = fn.functionType.returnType.kind;
+  if (r === 'token' || r === 'x86_amx') return { message: `Function returns a ${r} but isn't an intrinsic`, values: [fn] };
+  return undefined;
+}
+
 /** Whether `elementtype` is among a function's attributes (LLVM allows it on call sites only). */
 function hasElementTypeAttribute(attrs: AttributeList): boolean {
   return attrs.ret.has('elementtype') || attrs.fn.has('elementtype') || attrs.params.some((set) => set.has('elementtype'));
@@ -249,9 +261,16 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     if (p.namesValue) fail(p.message, fn);
     else fail(p.message);
   }
-  // visitFunction stops here, before its entry-block check; the blocks are still visited
-  const elementTypeAttribute = hasElementTypeAttribute(fn.attributes);
-  if (elementTypeAttribute) fail("Attribute 'elementtype' can only be applied to a callsite.", fn);
+  // a failed check here ends visitFunction before its entry-block check; the blocks are still visited
+  let stopped = hasElementTypeAttribute(fn.attributes);
+  if (stopped) fail("Attribute 'elementtype' can only be applied to a callsite.", fn);
+  else {
+    const problem = nonIntrinsicTypeProblem(fn);
+    if (problem !== undefined) {
+      fail(problem.message, ...problem.values);
+      stopped = true;
+    }
+  }
   const blocks = fn.blocks;
   const entry = blocks[0];
   if (entry === undefined) return;
@@ -264,7 +283,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     const ops = insts[insts.length - 1]?.operands;
     if (ops !== undefined && !entryHasPredecessor) for (let k = 0; k < ops.length; k++) if (ops[k] === entry) entryHasPredecessor = true;
   }
-  if (entryHasPredecessor && !elementTypeAttribute) fail('Entry block to function must not have predecessors!', entry);
+  if (entryHasPredecessor && !stopped) fail('Entry block to function must not have predecessors!', entry);
   const cfg = new FunctionCFG(fn);
   const preds = hasPhis ? cfg.preds : undefined;
   const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {

@@ -585,6 +585,7 @@ class Parser {
         continue;
       }
       if (this.t() === Tok.LParen) {
+        if (t.kind === 'function' || t.kind === 'label' || t.kind === 'metadata') throw this.error('invalid function return type');
         t = this.parseFunctionTypeParams(t);
         continue;
       }
@@ -634,7 +635,9 @@ class Parser {
         }
         // read like a parameter list; LLVM refuses names and attributes once the list is read
         const typeLoc = this.lex.start;
-        params.push(this.parseType());
+        const param = this.parseType();
+        if (param.kind === 'function') throw this.error('invalid type for function argument', typeLoc);
+        params.push(param);
         const attrs = this.parseParamAttributes('parameter');
         if (this.t() === Tok.LocalVar) {
           problem ??= { message: 'argument name invalid in function type', at: typeLoc };
@@ -1330,7 +1333,7 @@ class Parser {
     const retAttrs = this.parseParamAttributes('return value');
     const retLoc = this.lex.start;
     const retType = this.parseType(true);
-    if (retType.kind === 'function' || retType.kind === 'label') throw this.error('invalid function return type', retLoc);
+    if (retType.kind === 'function' || retType.kind === 'label' || retType.kind === 'metadata') throw this.error('invalid function return type', retLoc);
     const nameLoc = this.lex.start;
     let name = '';
     let numbered = false;
@@ -1352,8 +1355,10 @@ class Parser {
           varArgs = true;
           break;
         }
+        const typeLoc = this.lex.start;
         const t = this.parseType();
         if (t.kind === 'void') throw this.error('argument can not have void type');
+        if (t.kind === 'function') throw this.error('invalid type for function argument', typeLoc);
         params.push(t);
         paramAttrs.push(this.parseParamAttributeSet());
         argNameLocs.push(this.lex.start);
@@ -1492,7 +1497,7 @@ class Parser {
     }
     if (this.t() === Tok.RBrace) throw this.error('function body requires at least one basic block');
     while (this.t() !== Tok.RBrace) {
-      if (this.t() === Tok.Eof) throw this.error("expected '}' at end of function body");
+      if (this.t() === Tok.Eof) throw this.error('found end of file when expecting more instructions');
       this.parseBasicBlock(st);
     }
     this.next();
@@ -2582,6 +2587,7 @@ class Parser {
   private parseValue(t: Type, st: FunctionState | undefined): Value {
     const l = this.lex;
     const loc = l.start;
+    if (t.kind === 'function') throw this.error('functions are not values, refer to them as pointers', loc);
     switch (l.kind) {
       case Tok.LocalVar:
       case Tok.LocalVarID: {
