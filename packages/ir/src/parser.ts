@@ -258,7 +258,6 @@ class Parser {
   private readonly mdRefLoc = new Map<number, number>();
   private readonly attrGroups = new Map<number, { attrs: Attribute[]; memory: number | undefined }>();
   private readonly groupPlaceholders = new Map<number, AttributeSet>();
-  private readonly groupFirstUse = new Map<number, number>();
   private readonly pendingAttrs: PendingAttrs[] = [];
   private readonly wrappersOfForwardGlobals: ValueAsMetadata[] = [];
   private readonly blockAddresses: { ba: BlockAddress; loc: number }[] = [];
@@ -1104,7 +1103,6 @@ class Parser {
       if (set === undefined) {
         set = AttributeSet.placeholder();
         this.groupPlaceholders.set(id, set);
-        this.groupFirstUse.set(id, loc);
       }
       return set;
     }
@@ -1202,7 +1200,6 @@ class Parser {
       this.defineGlobal(gv, named, loc);
       return;
     }
-    if (named && this.m.getGlobalValue(name) !== undefined) throw this.error(`redefinition of global '@${name}'`, loc);
     const addressSpace = this.isIdent('addrspace') ? this.parseAddrSpace() : this.m.layout.globalsAddressSpace;
     const externallyInitialized = this.eatIdent('externally_initialized');
     let isConstant: boolean;
@@ -1211,6 +1208,8 @@ class Parser {
     else throw this.error("expected 'global' or 'constant'");
     const typeLoc = this.lex.start;
     const valueType = this.parseType();
+    // checked once the global's kind and type are read, as LLVM does
+    if (named && this.m.getGlobalValue(name) !== undefined) throw this.error(`redefinition of global '@${name}'`, loc);
     const gv = new GlobalVariable(name, valueType, this.pointerTo(valueType, addressSpace));
     gv.linkage = linkage ?? 'external';
     gv.visibility = visibility;
@@ -2179,6 +2178,7 @@ class Parser {
       this.next();
       if (this.isIdent('align')) align = this.parseAlignClause();
       else if (this.isIdent('addrspace')) as = this.parseAddrSpace();
+      else if (align !== undefined) throw this.error("expected metadata or 'addrspace'");
       else size = this.parseTypeAndValue(st);
     }
     if (align === undefined) {
@@ -2217,7 +2217,8 @@ class Parser {
     const ptr = this.parseTypeAndValue(st);
     const inst = new MemoryInst('load', t, [ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
-    if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    // LLVM's optional ", align N" loop: a comma before anything but metadata starts another
+    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
       inst.align = this.parseAlignClause();
       if (inst.align === undefined) throw this.error("expected metadata or 'align'");
@@ -2247,7 +2248,8 @@ class Parser {
     const ptr = this.parseTypeAndValue(st);
     const inst = new MemoryInst('store', this.ctx.void, [v, ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
-    if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    // LLVM's optional ", align N" loop: a comma before anything but metadata starts another
+    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
       inst.align = this.parseAlignClause();
       if (inst.align === undefined) throw this.error("expected metadata or 'align'");
@@ -2280,9 +2282,10 @@ class Parser {
     if (!isFirstClassType(nv.type)) throw this.error('cmpxchg operand must be a first class value', newLoc);
     const inst = new MemoryInst('cmpxchg', this.ctx.literalStruct([cmp.type, this.ctx.i1]), [ptr, cmp, nv], '', flags);
     this.parseScopeAndOrdering(inst, true);
-    if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
       inst.align = this.parseAlignClause();
+      if (inst.align === undefined) throw this.error("expected metadata or 'align'");
     }
     inst.align ??= this.m.layout.storeSize(cmp.type);
     return inst;
@@ -2313,9 +2316,10 @@ class Parser {
     const inst = new MemoryInst('atomicrmw', v.type, [ptr, v], '', flags);
     inst.rmwOperation = operation;
     this.parseScopeAndOrdering(inst);
-    if (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
       inst.align = this.parseAlignClause();
+      if (inst.align === undefined) throw this.error("expected metadata or 'align'");
     }
     inst.align ??= this.m.layout.storeSize(v.type);
     return inst;
@@ -3026,7 +3030,7 @@ class Parser {
         }
         this.expect(Tok.Exclaim, "Expected '!' here");
         const loc = this.lex.start;
-        const id = this.expectUInt('expected metadata number');
+        const id = this.expectUInt('expected integer');
         ops.push(this.mdSlot(id, loc));
       } while (this.eat(Tok.Comma));
     }
@@ -3038,7 +3042,7 @@ class Parser {
 
   private parseStandaloneMetadata(): void {
     this.next();
-    const id = this.expectUInt('expected metadata number');
+    const id = this.expectUInt('expected integer');
     this.expect(Tok.Equal, "expected '=' here");
     // LLVM reads the node first and reports a reused id after it
     const redefined = this.mdDefined.has(id);
@@ -3288,7 +3292,8 @@ class Parser {
     // attribute groups
     for (const [id, set] of this.groupPlaceholders) {
       const group = this.attrGroups.get(id);
-      if (group === undefined) throw this.error(`attribute group #${id} is not defined`, this.groupFirstUse.get(id));
+      // LLVM reads a group that is never defined as an empty one
+      if (group === undefined) continue;
       set.fill(group.memory === undefined ? group.attrs : [...group.attrs, intAttr('memory', group.memory)]);
     }
     const groupSets = new Map<string, AttributeSet>();
@@ -3303,7 +3308,7 @@ class Parser {
           let memory: number | undefined;
           for (const g of p.groups) {
             const group = this.attrGroups.get(g);
-            if (group === undefined) throw this.error(`attribute group #${g} is not defined`, p.loc);
+            if (group === undefined) continue;
             merged.push(...group.attrs);
             if (group.memory !== undefined) memory = group.memory;
           }
@@ -3319,7 +3324,7 @@ class Parser {
       let memory = p.memory;
       for (const g of p.groups) {
         const group = this.attrGroups.get(g);
-        if (group === undefined) throw this.error(`attribute group #${g} is not defined`, p.loc);
+        if (group === undefined) continue;
         merged.push(...group.attrs);
         if (group.memory !== undefined) memory = group.memory;
       }

@@ -57,6 +57,10 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['define void @f(float %a) {\n  %c = fcmp foo float %a, %a\n  ret void\n}\n', "2:13: expected fcmp predicate (e.g. 'oeq')"],
   ['declare void @g(i32, i32)\ndefine void @f() {\n  call void @g(i32 1 i32 2)\n  ret void\n}\n', "3:22: expected ',' in argument list"],
   ['declare void @g()\ndefine void @f() {\n  call void @g()\n  , ret void\n}\n', '4:5: expected metadata after comma'],
+  ['define void @f(ptr %p) {\n  store i32 0, ptr %p, align 4, false\n  ret void\n}\n', "2:33: expected metadata or 'align'"],
+  ['define void @f(ptr %p) {\n  %x = atomicrmw add ptr %p, i32 1 seq_cst, align 4, x\n  ret void\n}\n', "2:54: expected metadata or 'align'"],
+  ['define void @f(ptr %p) {\n  %x = alloca i32, align 4, x\n  ret void\n}\n', "2:29: expected metadata or 'addrspace'"],
+  ['@g = global i32 0\n@g = !{}\n', "2:6: expected 'global' or 'constant'"],
   ['declare void @g()\ndefine void @f() {\n  call void !0 @g()\n  ret void\n}\n', '3:13: expected value token'],
   // metadata
   ['!0 = 5\n', "1:6: Expected '!' here"],
@@ -67,6 +71,7 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['!0 = !DILocation x\n', "1:18: expected '(' here"],
   ['!0 = !{ret}\n', '1:8: expected metadata operand'],
   ['!0 = !{!,, i32 17}\n', '1:9: expected integer'],
+  ['!a = !{!0, !1. , !2}\n', '1:13: expected integer'],
   ['!0 = !{i32 1, metadata !1}\n!1 = !{}\n', '1:15: invalid metadata-value-metadata roundtrip'],
   ['!0 = !{}\n!0 = !{i32 1}\n!1 = !{}\n', '3:1: Metadata id is already used'],
   // a debug-info field holding no value: LLVM names the kind the field takes
@@ -106,6 +111,7 @@ const READ: readonly (readonly [string, string])[] = [
   ['@g = global i32 0 nounwind align 4\n', '@g = global i32 0 #0\n\nattributes #0 = { nounwind align=4 }\n'],
   ['%T = type opaque\n@g = global %T zeroinitializer\n', '%T = type opaque\n\n@g = global %T zeroinitializer\n'],
   ['@g = external global void (i32 %0)*\n', '@g = external global ptr\n'],
+  ['declare void @f() #3\n', 'declare void @f()\n'],
   // in a group, `align=N` and `alignstack=N` keep the power of two at or below N (0 gives none),
   // and a group's `align` is the function's alignment, over the header's; `vscale_range(0)` and
   // `(0,0)` are LLVM's "no attribute" value
