@@ -594,9 +594,9 @@ class Parser {
     return t;
   }
 
-  /** `PointerType::isValidElementType` (typed pointers). */
+  /** Typed pointers; void and label have their own messages, checked before this. */
   private checkPointee(t: Type): void {
-    if (t.kind === 'metadata' || t.kind === 'token' || t.kind === 'x86_amx') throw this.error('pointer to this type is invalid');
+    if (!isValidPointerElementType(t)) throw this.error('pointer to this type is invalid');
   }
 
   private typedInOpaqueError(at: number): Error {
@@ -2159,10 +2159,18 @@ class Parser {
     return v;
   }
 
-  private parseAlignClause(): number | undefined {
-    if (!this.isIdent('align')) return undefined;
-    this.next();
-    return this.parseAlignValue();
+  /**
+   * LLVM's `parseOptionalCommaAlign` after a memory instruction: `, align N` (again after each
+   * comma that does not start an attachment); the last one read, if any.
+   */
+  private parseOptionalCommaAlign(): number | undefined {
+    let align: number | undefined;
+    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+      this.next();
+      if (!this.eatIdent('align')) throw this.error("expected metadata or 'align'");
+      align = this.parseAlignValue();
+    }
+    return align;
   }
 
   private parseAlloca(st: FunctionState): Instruction {
@@ -2176,7 +2184,7 @@ class Parser {
     let as = this.m.layout.allocaAddressSpace;
     while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
       this.next();
-      if (this.isIdent('align')) align = this.parseAlignClause();
+      if (this.eatIdent('align')) align = this.parseAlignValue();
       else if (this.isIdent('addrspace')) as = this.parseAddrSpace();
       else if (align !== undefined) throw this.error("expected metadata or 'addrspace'");
       else size = this.parseTypeAndValue(st);
@@ -2217,12 +2225,7 @@ class Parser {
     const ptr = this.parseTypeAndValue(st);
     const inst = new MemoryInst('load', t, [ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
-    // LLVM's optional ", align N" loop: a comma before anything but metadata starts another
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
-      this.next();
-      inst.align = this.parseAlignClause();
-      if (inst.align === undefined) throw this.error("expected metadata or 'align'");
-    }
+    inst.align = this.parseOptionalCommaAlign();
     const pt = ptr.type;
     if (pt.kind !== 'pointer' || !isFirstClassType(t)) throw this.error('load operand must be a pointer to a first class type', ptrLoc);
     if (atomic && inst.align === undefined) throw this.error('atomic load must have explicit non-zero alignment', ptrLoc);
@@ -2248,12 +2251,7 @@ class Parser {
     const ptr = this.parseTypeAndValue(st);
     const inst = new MemoryInst('store', this.ctx.void, [v, ptr], '', flags);
     if (atomic) this.parseScopeAndOrdering(inst);
-    // LLVM's optional ", align N" loop: a comma before anything but metadata starts another
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
-      this.next();
-      inst.align = this.parseAlignClause();
-      if (inst.align === undefined) throw this.error("expected metadata or 'align'");
-    }
+    inst.align = this.parseOptionalCommaAlign();
     if (ptr.type.kind !== 'pointer') throw this.error('store operand must be a pointer', ptrLoc);
     if (!isFirstClassType(v.type)) throw this.error('store operand must be a first class value', valueLoc);
     if (this.typed && ptr.type.pointee !== v.type) throw this.error('stored value and pointer type do not match', valueLoc);
@@ -2282,11 +2280,7 @@ class Parser {
     if (!isFirstClassType(nv.type)) throw this.error('cmpxchg operand must be a first class value', newLoc);
     const inst = new MemoryInst('cmpxchg', this.ctx.literalStruct([cmp.type, this.ctx.i1]), [ptr, cmp, nv], '', flags);
     this.parseScopeAndOrdering(inst, true);
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
-      this.next();
-      inst.align = this.parseAlignClause();
-      if (inst.align === undefined) throw this.error("expected metadata or 'align'");
-    }
+    inst.align = this.parseOptionalCommaAlign();
     inst.align ??= this.m.layout.storeSize(cmp.type);
     return inst;
   }
@@ -2316,11 +2310,7 @@ class Parser {
     const inst = new MemoryInst('atomicrmw', v.type, [ptr, v], '', flags);
     inst.rmwOperation = operation;
     this.parseScopeAndOrdering(inst);
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
-      this.next();
-      inst.align = this.parseAlignClause();
-      if (inst.align === undefined) throw this.error("expected metadata or 'align'");
-    }
+    inst.align = this.parseOptionalCommaAlign();
     inst.align ??= this.m.layout.storeSize(v.type);
     return inst;
   }
@@ -3683,9 +3673,14 @@ function typeString(t: Type): string {
   return `${text} = type ${t.packed ? `<${body}>` : body}`;
 }
 
+/** LLVM's `PointerType::isValidElementType`. */
+function isValidPointerElementType(t: Type): boolean {
+  return t.kind !== 'void' && t.kind !== 'label' && t.kind !== 'metadata' && t.kind !== 'token' && t.kind !== 'x86_amx';
+}
+
 /** LLVM's test for a global's value type: not a function, nor a type no pointer can point to. */
 function isValidGlobalValueType(t: Type): boolean {
-  return t.kind !== 'function' && t.kind !== 'void' && t.kind !== 'label' && t.kind !== 'metadata' && t.kind !== 'token' && t.kind !== 'x86_amx';
+  return t.kind !== 'function' && isValidPointerElementType(t);
 }
 
 /** Whether a struct holds itself by value, through its elements (`%T = type { %T }`). */
