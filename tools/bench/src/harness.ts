@@ -102,7 +102,8 @@ export function describeFailure(outcome: RunOutcome): string {
   return tail ? `${status}: ${tail}` : status;
 }
 
-function failed(outcome: RunOutcome): boolean {
+/** Whether a run did not end normally with exit status 0. */
+export function failed(outcome: RunOutcome): boolean {
   return outcome.error !== undefined || outcome.signal !== null || outcome.exitCode !== 0;
 }
 

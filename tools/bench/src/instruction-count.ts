@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describeFailure, substitute, type CommandSpec, type Runner } from './harness.js';
+import { describeFailure, failed, substitute, type CommandSpec, type Runner } from './harness.js';
 
 /** Flags that make a node process's instruction count repeatable. */
 export const REPEATABLE_NODE_FLAGS = ['--single-threaded', '--predictable'] as const;
@@ -64,7 +64,7 @@ export async function countInstructions(
       options.log?.(`counting ${command.label} under callgrind`);
       const outcome = await runner(callgrindArgv(argv, options.valgrind), { timeoutMs: options.timeoutMs });
       const instructions = parseCollected(outcome.stderrTail);
-      if (outcome.exitCode !== 0 || outcome.error !== undefined) results.push({ label: command.label, argv, failure: describeFailure(outcome) });
+      if (failed(outcome)) results.push({ label: command.label, argv, failure: describeFailure(outcome) });
       else if (instructions === undefined) results.push({ label: command.label, argv, failure: 'callgrind reported no count' });
       else results.push({ label: command.label, argv, instructions });
     } finally {
