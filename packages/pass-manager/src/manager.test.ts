@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AnalysisManager,
   createAdaptor,
@@ -333,5 +333,91 @@ describe('programmatic pipelines', () => {
   it('refuses to run an adaptor outside a pipeline', () => {
     const adaptor = createAdaptor(moduleKind, functionKind, [appendLine.instantiate()]);
     expect(() => adaptor.run(toyModule('m', {}), {} as never)).toThrow(/can only run inside a pipeline/);
+  });
+});
+
+describe('Pipeline.runAsync', () => {
+  const later = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), 1));
+  const asyncAppend = (text: string): Pass<ToyFunction> => ({
+    name: `async-append-${text}`,
+    unit: functionKind,
+    run: async (f) => {
+      await later(undefined);
+      f.lines.push(text);
+      return PreservedAnalyses.none();
+    },
+  });
+  const syncAppend = (text: string): Pass<ToyFunction> => ({
+    name: `append-${text}`,
+    unit: functionKind,
+    run: (f) => {
+      f.lines.push(text);
+      return PreservedAnalyses.none();
+    },
+  });
+
+  it('runs asynchronous passes one at a time, in order, over every sub-unit in turn', async () => {
+    const module = toyModule('m', { f: [], g: [] });
+    const pipeline = createPipeline(moduleKind, [createAdaptor(moduleKind, functionKind, [syncAppend('1'), asyncAppend('2'), syncAppend('3')])]);
+    const order: string[] = [];
+    const result = await pipeline.runAsync(module, {
+      instrumentations: [{ name: 'order', beforePass: (e) => void (e.adaptor || order.push(`${e.pass}:${(e.unit as ToyFunction).name}`)) }],
+    });
+    expect(result.stopped).toBe(false);
+    expect(module.functions.map((f) => f.lines)).toEqual([['1', '2', '3'], ['1', '2', '3']]);
+    // f finishes all three passes before g starts.
+    expect(order).toEqual(['append-1:f', 'async-append-2:f', 'append-3:f', 'append-1:g', 'async-append-2:g', 'append-3:g']);
+    expect(result.preserved.isSetPreserved('all-analyses-on:function')).toBe(true);
+  });
+
+  it('gives the same result as run() for synchronous pipelines', async () => {
+    const text = 'append-line<text=1>,rename<prefix=r_>,function(append-line<text=2>)';
+    const a = toyModule('m', { f: [], g: ['x'] });
+    const b = toyModule('m', { f: [], g: ['x'] });
+    registry.build<ToyModule>(text, { unit: moduleKind }).run(a);
+    await registry.build<ToyModule>(text, { unit: moduleKind }).runAsync(b);
+    expect(b).toEqual(a);
+  });
+
+  it('refuses an asynchronous pass in run(), naming it', () => {
+    const pipeline = createPipeline(moduleKind, [createAdaptor(moduleKind, functionKind, [asyncAppend('2')])]);
+    expect(() => pipeline.run(toyModule('m', { f: [] }))).toThrow(/pass 'async-append-2' is asynchronous; run the pipeline with runAsync\(\)/);
+  });
+
+  it('turns a rejected pass into a PassCrashError and drops what was cached on the unit', async () => {
+    const failing: Pass<ToyFunction> = {
+      name: 'fails-later',
+      unit: functionKind,
+      run: async () => {
+        await later(undefined);
+        throw new Error('tool failed');
+      },
+    };
+    const module = toyModule('m', { f: ['a'] });
+    const analyses = new AnalysisManager();
+    analyses.getResult(lineCount, module.functions[0]!);
+    const failed: string[] = [];
+    const pipeline = createPipeline(moduleKind, [createAdaptor(moduleKind, functionKind, [failing])]);
+    const error = await pipeline.runAsync(module, { analyses, instrumentations: [{ name: 'f', afterPassFailed: (e) => void failed.push(e.pass) }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PassCrashError);
+    expect((error as PassCrashError).message).toMatch(/fails-later/);
+    expect(analyses.isCached(lineCount, module.functions[0]!)).toBe(false);
+    expect(failed).toEqual(['fails-later', 'function']);
+  });
+
+  it('stops at a fatal diagnostic reported by an asynchronous pass', async () => {
+    const fatal: Pass<ToyModule> = {
+      name: 'fatal-later',
+      unit: moduleKind,
+      run: async (_m, ctx): Promise<PreservedAnalyses> => {
+        await later(undefined);
+        return ctx.fail({ code: 'tool-failed', message: 'no tool' });
+      },
+    };
+    const after = vi.fn(() => PreservedAnalyses.all());
+    const result = await createPipeline(moduleKind, [fatal, { name: 'after', unit: moduleKind, run: after }]).runAsync(toyModule('m', {}));
+    expect(result.stopped).toBe(true);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['tool-failed']);
+    expect(after).not.toHaveBeenCalled();
   });
 });
