@@ -28,33 +28,24 @@
  * `-allow-device-image-dependencies -emit-exported-symbols -emit-imported-symbols`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
+import { conditionalCallerForm } from '@syclkit/device-if';
 import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
-import { readFileTable, readPropertySetRegistry, readSymbolFile, readWrapperBatchTable, writeFileTable, writePropertySetRegistry } from '@syclkit/formats';
-import {
-  ADD_ON_IMAGE_SET,
-  ContainerReader,
-  ContainerWriter,
-  aotCompilerFor,
-  emitWrapperIR,
-  inspectContainer,
-  packTables,
-  readContainerFile,
-  type AotCompiler,
-  type InspectReport,
-} from '@syclkit/offload-wrapper';
+import { writeFileTable } from '@syclkit/formats';
+import { ContainerReader, ContainerWriter, aotCompilerFor, emitWrapperIR, inspectContainer, readContainerFile, type AotCompiler, type InspectReport } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } from '@syclkit/pass-manager';
+import { AOT_COMPILERS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText, type ImageFactsSource } from '@syclkit/passes';
 import {
-  PostLinkError,
+  FILE_SINK,
+  ImageSet,
   canBeImported,
+  imageSetKind,
   isEntryPoint,
   isKernel,
   resolveDeviceIfForTarget,
-  runPostLink,
-  type PostLinkOptions,
+  tablesOf,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
@@ -63,7 +54,7 @@ import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
-import { EXPLAIN_PROPERTY, EXPLAIN_SET, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
+import { EXPLAIN_PROPERTY, EXPLAIN_SET, FactsIndex, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
 export const SPLIT_MODES = { per_kernel: 'kernel', per_source: 'source', off: 'none', auto: 'auto' } as const satisfies Record<string, SplitMode>;
@@ -134,8 +125,8 @@ export interface CompileResult {
   /** Targets compiled, in `-fsycl-targets` order, and AOT targets left out by `-fsycl-fixed-targets`. */
   readonly targets: readonly string[];
   readonly skippedTargets: readonly string[];
-  /** The pipelines that ran, canonical text. */
-  readonly pipelines: { readonly translationUnit: string; readonly linked: string };
+  /** The pipelines that ran, canonical text (`offload`: the image-set pipeline of each set of targets). */
+  readonly pipelines: { readonly translationUnit: string; readonly linked: string; readonly offload?: string };
   /** Kernels of the program (entry points of the images). */
   readonly kernels: readonly string[];
   /** With dynamic linking: the SYCL_EXTERNAL functions the program exports, and the functions it imports (no unit defines them). */
@@ -371,20 +362,40 @@ export function programForTarget(linked: Module, target: ResolvedTarget, config:
 }
 
 /**
- * Adds the explanation facts of each image's kernels to its property file (`syclkit/explain`),
- * after post-link wrote the table: every row with entry points (add-on images have none).
+ * The targets that can share one image set: every target sees the same program unless device_if
+ * resolution changes it for a device target (a conditional caller or conditionally used aspects
+ * left in the program). Then generic targets share one set and each device target gets its own,
+ * as one post-link run per target would.
  */
-function addExplainFacts(tablePath: string, facts: ProgramFacts): void {
-  const rows = readWrapperBatchTable(readFileTable(readFileSync(tablePath), { fileName: tablePath }));
-  for (const row of rows) {
-    if (row.properties === '' || row.symbols === '') continue;
-    const entries = readSymbolFile(readFileSync(row.symbols), { fileName: row.symbols });
-    if (entries.length === 0) continue;
-    const registry = readPropertySetRegistry(readFileSync(row.properties), { fileName: row.properties });
-    if (registry.getSet(ADD_ON_IMAGE_SET) !== undefined) continue; // a device_if add-on image: no kernels
-    registry.add(EXPLAIN_SET, EXPLAIN_PROPERTY, encodeFacts(restrictFacts(facts, entries)));
-    writeIntermediate(row.properties, writePropertySetRegistry(registry));
-  }
+export function targetSets(linked: Module, targets: readonly ResolvedTarget[]): ResolvedTarget[][] {
+  const resolutionChangesProgram = linked.functions.some((fn) => conditionalCallerForm(fn) !== undefined) || linked.functions.some((fn) => hasAttachment(linked, fn, 'sycl_conditionally_used_aspects'));
+  if (!resolutionChangesProgram) return targets.length === 0 ? [] : [[...targets]];
+  const generic = targets.filter((t) => t.kind === 'generic');
+  const sets: ResolvedTarget[][] = generic.length === 0 ? [] : [generic];
+  for (const t of targets) if (t.kind !== 'generic') sets.push([t]);
+  // Keep -fsycl-targets order between sets (a set goes where its first target is).
+  return sets.sort((a, b) => targets.indexOf(a[0]!) - targets.indexOf(b[0]!));
+}
+
+function hasAttachment(module: Module, fn: { attachments: readonly { kind: number }[] | null }, kind: string): boolean {
+  const id = module.context.md.kinds.lookup(kind);
+  return id !== undefined && fn.attachments !== null && fn.attachments.some((a) => a.kind === id);
+}
+
+/** The image-set pipeline `compile` runs for these options (see `offloadPipelineText`). */
+export function compilePipelineText(options: Pick<CompileOptions, 'split' | 'bundling' | 'allowDeviceImageDependencies' | 'deviceLibrary' | 'saveTemps'>): string {
+  return offloadPipelineText({
+    split: SPLIT_MODES[options.split ?? 'auto'],
+    bundling: options.bundling === 'upstream' ? 'upstream' : 'design',
+    dynamicLinking: dynamicLinking(options),
+    writeFiles: options.saveTemps !== undefined,
+  });
+}
+
+/** The explanation facts as `explain-facts` adds them: indexed once, sliced per image. */
+function explainSource(facts: ProgramFacts): ImageFactsSource {
+  const index = new FactsIndex(facts);
+  return { set: EXPLAIN_SET, property: EXPLAIN_PROPERTY, valueFor: (entries) => encodeFacts(restrictFacts(index, entries)) };
 }
 
 /** Compiles a program; see the module comment. Errors in the input throw (located where possible). */
@@ -395,7 +406,6 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
-  const dynamic = dynamicLinking(options);
   const fail = (): CompileResult => ({
     diagnostics: log,
     ok: false,
@@ -408,79 +418,83 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   });
   if (!prepared.ok || prepared.linked === undefined) return fail();
   const linked = prepared.linked;
+  const registry = options.registry ?? passRegistry();
 
-  // 5 and 6. Per target: post-link, AOT, wrap.
+  // 5 and 6. Per set of targets: the offload pipeline (device_if, split, per image: requirements,
+  // filtering, properties, explain facts, printing, AOT, wrapping), in memory, into one container.
   const stem = options.output !== undefined ? stemOf(options.output) : (options.name ?? 'app');
-  const work = resolve(options.saveTemps ?? mkdtempSync(join(tmpdir(), 'syclkit-')));
+  const work = options.saveTemps === undefined ? undefined : resolve(options.saveTemps);
+  const compilers = compiled.map((target) => compilerFor(target, options, config));
+  const text = compilePipelineText(options);
+  const pipeline = registry.build<ImageSet>(text, { unit: imageSetKind, source: 'offload pipeline' });
+  const source = facts === undefined ? undefined : explainSource(facts);
   const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
   try {
-    if (options.saveTemps !== undefined) writeIntermediate(join(work, `${stem}.linked.ll`), printModule(linked));
-    for (const target of compiled) {
-      step(`${target.name}: post-link`);
-      const device = target.kind !== 'generic';
-      const table = join(work, `${stem}_${target.name}.table`);
-      const postLink: PostLinkOptions = {
-        outputs: [device ? { path: table, target: target.name } : { path: table }],
-        mode: SPLIT_MODES[options.split ?? 'auto'],
-        policy: options.bundling ?? 'design',
-        // device_if: decided for a device target before the split; add-on images otherwise.
-        deviceIf: device ? { aotTarget: target.name } : 'add-on-images',
-        // Dynamic linking: SYCL_EXTERNAL definitions are entry points, exported from their images.
-        emitOnlyKernelsAsEntryPoints: !dynamic,
-        allowDeviceImageDependencies: dynamic,
-        emitExportedSymbols: dynamic,
-        emitImportedSymbols: dynamic,
-        symbols: true,
-        properties: true,
-        textIR: true,
+    for (const target of compiled) writer.addBundle(target.name);
+    if (work !== undefined) writeIntermediate(join(work, `${stem}.linked.ll`), printModule(linked));
+    for (const targets of targetSets(linked, compiled)) {
+      step(`${targets.map((t) => t.name).join(', ')}: split, AOT compilation and wrapping`);
+      const set = new ImageSet(linked, {
+        outputs: targets.map((t) => (t.kind === 'generic' ? { name: t.name } : { name: t.name, target: t.name })),
         deviceConfig: config,
-        incompatibleImages: 'empty-module',
-        checkExternalFunctions: (options.bundling ?? 'design') === 'design',
-        emitParamInfo: true,
-        outputsGiven: true,
-      };
-      let post;
-      try {
-        post = await runPostLink(linked, postLink, { writeFile: writeIntermediate, removeFile: (path) => rmSync(path, { force: true }) });
-      } catch (error) {
-        if (!(error instanceof PostLinkError)) throw error;
-        // PostLinkError does not carry the diagnostics that led to it; for device_if, redo the
-        // resolution on a copy to say which calls could not be decided.
-        if (error.code === 'device-if-unresolved') programForTarget(linked, target, config, log);
-        log.report({ severity: 'error', code: error.code, message: error.message, pass: 'sycl-post-link' });
+      });
+      set.set(CONTAINER, writer);
+      set.set(AOT_COMPILERS, targets.map((t) => compilers[compiled.indexOf(t)]));
+      set.set(IMAGE_PREFIXES, targets.map((t) => `${stem}_${t.name}`));
+      if (source !== undefined) set.set(EXPLAIN_FACTS, source);
+      if (work !== undefined) {
+        const prefixes = targets.map((t) => join(work, `${stem}_${t.name}`));
+        set.set(FILE_SINK, { prefix: prefixes[0]!, prefixes, writeFile: writeIntermediate });
+      }
+      const result = await pipeline.runAsync(set, {
+        ...(options.policy === undefined ? {} : { policy: options.policy }),
+        instrumentations: options.instrumentations ?? [],
+      });
+      log.addApplied(result.diagnostics.filter((d) => d.code !== 'incompatible-image'));
+      if (result.stopped || log.errorCount > 0) {
         writer.abort();
         return fail();
       }
-      for (const d of post.diagnostics) {
-        if (d.code === 'incompatible-image' || d.code === 'no-modifications') continue;
-        log.report({ severity: d.severity === 'note' ? 'note' : d.severity, code: d.code, message: d.message, pass: 'sycl-post-link' });
+      if (work !== undefined) {
+        tablesOf(set, { symbols: true, properties: true }).forEach(({ table }, i) => writeIntermediate(join(work, `${stem}_${targets[i]!.name}.table`), writeFileTable(table)));
       }
-      for (const { spec, table: fileTable } of post.tables) writeIntermediate(spec.path, writeFileTable(fileTable));
-      if (log.errorCount > 0) {
-        writer.abort();
-        return fail();
-      }
-      if (facts !== undefined) addExplainFacts(table, facts);
-      step(`${target.name}: AOT compilation and wrapping`);
-      writer.addBundle(target.name);
-      await packTables([{ table, target: target.name, compiler: compilerFor(target, options, config) }], (image) => writer.addImage(image));
     }
     writer.finish();
   } catch (error) {
     writer.abort();
     throw error;
-  } finally {
-    if (options.saveTemps === undefined) rmSync(work, { recursive: true, force: true });
   }
 
-  const container = options.output !== undefined ? new Uint8Array(readFileSync(options.output)) : writer.bytes();
-  const reader = ContainerReader.fromBytes(container, { fileName: options.output ?? `${stem}.fatbin` });
-  const report = inspectContainer(reader);
-  reader.close();
+  // The container and what it holds are read back only when asked for (-v, --json, the demo).
+  const memory = options.output === undefined ? writer.bytes() : undefined;
+  const fileName = options.output ?? `${stem}.fatbin`;
+  let container = memory;
+  let report: InspectReport | undefined;
+  const containerBytes = (): Uint8Array => (container ??= new Uint8Array(readFileSync(options.output!)));
   if (options.wrapperIR !== undefined) {
     step('wrapper IR');
-    const descriptor = options.output !== undefined ? readContainerFile(options.output) : ContainerReader.fromBytes(container).readDescriptor();
+    const descriptor = memory === undefined ? readContainerFile(options.output!) : ContainerReader.fromBytes(memory).readDescriptor();
     writeFileAtomic(options.wrapperIR, Buffer.from(emitWrapperIR(descriptor), 'latin1'));
   }
-  return { diagnostics: log, ok: true, container, report, targets: compiled.map((t) => t.name), skippedTargets: skipped.map((t) => t.name), pipelines, kernels, exports, imports };
+  return {
+    diagnostics: log,
+    ok: true,
+    get container() {
+      return containerBytes();
+    },
+    get report() {
+      if (report === undefined) {
+        const reader = ContainerReader.fromBytes(containerBytes(), { fileName });
+        report = inspectContainer(reader);
+        reader.close();
+      }
+      return report;
+    },
+    targets: compiled.map((t) => t.name),
+    skippedTargets: skipped.map((t) => t.name),
+    pipelines: { ...pipelines, offload: registry.print(registry.parse(text, { unit: imageSetKind }), { unit: imageSetKind }) },
+    kernels,
+    exports,
+    imports,
+  };
 }

@@ -300,12 +300,14 @@ export function computeProgramFacts(units: readonly { readonly file: string; rea
   return { version: FACTS_VERSION, units: units.map((u) => u.file), aspects, functions };
 }
 
-/** Resolves calls the way the linker does; see {@link ProgramFacts}. */
+/** Resolves calls the way the linker does; see {@link ProgramFacts}. Built once per program. */
 export class FactsIndex {
   readonly #byUnit = new Map<string, FunctionFacts>();
   readonly #global = new Map<string, FunctionFacts>();
+  readonly #position = new Map<FunctionFacts, number>();
   constructor(readonly facts: ProgramFacts) {
-    for (const f of facts.functions) {
+    facts.functions.forEach((f, i) => {
+      this.#position.set(f, i);
       const key = `${f.unit}\u0000${f.name}`;
       const known = this.#byUnit.get(key);
       if (known === undefined || (!known.definition && f.definition)) this.#byUnit.set(key, f);
@@ -313,7 +315,7 @@ export class FactsIndex {
         const other = this.#global.get(f.name);
         if (other === undefined || (!other.definition && f.definition)) this.#global.set(f.name, f);
       }
-    }
+    });
   }
 
   /** The function a call from `from` to `name` reaches. */
@@ -328,15 +330,24 @@ export class FactsIndex {
     return this.#global.get(name);
   }
 
+  /** Where a function's facts are in the program's list (for program order). */
+  position(f: FunctionFacts): number {
+    return this.#position.get(f) ?? -1;
+  }
+
   /** Names of the kernels the facts know, in order. */
   kernels(): string[] {
     return this.facts.functions.filter((f) => f.kernel && f.definition).map((f) => f.name);
   }
 }
 
-/** The facts of the functions `entries` reach (plain and conditional calls): what one image needs. */
-export function restrictFacts(facts: ProgramFacts, entries: Iterable<string>): ProgramFacts {
-  const index = new FactsIndex(facts);
+/**
+ * The facts of the functions `entries` reach (plain and conditional calls): what one image needs.
+ * With an index built once for the program, the cost is that of the slice, not of the program.
+ */
+export function restrictFacts(program: ProgramFacts | FactsIndex, entries: Iterable<string>): ProgramFacts {
+  const index = program instanceof FactsIndex ? program : new FactsIndex(program);
+  const facts = index.facts;
   const keep = new Set<FunctionFacts>();
   const queue: FunctionFacts[] = [];
   for (const name of entries) {
@@ -346,17 +357,20 @@ export function restrictFacts(facts: ProgramFacts, entries: Iterable<string>): P
       queue.push(f);
     }
   }
-  while (queue.length > 0) {
-    const f = queue.shift()!;
-    for (const callee of [...f.calls.map((c) => c.callee), ...f.conditionalCalls.map((c) => c.action)]) {
+  for (let next = 0; next < queue.length; next++) {
+    const f = queue[next]!;
+    const visit = (callee: string): void => {
       const g = index.resolve(callee, f);
       if (g !== undefined && !keep.has(g)) {
         keep.add(g);
         queue.push(g);
       }
-    }
+    };
+    for (const c of f.calls) visit(c.callee);
+    for (const c of f.conditionalCalls) visit(c.action);
   }
-  const kept = facts.functions.filter((f) => keep.has(f));
+  // Program order, as the whole list filtered would give.
+  const kept = [...keep].sort((a, b) => index.position(a) - index.position(b));
   const units = [...new Set(kept.map((f) => f.unit))].sort((a, b) => a - b);
   const renumber = new Map(units.map((u, i) => [u, i]));
   return {
