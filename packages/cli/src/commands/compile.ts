@@ -7,7 +7,8 @@ import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { unitInputs } from '../read-module.js';
 import { passRegistry } from '../passes.js';
-import { DEFAULT_MIDDLE_PIPELINE, SPLIT_MODES, compileProgram, linkedPipeline, selectTargets, translationUnitPipelineText, uniquePrefix, type CompileResult, type DeviceCodeSplit } from '../driver/compile.js';
+import { DEFAULT_MIDDLE_PIPELINE, SPLIT_MODES, compilePipelineText, compileProgram, linkedPipeline, selectTargets, translationUnitPipelineText, uniquePrefix, type CompileResult, type DeviceCodeSplit } from '../driver/compile.js';
+import { imageSetKind } from '@syclkit/post-link';
 import { DiagnosticLog, knownDriverCodes } from '../driver/diagnostics.js';
 import { diagnosticsJSON, splitDiagnosticFlags } from '../driver/cli-common.js';
 import { loadPassModules } from '../driver/load-pass.js';
@@ -23,6 +24,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'emit-wrapper-ir', kind: 'value', valueName: '<file.ll>', help: "Also write the module clang-offload-wrapper would emit for the binary" },
   { name: 'save-temps', kind: 'value', valueName: '<dir>', help: 'Keep the linked IR, post-link tables, images and property files in <dir>' },
   { name: 'passes', kind: 'value', joinedOnly: true, valueName: '<pipeline>', help: `Replace the middle of the pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; '' for none)` },
+  { name: 'offload-passes', kind: 'value', joinedOnly: true, valueName: '<pipeline>', help: "Replace the image-set pipeline each set of targets runs (default: the offload pipeline for these flags; e.g. 'device-if,my-split,offload-images')" },
   { name: 'load-pass', kind: 'value', repeatable: true, valueName: '<module.js>', help: 'Load a JS module exporting definePass(...) entries; their names work in -passes (repeatable)' },
   { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
@@ -50,10 +52,13 @@ emits it) into a fat binary with one bundle per target:
   link                    the units, as llvm-link
   the linked program      the middle pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; -passes replaces it), then
                           sycl-propagate-aspects-usage<no-validate> (every aspect saved)
-  each target             post-link: device_if calls decided for a device target, or made into
-                          add-on image pairs for JIT; split with the design's requirement rule;
-                          images a target cannot run kept as empty rows; then the AOT step; all
-                          bundles wrapped into one container
+  each set of targets     the offload pipeline (passes over an image set, --print-pipeline shows
+                          it): device_if calls decided for a device target, or made into add-on
+                          image pairs for JIT; split with the design's requirement rule; per image,
+                          requirements, images a target cannot run kept as empty rows, properties,
+                          the AOT step, and wrapping into one container. Targets share one set
+                          (one split, each image printed once) unless device_if changes the
+                          program for a device target
 
 Device code dynamic linking: 'syclkit compile --device-library lib.ll -o lib.fatbin' makes a
 fat binary whose images export the SYCL_EXTERNAL functions of lib.ll ('SYCL/exported symbols');
@@ -193,10 +198,19 @@ export const command: Command = {
       const units = args.positionals.length > 0 ? args.positionals : ['<input>'];
       const perUnit = units.map((file) => ({ file, pipeline: registry.print(registry.parse(translationUnitPipelineText(uniquePrefix(file), fixedNames))) }));
       const linked = registry.print(linkedPipeline(registry, middle, fixedNames));
-      if (json) io.stdout.write(`${JSON.stringify({ translationUnits: perUnit, linked }, null, 2)}\n`);
+      const offloadText = compilePipelineText({
+        split,
+        bundling,
+        allowDeviceImageDependencies: args.flags.has('fsycl-allow-device-image-dependencies'),
+        deviceLibrary: args.flags.has('device-library'),
+        ...(valueOf(args, 'save-temps') === undefined ? {} : { saveTemps: valueOf(args, 'save-temps')! }),
+      });
+      const offload = registry.print(registry.parse(valueOf(args, 'offload-passes') ?? offloadText, { unit: imageSetKind, source: '-offload-passes' }), { unit: imageSetKind });
+      if (json) io.stdout.write(`${JSON.stringify({ translationUnits: perUnit, linked, offload }, null, 2)}\n`);
       else {
         for (const { file, pipeline } of perUnit) io.stdout.write(`# translation unit ${file}\n${pipeline}\n`);
         io.stdout.write(`# linked program\n${linked}\n`);
+        io.stdout.write(`# each set of targets (image set)\n${offload}\n`);
       }
       return 0;
     }
@@ -222,6 +236,7 @@ export const command: Command = {
         config,
         bundling,
         middle,
+        ...(valueOf(args, 'offload-passes') === undefined ? {} : { offload: valueOf(args, 'offload-passes')! }),
         registry,
         output,
         aot: aotMap(args.values.get('aot') ?? []),

@@ -83,6 +83,8 @@ export interface CompileOptions {
   readonly bundling?: RequirementPolicy;
   /** Pipeline text for the middle (default {@link DEFAULT_MIDDLE_PIPELINE}; '' for none). */
   readonly middle?: string;
+  /** The image-set pipeline for each set of targets (default: {@link compilePipelineText} of these options). */
+  readonly offload?: string;
   /** The pass registry (default: syclkit's, plus what `--load-pass` added). */
   readonly registry?: PassRegistry;
   /** Where the container goes; undefined keeps it in memory only (`result.container`). */
@@ -403,6 +405,10 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   if (options.output !== undefined) checkOutputPath(options.output, 'the fat binary');
   if (options.wrapperIR !== undefined) checkOutputPath(options.wrapperIR, 'the wrapper IR');
   if (options.saveTemps !== undefined) makeDirectory(options.saveTemps);
+  // The offload pipeline is parsed before any work (a bad -offload-passes is reported at once).
+  const registry = options.registry ?? passRegistry();
+  const text = options.offload ?? compilePipelineText(options);
+  const pipeline = registry.build<ImageSet>(text, { unit: imageSetKind, source: options.offload === undefined ? 'offload pipeline' : '-offload-passes' });
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
@@ -418,15 +424,12 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   });
   if (!prepared.ok || prepared.linked === undefined) return fail();
   const linked = prepared.linked;
-  const registry = options.registry ?? passRegistry();
 
   // 5 and 6. Per set of targets: the offload pipeline (device_if, split, per image: requirements,
   // filtering, properties, explain facts, printing, AOT, wrapping), in memory, into one container.
   const stem = options.output !== undefined ? stemOf(options.output) : (options.name ?? 'app');
   const work = options.saveTemps === undefined ? undefined : resolve(options.saveTemps);
   const compilers = compiled.map((target) => compilerFor(target, options, config));
-  const text = compilePipelineText(options);
-  const pipeline = registry.build<ImageSet>(text, { unit: imageSetKind, source: 'offload pipeline' });
   const source = facts === undefined ? undefined : explainSource(facts);
   const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
   try {
@@ -492,7 +495,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     },
     targets: compiled.map((t) => t.name),
     skippedTargets: skipped.map((t) => t.name),
-    pipelines: { ...pipelines, offload: registry.print(registry.parse(text, { unit: imageSetKind }), { unit: imageSetKind }) },
+    pipelines: { ...pipelines, offload: pipeline.text },
     kernels,
     exports,
     imports,
