@@ -18,7 +18,7 @@ import { AddOnImageProcessor, deviceIfGraphOptions, isConditionalCallerDeclarati
 import { ImageSet, ImageUnit, imageKind, imageSetKind, Slot, type ImageRow } from './image-set.js';
 import { imageFileNames, outputPrefix, type ImageFileNames } from './output-names.js';
 import { printBytes } from './print.js';
-import { computeImageProperties } from './properties.js';
+import { computeImageProperties, withCompileTarget } from './properties.js';
 import { aspectTableOf, checkExternalFunctions, computeImageRequirements, type ImageRequirements } from './requirements.js';
 import { SpecConstantProcessor } from './spec-constants.js';
 import { planSplit, type SplitImage } from './split.js';
@@ -308,7 +308,7 @@ export const imageRequirementsPass = definePass({
     image.fixedTargetOverride = undefined;
     if (options.checkSyclExternal) {
       const check = checkExternalFunctions(module, image.entryPoints, features, table);
-      for (const w of check.warnings) ctx.report({ code: w.code, message: w.message, location: { function: w.function } });
+      for (const w of check.warnings) ctx.report({ code: w.code, message: w.message });
       if (check.fixedTargetImage) image.fixedTargetOverride = check.finalFixedTargets;
       else requirements = withAspects(requirements, check.finalUsedAspects, table.nameOf.bind(table));
     }
@@ -421,13 +421,14 @@ export const imagePropertiesPass = definePass({
       ...(image.extraSets.length > 0 ? { extraSets: image.extraSets } : {}),
       ...(image.fixedTargetOverride !== undefined ? { fixedTargetOverride: image.fixedTargetOverride } : {}),
     };
-    // Outputs without a target share one registry (the sets are read, never changed, afterwards).
+    // Computed once per image: outputs without a target share the registry, targeted ones get a
+    // copy with their compile_target (the only property that depends on the output).
     let generic: ImageRow['properties'];
     set.outputs.forEach((output, i) => {
       const row = image.rows[i];
       if (row === undefined) return;
-      if (output.target === undefined) row.properties = generic ??= computeImageProperties(input, propertyOptions);
-      else row.properties = computeImageProperties({ ...input, compileTarget: output.target }, propertyOptions);
+      generic ??= computeImageProperties(input, propertyOptions);
+      row.properties = output.target === undefined ? generic : withCompileTarget(generic, output.target);
     });
     return PreservedAnalyses.all();
   },
