@@ -15,6 +15,7 @@ import type { Device } from './device.js';
 import { SyclError, errc } from './errors.js';
 import type { KernelArg } from './kernel-args.js';
 import type { NdRange, Range } from './ranges.js';
+import { isPtxText } from './cuda/ptx.js';
 import { isBinaryCode, summarizeIrText, type FunctionSummary, type ImageSummary } from './image-summary.js';
 import { formatSizes } from './ranges.js';
 import { requirementEntries } from './requirements.js';
@@ -251,7 +252,8 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
   const summaryOf = (image: ProgramImage): ImageSummary | 'opaque' => {
     let summary = summaries.get(image.bytes);
     if (summary === undefined) {
-      if (isBinaryCode(image.bytes)) summary = 'opaque';
+      // SPIR-V, bitcode and PTX are device code the simulation does not read.
+      if (isBinaryCode(image.bytes) || isPtxText(image.bytes)) summary = 'opaque';
       else {
         try {
           summary = summarizeIrText(image.bytes, image.name);
