@@ -71,6 +71,8 @@ export interface Program {
   readonly buildLog?: string;
   /** Wall time of the build in milliseconds, when the backend measures it. */
   readonly buildMilliseconds?: number;
+  /** The device compiler's own time for the build (the CUDA JIT's `CU_JIT_WALL_TIME`), when it reports one. */
+  readonly compilerMilliseconds?: number;
 }
 
 /** A kernel to run on the device, with its arguments. */

@@ -40,7 +40,14 @@ export function jitTimes(fatbin: string, target: string): JitTimesResult {
       const again = runtime.queue(device).parallelFor(kernel, [1]);
       const cachedMs = performance.now() - start;
       if (!again.programCacheHit) throw new Error('the second submission missed the program cache');
-      images.push({ image: image.name, kernels: image.entries.length, bytes: image.dataLength, buildMs: launch.program.buildMilliseconds ?? Number.NaN, cachedMs });
+      images.push({
+        image: image.name,
+        kernels: image.entries.length,
+        bytes: image.dataLength,
+        buildMs: launch.program.buildMilliseconds ?? Number.NaN,
+        cachedMs,
+        ...(launch.program.compilerMilliseconds === undefined ? {} : { driverMs: launch.program.compilerMilliseconds }),
+      });
     } catch (error) {
       images.push({ image: image.name, kernels: image.entries.length, bytes: image.dataLength, buildMs: Number.NaN, cachedMs: Number.NaN, error: error instanceof SyclError ? error.render() : String(error) });
     }

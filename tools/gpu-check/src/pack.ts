@@ -42,9 +42,8 @@ function packageFiles(dir: string, name: string): string[] {
   const all = (d: string): string[] =>
     readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? all(join(d, e.name)) : e.isFile() || e.isSymbolicLink() ? [join(d, e.name)] : []));
   if (name === 'koffi') {
-    return ['package.json', 'index.js', 'index.cjs', 'indirect.js', 'indirect.cjs', 'LICENSE.txt', 'src/koffi/index.js', 'src/koffi/index.cjs', 'src/koffi/indirect.js', 'src/koffi/indirect.cjs']
-      .map((f) => join(dir, f))
-      .filter((f) => existsSync(f));
+    // Its JavaScript (loader and helpers), not the C++ sources, headers and docs.
+    return all(dir).filter((f) => /\.(c?js|mjs|json)$|LICENSE/.test(f) && !/\/(vendor|doc|build)\//.test(f));
   }
   if (name.startsWith('@koromix/koffi-')) return ['package.json', 'index.js', 'linux_x64/koffi.node'].map((f) => join(dir, f)).filter((f) => existsSync(f));
   return all(dir).filter((f) => !/\.(md|map|ts)$/.test(f));

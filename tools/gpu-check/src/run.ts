@@ -292,22 +292,33 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     log('');
     log('== 5. JIT time per image (child processes; cold = CUDA_CACHE_DISABLE=1, disk = the driver\'s JIT cache filled by a previous process, program cache = the runtime\'s second submission)');
     const cacheDir = mkdtempSync(join(tmpdir(), 'gpu-check-cuda-cache-'));
-    const tsv: string[] = ['fatbin\timage\tkernels\tptx_bytes\tcold_ms\tdisk_cache_ms\tprogram_cache_ms'];
+    const tsv: string[] = ['fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms'];
     const jitFatbins = [manifest.demo['per_kernel'], manifest.bench.fatbins['per_kernel'], manifest.bench.fatbins['off']].filter((n): n is string => n !== undefined);
     for (const name of jitFatbins) {
-      const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_DISABLE: '1' });
-      child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
-      const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
-      const coldMs = cold.images.map((i) => i.buildMs);
-      const warmMs = warm.images.map((i) => i.buildMs);
-      const hitMs = cold.images.map((i) => i.cachedMs);
-      cold.images.forEach((image, i) => tsv.push(`${name}\t${image.image}\t${image.kernels}\t${image.bytes}\t${image.buildMs.toFixed(3)}\t${(warm.images[i]?.buildMs ?? Number.NaN).toFixed(3)}\t${image.cachedMs.toFixed(4)}`));
-      const sum = (v: number[]): number => v.reduce((a, b) => a + b, 0);
-      log(
-        `${name}: ${cold.images.length} images; cold median ${ms(median(coldMs))} (max ${ms(Math.max(...coldMs))}, total ${ms(sum(coldMs))}); disk cache median ${ms(median(warmMs))} (total ${ms(sum(warmMs))}); program cache median ${(median(hitMs) * 1000).toFixed(1)} µs`,
-      );
-      if (cold.images.length <= 8) for (const image of cold.images) log(`  ${image.image} (${image.kernels} kernels, ${image.bytes} bytes of PTX): cold ${ms(image.buildMs)}, driver JIT ${ms(image.driverMs ?? Number.NaN)}`);
-      jit.push({ fatbin: name, images: cold.images.length, coldMedianMs: median(coldMs), coldTotalMs: sum(coldMs), diskCacheMedianMs: median(warmMs), diskCacheTotalMs: sum(warmMs), programCacheMedianMs: median(hitMs) });
+      try {
+        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_DISABLE: '1' });
+        child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
+        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
+        const finite = (values: number[]): number[] => values.filter((v) => Number.isFinite(v));
+        const coldMs = finite(cold.images.map((i) => i.buildMs));
+        const driverMs = finite(cold.images.map((i) => i.driverMs ?? Number.NaN));
+        const warmMs = finite(warm.images.map((i) => i.buildMs));
+        const hitMs = finite(cold.images.map((i) => i.cachedMs));
+        cold.images.forEach((image, i) =>
+          tsv.push(`${name}\t${image.image}\t${image.kernels}\t${image.bytes}\t${image.buildMs.toFixed(3)}\t${(image.driverMs ?? Number.NaN).toFixed(3)}\t${(warm.images[i]?.buildMs ?? Number.NaN).toFixed(3)}\t${image.cachedMs.toFixed(4)}`),
+        );
+        const sum = (v: number[]): number => v.reduce((a, b) => a + b, 0);
+        log(
+          `${name}: ${cold.images.length} images; cold median ${ms(median(coldMs))} (driver's JIT ${ms(median(driverMs))}; max ${ms(Math.max(...coldMs))}, total ${ms(sum(coldMs))}); disk cache median ${ms(median(warmMs))} (total ${ms(sum(warmMs))}); program cache median ${(median(hitMs) * 1000).toFixed(1)} µs`,
+        );
+        if (cold.images.length <= 8) for (const image of cold.images) log(`  ${image.image} (${image.kernels} kernels, ${image.bytes} bytes of PTX): cold ${ms(image.buildMs)}, driver JIT ${ms(image.driverMs ?? Number.NaN)}`);
+        const errors = cold.images.filter((i) => i.error !== undefined);
+        for (const image of errors.slice(0, 3)) log(`  ${image.image}: ${image.error!.split('\n')[0]}`);
+        if (errors.length > 0) fail(`${errors.length} images of ${name} did not build`);
+        jit.push({ fatbin: name, images: cold.images.length, coldMedianMs: median(coldMs), coldDriverJitMedianMs: median(driverMs), coldTotalMs: sum(coldMs), diskCacheMedianMs: median(warmMs), diskCacheTotalMs: sum(warmMs), programCacheMedianMs: median(hitMs), failed: errors.length });
+      } catch (error) {
+        fail(`JIT times of ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
     if (options.out !== undefined) writeFileSync(join(options.out, 'jit-times.tsv'), tsv.join('\n') + '\n');
 
@@ -321,8 +332,14 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
       for (const split of ['per_kernel', 'off'] as const) {
         const name = manifest.bench.fatbins[split];
         if (name === undefined) continue;
-        if (label === 'disk cache') child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
-        const r = child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
+        let r: FirstLaunchResult;
+        try {
+          if (label === 'disk cache') child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
+          r = child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
+        } catch (error) {
+          fail(`first launch (${label}, ${split}): ${error instanceof Error ? error.message : String(error)}`);
+          continue;
+        }
         log(
           `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}`,
         );
@@ -343,7 +360,7 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     firstLaunch,
     failures,
   };
-  if (options.out !== undefined) writeFileSync(join(options.out, 'gpu-check.json'), JSON.stringify(report, null, 2) + '\n');
+  if (options.out !== undefined) writeFileSync(join(options.out, 'gpu-check.json'), JSON.stringify(report, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2) + '\n');
   log('');
   log(failures.length === 0 ? 'gpu-check: all checks passed' : `gpu-check: ${failures.length} check(s) failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
   return report;

@@ -30,11 +30,13 @@ const DEMO: Readonly<Record<string, readonly string[]>> = {
   _ZTS13HalfHistogram: ['.u64', '.u64'],
 };
 
+const BENCH: Readonly<Record<string, readonly string[]>> = { _ZTS2K0: ['.u64', '.align 8 .b8', '.align 8 .b8', '.align 8 .b8', '.u32'], _ZTS2K1: ['.u64', '.u32'] };
+
 function image(name: string, kernels: readonly string[], code: string | undefined, requirements: DeviceRequirements = {}): DeviceImage {
   const properties = new PropertySetRegistry();
   addDeviceRequirements(properties, { ...requirements, compileTarget: TARGET });
   properties.ensureSet(PropertySetName.KERNEL_PARAM_OPT_INFO);
-  for (const kernel of kernels) properties.add(PropertySetName.KERNEL_PARAM_OPT_INFO, kernel, bitVectorValue((DEMO[kernel] ?? ['.u64', '.u64']).map(() => false)));
+  for (const kernel of kernels) properties.add(PropertySetName.KERNEL_PARAM_OPT_INFO, kernel, bitVectorValue((DEMO[kernel] ?? BENCH[kernel] ?? ['.u64', '.u64']).map(() => false)));
   return deviceImage({ name, target: TARGET, image: code === undefined ? new Uint8Array() : Buffer.from(code), entries: kernels, properties, empty: code === undefined });
 }
 
@@ -50,7 +52,6 @@ define spir_kernel void @_ZTS2K1(ptr addrspace(1) %a, i32 %s) {
   ret void
 }
 `;
-const BENCH: Readonly<Record<string, readonly string[]>> = { _ZTS2K0: ['.u64', '.align 8 .b8', '.align 8 .b8', '.align 8 .b8', '.u32'], _ZTS2K1: ['.u64', '.u32'] };
 
 /** Writes prepare's output for the fixture into `dir`. */
 export function writeFixture(dir: string): Manifest {

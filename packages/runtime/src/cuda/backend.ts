@@ -232,6 +232,7 @@ export function cudaBackend(driver: CudaDriver, options: CudaBackendOptions = {}
         inspected: true,
         ...(result.infoLog === '' ? {} : { buildLog: result.infoLog }),
         buildMilliseconds: milliseconds,
+        ...(result.jitMilliseconds === undefined ? {} : { compilerMilliseconds: result.jitMilliseconds }),
       };
       const record: Built = { device, module: result.module, entries, functions: new Map(), released: false };
       built.set(program, record);
