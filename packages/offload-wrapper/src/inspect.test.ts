@@ -59,7 +59,7 @@ describe('displayPropertyValue', () => {
 describe('inspectContainer', () => {
   it('reports bundles, images, kernels, emptiness and decoded properties', async () => {
     const report = await fixtureReport();
-    expect(report).toMatchObject({ file: 'app.fatbin', containerVersion: 1 });
+    expect(report).toMatchObject({ file: 'app.fatbin', containerVersion: 2 });
     expect(report.bundles.map((b) => b.target)).toEqual(['spir64', 'intel_gpu_dg1']);
     const [a0, a1] = report.bundles[0]!.images;
     expect(a0).toMatchObject({
@@ -94,7 +94,7 @@ describe('formatInspectReport', () => {
   it('prints a summary with aspect names, sub-group sizes, add-on images and empty images', async () => {
     const text = formatInspectReport(await fixtureReport());
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^app\.fatbin: container version 1, 2 bundles, 4 images \(1 empty\), \d+ bytes$/);
+    expect(lines[0]).toMatch(/^app\.fatbin: container version 2, 2 bundles, 4 images \(1 empty\), \d+ bytes$/);
     expect(text).toContain('\nbundle spir64 (2 images)\n  image a_0: none, ');
     expect(text).toContain('    kernels: _ZTS7KernelA\n    requirements: aspects fp64 (6)\n');
     expect(text).toContain('    kernels: _ZTS7KernelB, _Z6helperv\n    requirements: sub-group size 32\n    add-on images: 1 if [-1, 6]\n');

@@ -65,7 +65,7 @@ describe('syclkit inspect', () => {
     const { code, out, err } = await syclkit('inspect', v1);
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toMatch(new RegExp(`^${v1.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: container version 1, 2 bundles, 4 images \\(1 empty\\), \\d+ bytes\n`));
+    expect(out).toMatch(new RegExp(`^${v1.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: container version 2, 2 bundles, 4 images \\(1 empty\\), \\d+ bytes\n`));
     expect(out).toContain('\nbundle spir64 (2 images)\n  image a_0: none, ');
     expect(out).toContain('    kernels: K1\n    requirements: aspects fp64 (6)\n');
     expect(out).toContain('    kernels: K2\n    requirements: sub-group size 16\n    add-on images: 1 if [-2, 6]\n');
