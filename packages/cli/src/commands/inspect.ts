@@ -21,9 +21,9 @@ Summarizes a fat-binary container written by syclkit wrap: its bundles (one per 
 each image its format and size, kernels (offload entries), requirements (aspects by name, required
 sub-group and work-group sizes, compile target), add-on images, and whether it is empty (filtered
 out for the target). With -kernel, only the images that define that kernel, found through the
-container's index without reading the other images. With -diff, says what changed between two builds: bundles and images appearing
-or vanishing, code changes, kernels moving, gaining or losing aspects or required sizes, or
-becoming empty.
+container's index without reading the other images. With -diff, says what changed between two
+builds: bundles and images appearing or vanishing, code changes, kernels moving, gaining or losing
+aspects or required sizes, or becoming empty.
 
 options:
 ${formatOptions(OPTIONS)}`;
