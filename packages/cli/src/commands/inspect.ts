@@ -1,6 +1,7 @@
 import { ContainerReader, diffReports, formatDiff, formatInspectReport, inspectContainer, type InspectReport } from '@syclkit/offload-wrapper';
 import { formatOptions, parseArgs, UsageError, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
+import { openFatBinary } from '../driver/fat-binary-input.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'json', help: 'Print JSON instead of text' },
@@ -25,7 +26,7 @@ options:
 ${formatOptions(OPTIONS)}`;
 
 function report(path: string, verify: boolean): InspectReport {
-  const reader = ContainerReader.open(path);
+  const reader = openFatBinary(path);
   try {
     if (verify) reader.verify();
     return inspectContainer(reader);
