@@ -15,7 +15,23 @@ export const KERNEL_INFO_PREFIXES = [
   '_ZN2cl4sycl6detail10KernelInfoI', // cl::sycl::detail::KernelInfo<
 ] as const;
 
-const MEMBER_SUFFIX = /E(\d+)([A-Za-z_][A-Za-z0-9_]*)E[A-Za-z]*$/;
+/**
+ * Where the template argument ends: the first `E` after which the rest is exactly
+ * `E <length><member name> E <parameter types>` (parameter types of these members are builtin
+ * letters, so no digit can follow the real member name's segment).
+ */
+function endOfTemplateArgument(symbol: string, from: number): number | undefined {
+  for (let i = symbol.indexOf('E', from); i >= 0; i = symbol.indexOf('E', i + 1)) {
+    const match = /^E(\d+)/.exec(symbol.slice(i));
+    if (match === null) continue;
+    const length = Number(match[1]);
+    const nameStart = i + match[0].length;
+    const name = symbol.slice(nameStart, nameStart + length);
+    if (name.length !== length || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+    if (/^E[A-Za-z]*$/.test(symbol.slice(nameStart + length))) return i;
+  }
+  return undefined;
+}
 
 /**
  * The kernel a `KernelInfo<T>` member symbol names (`_ZTS` + the mangling of T), or undefined
@@ -24,9 +40,9 @@ const MEMBER_SUFFIX = /E(\d+)([A-Za-z_][A-Za-z0-9_]*)E[A-Za-z]*$/;
 export function kernelOfHostSymbol(symbol: string): string | undefined {
   const prefix = KERNEL_INFO_PREFIXES.find((p) => symbol.startsWith(p));
   if (prefix === undefined) return undefined;
-  const match = MEMBER_SUFFIX.exec(symbol);
-  if (match === null || Number(match[1]) !== match[2]!.length) return undefined;
-  const type = symbol.slice(prefix.length, match.index);
+  const end = endOfTemplateArgument(symbol, prefix.length);
+  if (end === undefined) return undefined;
+  const type = symbol.slice(prefix.length, end);
   return type === '' ? undefined : `_ZTS${type}`;
 }
 

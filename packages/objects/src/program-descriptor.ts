@@ -57,15 +57,16 @@ class AddressSpace {
     if (elf.type === ElfType.REL) {
       for (const [index, base] of bases) {
         const section = elf.sections[index]!;
-        space.ranges.push({ start: base, end: base + section.size, bytes: section.type === SectionType.NOBITS ? new Uint8Array(section.size) : elf.contents(section) });
+        // Zero-filled sections (.bss) hold no descriptor data; they get an address but no bytes.
+        if (section.type !== SectionType.NOBITS) space.ranges.push({ start: base, end: base + section.size, bytes: elf.contents(section) });
       }
       space.applyObjectRelocations();
     } else {
       for (const segment of elf.segments) {
         if (segment.type !== 1) continue; // PT_LOAD
-        const bytes = new Uint8Array(segment.memsz);
-        bytes.set(elf.bytes.subarray(segment.offset, segment.offset + Math.min(segment.filesz, segment.memsz)));
-        space.ranges.push({ start: segment.vaddr, end: segment.vaddr + segment.memsz, bytes });
+        // The file's bytes only: the zero-filled rest (memsz > filesz, .bss) holds no descriptor data.
+        const size = Math.min(segment.filesz, segment.memsz);
+        space.ranges.push({ start: segment.vaddr, end: segment.vaddr + size, bytes: elf.bytes.subarray(segment.offset, segment.offset + size) });
       }
       space.applyDynamicRelocations();
     }
