@@ -87,8 +87,15 @@ export function readLinkInput(file: string, hostTriple: string, bytes: Uint8Arra
     return { kind: 'archive', file, members };
   }
   if (isElf(bytes)) return { kind: 'object', object: readObject(file, bytes, hostTriple) };
+  if (/\.(o|obj|a|lib)$/i.test(file)) {
+    throw new DeviceLinkError(file, `not an ELF object or an ar archive: the file starts with ${hexHead(bytes)} (expected 7f 45 4c 46 or '!<arch>')`);
+  }
   if (isBitcode(bytes) || looksLikeIRText(bytes)) return { kind: 'ir', file, bytes };
   throw new DeviceLinkError(file, 'not an object file, a static library (ar archive) or device IR (.ll/.bc)');
+}
+
+function hexHead(bytes: Uint8Array): string {
+  return bytes.length === 0 ? 'nothing (it is empty)' : [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
 }
 
 function looksLikeIRText(bytes: Uint8Array): boolean {
