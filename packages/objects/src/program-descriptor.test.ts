@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PropertySetRegistry, stringValue, uint32ArrayValue, uint32Value } from '@syclkit/formats';
+import { PropertySetRegistry, stringValue, uint32ArrayValue, uint32Value, type PropertyValue } from '@syclkit/formats';
 import { deviceImage, emitWrapperIR, type BinaryDescriptor, type DeviceImage } from '@syclkit/offload-wrapper';
 import { tool } from '../test/elf-builder.js';
 import { ObjectFormatError } from './errors.js';
@@ -15,7 +15,7 @@ const strip = tool('strip');
 const work = mkdtempSync(join(tmpdir(), 'syclkit-descriptor-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function props(entries: [string, string, ReturnType<typeof uint32Value>][]): PropertySetRegistry {
+function props(entries: [string, string, PropertyValue][]): PropertySetRegistry {
   const registry = new PropertySetRegistry();
   for (const [set, name, value] of entries) registry.add(set, name, value);
   return registry;

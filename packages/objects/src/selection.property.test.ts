@@ -11,7 +11,7 @@ import { fcOptions } from '@syclkit/testing';
 import { kernelInfoSymbol, kernelOfHostSymbol } from './host-kernels.js';
 import { selectArchiveMembers } from './member-selection.js';
 
-const symbol = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
+const symbol: fc.Arbitrary<string> = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
 const input = fc.record({ defines: fc.uniqueArray(symbol, { maxLength: 3 }), needs: fc.uniqueArray(symbol, { maxLength: 3 }) });
 
 describe('archive member selection', () => {

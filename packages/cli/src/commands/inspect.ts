@@ -1,4 +1,4 @@
-import { ContainerReader, diffReports, formatDiff, formatInspectReport, inspectContainer, type InspectReport } from '@syclkit/offload-wrapper';
+import { diffReports, formatDiff, formatInspectReport, inspectContainer, type InspectReport } from '@syclkit/offload-wrapper';
 import { formatOptions, parseArgs, UsageError, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
 import { openFatBinary } from '../driver/fat-binary-input.js';
