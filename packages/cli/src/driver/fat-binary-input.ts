@@ -4,7 +4,7 @@
  * offload descriptors are read from the ELF file itself (`@syclkit/objects`). A program's images
  * are named `<program>_<target>_<n>`, as `compile` names a container's after its output file.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { ContainerReader, ContainerWriter } from '@syclkit/offload-wrapper';
 import { isElf, readProgramDescriptors, readFatObject, unbundle } from '@syclkit/objects';
@@ -22,8 +22,13 @@ function head(path: string, length: number): Uint8Array {
   }
 }
 
-/** Whether a file is an ELF file (a linked program or an object), by its first bytes. */
+/** Whether a file is an ELF file (a linked program or an object), by its first bytes; false for what is not a regular file. */
 export function isElfPath(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+  } catch {
+    return false; // the container reader says what is wrong with the path
+  }
   return isElf(head(path, 4));
 }
 

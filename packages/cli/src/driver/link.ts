@@ -19,14 +19,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { ContainerReader, ContainerWriter, emitWrapperIR, inspectContainer, type BinaryDescriptor, type InspectReport } from '@syclkit/offload-wrapper';
-import { DeviceLinkError, isElf, readProgramDescriptors, selectArchiveMembers, writeFatObject, type LinkInput, type MemberChoice, type ProgramDescriptor } from '@syclkit/objects';
+import { DeviceLinkError, readProgramDescriptors, selectArchiveMembers, writeFatObject, type LinkInput, type MemberChoice, type ProgramDescriptor } from '@syclkit/objects';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { findLlvmTool } from '../llvm-tools.js';
 import { checkOutputPath, compileProgram, type CompileOptions, type CompileResult } from './compile.js';
 import type { DiagnosticLog } from './diagnostics.js';
-import { DEFAULT_HOST_TRIPLE, LINKED_IMAGE_BUNDLE, SYCL_KIND, deviceSymbols, deviceUnit, readLinkInput, type DeviceUnit, type LinkInputFile, type ObjectInput } from './link-inputs.js';
-import { parseModule } from '@syclkit/ir';
+import { DEFAULT_HOST_TRIPLE, LINKED_IMAGE_BUNDLE, SYCL_KIND, deviceUnit, readLinkInput, type DeviceUnit, type LinkInputFile, type ObjectInput } from './link-inputs.js';
 import { DEFAULT_MAIN_SOURCE, REGISTRATION_STUB_SOURCE } from './registration.js';
 
 /** Options of the device compile, as `compile` takes them (units and output come from the link). */
@@ -310,8 +309,6 @@ export async function linkProgram(options: LinkOptions): Promise<LinkResult> {
     dynamic,
     checkKernels: options.deviceLinkOnly !== true,
   });
-  const imageDescriptors = imageObjects;
-
   // The device code.
   const compiles: CompileResult[] = [];
   const stem = stemOf(options.output);
@@ -334,14 +331,13 @@ export async function linkProgram(options: LinkOptions): Promise<LinkResult> {
 
   step('wrapping device images');
   const wrapper = descriptor.bundles.length > 0 ? wrapperObject(descriptor, hostTriple) : undefined;
-  const registered = [...imageDescriptors.flatMap((d) => d.descriptors), ...(wrapper === undefined ? [] : readProgramDescriptors(wrapper, 'wrapper object'))];
+  const registered = [...imageObjects.flatMap((d) => d.descriptors), ...(wrapper === undefined ? [] : readProgramDescriptors(wrapper, 'wrapper object'))];
   const report = reportOf(registered, stem);
 
   if (options.deviceLinkOnly === true) {
-    if (wrapper === undefined && imageObjects.length === 0) throw new CliError('-fsycl-link: the inputs hold no device code');
-    const bundles = [...(wrapper === undefined ? [] : [{ id: LINKED_IMAGE_BUNDLE, data: wrapper }])];
-    if (imageObjects.length > 0) throw new CliError('-fsycl-link: inputs hold device images linked already; give them to the final link instead');
-    writeFileAtomic(options.output, writeFatObject({ hostObject: emptyHostObject(hostTriple), hostId: `host-${hostTriple}`, bundles, fileName: options.output }));
+    if (imageObjects.length > 0) throw new DeviceLinkError(imageObjects[0]!.file, 'holds device images linked already (-fsycl-link or -fno-sycl-rdc -c); give it to the final link instead');
+    if (wrapper === undefined) throw new CliError('-fsycl-link: the inputs hold no device code');
+    writeFileAtomic(options.output, writeFatObject({ hostObject: emptyHostObject(hostTriple), hostId: `host-${hostTriple}`, bundles: [{ id: LINKED_IMAGE_BUNDLE, data: wrapper }], fileName: options.output }));
     return { ok: true, output: options.output, compiles, diagnostics: compiles.map((c) => c.diagnostics), members, report, suppliedMain: false };
   }
 
@@ -429,14 +425,4 @@ function reportOf(descriptors: readonly ProgramDescriptor[], stem: string): Insp
   } finally {
     reader.close();
   }
-}
-
-/** Whether a file is an ELF program or object (the input path of check/inspect/explain/run for linked programs). */
-export function isElfFile(bytes: Uint8Array): boolean {
-  return isElf(bytes);
-}
-
-/** Parses IR text for its symbols (for tests and tools that have text, not files). */
-export function deviceSymbolsOfText(text: string, file: string): Pick<DeviceUnit, 'defines' | 'kernels' | 'needs'> {
-  return deviceSymbols(parseModule(text, { filename: file }));
 }
