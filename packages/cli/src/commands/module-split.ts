@@ -1,12 +1,12 @@
 import { writeFileTable, type FileTable } from '@syclkit/formats';
 import { BITCODE_ENCODER, FILE_SINK, ImageSet, imageSetKind, postLinkRegistry, tablesOf, type SplitMode } from '@syclkit/post-link';
 import type { Module } from '@syclkit/ir';
-import { rmSync } from 'node:fs';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { runLlvmTool } from '../llvm-tools.js';
-import { readInputModule, writeOutputFile } from './post-link.js';
+import { readInputModule } from './post-link.js';
+import { RunOutputs } from '../driver/run-outputs.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'o', kind: 'value', valueName: '<prefix>', help: "Output prefix (default 'output'): <prefix>_<n>.{ll,bc,sym,prop} and <prefix>.table" },
@@ -54,23 +54,18 @@ export function moduleSplitPipelineText(options: Pick<SplitImagesOptions, 'mode'
  */
 export function writeSplitImages(module: Module, options: SplitImagesOptions): void {
   const { prefix } = options;
-  const written: string[] = [];
-  const set = new ImageSet(module, { outputs: [{ name: `${prefix}.table` }] });
-  set.set(FILE_SINK, {
-    prefix,
-    writeFile: (path, data) => {
-      writeOutputFile(path, data);
-      written.push(path);
-    },
-  });
+  const table = `${prefix}.table`;
+  const outputs = new RunOutputs([table]);
+  const set = new ImageSet(module, { outputs: [{ name: table }] });
+  set.set(FILE_SINK, { prefix, writeFile: (path, data) => outputs.write(path, data) });
   set.set(BITCODE_ENCODER, (ir) => new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], ir, 'writing bitcode (use -S for text)')));
   try {
     const result = postLinkRegistry().build<ImageSet>(moduleSplitPipelineText(options), { unit: imageSetKind, source: 'module-split' }).run(set);
     if (result.stopped) throw new CliError(result.diagnostics.find((d) => d.fatal)?.message ?? 'the split failed');
-    const table: FileTable = tablesOf(set, { properties: options.properties, symbols: true })[0]!.table;
-    writeOutputFile(`${prefix}.table`, writeFileTable(table));
+    const rows: FileTable = tablesOf(set, { properties: options.properties, symbols: true })[0]!.table;
+    outputs.commit(table, writeFileTable(rows));
   } catch (error) {
-    for (const path of written) rmSync(path, { force: true });
+    outputs.discard();
     throw error;
   }
 }

@@ -19,6 +19,7 @@ import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpe
 import { CliError, type Command } from '../command.js';
 import { writeFileAtomic, type CliIO } from '../io.js';
 import { readModule } from '../read-module.js';
+import { RunOutputs } from '../driver/run-outputs.js';
 import { runLlvmTool } from '../llvm-tools.js';
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -196,16 +197,20 @@ function prepare(argv: readonly string[], io: CliIO): Prepared | 'help' {
   return { options, input, args };
 }
 
-/** Runs the tool (or one shard of it) over a parsed module with the background writer. */
-async function execute(module: Module, options: PostLinkOptions, io: CliIO, written?: string[]): Promise<PostLinkResult> {
+/**
+ * Runs the tool (or one shard of it) over a parsed module. Images, symbols and properties are
+ * written directly (see RunOutputs); the tables, and the one file of -ir-output-only, are written
+ * last and atomically by the caller: they are the commit point.
+ */
+async function execute(module: Module, options: PostLinkOptions, io: CliIO, outputs: RunOutputs): Promise<PostLinkResult> {
   const stdoutSink = (data: string | Uint8Array): void => void io.stdout.write(data);
   try {
     // Synchronous writes: thousands of small files go faster than through the thread pool.
     return await runPostLink(module, options, {
       writeFile: (path, data) => {
         if (path === '-') return stdoutSink(typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
-        written?.push(path);
-        writeOutputFile(path, data);
+        if (options.irOutputOnly) return writeOutputFile(path, data);
+        outputs.write(path, data);
       },
       removeFile: (path) => rmSync(path, { force: true }),
       encodeBitcode: (ir) => new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], ir, 'writing bitcode (use -S for text)')),
@@ -254,7 +259,7 @@ function startShard(request: ShardRequest): { result: Promise<ShardReply>; worke
 
 /** Worker side: prepare, parse, run the owned shard, report back. */
 async function runShard(request: ShardRequest): Promise<ShardReply> {
-  const written: string[] = [];
+  let outputs: RunOutputs | undefined;
   try {
     const io: CliIO = {
       stdout: { write: () => true },
@@ -265,16 +270,17 @@ async function runShard(request: ShardRequest): Promise<ShardReply> {
     const prepared = prepare(request.argv, io);
     if (prepared === 'help') throw new Error('no shard for --help');
     const module = await readInputModule(prepared.input, io, () => undefined);
-    const result = await execute(module, { ...prepared.options, shard: request.shard }, io, written);
+    outputs = new RunOutputs(prepared.options.outputs.map((o) => o.path));
+    const result = await execute(module, { ...prepared.options, shard: request.shard }, io, outputs);
     return {
       ok: true,
       rows: result.tables.map((t) => t.table.rows),
       rowIds: result.tables.map((t) => t.rowIds),
       diagnostics: result.diagnostics,
-      written,
+      written: outputs.written,
     };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error), written };
+    return { ok: false, message: error instanceof Error ? error.message : String(error), written: outputs?.written ?? [] };
   }
 }
 
@@ -303,7 +309,7 @@ export const command: Command = {
       const replies = await Promise.allSettled(shards.map((s) => s.result));
       return replies.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
     };
-    const written: string[] = [];
+    const outputs = new RunOutputs(options.irOutputOnly ? [] : options.outputs.map((o) => o.path));
     let result: PostLinkResult;
     let replies: ShardReply[] = [];
     try {
@@ -313,7 +319,7 @@ export const command: Command = {
       // functions move later ids up: both need one process.
       const sharded = count > 1 && !hasConditionalCalls(module) && !module.functions.some((fn) => fn.attributes.fn.hasString('indirectly-callable'));
       if (count > 1 && !sharded) for (const s of shards) await s.worker.terminate();
-      result = await execute(module, sharded ? { ...options, shard: { index: 0, count } } : options, io, written);
+      result = await execute(module, sharded ? { ...options, shard: { index: 0, count } } : options, io, outputs);
       if (sharded) {
         replies = await stopShards();
         if (replies.length !== shards.length) throw new CliError('a post-link shard stopped without reporting');
@@ -323,14 +329,16 @@ export const command: Command = {
       }
     } catch (error) {
       replies = replies.length > 0 ? replies : await stopShards();
-      for (const path of [...written, ...replies.flatMap((r) => r.written)]) rmSync(path, { force: true });
+      outputs.discard();
+      for (const path of replies.flatMap((r) => r.written)) rmSync(path, { force: true });
       throw error;
     }
     for (const d of result.diagnostics) {
       if (d.severity === 'note' && d.code === 'incompatible-image') continue;
       io.stderr.write(d.code === 'no-modifications' ? `sycl-post-link NOTE: ${d.message}\n` : `syclkit post-link: ${d.severity}: ${d.message}\n`);
     }
-    for (const { spec, table } of result.tables) writeOutputFile(spec.path, writeFileTable(table));
+    // The commit point: the tables, last, each written atomically.
+    for (const { spec, table } of result.tables) outputs.commit(spec.path, writeFileTable(table));
     return 0;
   },
 };

@@ -54,6 +54,7 @@ import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
+import { RunOutputs } from './run-outputs.js';
 import { EXPLAIN_PROPERTY, EXPLAIN_SET, FactsIndex, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
@@ -243,11 +244,6 @@ export function makeDirectory(path: string, option = '--save-temps'): void {
   if (!statSync(absolute).isDirectory()) throw new CliError(`${option}: '${path}' is not a directory`);
 }
 
-/** Writes an intermediate file atomically (a reader of --save-temps never sees half a file); latin1 like IR text. */
-function writeIntermediate(path: string, data: string | Uint8Array): void {
-  writeFileAtomic(path, data, { encoding: 'latin1' });
-}
-
 /** Drops repeated `!sycl_aspects` entries (linking appends every unit's table; nodes are uniqued). */
 function dedupeAspectTable(module: Module): void {
   const nodes = module.getNamedMetadata('sycl_aspects');
@@ -432,9 +428,11 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   const compilers = compiled.map((target) => compilerFor(target, options, config));
   const source = facts === undefined ? undefined : explainSource(facts);
   const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
+  // -save-temps: images, symbols and properties written directly, each table last and atomically.
+  const temps = work === undefined ? undefined : new RunOutputs(compiled.map((t) => join(work, `${stem}_${t.name}.table`)));
   try {
     for (const target of compiled) writer.addBundle(target.name);
-    if (work !== undefined) writeIntermediate(join(work, `${stem}.linked.ll`), printModule(linked));
+    if (work !== undefined) writeFileAtomic(join(work, `${stem}.linked.ll`), printModule(linked), { encoding: 'latin1' });
     for (const targets of targetSets(linked, compiled)) {
       step(`${targets.map((t) => t.name).join(', ')}: split, AOT compilation and wrapping`);
       const set = new ImageSet(linked, {
@@ -447,7 +445,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
       if (source !== undefined) set.set(EXPLAIN_FACTS, source);
       if (work !== undefined) {
         const prefixes = targets.map((t) => join(work, `${stem}_${t.name}`));
-        set.set(FILE_SINK, { prefix: prefixes[0]!, prefixes, writeFile: writeIntermediate });
+        set.set(FILE_SINK, { prefix: prefixes[0]!, prefixes, writeFile: (path, data) => temps!.write(path, data) });
       }
       const result = await pipeline.runAsync(set, {
         ...(options.policy === undefined ? {} : { policy: options.policy }),
@@ -459,7 +457,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
         return fail();
       }
       if (work !== undefined) {
-        tablesOf(set, { symbols: true, properties: true }).forEach(({ table }, i) => writeIntermediate(join(work, `${stem}_${targets[i]!.name}.table`), writeFileTable(table)));
+        tablesOf(set, { symbols: true, properties: true }).forEach(({ table }, i) => temps!.commit(join(work, `${stem}_${targets[i]!.name}.table`), writeFileTable(table)));
       }
     }
     writer.finish();
