@@ -177,9 +177,16 @@ export class ImageFactory {
 
     const pruner = new MetadataPruner(src, this.index, (gv) => present.has(gv));
     for (const [name, operands] of src.namedMetadata) {
-      let ops = operands.map((op) => pruner.rewriteNode(op));
-      if (name === 'spirv.ExecutionMode') ops = ops.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
-      if (name === 'sycl_registered_kernels') ops = ops.map((op) => this.pruneRegisteredKernels(op, image));
+      let ops: MDNode[];
+      if (name === 'spirv.ExecutionMode') {
+        // One entry per kernel: only those of the image's functions are looked at (not every
+        // kernel's per image); an entry whose function is missing would be dropped anyway.
+        ops = this.executionModesOf(operands, image).map((op) => pruner.rewriteNode(op));
+        ops = ops.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
+      } else {
+        ops = operands.map((op) => pruner.rewriteNode(op));
+        if (name === 'sycl_registered_kernels') ops = ops.map((op) => this.pruneRegisteredKernels(op, image));
+      }
       image.setNamedMetadata(name, ops);
     }
     this.pruneAttachments(image, pruner);
@@ -309,16 +316,69 @@ export class ImageFactory {
     return decl;
   }
 
-  /** `sycl_registered_kernels`: keep `!{!"name", !"mangled"}` entries whose function is in the image. */
+  /** `spirv.ExecutionMode` entries by the function they start with (built once per split). */
+  #executionModes: { readonly operands: readonly MDNode[]; readonly byFunction: Map<GlobalValue, number[]>; readonly others: readonly number[] } | undefined;
+
+  /**
+   * The `spirv.ExecutionMode` entries an image can keep, in input order: those of its functions,
+   * and those not of the `!{ptr @f, ...}` form (left to the general rewrite). Linear in the image.
+   */
+  private executionModesOf(operands: readonly MDNode[], image: Module): MDNode[] {
+    let index = this.#executionModes;
+    if (index === undefined || index.operands !== operands) {
+      const byFunction = new Map<GlobalValue, number[]>();
+      const others: number[] = [];
+      operands.forEach((op, i) => {
+        const first = op.mk === 'tuple' ? op.operands[0] : undefined;
+        if (first == null || first.mk !== 'value' || first.value.vk !== 'function') {
+          others.push(i);
+          return;
+        }
+        const list = byFunction.get(first.value);
+        if (list === undefined) byFunction.set(first.value, [i]);
+        else list.push(i);
+      });
+      this.#executionModes = index = { operands, byFunction, others };
+    }
+    const picked = [...index.others];
+    for (const fn of image.functions) {
+      const original = this.source.getFunction(fn.name);
+      if (original === undefined) continue;
+      for (const i of index.byFunction.get(original) ?? []) picked.push(i);
+    }
+    return picked.sort((a, b) => a - b).map((i) => operands[i]!);
+  }
+
+  /** `sycl_registered_kernels` entries by mangled name, per node (built once per split). */
+  readonly #registered = new Map<MDNode, { byName: Map<string, number[]>; others: readonly number[] }>();
+
+  /**
+   * `sycl_registered_kernels`: keep `!{!"name", !"mangled"}` entries whose function is in the
+   * image (and malformed ones). Looks up the image's functions, not every entry, per image.
+   */
   private pruneRegisteredKernels(op: MDNode, image: Module): MDNode {
     if (op.mk !== 'tuple') return op;
-    const kept = op.operands.filter((entry) => {
-      if (entry === null || entry.mk !== 'tuple' || entry.operands.length !== 2) return true;
-      const mangled = stringOperand(tupleOperands(entry)[1]);
-      return mangled === undefined || image.getFunction(mangled) !== undefined;
-    });
+    let index = this.#registered.get(op);
+    if (index === undefined) {
+      const byName = new Map<string, number[]>();
+      const others: number[] = [];
+      op.operands.forEach((entry, i) => {
+        const mangled = entry === null || entry.mk !== 'tuple' || entry.operands.length !== 2 ? undefined : stringOperand(tupleOperands(entry)[1]);
+        if (mangled === undefined) {
+          others.push(i);
+          return;
+        }
+        const list = byName.get(mangled);
+        if (list === undefined) byName.set(mangled, [i]);
+        else list.push(i);
+      });
+      this.#registered.set(op, (index = { byName, others }));
+    }
+    const kept = [...index.others];
+    for (const fn of image.functions) for (const i of index.byName.get(fn.name) ?? []) kept.push(i);
     if (kept.length === op.operands.length) return op;
-    return this.source.context.md.tuple(kept);
+    kept.sort((a, b) => a - b);
+    return this.source.context.md.tuple(kept.map((i) => op.operands[i]!));
   }
 
   /** Attachments of image globals that mention missing globals: rebuilt on a shallow copy. */
