@@ -181,11 +181,11 @@ export class ImageFactory {
       if (name === 'spirv.ExecutionMode') {
         // One entry per kernel: only those of the image's functions are looked at (not every
         // kernel's per image); an entry whose function is missing would be dropped anyway.
-        ops = this.executionModesOf(operands, image).map((op) => pruner.rewriteNode(op));
+        ops = this.executionModesOf(operands, present).map((op) => pruner.rewriteNode(op));
         ops = ops.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
       } else {
         ops = operands.map((op) => pruner.rewriteNode(op));
-        if (name === 'sycl_registered_kernels') ops = ops.map((op) => this.pruneRegisteredKernels(op, image));
+        if (name === 'sycl_registered_kernels') ops = ops.map((op) => this.pruneRegisteredKernels(op, image.functions.map((fn) => fn.name)));
       }
       image.setNamedMetadata(name, ops);
     }
@@ -235,9 +235,17 @@ export class ImageFactory {
     internalized: ReadonlyMap<GlobalValue, GlobalValue>,
   ): Module {
     this.releaseBorrowed();
-    const { module, map } = cloneModuleWithMap(this.source, {
+    const src = this.source;
+    // Only the image's members are looked at (source order within each kind), not the whole input.
+    const members: GlobalValue[] = [...present].filter((gv) => gv.vk === 'global' || gv.vk === 'function').sort((a, b) => this.position(a) - this.position(b));
+    for (const list of [src.aliases, src.ifuncs]) for (const a of list) if (present.has(a)) members.push(a);
+    const names = members.filter((gv) => gv.vk === 'function').map((fn) => fn.name);
+    const { module, map } = cloneModuleWithMap(src, {
       keep: (gv) => present.has(gv),
       bodies: (fn) => live.has(fn),
+      members,
+      namedMetadata: (name, ops) =>
+        name === 'spirv.ExecutionMode' ? this.executionModesOf(ops, present) : name === 'sycl_registered_kernels' ? ops.map((op) => this.pruneRegisteredKernels(op, names)) : ops,
     });
     for (const [original] of externalized) {
       const copy = map.get(original);
@@ -247,14 +255,8 @@ export class ImageFactory {
       const copy = map.get(original);
       if (copy !== undefined && copy.vk === 'function') internalize(copy, this.#internalizedComdats.get(original));
     }
-    for (const name of ['spirv.ExecutionMode', 'sycl_registered_kernels']) {
-      const ops = module.getNamedMetadata(name);
-      if (ops === undefined) continue;
-      let next = [...ops];
-      if (name === 'spirv.ExecutionMode') next = next.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
-      else next = next.map((op) => this.pruneRegisteredKernels(op, module));
-      module.setNamedMetadata(name, next);
-    }
+    const modes = module.getNamedMetadata('spirv.ExecutionMode');
+    if (modes !== undefined) module.setNamedMetadata('spirv.ExecutionMode', modes.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null));
     return module;
   }
 
@@ -323,7 +325,7 @@ export class ImageFactory {
    * The `spirv.ExecutionMode` entries an image can keep, in input order: those of its functions,
    * and those not of the `!{ptr @f, ...}` form (left to the general rewrite). Linear in the image.
    */
-  private executionModesOf(operands: readonly MDNode[], image: Module): MDNode[] {
+  private executionModesOf(operands: readonly MDNode[], present: ReadonlySet<GlobalValue>): MDNode[] {
     let index = this.#executionModes;
     if (index === undefined || index.operands !== operands) {
       const byFunction = new Map<GlobalValue, number[]>();
@@ -341,11 +343,7 @@ export class ImageFactory {
       this.#executionModes = index = { operands, byFunction, others };
     }
     const picked = [...index.others];
-    for (const fn of image.functions) {
-      const original = this.source.getFunction(fn.name);
-      if (original === undefined) continue;
-      for (const i of index.byFunction.get(original) ?? []) picked.push(i);
-    }
+    for (const gv of present) if (gv.vk === 'function') for (const i of index.byFunction.get(gv) ?? []) picked.push(i);
     return picked.sort((a, b) => a - b).map((i) => operands[i]!);
   }
 
@@ -356,7 +354,7 @@ export class ImageFactory {
    * `sycl_registered_kernels`: keep `!{!"name", !"mangled"}` entries whose function is in the
    * image (and malformed ones). Looks up the image's functions, not every entry, per image.
    */
-  private pruneRegisteredKernels(op: MDNode, image: Module): MDNode {
+  private pruneRegisteredKernels(op: MDNode, functionNames: readonly string[]): MDNode {
     if (op.mk !== 'tuple') return op;
     let index = this.#registered.get(op);
     if (index === undefined) {
@@ -375,7 +373,7 @@ export class ImageFactory {
       this.#registered.set(op, (index = { byName, others }));
     }
     const kept = [...index.others];
-    for (const fn of image.functions) for (const i of index.byName.get(fn.name) ?? []) kept.push(i);
+    for (const name of new Set(functionNames)) for (const i of index.byName.get(name) ?? []) kept.push(i);
     if (kept.length === op.operands.length) return op;
     kept.sort((a, b) => a - b);
     return this.source.context.md.tuple(kept.map((i) => op.operands[i]!));
