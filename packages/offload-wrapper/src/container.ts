@@ -84,6 +84,50 @@ class MemorySink implements ByteSink {
   }
 }
 
+/**
+ * A container file being written: records are small and many (three writes each), so they are
+ * gathered into large writes; what is buffered counts in `position`.
+ */
+class BufferedFile implements ByteSink {
+  readonly #file: AtomicFile;
+  readonly #buffer = Buffer.allocUnsafe(1 << 20);
+  #used = 0;
+
+  constructor(path: string) {
+    this.#file = new AtomicFile(path);
+  }
+
+  get position(): number {
+    return this.#file.position + this.#used;
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.#used + bytes.length > this.#buffer.length || bytes.length >= this.#buffer.length >> 2) this.flush();
+    if (bytes.length >= this.#buffer.length >> 2) {
+      this.#file.write(bytes);
+      return;
+    }
+    this.#buffer.set(bytes, this.#used);
+    this.#used += bytes.length;
+  }
+
+  flush(): void {
+    if (this.#used === 0) return;
+    this.#file.write(this.#buffer.subarray(0, this.#used));
+    this.#used = 0;
+  }
+
+  commit(): void {
+    this.flush();
+    this.#file.commit();
+  }
+
+  discard(): void {
+    this.#used = 0;
+    this.#file.discard();
+  }
+}
+
 /** What `ContainerWriter.finish` reports. */
 export interface ContainerSummary {
   readonly size: number;
@@ -172,7 +216,7 @@ interface WrittenKey {
  * sees a partial container, and a failure leaves the old file in place).
  */
 export class ContainerWriter {
-  readonly #sink: MemorySink | AtomicFile;
+  readonly #sink: MemorySink | BufferedFile;
   readonly #bundles: { target: string; offsets: number[] }[] = [];
   readonly #byTarget = new Map<string, { target: string; offsets: number[] }>();
   /** Per image, in the order added: its bundle, and its place in that bundle. */
@@ -183,7 +227,7 @@ export class ContainerWriter {
   #state: 'open' | 'finished' | 'aborted' = 'open';
   #bytes: Uint8Array | undefined;
 
-  private constructor(sink: MemorySink | AtomicFile) {
+  private constructor(sink: MemorySink | BufferedFile) {
     this.#sink = sink;
     const header = new ByteBuilder().bytes(CONTAINER_MAGIC).u16(CONTAINER_VERSION).u16(0);
     header.u32(crc(header.finish()));
@@ -192,7 +236,7 @@ export class ContainerWriter {
 
   /** A writer to `path` (through a temporary file in the same directory). */
   static toFile(path: string): ContainerWriter {
-    return new ContainerWriter(new AtomicFile(path));
+    return new ContainerWriter(new BufferedFile(path));
   }
 
   /** A writer to memory; `bytes()` gives the container after `finish()`. */
@@ -300,7 +344,7 @@ export class ContainerWriter {
       trailer.u32(crc(trailer.finish()));
       this.#sink.write(indexBytes);
       this.#sink.write(trailer.finish());
-      if (this.#sink instanceof AtomicFile) this.#sink.commit();
+      if (this.#sink instanceof BufferedFile) this.#sink.commit();
       else this.#bytes = this.#sink.concat();
     } catch (error) {
       this.abort();
@@ -314,7 +358,7 @@ export class ContainerWriter {
   abort(): void {
     if (this.#state !== 'open') return;
     this.#state = 'aborted';
-    if (this.#sink instanceof AtomicFile) this.#sink.discard();
+    if (this.#sink instanceof BufferedFile) this.#sink.discard();
   }
 
   /** The container bytes of a memory writer, after `finish`. */
