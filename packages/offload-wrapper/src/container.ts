@@ -128,6 +128,30 @@ class BufferedFile implements ByteSink {
   }
 }
 
+/** One image record, encoded and checked, ready for `ContainerWriter.addEncodedImage` (plain data: it can cross threads). */
+export interface EncodedImageRecord {
+  readonly target: string;
+  readonly header: Uint8Array;
+  readonly metadata: Uint8Array;
+  readonly image: Uint8Array;
+  /** What the lookup table finds the image by. */
+  readonly keys: readonly (readonly [ContainerKeyKind, string])[];
+}
+
+/** Checks and encodes one image's record (header, metadata, bytes) and lookup keys. */
+export function encodeImageRecord(image: DeviceImage): EncodedImageRecord {
+  checkDeviceImage(image);
+  const metadata = encodeImageMetadata(image);
+  const header = new ByteBuilder()
+    .bytes(RECORD_TAG)
+    .u32(metadata.length)
+    .u64(image.image.length)
+    .u32(crc(metadata))
+    .u32(crc(image.image));
+  header.u32(crc(header.finish()));
+  return { target: image.target, header: header.finish(), metadata, image: image.image, keys: lookupKeysOf(image) };
+}
+
 /** What `ContainerWriter.finish` reports. */
 export interface ContainerSummary {
   readonly size: number;
@@ -269,22 +293,22 @@ export class ContainerWriter {
   /** Writes one image to the bundle of its target. */
   addImage(image: DeviceImage): void {
     this.#open();
-    checkDeviceImage(image);
+    this.addEncodedImage(encodeImageRecord(image));
+  }
+
+  /**
+   * Writes an image encoded with `encodeImageRecord` (possibly on another thread: the record's
+   * bytes are final, the writer only places them and remembers its offset and keys).
+   */
+  addEncodedImage(record: EncodedImageRecord): void {
+    this.#open();
     if (this.#images >= MAX_IMAGES) throw new WrapperError(`too many images: the runtime descriptor holds at most ${MAX_IMAGES}`);
-    const bundle = this.#bundle(image.target);
-    const metadata = encodeImageMetadata(image);
-    const header = new ByteBuilder()
-      .bytes(RECORD_TAG)
-      .u32(metadata.length)
-      .u64(image.image.length)
-      .u32(crc(metadata))
-      .u32(crc(image.image));
-    header.u32(crc(header.finish()));
+    const bundle = this.#bundle(record.target);
     const offset = this.#sink.position;
     try {
-      this.#sink.write(header.finish());
-      this.#sink.write(metadata);
-      this.#sink.write(image.image);
+      this.#sink.write(record.header);
+      this.#sink.write(record.metadata);
+      this.#sink.write(record.image);
     } catch (error) {
       this.abort();
       throw error;
@@ -292,7 +316,7 @@ export class ContainerWriter {
     bundle.offsets.push(offset);
     this.#addedTo.push(this.#bundles.indexOf(bundle));
     this.#addedAt.push(bundle.offsets.length - 1);
-    for (const [kind, name] of lookupKeysOf(image)) {
+    for (const [kind, name] of record.keys) {
       const id = `${KEY_KIND_CODE[kind]}:${name}`;
       let key = this.#keys.get(id);
       if (key === undefined) this.#keys.set(id, (key = { kind, utf8: utf8Encoder.encode(name), images: [] }));

@@ -33,6 +33,7 @@ describe('@syclkit/offload-wrapper public surface', () => {
       'displayProperties',
       'displayPropertyValue',
       'emitWrapperIR',
+      'encodeImageRecord',
       'findTool',
       'formatAspect',
       'formatDiff',

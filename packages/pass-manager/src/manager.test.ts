@@ -421,3 +421,16 @@ describe('Pipeline.runAsync', () => {
     expect(after).not.toHaveBeenCalled();
   });
 });
+
+describe('RunOptions.onDiagnostic', () => {
+  it('sees each diagnostic as it is recorded, after the policy, in order', () => {
+    const seen: string[] = [];
+    const result = registry.build<ToyModule>('lint-bad,append-line,lint-bad', { unit: moduleKind }).run(toyModule('m', { f: ['bad'] }), {
+      policy: { overrides: {}, warningsAsErrors: true },
+      onDiagnostic: (d) => void seen.push(`${d.code}:${d.severity}`),
+    });
+    expect(seen).toEqual(result.diagnostics.map((d) => `${d.code}:${d.severity}`));
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s.endsWith(':error'))).toBe(true);
+  });
+});

@@ -52,6 +52,11 @@ export interface RunOptions {
   readonly policy?: DiagnosticPolicy;
   /** Stamped on diagnostics that have no file of their own (vfile: messages belong to the file). */
   readonly file?: string;
+  /**
+   * Called with each diagnostic as it is recorded (after the policy), while the run goes on: for
+   * progress displays, or to tell which sub-unit was being processed when it came.
+   */
+  readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 export interface RunResult {
@@ -90,6 +95,7 @@ class RunState {
     readonly file: string | undefined,
     /** `runAsync`: passes may return promises. */
     readonly asynchronous: boolean,
+    readonly onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined,
   ) {
     this.before = instrumentations.filter((i) => i.beforePass !== undefined);
     this.after = instrumentations.filter((i) => i.afterPass !== undefined);
@@ -123,6 +129,7 @@ class RunState {
     );
     if (diagnostic === undefined) return;
     this.diagnostics.push(diagnostic);
+    this.onDiagnostic?.(diagnostic);
     if (diagnostic.severity === 'error') this.errorCount++;
     else if (diagnostic.severity === 'warning') this.warningCount++;
     if (diagnostic.fatal) {
@@ -342,7 +349,7 @@ export class Pipeline<U extends object> {
   #start(options: RunOptions, asynchronous: boolean): { state: RunState; stopObserving: (() => void) | undefined } {
     const analyses = options.analyses ?? new AnalysisManager();
     const instrumentations = options.instrumentations ?? [];
-    const state = new RunState(analyses, instrumentations, options.policy, options.file, asynchronous);
+    const state = new RunState(analyses, instrumentations, options.policy, options.file, asynchronous, options.onDiagnostic);
     const listeners = instrumentations.filter((i) => i.analysis !== undefined);
     const stopObserving =
       listeners.length === 0 ? undefined : analyses[INTERNAL].observe((event) => listeners.forEach((i) => i.analysis!(event)));

@@ -12,6 +12,8 @@ import { COMPILED, imageName } from './aot.js';
 /** Where `wrap` puts device images: `ContainerWriter` (to a file or memory), or anything else. */
 export interface ImageContainer {
   addImage(image: DeviceImage): void;
+  /** Back-pressure: a promise to wait for before the next image, or undefined to go on. */
+  ready?(): Promise<void> | undefined;
 }
 
 export const CONTAINER = new Slot<ImageContainer>('container');
@@ -50,7 +52,8 @@ export const wrapPass = definePass({
     });
     image.clear(COMPILED);
     image.release();
-    return PreservedAnalyses.all();
+    const wait = container.ready?.();
+    return wait === undefined ? PreservedAnalyses.all() : wait.then(() => PreservedAnalyses.all());
   },
 });
 

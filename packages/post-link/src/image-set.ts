@@ -201,6 +201,14 @@ export interface ImageSetOptions {
    * such a set cannot add images.
    */
   readonly shard?: { readonly index: number; readonly count: number };
+  /**
+   * Produce only the split images whose id this accepts, asked in id order as the images come
+   * (this set's share of a run several workers share; a claim on a shared counter balances the
+   * work). Images keep the split's ids, and such a set cannot add images.
+   */
+  readonly include?: (splitId: number) => boolean;
+  /** Called when the `image(...)` adaptor is done with an image (its results are final). */
+  readonly onImageDone?: (image: ImageUnit) => void;
 }
 
 /** A set of device images made from one program, for one or more outputs. */
@@ -210,6 +218,10 @@ export class ImageSet {
   readonly outputs: readonly ImageOutput[];
   readonly config: DeviceConfig | undefined;
   readonly shard: { readonly index: number; readonly count: number } | undefined;
+  /** Which split images this set produces (`shard` or `include`); undefined: all of them. */
+  readonly include: ((splitId: number) => boolean) | undefined;
+  readonly #onImageDone: ((image: ImageUnit) => void) | undefined;
+  #current: ImageUnit | undefined;
   /** Dependency-graph options earlier passes ask the split for (device_if: do not follow action pointers). */
   graph: DependencyGraphOptions = {};
   /** The split's plan and mode (set by `split`). */
@@ -235,6 +247,20 @@ export class ImageSet {
     this.outputs = options.outputs;
     this.config = options.deviceConfig;
     this.shard = options.shard;
+    const shard = options.shard;
+    if (shard !== undefined && options.include !== undefined) throw new TypeError('an image set takes shard or include, not both');
+    this.include = options.include ?? (shard === undefined ? undefined : (id) => id % shard.count === shard.index);
+    this.#onImageDone = options.onImageDone;
+  }
+
+  /** Whether the set produces only part of the split (it then cannot add images, and ids are the split's). */
+  get partial(): boolean {
+    return this.include !== undefined;
+  }
+
+  /** The image being processed (the last one produced), if any. */
+  get current(): ImageUnit | undefined {
+    return this.#current;
   }
 
   get<T>(slot: Slot<T>): T | undefined {
@@ -282,7 +308,7 @@ export class ImageSet {
   }
 
   #adding(image: NewImage, role: ImageRole): ImageUnit {
-    if (this.shard !== undefined) throw new Error('a sharded image set cannot add images');
+    if (this.partial) throw new Error('an image set that produces part of the split cannot add images');
     if (!this.#producing) throw new Error('images can only be added while the set is produced (inside image(...))');
     return new ImageUnit({ role, splitId: -1, key: `<${role}>`, ...image, outputs: this.outputs.length });
   }
@@ -301,11 +327,15 @@ export class ImageSet {
         const unit = this.#nextImage();
         if (unit === undefined) break;
         this.#produced.push(unit);
+        this.#current = unit;
         yield unit;
+        // Resumed: the adaptor is done with this image.
+        this.#onImageDone?.(unit);
       }
       this.#done = true;
     } finally {
       this.#producing = false;
+      this.#current = undefined;
     }
   }
 
@@ -335,7 +365,7 @@ export class ImageSet {
   }
 
   #numbered(unit: ImageUnit): ImageUnit {
-    if (this.shard !== undefined) unit.id = unit.splitId;
+    if (this.partial) unit.id = unit.splitId;
     else if (unit.role !== 'split') unit.id = ++this.#counter;
     else {
       if (unit.splitId !== this.#lastSplitId) this.#counter++;

@@ -176,7 +176,7 @@ export const deviceIfAddOnImagesPass = definePass({
     const set = enclosingImageSet(ctx, 'device-if-add-on-images');
     const processor = set.get(ADD_ON_PROCESSOR);
     if (processor === undefined || image.role !== 'split') return PreservedAnalyses.all();
-    if (set.shard !== undefined) return ctx.fail({ code: 'shard-with-processor', message: 'a sharded run cannot add images (device_if, requirement strategies)' });
+    if (set.partial) return ctx.fail({ code: 'shard-with-processor', message: 'a sharded run cannot add images (device_if, requirement strategies)' });
     const [main, ...extra] = processor.process(splitView(image), {
       scope: 'per-kernel',
       report: (d) => ctx.report({ code: d.code, message: d.message, severity: d.severity }),
@@ -240,8 +240,7 @@ export const splitPass = definePass({
         return ctx.fail({ code: 'device-image-scope', message: `device_global variable '${conflict}' with property "device_image_scope" is used in more than one device image.` });
       }
     }
-    const shard = set.shard;
-    set.setSource(plan.images(shard === undefined ? undefined : (id) => id % shard.count === shard.index));
+    set.setSource(plan.images(set.include));
     return programKept();
   },
 });
@@ -266,7 +265,7 @@ export const specConstantRequirementsPass = definePass({
   create: (options) => (image: ImageUnit, ctx) => {
     if (image.role !== 'split') return PreservedAnalyses.all();
     const set = enclosingImageSet(ctx, 'spec-constant-requirements');
-    if (set.shard !== undefined) return ctx.fail({ code: 'shard-with-processor', message: 'a sharded run cannot add images (device_if, requirement strategies)' });
+    if (set.partial) return ctx.fail({ code: 'shard-with-processor', message: 'a sharded run cannot add images (device_if, requirement strategies)' });
     if (set.get(ADD_ON_PROCESSOR) !== undefined) {
       return ctx.fail({ code: 'unsupported-combination', message: 'device_if add-on images and the spec-constant requirement strategy cannot be combined' });
     }
@@ -347,7 +346,7 @@ export const virtualFunctionDummiesPass = definePass({
     const virtuals = image.entryPoints.filter((fn) => fn.attributes.fn.hasString('indirectly-callable'));
     if (requirements.aspects.length === 0 || virtuals.length === 0) return PreservedAnalyses.all();
     const set = enclosingImageSet(ctx, 'virtual-function-dummies');
-    if (set.shard !== undefined) return ctx.fail({ code: 'shard-with-dummy', message: 'a sharded run cannot add dummy images for virtual functions' });
+    if (set.partial) return ctx.fail({ code: 'shard-with-dummy', message: 'a sharded run cannot add dummy images for virtual functions' });
     const { module, stubs } = stubModule(image.module, virtuals.map((fn) => [fn, fn.name] as const));
     set.addAfterCurrent({ module, entryPoints: stubs, esimd: image.esimd, extraSets: [[PropertySetName.VIRTUAL_FUNCTIONS, [['dummy-image', uint32Value(1)]]]] }, 'dummy');
     return PreservedAnalyses.all();

@@ -12,6 +12,7 @@ import { DiagnosticLog, knownDriverCodes } from '../driver/diagnostics.js';
 import { diagnosticsJSON, splitDiagnosticFlags } from '../driver/cli-common.js';
 import { loadPassModules } from '../driver/load-pass.js';
 import { createProgress } from '../driver/progress.js';
+import { MAX_JOBS, SHARE_MIN_FUNCTIONS, jobsOf } from '../driver/jobs.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 import { compileToFatObjects, compileUnits, deviceLinkFromCompile } from './link.js';
 
@@ -28,6 +29,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'load-pass', kind: 'value', repeatable: true, valueName: '<module.js>', help: 'Load a JS module exporting definePass(...) entries; their names work in -passes (repeatable)' },
   { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
+  { name: 'j', kind: 'value', valueName: '<n>', help: `Threads for the images (default: the cores available, at most ${MAX_JOBS}, for programs of ${SHARE_MIN_FUNCTIONS} functions or more); the output is the same with any number` },
   { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step: ir (keep the device IR, default), llvm-spirv or llc; bare: every AOT target (repeatable)' },
   {
     name: 'fsycl-allow-device-image-dependencies',
@@ -190,6 +192,7 @@ export const command: Command = {
     }
     const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
     const split = splitMode(args);
+    const threads = jobsOf(args);
     const bundling = choiceOf(args, 'bundling', ['design', 'upstream'] as const) ?? 'design';
     let registry = passRegistry();
     const loadPaths = args.values.get('load-pass') ?? [];
@@ -257,6 +260,9 @@ export const command: Command = {
         ...(saveTemps === undefined ? {} : { saveTemps }),
         ...(wrapperIR === undefined ? {} : { wrapperIR }),
         explainInfo: !args.flags.has('no-explain-info'),
+        ...threads,
+        ...(valueOf(args, CONFIG_FILE_OPTION.name) === undefined ? {} : { configFile: valueOf(args, CONFIG_FILE_OPTION.name)! }),
+        loadPass: loadPaths,
         allowDeviceImageDependencies: args.flags.has('fsycl-allow-device-image-dependencies'),
         deviceLibrary: args.flags.has('device-library'),
         policy,

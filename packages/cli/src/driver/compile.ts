@@ -33,10 +33,10 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
 import { conditionalCallerForm } from '@syclkit/device-if';
 import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
-import { writeFileTable } from '@syclkit/formats';
+import { FileTable, writeFileTable } from '@syclkit/formats';
 import { ContainerReader, ContainerWriter, aotCompilerFor, emitWrapperIR, inspectContainer, readContainerFile, type AotCompiler, type InspectReport } from '@syclkit/offload-wrapper';
-import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } from '@syclkit/pass-manager';
-import { AOT_COMPILERS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText, type ImageFactsSource } from '@syclkit/passes';
+import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode, RunResult } from '@syclkit/pass-manager';
+import { AOT_COMPILERS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText } from '@syclkit/passes';
 import {
   FILE_SINK,
   ImageSet,
@@ -55,7 +55,9 @@ import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
 import { RunOutputs } from './run-outputs.js';
-import { EXPLAIN_PROPERTY, EXPLAIN_SET, FactsIndex, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
+import { computeProgramFacts, explainSource, type ProgramFacts } from './facts.js';
+import { runSharedSet } from './image-workers.js';
+import { shareable } from './jobs.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
 export const SPLIT_MODES = { per_kernel: 'kernel', per_source: 'source', off: 'none', auto: 'auto' } as const satisfies Record<string, SplitMode>;
@@ -86,6 +88,17 @@ export interface CompileOptions {
   readonly middle?: string;
   /** The image-set pipeline for each set of targets (default: {@link compilePipelineText} of these options). */
   readonly offload?: string;
+  /**
+   * Threads for the images (`-j`; default 1 here, the CLI's default is the cores available): a big
+   * enough program's images are shared among worker threads, with the same output as one thread.
+   */
+  readonly jobs?: number;
+  /** Programs with fewer functions keep one thread (default: image-workers' SHARE_MIN_FUNCTIONS; 0 with an explicit `-j`). */
+  readonly shareMinFunctions?: number;
+  /** The device configuration file `config` came from (worker threads read it again; without it a custom `config` keeps one thread). */
+  readonly configFile?: string;
+  /** `--load-pass` modules (worker threads load them again for the pipeline). */
+  readonly loadPass?: readonly string[];
   /** The pass registry (default: syclkit's, plus what `--load-pass` added). */
   readonly registry?: PassRegistry;
   /** Where the container goes; undefined keeps it in memory only (`result.container`). */
@@ -252,10 +265,14 @@ function dedupeAspectTable(module: Module): void {
   if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
 }
 
+/** The AOT back end of one bundle (`--aot`), by name. */
+function backendFor(target: ResolvedTarget, options: CompileOptions): string {
+  return options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined) ?? 'ir';
+}
+
 /** The AOT compiler for one bundle. */
 function compilerFor(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig): AotCompiler {
-  const backend = options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined) ?? 'ir';
-  return aotCompilerFor(backend, target.name, { config });
+  return aotCompilerFor(backendFor(target, options), target.name, { config });
 }
 
 /** The linked, optimized program every target starts from (steps 1–4 of the module comment). */
@@ -390,11 +407,6 @@ export function compilePipelineText(options: Pick<CompileOptions, 'split' | 'bun
   });
 }
 
-/** The explanation facts as `explain-facts` adds them: indexed once, sliced per image. */
-function explainSource(facts: ProgramFacts): ImageFactsSource {
-  const index = new FactsIndex(facts);
-  return { set: EXPLAIN_SET, property: EXPLAIN_PROPERTY, valueFor: (entries) => encodeFacts(restrictFacts(index, entries)) };
-}
 
 /** Compiles a program; see the module comment. Errors in the input throw (located where possible). */
 export async function compileProgram(options: CompileOptions): Promise<CompileResult> {
@@ -426,6 +438,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   const stem = options.output !== undefined ? stemOf(options.output) : (options.name ?? 'app');
   const work = options.saveTemps === undefined ? undefined : resolve(options.saveTemps);
   const compilers = compiled.map((target) => compilerFor(target, options, config));
+  let factsJson: string | undefined;
   const source = facts === undefined ? undefined : explainSource(facts);
   const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
   // -save-temps: images, symbols and properties written directly, each table last and atomically.
@@ -433,31 +446,66 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   try {
     for (const target of compiled) writer.addBundle(target.name);
     if (work !== undefined) writeFileAtomic(join(work, `${stem}.linked.ll`), printModule(linked), { encoding: 'latin1' });
+    // -j: images shared among threads when the program is big enough and no image adds images.
+    const jobs = options.jobs ?? 1;
+    const share = jobs > 1 && (options.config === undefined || options.configFile !== undefined) && shareable(linked, options.shareMinFunctions);
+    let programText: Uint8Array | undefined;
     for (const targets of targetSets(linked, compiled)) {
       step(`${targets.map((t) => t.name).join(', ')}: split, AOT compilation and wrapping`);
-      const set = new ImageSet(linked, {
-        outputs: targets.map((t) => (t.kind === 'generic' ? { name: t.name } : { name: t.name, target: t.name })),
-        deviceConfig: config,
-      });
-      set.set(CONTAINER, writer);
-      set.set(AOT_COMPILERS, targets.map((t) => compilers[compiled.indexOf(t)]));
-      set.set(IMAGE_PREFIXES, targets.map((t) => `${stem}_${t.name}`));
-      if (source !== undefined) set.set(EXPLAIN_FACTS, source);
-      if (work !== undefined) {
-        const prefixes = targets.map((t) => join(work, `${stem}_${t.name}`));
-        set.set(FILE_SINK, { prefix: prefixes[0]!, prefixes, writeFile: (path, data) => temps!.write(path, data) });
+      const outputs = targets.map((t) => (t.kind === 'generic' ? { name: t.name } : { name: t.name, target: t.name }));
+      const prefixes = targets.map((t) => `${stem}_${t.name}`);
+      const filePrefixes = work === undefined ? undefined : targets.map((t) => join(work, `${stem}_${t.name}`));
+      const configure = (set: ImageSet): void => {
+        set.set(AOT_COMPILERS, targets.map((t) => compilers[compiled.indexOf(t)]));
+        set.set(IMAGE_PREFIXES, prefixes);
+        if (source !== undefined) set.set(EXPLAIN_FACTS, source);
+      };
+      let result: RunResult;
+      let rows: readonly { readonly rows: readonly (readonly string[])[] }[];
+      if (share) {
+        programText ??= new Uint8Array(Buffer.from(printModule(linked), 'latin1'));
+        temps?.begin();
+        const shared = await runSharedSet({
+          program: linked,
+          text: programText,
+          job: {
+            filename: linked.id,
+            pipeline: pipeline.text,
+            outputs,
+            ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+            loadPass: options.loadPass ?? [],
+            ...(options.policy === undefined ? {} : { policy: options.policy }),
+            wrap: { backends: targets.map((t) => backendFor(t, options)), prefixes, ...(facts === undefined ? {} : { facts: factsJson ??= JSON.stringify(facts) }) },
+            ...(filePrefixes === undefined ? {} : { files: { prefix: filePrefixes[0]!, prefixes: filePrefixes, tables: [], bitcode: false } }),
+          },
+          pipeline,
+          config,
+          jobs,
+          container: writer,
+          configure,
+          instrumentations: options.instrumentations ?? [],
+        });
+        for (const path of shared.written) temps?.record(path);
+        result = shared.result;
+        rows = shared.rows;
+      } else {
+        const set = new ImageSet(linked, { outputs, deviceConfig: config });
+        set.set(CONTAINER, writer);
+        configure(set);
+        if (filePrefixes !== undefined) set.set(FILE_SINK, { prefix: filePrefixes[0]!, prefixes: filePrefixes, writeFile: (path, data) => temps!.write(path, data) });
+        result = await pipeline.runAsync(set, {
+          ...(options.policy === undefined ? {} : { policy: options.policy }),
+          instrumentations: options.instrumentations ?? [],
+        });
+        rows = work === undefined ? [] : tablesOf(set, { symbols: true, properties: true }).map((t) => ({ rows: t.table.rows }));
       }
-      const result = await pipeline.runAsync(set, {
-        ...(options.policy === undefined ? {} : { policy: options.policy }),
-        instrumentations: options.instrumentations ?? [],
-      });
       log.addApplied(result.diagnostics.filter((d) => d.code !== 'incompatible-image'));
       if (result.stopped || log.errorCount > 0) {
         writer.abort();
         return fail();
       }
       if (work !== undefined) {
-        tablesOf(set, { symbols: true, properties: true }).forEach(({ table }, i) => temps!.commit(join(work, `${stem}_${targets[i]!.name}.table`), writeFileTable(table)));
+        rows.forEach((t, i) => temps!.commit(join(work, `${stem}_${targets[i]!.name}.table`), writeFileTable(FileTable.create(['Code', 'Properties', 'Symbols'], t.rows))));
       }
     }
     writer.finish();

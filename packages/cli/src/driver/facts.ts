@@ -15,6 +15,7 @@ import { CallInst, formatName, formatType, printModule, type DINode, type Instru
 import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
+import type { ImageFactsSource } from '@syclkit/passes';
 
 /** Property set (and property) the facts travel in, inside each device image. */
 export const EXPLAIN_SET = 'syclkit/explain';
@@ -379,6 +380,12 @@ export function restrictFacts(program: ProgramFacts | FactsIndex, entries: Itera
     aspects: facts.aspects,
     functions: kept.map((f) => ({ ...f, unit: renumber.get(f.unit)! })),
   };
+}
+
+/** The explanation facts as the `explain-facts` pass adds them: indexed once, sliced per image. */
+export function explainSource(facts: ProgramFacts): ImageFactsSource {
+  const index = new FactsIndex(facts);
+  return { set: EXPLAIN_SET, property: EXPLAIN_PROPERTY, valueFor: (entries) => encodeFacts(restrictFacts(index, entries)) };
 }
 
 // --- in the binary -----------------------------------------------------------------------------------

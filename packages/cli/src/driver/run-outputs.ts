@@ -20,15 +20,25 @@ export class RunOutputs {
     this.#tables = tables;
   }
 
+  /** Removes the stale tables now (before other threads write files of the run); once. */
+  begin(): void {
+    if (this.#started) return;
+    this.#started = true;
+    for (const table of this.#tables) rmSync(table, { force: true });
+  }
+
   /** Writes one of the run's own files directly (text is latin1: IR names are bytes). */
   write(path: string, data: string | Uint8Array): void {
-    if (!this.#started) {
-      this.#started = true;
-      for (const table of this.#tables) rmSync(table, { force: true });
-    }
+    this.begin();
     this.#written.push(path);
     if (typeof data === 'string') writeFileSync(path, data, { encoding: 'latin1' });
     else writeFileSync(path, data);
+  }
+
+  /** Notes a file of the run another thread wrote (so `discard` removes it too). */
+  record(path: string): void {
+    this.begin();
+    this.#written.push(path);
   }
 
   /** Writes a table (or another file the run commits) atomically. */
