@@ -155,35 +155,69 @@ export function formatLoc(loc: Loc | undefined): string | undefined {
 // --- instruction text ------------------------------------------------------------------------------
 
 /**
- * The printed text of every instruction, from `opt -S` output: inside each function body, the
- * lines indented by two spaces are its instructions, in order. Metadata attachments are dropped.
+ * The printed text of the `wanted` instructions, from `opt -S` output: inside each function body,
+ * the lines indented by two spaces are its instructions, in order. Metadata attachments are
+ * dropped. Only the bodies of functions holding wanted instructions are looked at, and only
+ * their lines are cut out of the text (not every line of the module).
  */
-function instructionTexts(module: Module, text: string): Map<Instruction, string> {
+function instructionTexts(module: Module, text: string, wanted: ReadonlySet<Instruction>): Map<Instruction, string> {
   const out = new Map<Instruction, string>();
-  const lines = text.split('\n');
-  const headers = new Map<string, number>();
-  lines.forEach((line, i) => {
-    if (!line.startsWith('define ')) return;
-    const at = line.indexOf(' @');
-    if (at < 0) return;
-    const rest = line.slice(at + 1);
-    const paren = rest.startsWith('@"') ? rest.indexOf('"(') + 1 : rest.indexOf('(');
-    if (paren > 0) headers.set(rest.slice(0, paren), i);
-  });
-  for (const fn of module.functions) {
-    if (fn.isDeclaration) continue;
-    const start = headers.get(formatName('@', fn.name));
-    if (start === undefined) continue;
-    const body: string[] = [];
-    for (let i = start + 1; i < lines.length && lines[i] !== '}'; i++) {
-      const line = lines[i]!;
-      if (line.startsWith('  ') && !line.trimStart().startsWith(';') && !line.trimStart().startsWith('#dbg_')) body.push(line.trim());
+  if (wanted.size === 0) return out;
+  const functions = new Map<string, IRFunction>();
+  for (const inst of wanted) {
+    const fn = inst.parent?.parent;
+    if (fn !== undefined) functions.set(formatName('@', fn.name), fn);
+  }
+  // Function headers: lines starting with `define `.
+  let at = text.startsWith('define ') ? 0 : nextHeader(text, 0);
+  while (at >= 0 && functions.size > 0) {
+    const lineEnd = endOfLine(text, at);
+    const line = text.slice(at, lineEnd);
+    const nameAt = line.indexOf(' @');
+    if (nameAt >= 0) {
+      const rest = line.slice(nameAt + 1);
+      const paren = rest.startsWith('@"') ? rest.indexOf('"(') + 1 : rest.indexOf('(');
+      const name = paren > 0 ? rest.slice(0, paren) : '';
+      const fn = functions.get(name);
+      if (fn !== undefined) {
+        functions.delete(name);
+        bodyTexts(fn, text, lineEnd + 1, wanted, out);
+      }
     }
-    const instructions = [...fn.instructions()];
-    if (body.length !== instructions.length) continue; // unexpected layout: no texts rather than wrong ones
-    instructions.forEach((inst, i) => out.set(inst, stripAttachments(body[i]!)));
+    at = nextHeader(text, lineEnd);
   }
   return out;
+}
+
+/** Where the next line starting with `define ` begins, or -1. */
+function nextHeader(text: string, from: number): number {
+  const at = text.indexOf('\ndefine ', from);
+  return at < 0 ? -1 : at + 1;
+}
+
+function endOfLine(text: string, at: number): number {
+  const end = text.indexOf('\n', at);
+  return end < 0 ? text.length : end;
+}
+
+/** Maps the wanted instructions of `fn` to their lines in the body starting at `start` (up to `}`). */
+function bodyTexts(fn: IRFunction, text: string, start: number, wanted: ReadonlySet<Instruction>, out: Map<Instruction, string>): void {
+  const body: string[] = [];
+  for (let at = start; at < text.length; ) {
+    const end = endOfLine(text, at);
+    const line = text.slice(at, end);
+    if (line === '}') break;
+    if (line.startsWith('  ')) {
+      const trimmed = line.trimStart();
+      if (!trimmed.startsWith(';') && !trimmed.startsWith('#dbg_')) body.push(line);
+    }
+    at = end + 1;
+  }
+  const instructions = [...fn.instructions()];
+  if (body.length !== instructions.length) return; // unexpected layout: no texts rather than wrong ones
+  instructions.forEach((inst, i) => {
+    if (wanted.has(inst)) out.set(inst, stripAttachments(body[i]!.trim()));
+  });
 }
 
 function stripAttachments(line: string): string {
@@ -208,7 +242,9 @@ function isKernel(fn: IRFunction): boolean {
  */
 export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] {
   const direct = directAspectUses(module);
-  const texts = instructionTexts(module, printModule(module));
+  const wanted = new Set<Instruction>();
+  for (const { uses } of direct) for (const use of uses) if (use.kind === 'instruction' || use.kind === 'instruction-metadata') wanted.add(use.instruction);
+  const texts = instructionTexts(module, wanted.size === 0 ? '' : printModule(module), wanted);
   const functions: FunctionFacts[] = [];
 
   module.functions.forEach((fn, i) => {
