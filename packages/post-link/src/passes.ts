@@ -137,6 +137,8 @@ export const deviceIfPass = definePass({
       set.program = resolved;
       return PreservedAnalyses.none();
     }
+    // The call graph only when there is a conditional caller to look for calls of (most programs have none).
+    if (!set.program.functions.some(isConditionalCallerDeclaration)) return PreservedAnalyses.all();
     if (!hasConditionalCallsIn(ctx.analyses.getResult(callGraphAnalysis, set.program))) return PreservedAnalyses.all();
     if (options.mode === 'auto' && set.outputs.some((o) => isDeviceTarget(set, o.target))) {
       return ctx.fail({ code: 'mixed-device-if-targets', message: `the program has device_if calls, which a set of generic and device outputs cannot decide together (${set.outputs.map((o) => o.target ?? o.name).join(', ')})` });
