@@ -279,6 +279,8 @@ export const command: Command = {
     if (!result.ok) return 1;
     if (!json && args.flags.has('v') && result.report !== undefined) {
       io.stdout.write(formatImageSummary(result.report, (value) => builtinAspectTable.nameOf(value) ?? `aspect ${value}`));
+      const threads = result.imagesByThread ?? [];
+      if (threads.length > 1) io.stdout.write(`images built by ${threads.length} threads: ${threads.join(', ')}\n`);
     }
     return 0;
   },

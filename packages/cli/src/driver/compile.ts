@@ -145,6 +145,8 @@ export interface CompileResult {
   readonly pipelines: { readonly translationUnit: string; readonly linked: string; readonly offload?: string };
   /** Kernels of the program (entry points of the images). */
   readonly kernels: readonly string[];
+  /** With `-j`: how many images each thread built (the main thread first); empty when one thread did all. */
+  readonly imagesByThread?: readonly number[];
   /** With dynamic linking: the SYCL_EXTERNAL functions the program exports, and the functions it imports (no unit defines them). */
   readonly exports: readonly string[];
   readonly imports: readonly string[];
@@ -439,6 +441,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   const work = options.saveTemps === undefined ? undefined : resolve(options.saveTemps);
   const compilers = compiled.map((target) => compilerFor(target, options, config));
   let factsJson: string | undefined;
+  const imagesByThread: number[] = [];
   const source = facts === undefined ? undefined : explainSource(facts);
   const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
   // -save-temps: images, symbols and properties written directly, each table last and atomically.
@@ -448,7 +451,8 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     if (work !== undefined) writeFileAtomic(join(work, `${stem}.linked.ll`), printModule(linked), { encoding: 'latin1' });
     // -j: images shared among threads when the program is big enough and no image adds images.
     const jobs = options.jobs ?? 1;
-    const share = jobs > 1 && (options.config === undefined || options.configFile !== undefined) && shareable(linked, options.shareMinFunctions);
+    const builtinConfig = options.config === undefined || options.config === DeviceConfig.builtin();
+    const share = jobs > 1 && (builtinConfig || options.configFile !== undefined) && shareable(linked, options.shareMinFunctions);
     let programText: Uint8Array | undefined;
     for (const targets of targetSets(linked, compiled)) {
       step(`${targets.map((t) => t.name).join(', ')}: split, AOT compilation and wrapping`);
@@ -486,6 +490,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
           instrumentations: options.instrumentations ?? [],
         });
         for (const path of shared.written) temps?.record(path);
+        shared.imagesByThread.forEach((n, i) => (imagesByThread[i] = (imagesByThread[i] ?? 0) + n));
         result = shared.result;
         rows = shared.rows;
       } else {
@@ -542,6 +547,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     targets: compiled.map((t) => t.name),
     skippedTargets: skipped.map((t) => t.name),
     pipelines: { ...pipelines, offload: pipeline.text },
+    imagesByThread,
     kernels,
     exports,
     imports,

@@ -106,6 +106,11 @@ describe.runIf(built)('image sets shared among threads', () => {
       ]) {
         const single = runIn(`${argv[0]}-1`, [...argv, '-j', '1']);
         const three = runIn(`${argv[0]}-3`, [...argv, '-j', '3']);
+        if (argv[0] === 'compile') {
+          // -v says how the images were shared (and so that they were).
+          const verbose = spawnSync(process.execPath, [BIN, ...argv.map((a) => a.replace('{out}', join(dir, 'compile-3'))), '-j', '3', '-v'], { encoding: 'utf8' });
+          expect(verbose.stdout).toMatch(/images built by 3 threads: \d+, \d+, \d+\n/);
+        }
         expect(three.stderr).toBe(single.stderr);
         if (argv[0] === 'post-link') expect(single.stderr).toContain("uses aspect 'fp64' not expected by its calling kernel");
         expect([...three.files.keys()].sort()).toEqual([...single.files.keys()].sort());
