@@ -1,6 +1,6 @@
 /**
- * Small IR helpers shared by the passes of this package: reading and writing the aspect metadata,
- * debug locations for diagnostics, and finding every reference to a set of functions.
+ * Small IR helpers shared by the passes of this package: writing the aspect metadata, debug
+ * locations for diagnostics, and finding every reference to a set of functions.
  *
  * `@syclkit/ir` has no use-lists, so references are found by walking the module. The walk covers
  * instruction operands (looking into constant expressions and aggregates), global initializers,
@@ -21,9 +21,7 @@ import {
   type Value,
 } from '@syclkit/ir';
 import type { DebugLocation } from '@syclkit/pass-manager';
-
-/** The attribute the device headers put on `call_if_on_device_conditionally`. */
-export const CONDITIONAL_CALLER_ATTRIBUTE = 'sycl-call-if-on-device-conditionally';
+import { SyclMetadata, attachment, debugNodeOf, fileOf, isDINode, readAspectValues } from '@syclkit/sycl-conventions';
 
 /** A `ConstantInt` of at most 32 bits as a number, else undefined. */
 export function int32Value(value: Value): number | undefined {
@@ -31,26 +29,9 @@ export function int32Value(value: Value): number | undefined {
   return value.num;
 }
 
-/** The integers of a metadata operand: `i32 6` gives 6, `!{!"fp64", i32 6}` gives 6. */
-function aspectOperandValue(operand: Metadata | null): number | undefined {
-  if (operand === null) return undefined;
-  if (operand.mk === 'value') return int32Value(operand.value);
-  if (operand.mk === 'tuple' && operand.operands.length === 2 && operand.operands[0]?.mk === 'string') {
-    return aspectOperandValue(operand.operands[1] ?? null);
-  }
-  return undefined;
-}
-
 /** Aspect numbers of a function's `!sycl_used_aspects`, in order (both the plain and the named form). */
 export function readUsedAspects(fn: IRFunction, context: Context): number[] {
-  const node = getMetadata(fn, context, 'sycl_used_aspects');
-  if (node === undefined || node.mk !== 'tuple') return [];
-  const out: number[] = [];
-  for (const operand of node.operands) {
-    const value = aspectOperandValue(operand);
-    if (value !== undefined) out.push(value);
-  }
-  return out;
+  return readAspectValues(attachment(fn, context, SyclMetadata.usedAspects)).values;
 }
 
 /**
@@ -60,7 +41,7 @@ export function readUsedAspects(fn: IRFunction, context: Context): number[] {
  */
 export function appendUsedAspects(fn: IRFunction, context: Context, aspects: readonly number[], names: ReadonlyMap<number, string>): void {
   if (aspects.length === 0) return;
-  const node = getMetadata(fn, context, 'sycl_used_aspects');
+  const node = getMetadata(fn, context, SyclMetadata.usedAspects);
   const existing = node?.mk === 'tuple' ? node.operands : [];
   const named = existing.some((operand) => operand?.mk === 'tuple');
   const md = context.md;
@@ -69,7 +50,7 @@ export function appendUsedAspects(fn: IRFunction, context: Context, aspects: rea
     const name = names.get(aspect);
     return named && name !== undefined ? md.tuple([md.string(name), value]) : value;
   });
-  setMetadata(fn, context, 'sycl_used_aspects', md.tuple([...existing, ...added]));
+  setMetadata(fn, context, SyclMetadata.usedAspects, md.tuple([...existing, ...added]));
 }
 
 /** Drops one metadata attachment from a function; returns whether it was there. */
@@ -80,32 +61,10 @@ export function dropFunctionMetadata(fn: IRFunction, context: Context, kind: str
   return true;
 }
 
-/** `(name, value)` pairs of the module's `!sycl_aspects`, in order; malformed operands are skipped. */
-export function moduleAspectPairs(module: Module): [string, number][] {
-  const pairs: [string, number][] = [];
-  for (const node of module.getNamedMetadata('sycl_aspects') ?? []) {
-    if (node.mk !== 'tuple' || node.operands.length !== 2) continue;
-    const [name, value] = node.operands;
-    const number = aspectOperandValue(value ?? null);
-    if (name?.mk === 'string' && number !== undefined) pairs.push([name.value, number]);
-  }
-  return pairs;
-}
-
 // --- debug locations ----------------------------------------------------------------------------
 
 function field(node: MDNode, name: string): Metadata | null | undefined {
   return node.mk === 'di' ? node.mdField(name) : undefined;
-}
-
-function fileOf(scope: Metadata | null | undefined): string | undefined {
-  for (let node = scope, depth = 0; node != null && node.mk === 'di' && depth < 16; depth++) {
-    if (node.className === 'DIFile') return node.strField('filename');
-    const file = field(node, 'file');
-    if (file != null && file.mk === 'di' && file.className === 'DIFile') return file.strField('filename');
-    node = field(node, 'scope');
-  }
-  return undefined;
 }
 
 function toDebugLocation(node: MDNode, depth: number): DebugLocation | undefined {
@@ -114,7 +73,7 @@ function toDebugLocation(node: MDNode, depth: number): DebugLocation | undefined
   if (line === undefined) return undefined;
   const column = node.intField('column');
   const scope = field(node, 'scope');
-  const file = fileOf(scope);
+  const file = isDINode(scope) ? fileOf(scope) : undefined;
   let scopeName: string | undefined;
   for (let s = scope, d = 0; s != null && s.mk === 'di' && d < 16 && scopeName === undefined; d++) {
     if (s.className === 'DISubprogram') scopeName = s.strField('linkageName') ?? s.strField('name');
@@ -132,9 +91,8 @@ function toDebugLocation(node: MDNode, depth: number): DebugLocation | undefined
 }
 
 /** The `!dbg` location of an instruction, for diagnostics. */
-export function debugLocationOf(inst: Instruction, context: Context): DebugLocation | undefined {
-  const dbg = context.md.kinds.lookup('dbg');
-  const node = dbg === undefined ? undefined : inst.attachments?.find((a) => a.kind === dbg)?.node;
+export function debugLocationOf(inst: Instruction): DebugLocation | undefined {
+  const node = debugNodeOf(inst);
   return node === undefined ? undefined : toDebugLocation(node, 0);
 }
 

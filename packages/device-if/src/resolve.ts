@@ -26,6 +26,7 @@ import {
   type Value,
 } from '@syclkit/ir';
 import { PreservedAnalyses, definePass, option } from '@syclkit/pass-manager';
+import { SyclMetadata, readAspectTable } from '@syclkit/sycl-conventions';
 import { ambiguousArchitectureOperands, truncateArchitecture } from './architecture.js';
 import { ConditionError, decodeCondition, type Condition } from './condition.js';
 import { conditionalCallSite, conditionalCallers, type ConditionalCallSite } from './conditional-calls.js';
@@ -40,7 +41,6 @@ import {
   functionReferences,
   insertBefore,
   int32Value,
-  moduleAspectPairs,
   readUsedAspects,
   replaceInstruction,
 } from './ir-utils.js';
@@ -236,7 +236,7 @@ export function resolveConditionalCallsForTarget(
   const addedAspects = new Map<string, number[]>();
   if (updateAspects) {
     const aspectNames = new Map<number, string>();
-    for (const [name, value] of moduleAspectPairs(module)) if (!aspectNames.has(value)) aspectNames.set(value, name);
+    for (const [name, value] of readAspectTable(module).pairs) if (!aspectNames.has(value)) aspectNames.set(value, name);
     for (const value of aspectTable.values()) if (!aspectNames.has(value)) aspectNames.set(value, aspectTable.nameOf(value)!);
     for (const [fn, aspects] of propagateActionAspects(module, calledActions)) {
       appendUsedAspects(fn, context, aspects, aspectNames);
@@ -244,7 +244,7 @@ export function resolveConditionalCallsForTarget(
       changed = true;
     }
     if (!hasConditionalCalls(module)) {
-      for (const fn of module.functions) if (dropFunctionMetadata(fn, context, 'sycl_conditionally_used_aspects')) changed = true;
+      for (const fn of module.functions) if (dropFunctionMetadata(fn, context, SyclMetadata.conditionallyUsedAspects)) changed = true;
     }
   }
 
@@ -252,7 +252,7 @@ export function resolveConditionalCallsForTarget(
 }
 
 function problem(code: DeviceIfProblemCode, message: string, fn: IRFunction, inst: Instruction, module: Module): DeviceIfProblem {
-  const debugLoc = debugLocationOf(inst, module.context);
+  const debugLoc = debugLocationOf(inst);
   return {
     code,
     severity: RESOLVE_DEVICE_IF_DIAGNOSTICS[code]!.severity === 'warning' ? 'warning' : 'error',

@@ -11,7 +11,7 @@
  * declarations as targets so that images know which declarations they still reference.
  */
 import { CallInst, type Constant, type GlobalValue, type IRFunction, type Module, type Value } from '@syclkit/ir';
-import { isKernel } from './entry-points.js';
+import { SyclAttribute, isKernel } from '@syclkit/sycl-conventions';
 
 export interface DependencyGraphOptions {
   /**
@@ -56,7 +56,7 @@ export class DependencyGraph {
     this.#isImported = options.isImported;
     const byType = new Map<unknown, IRFunction[]>();
     for (const fn of module.functions) {
-      if (isKernel(fn) || !fn.attributes.fn.hasString('referenced-indirectly')) continue;
+      if (isKernel(fn) || !fn.attributes.fn.hasString(SyclAttribute.referencedIndirectly)) continue;
       const list = byType.get(fn.functionType);
       if (list === undefined) byType.set(fn.functionType, [fn]);
       else list.push(fn);

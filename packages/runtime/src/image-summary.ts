@@ -5,6 +5,7 @@
  * specialization-constant condition when post-link wrote one (`!sycl_requirement_condition`).
  */
 import { parseModule, type Constant, type IRFunction, type MDNode, type Metadata, type Module, type Value } from '@syclkit/ir';
+import { SyclMetadata, attachment, isKernel, readAspectValues } from '@syclkit/sycl-conventions';
 
 /**
  * How a definition links with other images: `local` (internal, private: seen only inside its
@@ -35,14 +36,6 @@ export interface ImageSummary {
   /** Functions in module order (definitions and declarations). */
   readonly functions: readonly FunctionSummary[];
   readonly byName: ReadonlyMap<string, FunctionSummary>;
-}
-
-const KERNEL_CCS = new Set(['spir_kernel', 'amdgpu_kernel', 'ptx_kernel']);
-
-function attached(module: Module, fn: IRFunction, kind: string): MDNode | undefined {
-  const id = module.context.md.kinds.lookup(kind);
-  if (id === undefined) return undefined;
-  return fn.attachments.find((a) => a.kind === id)?.node;
 }
 
 function integerOf(md: Metadata | null | undefined): bigint | undefined {
@@ -99,17 +92,15 @@ export function summarizeModule(module: Module): ImageSummary {
     const seen = new Set<object>();
     for (const inst of fn.instructions()) for (const op of inst.operands) collectReferences(op, references, seen);
     references.delete(fn.name);
-    const sg = integers(attached(module, fn, 'intel_reqd_sub_group_size'))[0];
-    const conditionNode = attached(module, fn, 'sycl_requirement_condition');
-    const wg = integers(attached(module, fn, 'reqd_work_group_size'));
+    const sg = integers(attachment(fn, module.context, SyclMetadata.reqdSubGroupSize))[0];
+    const conditionNode = attachment(fn, module.context, SyclMetadata.requirementCondition);
+    const wg = integers(attachment(fn, module.context, SyclMetadata.reqdWorkGroupSize));
     return {
       name: fn.name,
       defined: !fn.isDeclaration,
       binding: bindingOf(fn),
-      kernel: KERNEL_CCS.has(fn.callingConv),
-      aspects: integers(attached(module, fn, 'sycl_used_aspects'))
-        .map((v) => Number(BigInt.asIntN(32, v)))
-        .filter((v) => v >= 0),
+      kernel: isKernel(fn),
+      aspects: readAspectValues(attachment(fn, module.context, SyclMetadata.usedAspects)).values.filter((v) => v >= 0),
       subGroupSize: sg === undefined ? undefined : Number(sg),
       workGroupSize: wg.length === 0 ? undefined : wg.map(Number),
       references: [...references],
