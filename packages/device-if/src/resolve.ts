@@ -149,7 +149,7 @@ export function resolveConditionalCallsForTarget(
       const form = callee === undefined ? undefined : callers.get(callee);
       if (callee === undefined || form === undefined) continue;
       if (inst.opcode !== 'call') {
-        problems.push(problem('conditional-call-unsupported', `@${callee.name} is reached through ${inst.opcode}; only call is supported`, fn, inst, module));
+        problems.push(problem('conditional-call-unsupported', `@${callee.name} is reached through ${inst.opcode}; only call is supported`, fn, inst));
         calls.push({ function: fn.name, caller: callee.name, action: undefined, condition: undefined, outcome: 'kept' });
         continue;
       }
@@ -164,7 +164,7 @@ export function resolveConditionalCallsForTarget(
       calls.push({ function: site.function.name, caller: site.caller.name, action: site.action?.name, condition, outcome });
     };
     const report = (code: DeviceIfProblemCode, message: string): void => {
-      problems.push(problem(code, message, site.function, site.call, module));
+      problems.push(problem(code, message, site.function, site.call));
     };
     if (site.action === undefined) {
       report(
@@ -251,7 +251,7 @@ export function resolveConditionalCallsForTarget(
   return { changed, calls, problems, addedAspects, removedCallers };
 }
 
-function problem(code: DeviceIfProblemCode, message: string, fn: IRFunction, inst: Instruction, module: Module): DeviceIfProblem {
+function problem(code: DeviceIfProblemCode, message: string, fn: IRFunction, inst: Instruction): DeviceIfProblem {
   const debugLoc = debugLocationOf(inst);
   return {
     code,
