@@ -2,15 +2,18 @@
  * Small IR helpers shared by the passes of this package: writing the aspect metadata, debug
  * locations for diagnostics, and finding every reference to a set of functions.
  *
- * `@syclkit/ir` has no use-lists, so references are found by walking the module. The walk covers
- * instruction operands (looking into constant expressions and aggregates), global initializers,
- * aliases, ifuncs and a function's prefix, prologue and personality. Metadata is not walked: like
- * LLVM, which drops metadata references to a deleted function instead of keeping it alive, a
- * reference from metadata does not count.
+ * `@syclkit/ir` has no use-lists, so references are found with its `forEachReference` walk (looking
+ * into constant expressions and aggregates). Metadata is not walked: like LLVM, which drops
+ * metadata references to a deleted function instead of keeping it alive, a reference from
+ * metadata does not count.
  */
 import {
+  ConstantGlobals,
+  NOT_AN_OPERAND,
+  forEachReference,
   getMetadata,
   setMetadata,
+  type ReferenceHolder,
   type CallInst,
   type Context,
   type IRFunction,
@@ -103,71 +106,36 @@ export type FunctionReference =
   | { readonly kind: 'call'; readonly call: CallInst }
   | { readonly kind: 'other'; readonly where: string };
 
-/** Calls `visit` for every function of `targets` that `value` mentions (looking into constants). */
-function forEachFunctionIn(value: Value, targets: ReadonlySet<IRFunction>, visit: (fn: IRFunction) => void, seen: Set<Value>): void {
-  switch (value.vk) {
-    case 'function':
-      if (targets.has(value)) visit(value);
-      return;
-    case 'expr':
-    case 'array':
-    case 'struct':
-    case 'vector': {
-      if (seen.has(value)) return;
-      seen.add(value);
-      const parts = value.vk === 'expr' ? value.operands : value.vk === 'struct' ? value.fields : value.elements;
-      for (const part of parts) forEachFunctionIn(part, targets, visit, seen);
-      return;
-    }
-    case 'blockaddress':
-      forEachFunctionIn(value.fn, targets, visit, seen);
-      return;
-    case 'dso_local_equivalent':
-    case 'no_cfi':
-      forEachFunctionIn(value.global, targets, visit, seen);
-      return;
-    default:
-      return;
+/** Where a value held by `holder` is, for messages. */
+function placeOf(holder: ReferenceHolder, operand: number): string {
+  if (holder.vk !== 'instruction') {
+    if (holder.vk === 'global') return `the initializer of @${holder.name}`;
+    if (holder.vk === 'function') return `a prefix, prologue or personality of @${holder.name}`;
+    return `${holder.vk} @${holder.name}`;
   }
+  const fn = holder.function?.name ?? '?';
+  return operand === NOT_AN_OPERAND ? `an operand bundle in @${fn}` : `an operand of ${holder.opcode} in @${fn}`;
 }
 
 /**
- * Every reference to the functions in `targets`, in module order. A `call` whose callee operand is
- * the function is a `call` reference; the function as an argument, in an `invoke`, in a constant or
- * an initializer is `other`.
+ * Every reference to the functions in `targets`, in `forEachReference` order. A `call` whose
+ * callee operand is the function is a `call` reference; the function as an argument, in an
+ * `invoke`, in a constant or an initializer is `other`.
  */
 export function functionReferences(module: Module, targets: ReadonlySet<IRFunction>): Map<IRFunction, FunctionReference[]> {
   const refs = new Map<IRFunction, FunctionReference[]>();
   for (const fn of targets) refs.set(fn, []);
   if (targets.size === 0) return refs;
-  const seen = new Set<Value>();
-  const other = (where: string) => (fn: IRFunction) => refs.get(fn)!.push({ kind: 'other', where });
-  for (const gv of module.globals) {
-    if (gv.initializer !== undefined) forEachFunctionIn(gv.initializer, targets, other(`the initializer of @${gv.name}`), seen);
-  }
-  for (const fn of module.functions) {
-    for (const extra of [fn.prefix, fn.prologue, fn.personality]) {
-      if (extra !== undefined) forEachFunctionIn(extra, targets, other(`a prefix, prologue or personality of @${fn.name}`), seen);
+  const inConstants = new ConstantGlobals();
+  forEachReference(module, (value, holder, operand) => {
+    if (operand === 0 && value.vk === 'function' && holder.vk === 'instruction' && holder.opcode === 'call') {
+      if (targets.has(value)) refs.get(value)!.push({ kind: 'call', call: holder as CallInst });
+      return;
     }
-    for (const block of fn.blocks) {
-      for (const inst of block.instructions) {
-        inst.operands.forEach((operand, index) => {
-          if (index === 0 && inst.opcode === 'call' && operand.vk === 'function') {
-            if (targets.has(operand)) refs.get(operand)!.push({ kind: 'call', call: inst as CallInst });
-            return;
-          }
-          forEachFunctionIn(operand, targets, other(`an operand of ${inst.opcode} in @${fn.name}`), seen);
-        });
-        if (inst.opcode === 'call' || inst.opcode === 'invoke' || inst.opcode === 'callbr') {
-          for (const bundle of (inst as CallInst).bundles) {
-            for (const input of bundle.inputs) forEachFunctionIn(input, targets, other(`an operand bundle in @${fn.name}`), seen);
-          }
-        }
-      }
+    for (const g of inConstants.of(value)) {
+      if (g.vk === 'function' && targets.has(g)) refs.get(g)!.push({ kind: 'other', where: placeOf(holder, operand) });
     }
-  }
-  for (const alias of module.aliases) forEachFunctionIn(alias.aliasee, targets, other(`alias @${alias.name}`), seen);
-  for (const ifunc of module.ifuncs) forEachFunctionIn(ifunc.resolver, targets, other(`ifunc @${ifunc.name}`), seen);
+  });
   return refs;
 }
 
