@@ -25,6 +25,7 @@ import {
 import { printDINode } from './di-printer.js';
 import { identifiedStructTypes } from './type-finder.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
+import { forEachDIOperand } from './metadata.js';
 import type { Module } from './module.js';
 import type { StructType, Type } from './types.js';
 import {
@@ -536,7 +537,9 @@ class ModulePrinter {
       if (cur.mk === 'tuple') {
         for (const op of cur.operands) if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !this.mdSlots.has(op)) children.push(op);
       } else {
-        for (const f of cur.fields.values()) if (f.k === 'md' && f.v !== null && (f.v.mk === 'tuple' || f.v.mk === 'di') && !this.mdSlots.has(f.v)) children.push(f.v);
+        forEachDIOperand(cur, (op) => {
+          if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !this.mdSlots.has(op)) children.push(op);
+        });
       }
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }

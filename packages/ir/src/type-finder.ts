@@ -7,7 +7,7 @@
  */
 import type { AttributeList, AttributeSet } from './attributes.js';
 import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst } from './instructions.js';
-import type { Metadata, MDNode } from './metadata.js';
+import { forEachDIOperand, type Metadata, type MDNode } from './metadata.js';
 import type { Module } from './module.js';
 import { subtypes, type StructType, type Type } from './types.js';
 import { constantOperands } from './uses.js';
@@ -82,12 +82,11 @@ export function identifiedStructTypes(m: Module): StructType[] {
         else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
       }
     } else {
-      for (const f of n.fields.values()) {
-        if (f.k !== 'md' || f.v === null) continue;
-        const op = f.v;
+      forEachDIOperand(n, (op) => {
+        if (op === null) return;
         if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
         else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
-      }
+      });
     }
   };
   const incSet = (set: AttributeSet): void => {
