@@ -9,12 +9,9 @@
  * (AMDGPU and PTX kernels were added there when DPC++ gained those targets), and aspect
  * propagation must start from the same functions that become the roots of device images.
  */
-import type { IRFunction, Module } from '@syclkit/ir';
+import { KERNEL_CALLING_CONVENTIONS, type IRFunction, type Module } from '@syclkit/ir';
 import { attachment } from './attachments.js';
 import { SyclAttribute, SyclMetadata } from './names.js';
-
-/** Calling conventions of kernels: SPIR, AMDGPU and PTX. */
-const KERNEL_CALLING_CONVENTIONS: ReadonlySet<string> = new Set(['spir_kernel', 'amdgpu_kernel', 'ptx_kernel']);
 
 /** A kernel (declaration or definition): SPIR, AMDGPU or PTX kernel calling convention. */
 export function isKernel(fn: IRFunction): boolean {
