@@ -13,3 +13,4 @@ export {
 export type { EntryPointOptions } from './entry-points.js';
 export { attachment, debugNodeOf, fileOf, isDINode } from './attachments.js';
 export type { HasAttachments } from './attachments.js';
+export { kernelsNamed, kernelTypeName, typeinfoName } from './kernel-names.js';

@@ -1,7 +1,7 @@
 import { diffReports, formatDiff, formatInspectReport, inspectContainer, inspectKernel, type InspectReport } from '@syclkit/offload-wrapper';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
-import { kernelInContainer } from '../driver/explain.js';
+import { kernelInContainers } from '../driver/kernel-name.js';
 import { openFatBinary } from '../driver/fat-binary-input.js';
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -36,7 +36,7 @@ function report(path: string, verify: boolean, kernel?: string): InspectReport {
       if (verify) reader.verify();
       return inspectContainer(reader);
     }
-    const found = kernelInContainer(reader, kernel);
+    const found = kernelInContainers(reader, kernel);
     if (verify) for (const image of reader.lookup('entry', found)) reader.readImageData(image);
     return inspectKernel(reader, found);
   } finally {
