@@ -38,7 +38,7 @@ describe('device-if public surface', () => {
         'simplifyConditionallyUsedAspects',
         'toConditionallyUsedAspectsOperands',
         'truncateArchitecture',
-        'RESOLVE_DEVICE_IF_DIAGNOSTICS',
+        'deviceIfDiagnostics',
         'Phase1Error',
         'aspectTableForModule',
         'conditionalCallOnDevicePass',

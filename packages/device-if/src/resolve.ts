@@ -25,7 +25,7 @@ import {
   type Type,
   type Value,
 } from '@syclkit/ir';
-import { PreservedAnalyses, definePass, option } from '@syclkit/pass-manager';
+import { PreservedAnalyses, definePass, option, type Diagnostic } from '@syclkit/pass-manager';
 import { SyclMetadata, readAspectTable } from '@syclkit/sycl-conventions';
 import { ambiguousArchitectureOperands, truncateArchitecture } from './architecture.js';
 import { ConditionError, decodeCondition, type Condition } from './condition.js';
@@ -44,7 +44,7 @@ import {
   readUsedAspects,
   replaceInstruction,
 } from './ir-utils.js';
-import { RESOLVE_DEVICE_IF_DIAGNOSTICS, type DeviceIfProblem, type DeviceIfProblemCode } from './problems.js';
+import { RESOLVE_DEVICE_IF_DIAGNOSTICS, deviceIfDiagnostic, type DeviceIfDiagnosticCode } from './diagnostics.js';
 import { aspectTableForModule, targetDeviceFacts } from './targets.js';
 
 export interface ResolveConditionalCallsOptions {
@@ -83,7 +83,7 @@ export interface ResolvedConditionalCall {
   readonly action: string | undefined;
   /** The condition's integers, when they are constants. */
   readonly condition: readonly number[] | undefined;
-  /** `called`: now a direct call of the action; `removed`: deleted; `kept`: left alone (see the problems). */
+  /** `called`: now a direct call of the action; `removed`: deleted; `kept`: left alone (see the diagnostics). */
   readonly outcome: ConditionalCallOutcome;
 }
 
@@ -91,7 +91,7 @@ export interface ConditionalCallResolution {
   readonly changed: boolean;
   /** Every call to a conditional caller, in module order. */
   readonly calls: readonly ResolvedConditionalCall[];
-  readonly problems: readonly DeviceIfProblem[];
+  readonly diagnostics: readonly Diagnostic[];
   /** Aspects added to `!sycl_used_aspects`, by function name, in the order added. */
   readonly addedAspects: ReadonlyMap<string, readonly number[]>;
   /** Conditional callers deleted because nothing referred to them any more. */
@@ -136,7 +136,7 @@ export function resolveConditionalCallsForTarget(
   });
   const targetName =
     options.targetName ?? ('target' in target && typeof target.target === 'string' ? `'${target.target}'` : 'the target');
-  const problems: DeviceIfProblem[] = [];
+  const diagnostics: Diagnostic[] = [];
   const calls: ResolvedConditionalCall[] = [];
   const callers = conditionalCallers(module);
 
@@ -149,7 +149,7 @@ export function resolveConditionalCallsForTarget(
       const form = callee === undefined ? undefined : callers.get(callee);
       if (callee === undefined || form === undefined) continue;
       if (inst.opcode !== 'call') {
-        problems.push(problem('conditional-call-unsupported', `@${callee.name} is reached through ${inst.opcode}; only call is supported`, fn, inst));
+        diagnostics.push(diagnosticAt('conditional-call-unsupported', `@${callee.name} is reached through ${inst.opcode}; only call is supported`, fn, inst));
         calls.push({ function: fn.name, caller: callee.name, action: undefined, condition: undefined, outcome: 'kept' });
         continue;
       }
@@ -163,8 +163,8 @@ export function resolveConditionalCallsForTarget(
     const record = (outcome: ConditionalCallOutcome, condition: readonly number[] | undefined): void => {
       calls.push({ function: site.function.name, caller: site.caller.name, action: site.action?.name, condition, outcome });
     };
-    const report = (code: DeviceIfProblemCode, message: string): void => {
-      problems.push(problem(code, message, site.function, site.call));
+    const report = (code: DeviceIfDiagnosticCode, message: string): void => {
+      diagnostics.push(diagnosticAt(code, message, site.function, site.call));
     };
     if (site.action === undefined) {
       report(
@@ -248,18 +248,11 @@ export function resolveConditionalCallsForTarget(
     }
   }
 
-  return { changed, calls, problems, addedAspects, removedCallers };
+  return { changed, calls, diagnostics, addedAspects, removedCallers };
 }
 
-function problem(code: DeviceIfProblemCode, message: string, fn: IRFunction, inst: Instruction): DeviceIfProblem {
-  const debugLoc = debugLocationOf(inst);
-  return {
-    code,
-    severity: RESOLVE_DEVICE_IF_DIAGNOSTICS[code]!.severity === 'warning' ? 'warning' : 'error',
-    message,
-    function: fn.name,
-    ...(debugLoc !== undefined && { debugLoc }),
-  };
+function diagnosticAt(code: DeviceIfDiagnosticCode, message: string, fn: IRFunction, inst: Instruction): Diagnostic {
+  return deviceIfDiagnostic(code, message, { function: fn.name, debugLoc: debugLocationOf(inst) }, RESOLVE_DEVICE_IF_DIAGNOSTICS[code]!.severity === 'warning' ? 'warning' : 'error');
 }
 
 /** The direct call that replaces a conditional call whose condition holds, or why there is none. */
@@ -412,14 +405,7 @@ export const resolveDeviceIfPass = definePass({
       const aspectTable = aspectTableForModule(module);
       const facts = targetDeviceFacts(config, target, { aspectTable });
       const result = resolveConditionalCallsForTarget(module, facts, { updateAspects: options.updateAspects, aspectTable });
-      for (const p of result.problems) {
-        ctx.report({
-          code: p.code,
-          severity: p.severity,
-          message: p.message,
-          location: { ...(p.function !== undefined && { function: p.function }), ...(p.debugLoc !== undefined && { debugLoc: p.debugLoc }) },
-        });
-      }
+      for (const diagnostic of result.diagnostics) ctx.report(diagnostic);
       return result.changed ? PreservedAnalyses.none() : PreservedAnalyses.all();
     };
   },

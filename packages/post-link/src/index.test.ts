@@ -37,6 +37,7 @@ describe('post-link public surface', () => {
         'outputPrefix',
         'parseOutputSpec',
         'planSplit',
+        'postLinkDiagnostics',
         'printBytes',
         'readAspectOperands',
         'requirementKey',

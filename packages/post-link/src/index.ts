@@ -16,6 +16,8 @@ export type { Incompatibility, ImageTargetFacts } from './target-filter.js';
 export { parseOutputSpec, outputPrefix, imageFileNames } from './output-names.js';
 export type { OutputTableSpec, ImageFileNames } from './output-names.js';
 export { runPostLink, PostLinkError, printBytes } from './post-link.js';
+export { postLinkDiagnostics } from './diagnostics.js';
+export type { PostLinkDiagnosticCode } from './diagnostics.js';
 export type {
   PostLinkOptions,
   PostLinkIO,
