@@ -27,6 +27,7 @@ describe('gpu-check run (fake driver, hand-written PTX)', () => {
     expect(text).toMatch(/ok {3}HalfHistogram {3}image shade, grid 1x1x1 block 64x1x1/);
     expect(text).toContain('ok   per_kernel and auto: 5 of 5 kernels give byte-identical results');
     expect(text).toContain('ok   SubgroupReduce: kernel_not_supported: Sub-group size 8 is not supported on the device; driver calls during the submission: none');
+    expect(text).toContain('ok   _ZTS2K2 (generated module, reqd_sub_group_size(16)): kernel_not_supported: Sub-group size 16 is not supported on the device; driver calls during the submission: none');
     expect(text).toContain('gpu-check: all checks passed');
     expect(report.ok).toBe(true);
     expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8'))).toMatchObject({ ok: true, splitsAgree: true });
