@@ -31,7 +31,7 @@ const DEMO: Readonly<Record<string, readonly string[]>> = {
 };
 
 const BENCH: Readonly<Record<string, readonly string[]>> = { _ZTS2K0: ['.u64', '.align 8 .b8', '.align 8 .b8', '.align 8 .b8', '.u32'], _ZTS2K1: ['.u64', '.u32'] };
-const BENCH_REFUSED: Readonly<Record<string, readonly string[]>> = { _ZTS2K2: ['.u64'] };
+const BENCH_REFUSED: Readonly<Record<string, readonly string[]>> = { _ZTS2K2: ['.u64'], _ZTS2K3: ['.u64'] };
 
 function image(name: string, kernels: readonly string[], code: string | undefined, requirements: DeviceRequirements = {}): DeviceImage {
   const properties = new PropertySetRegistry();
@@ -69,7 +69,9 @@ export function writeFixture(dir: string): Manifest {
   writeContainerFile(join(dir, 'demo-auto.fatbin'), { bundles: [{ target: TARGET, images: [image('nbody', nbody, ptx(pick(nbody))), image('shade', shade, ptx(pick(shade))), refused] }] });
   const benchKernels = Object.keys(BENCH);
   const sg16 = image('bench_sg16', ['_ZTS2K2'], undefined, { reqdSubGroupSize: 16 });
-  writeContainerFile(join(dir, 'bench-per_kernel.fatbin'), { bundles: [{ target: TARGET, images: [...benchKernels.map((k, i) => image(`bench_${i}`, [k], ptx({ [k]: BENCH[k]! }))), sg16] }] });
+  // A kernel with a required 2-D work-group size: building it takes a 2-D range.
+  const wg2d = image('bench_wg2d', ['_ZTS2K3'], ptx({ _ZTS2K3: ['.u64'] }), { reqdWorkGroupSize: [8n, 4n] });
+  writeContainerFile(join(dir, 'bench-per_kernel.fatbin'), { bundles: [{ target: TARGET, images: [...benchKernels.map((k, i) => image(`bench_${i}`, [k], ptx({ [k]: BENCH[k]! }))), sg16, wg2d] }] });
   writeContainerFile(join(dir, 'bench-off.fatbin'), { bundles: [{ target: TARGET, images: [image('bench_all', benchKernels, ptx(BENCH))] }] });
   writeFileSync(join(dir, 'bench-params.json'), JSON.stringify(Object.fromEntries(kernelParams(BENCH_IR, 'bench.ll'))));
   const manifest: Manifest = {
