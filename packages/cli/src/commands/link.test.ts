@@ -185,6 +185,23 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', (
     });
   });
 
+  it('-host-object puts a real host object under the device IR; its main runs, and run submits to the executable', async () => {
+    writeFileSync(s.path('tu_host.c'), `#include <stdio.h>\nvoid ${kernelInfoSymbol('_ZTS9Integrate')}(void) {}\nint main(void) { puts("tu main"); return 0; }\n`);
+    cc(['-c', 'tu_host.c']);
+    const c = await syclkit('compile', '-c', s.path('nbody.ll'), '-host-object', s.path('tu_host.o'), '-o', s.path('tu_fat.o'));
+    expect([c.code, c.err]).toEqual([0, '']);
+    const fat = readFatObject(new Uint8Array(readFileSync(s.path('tu_fat.o'))));
+    expect(fat.elf.symbols().some((sym) => sym.name === 'main')).toBe(true);
+    const r = await syclkit('link', s.path('tu_fat.o'), '-fsycl-targets=spir64,intel_gpu_dg1', '-o', s.path('tu_app'));
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(execFileSync(s.path('tu_app')).toString()).toBe('tu main\n');
+    const ok = await syclkit('run', s.path('tu_app'), '-kernel', '_ZTS9Integrate', '-device', 'intel_gpu_dg1', '-range', '64');
+    expect(ok.code).toBe(0);
+    const refused = await syclkit('run', s.path('tu_app'), '-kernel', '_ZTS13ScaleVelocity', '-device', 'intel_gpu_dg1', '-range', '64');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('Required aspect fp64 is not supported on the device');
+  });
+
   it('the demo kernels are all in the linked program', async () => {
     const r = await syclkit('check', s.path('app'), '--json');
     const kernels = (JSON.parse(r.out) as { kernels: string[] }).kernels;
