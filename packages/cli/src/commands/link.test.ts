@@ -25,7 +25,7 @@ function cc(args: string[]): void {
   execFileSync('cc', args, { cwd: s.dir });
 }
 
-describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', () => {
+describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     units = writeSample(s.dir);
     for (const unit of units) {
@@ -35,7 +35,7 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', (
     execFileSync('ar', ['rcs', s.path('libtonemap.a'), 'tonemap.o'], { cwd: s.dir });
     const r = await syclkit('compile', ...units, TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app.fatbin'));
     expect(r.code).toBe(0);
-  });
+  }, 120_000);
   afterAll(() => s.cleanup());
 
   it('compile -c writes a relocatable fat object holding the unit\'s IR byte for byte, and its symbols', () => {
