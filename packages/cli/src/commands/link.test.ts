@@ -17,6 +17,7 @@ import { REGISTRATION_STUB_SOURCE, registrationDump } from '../driver/registrati
 const TARGETS = '-fsycl-targets=spir64,intel_gpu_pvc,intel_gpu_dg1';
 const hasTools = findLlvmTool('llc') !== undefined && existsSync('/usr/bin/cc') && existsSync('/usr/bin/ar');
 const llvmAr = findLlvmTool('llvm-ar');
+const bundler = ['/usr/bin/clang-offload-bundler-16', '/usr/lib/llvm-16/bin/clang-offload-bundler'].find((p) => existsSync(p));
 const s = scratch('link');
 let units: string[] = [];
 const matrixOf = (text: string): string => text.split('\n').slice(1).join('\n');
@@ -85,6 +86,29 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
     const r = await syclkit('link', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap_llvm.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app_llvm'));
     expect([r.code, r.err]).toEqual([0, '']);
     expect(matrixOf((await syclkit('check', s.path('app_llvm'))).out)).toBe(matrixOf((await syclkit('check', s.path('app.fatbin'))).out));
+  });
+
+  it.skipIf(bundler === undefined || findLlvmTool('llvm-objcopy') === undefined || findLlvmTool('llvm-as') === undefined)('links a fat object clang-offload-bundler-16 made (its openmp bundle renamed to sycl by llvm-objcopy-16)', async () => {
+    // Upstream LLVM 16's bundler refuses the kind 'sycl'; the layout is the same for every kind.
+    execFileSync(findLlvmTool('llvm-as')!, [s.path('nbody.ll'), '-o', s.path('nbody.bc')]);
+    execFileSync(findLlvmTool('llc')!, ['-filetype=obj', '-o', s.path('empty_host.o')], { input: 'target triple = "x86_64-unknown-linux-gnu"\n' });
+    execFileSync(bundler!, ['-type=o', '-targets=openmp-spir64-unknown-unknown,host-x86_64-unknown-linux-gnu', `-input=${s.path('nbody.bc')}`, `-input=${s.path('empty_host.o')}`, `-output=${s.path('tool.o')}`]);
+    execFileSync(findLlvmTool('llvm-objcopy')!, ['--rename-section', '__CLANG_OFFLOAD_BUNDLE__openmp-spir64-unknown-unknown=__CLANG_OFFLOAD_BUNDLE__sycl-spir64-unknown-unknown', s.path('tool.o')]);
+    const fat = readFatObject(new Uint8Array(readFileSync(s.path('tool.o'))), 'tool.o');
+    expect(Buffer.from(fat.bundles[0]!.data).equals(readFileSync(s.path('nbody.bc')))).toBe(true);
+    const r = await syclkit('link', s.path('tool.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app_tool'));
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(matrixOf((await syclkit('check', s.path('app_tool'))).out)).toBe(matrixOf((await syclkit('check', s.path('app.fatbin'))).out));
+  });
+
+  it('--json reports the members linked and the registered images', async () => {
+    const r = await syclkit('link', s.path('shade.o'), s.path('libtonemap.a'), '-Wno-sycl-aspect-mismatch', '--json', '-o', s.path('json_app'));
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { ok: boolean; members: { file: string; because: string }[]; suppliedMain: boolean; bundles: { target: string; images: { kernels: string[] }[] }[] };
+    expect(report.ok).toBe(true);
+    expect(report.members).toEqual([{ file: `${s.path('libtonemap.a')}(tonemap.o)`, because: '_Z7tonemapf' }]);
+    expect(report.suppliedMain).toBe(true);
+    expect(report.bundles.map((b) => b.target)).toEqual(['spir64']);
   });
 
   it('pulls in no archive member the program does not need', async () => {
