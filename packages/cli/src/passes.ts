@@ -3,6 +3,7 @@ import { functionKind, moduleKind } from '@syclkit/ir';
 import { syclPropagateAspectsUsage } from '@syclkit/aspect-propagation';
 import { conditionalCallOnDevicePass, resolveDeviceIfPass } from '@syclkit/device-if';
 import { globalDcePass } from './driver/globaldce.js';
+import { globalOffsetPass, localAccessorToSharedMemoryPass } from '@syclkit/gpu-targets';
 
 /**
  * Every pass `syclkit` knows, one line each. Contributors add theirs with
@@ -13,6 +14,8 @@ export const builtinPasses: NonNullable<RegistryConfig['passes']> = [
   resolveDeviceIfPass,
   syclPropagateAspectsUsage,
   globalDcePass,
+  globalOffsetPass,
+  localAccessorToSharedMemoryPass,
 ];
 
 let registry: PassRegistry | undefined;
