@@ -7,3 +7,7 @@ export type { GlobalOffsetOptions, GlobalOffsetProblem, GlobalOffsetResult } fro
 export { lowerLocalAccessors, SHARED_ADDRESS_SPACE } from './local-accessor.js';
 export type { LocalAccessorResult } from './local-accessor.js';
 export { globalOffsetPass, localAccessorToSharedMemoryPass } from './passes.js';
+export { syclCodegenPipeline, llcTriple, unselectableIntrinsic } from './codegen-pipeline.js';
+export type { CodegenPipelineOptions } from './codegen-pipeline.js';
+export { findLlvmTool, requireLlvmTool, runTool, runToolSync, describeFailure, LlvmToolError, LLVM_TOOL_PACKAGES } from './llvm-tools.js';
+export type { LlvmToolName, ToolRun } from './llvm-tools.js';
