@@ -11,3 +11,8 @@ export { syclCodegenPipeline, llcTriple, unselectableIntrinsic } from './codegen
 export type { CodegenPipelineOptions } from './codegen-pipeline.js';
 export { findLlvmTool, requireLlvmTool, runTool, runToolSync, describeFailure, LlvmToolError, LLVM_TOOL_PACKAGES } from './llvm-tools.js';
 export type { LlvmToolName, ToolRun } from './llvm-tools.js';
+export { retargetModule, retargetArch, RetargetError, GPU_TRIPLES, GPU_DATA_LAYOUTS, ADDRESS_SPACE_MAPS } from './retarget.js';
+export type { RetargetResult } from './retarget.js';
+export { lowerSpirvBuiltins, demangledIdentifier } from './builtins.js';
+export type { BuiltinLoweringResult, BuiltinProblem } from './builtins.js';
+export { deviceMathText, DEVICE_MATH } from './device-math.js';
