@@ -16,3 +16,7 @@ export type { RetargetResult } from './retarget.js';
 export { lowerSpirvBuiltins, demangledIdentifier } from './builtins.js';
 export type { BuiltinLoweringResult, BuiltinProblem } from './builtins.js';
 export { deviceMathText, DEVICE_MATH } from './device-math.js';
+export { compileGpuImage, prepareGpuModule, emitGpuImage, parseBackendArgs, GpuCodegenError, DEFAULT_SM } from './codegen.js';
+export type { GpuImage, GpuImageOptions } from './codegen.js';
+export { gpuAotCompilerFor, isGpuAotTarget, NATIVE_IMAGE_FORMAT } from './aot.js';
+export type { GpuAotCompiler, GpuAotOptions, GpuAotRequest, GpuAotResult } from './aot.js';

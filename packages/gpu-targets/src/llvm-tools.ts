@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-export type LlvmToolName = 'llc' | 'ld.lld' | 'llvm-readobj' | 'opt' | 'llvm-as' | 'llvm-objdump';
+export type LlvmToolName = 'llc' | 'ld.lld' | 'llvm-readobj' | 'opt' | 'llvm-as' | 'llvm-dis' | 'llvm-objdump';
 
 /** The apt package that provides each tool on Debian/Ubuntu (for error messages). */
 export const LLVM_TOOL_PACKAGES: Readonly<Record<LlvmToolName, string>> = {
@@ -17,6 +17,7 @@ export const LLVM_TOOL_PACKAGES: Readonly<Record<LlvmToolName, string>> = {
   'llvm-readobj': 'llvm-16',
   opt: 'llvm-16',
   'llvm-as': 'llvm-16',
+  'llvm-dis': 'llvm-16',
   'llvm-objdump': 'llvm-16',
 };
 
