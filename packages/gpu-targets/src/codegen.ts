@@ -81,14 +81,16 @@ export function parseBackendArgs(args: readonly string[]): BackendArgs {
 }
 
 /**
- * Sub-group collectives use `shfl.sync` and `bar.warp.sync` (PTX ISA 6.0); LLVM picks the oldest
- * PTX version an sm supports, which for sm_50..sm_62 predates them. Unless the arguments choose a
- * PTX version, those GPUs get 6.0 (CUDA 9).
+ * The PTX ISA version floor: sub-group collectives use `shfl.sync` and `bar.warp.sync` (PTX 6.0),
+ * and LLVM 16 writes debug sections with label differences, which ptxas takes from PTX 7.5 on.
+ * LLVM picks the oldest version an sm supports (sm_50: 3.2, sm_80: 7.0), so unless the arguments
+ * choose one, a module with debug info gets 7.5 and other modules for sm_50..sm_62 get 6.0.
  */
-function ptxFloor(cpu: string, llcArgs: readonly string[]): string[] {
+function ptxFloor(cpu: string, llcArgs: readonly string[], debugInfo: boolean): string[] {
+  if (llcArgs.some((a) => /ptx\d+/.test(a))) return [];
+  if (debugInfo) return ['-mattr=+ptx75'];
   const sm = Number(/^sm_(\d+)/.exec(cpu)?.[1] ?? '0');
-  if (sm >= 70 || llcArgs.some((a) => /ptx\d+/.test(a))) return [];
-  return ['-mattr=+ptx60'];
+  return sm >= 70 ? [] : ['-mattr=+ptx60'];
 }
 
 /** Names of a module's kernels for `arch` (after retargeting: by calling convention). */
@@ -108,10 +110,24 @@ export function prepareGpuModule(spir: Module, options: Pick<GpuImageOptions, 't
     const lines = builtins.problems.map((p) => `  ${p.message}`);
     throw new GpuCodegenError(`${spir.id}: device code uses builtins that are not lowered for ${module.triple}:\n${lines.join('\n')}`, builtins.problems);
   }
+  if (module.triple === GPU_TRIPLES.nvptx) dropPubnames(module);
   if (options.localAccessor ?? true) lowerLocalAccessors(module);
   const offset = addImplicitGlobalOffset(module, { enabled: options.globalOffset ?? true });
   if (offset.problems.length > 0) throw new GpuCodegenError(`${spir.id}: ${offset.problems.map((p) => p.message).join('; ')}`);
   return module;
+}
+
+/**
+ * LLVM 16 writes a `.debug_pubnames` section per compile unit, and ptxas refuses a linked module's
+ * several ("overlapping non-identical data"): compile units get `nameTableKind: None`, as clang's
+ * DPC++ output has. The retargeted module's context is its own, so its nodes can change in place.
+ */
+function dropPubnames(module: Module): void {
+  for (const cu of module.getNamedMetadata('llvm.dbg.cu') ?? []) {
+    if (cu.mk !== 'di' || cu.className !== 'DICompileUnit') continue;
+    const kind = cu.fields.get('nameTableKind');
+    if (kind === undefined || (kind.k === 'enum' && kind.v === 'Default')) cu.fields.set('nameTableKind', { k: 'enum', v: 'None' });
+  }
 }
 
 async function withTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
@@ -134,7 +150,7 @@ export async function emitGpuImage(module: Module, options: { readonly cpu?: str
   const text = printModule(module);
   const kernels = kernelNames(module, arch);
   if (arch === 'nvptx') {
-    const run = await runTool(llc, [`-mtriple=${GPU_TRIPLES.nvptx}`, `-mcpu=${cpu}`, ...ptxFloor(cpu, backend.llc), ...backend.llc, '-o', '-', '-'], text);
+    const run = await runTool(llc, [`-mtriple=${GPU_TRIPLES.nvptx}`, `-mcpu=${cpu}`, ...ptxFloor(cpu, backend.llc, module.getNamedMetadata('llvm.dbg.cu') !== undefined), ...backend.llc, '-o', '-', '-'], text);
     if (run.status !== 0) throw new LlvmToolError(`${module.id}: ${describeFailure('llc', run)}`, run.status ?? run.signal ?? undefined);
     return { arch, cpu, bytes: new Uint8Array(run.stdout), format: 'ptx', kernels };
   }
