@@ -17,7 +17,7 @@
  */
 import { CallInst, type AtomicOrdering, type IRFunction, type Module, type Type, type Value } from '@syclkit/ir';
 import { Builder } from './builder.js';
-import { linkDeviceMath, DEVICE_MATH } from './device-math.js';
+import { linkDeviceMath, DEVICE_MATH, PRINTF_ALLOC_SYMBOL } from './device-math.js';
 import { GLOBAL_OFFSET_BUILTIN } from './global-offset.js';
 import { FunctionEditor, alloca, firstInsertionIndex } from './ir-edit.js';
 import { gpuTripleOf, type GpuArch } from './target.js';
@@ -620,7 +620,15 @@ function lowerCall(module: Module, arch: GpuArch, inst: CallInst, identifier: st
   m = /^__spirv_ocl_([a-z0-9_]+)$/.exec(identifier);
   if (m !== null) {
     const name = oclName(m[1]!);
-    if (name === 'printf') return arch === 'nvptx' ? lowerPrintf(module, builder(), inst) : `${identifier} is not lowered for amdgcn (printf needs ROCm's device libraries; LLVM 16 calls __printf_alloc)`;
+    if (name === 'printf') {
+      if (arch === 'nvptx') return lowerPrintf(module, builder(), inst);
+      // LLVM's AMDGPU back end lowers calls of `printf` to its buffer, through our __printf_alloc
+      mathNeeded.add(PRINTF_ALLOC_SYMBOL);
+      const b = builder();
+      const format = args[0]!;
+      const constantFormat = format.type.kind === 'pointer' && format.type.addressSpace === 4 ? format : b.cast('addrspacecast', format, ctx.ptr(4));
+      return b.callNamed('printf', ctx.i32, [constantFormat, ...args.slice(1)], { varArgs: true, paramTypes: [ctx.ptr(4)] });
+    }
     const t = inst.type;
     const suffix = typeSuffix(t.kind === 'vector' ? t.element : t);
     const vector = t.kind === 'vector' ? `v${t.length}` : '';

@@ -8,7 +8,8 @@
  *   to s^23 (|s| ≤ 0.172), plus e·ln 2 in two parts; subnormals are scaled first;
  * - `exp`: x = n·ln 2 + r with |r| ≤ ½ ln 2, e^r by its Taylor series to r^13, times 2^n built
  *   from exponent bits in two steps (so subnormal results come out right);
- * - `exp2`, `exp10`, `log2`, `log10` through them; `pow(x, y)` = exp(y·log|x|) with IEEE's special
+ * - `exp2` as 2^n·e^(f·ln 2) with n = rint(x), f = x − n; `exp10`, `log2`, `log10` through exp and log
+ *   (their error grows with |x|·2^-53, like pow's); `pow(x, y)` = exp(y·log|x|) with IEEE's special
  *   cases (y = 0 or x = 1 give 1, a negative x needs an integer y, odd y keeps the sign); `powr`
  *   (x ≥ 0) and `pown` (integer y).
  * Results are within a few ulp for moderate arguments; `pow` loses about |y·log x|·2^-53 relative.
@@ -140,9 +141,30 @@ function expText(): string {
 const DOUBLE_FUNCTIONS = `
 define internal double @__syclkit_exp2_f64(double %x) {
 entry:
-  %t = fmul double %x, ${LN2}
-  %r = call double @__syclkit_exp_f64(double %t)
-  ret double %r
+  %lo = call double @llvm.maxnum.f64(double %x, double -1.080000e+03)
+  %xc = call double @llvm.minnum.f64(double %lo, double 1.030000e+03)
+  %nf = call double @llvm.rint.f64(double %xc)
+  %f = fsub double %xc, %nf
+  %t = fmul double %f, ${LN2}
+  %e = call double @__syclkit_exp_f64(double %t)
+  %n = fptosi double %nf to i64
+  %n1 = sdiv i64 %n, 2
+  %n2 = sub i64 %n, %n1
+  %k1 = add i64 %n1, 1023
+  %k2 = add i64 %n2, 1023
+  %b1 = shl i64 %k1, 52
+  %b2 = shl i64 %k2, 52
+  %s1 = bitcast i64 %b1 to double
+  %s2 = bitcast i64 %b2 to double
+  %y1 = fmul double %e, %s1
+  %y = fmul double %y1, %s2
+  %over = fcmp oge double %x, 1.024000e+03
+  %under = fcmp olt double %x, -1.075000e+03
+  %nan = fcmp uno double %x, 0.000000e+00
+  %y2 = select i1 %over, double 0x7FF0000000000000, double %y
+  %y3 = select i1 %under, double 0.000000e+00, double %y2
+  %y4 = select i1 %nan, double %x, double %y3
+  ret double %y4
 }
 
 define internal double @__syclkit_exp10_f64(double %x) {
@@ -258,11 +280,63 @@ export function deviceMathText(): string {
 }
 
 /**
+ * AMDGPU's buffered printf (LLVM 16's AMDGPUPrintfRuntimeBinding turns `printf` calls into
+ * stores to a buffer it gets from `__printf_alloc`, which ROCm's device libraries provide): our
+ * own `__printf_alloc`, from the runtime's protocol. The buffer is the `hidden_printf_buffer`
+ * implicit kernel argument (slot 3 of the code object v4 implicit arguments); its first word is
+ * the write offset, its second the capacity, data starts at byte 8. A record is reserved by a
+ * compare-and-swap on the offset; a full buffer gives null (the message is dropped).
+ */
+const PRINTF_ALLOC = `
+define hidden ptr addrspace(1) @__printf_alloc(i32 %bytes) {
+entry:
+  %args = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+  %slot = getelementptr inbounds i8, ptr addrspace(4) %args, i64 24
+  %buf = load ptr addrspace(1), ptr addrspace(4) %slot, align 8
+  %sizep = getelementptr inbounds i8, ptr addrspace(1) %buf, i64 4
+  %size = load i32, ptr addrspace(1) %sizep, align 4
+  %start = load atomic i32, ptr addrspace(1) %buf syncscope("agent") monotonic, align 4
+  br label %loop
+
+loop:
+  %off = phi i32 [ %start, %entry ], [ %seen, %retry ]
+  %need = add i32 %off, %bytes
+  %end = add i32 %need, 8
+  %full = icmp ugt i32 %end, %size
+  br i1 %full, label %none, label %try
+
+try:
+  %pair = cmpxchg ptr addrspace(1) %buf, i32 %off, i32 %need syncscope("agent") monotonic monotonic, align 4
+  %seen = extractvalue { i32, i1 } %pair, 0
+  %ok = extractvalue { i32, i1 } %pair, 1
+  br i1 %ok, label %done, label %retry
+
+retry:
+  br label %loop
+
+done:
+  %pos0 = zext i32 %off to i64
+  %pos = add i64 %pos0, 8
+  %p = getelementptr inbounds i8, ptr addrspace(1) %buf, i64 %pos
+  ret ptr addrspace(1) %p
+
+none:
+  ret ptr addrspace(1) null
+}
+
+declare ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()
+`;
+
+/** The name of our AMDGPU printf buffer allocator (see {@link PRINTF_ALLOC}). */
+export const PRINTF_ALLOC_SYMBOL = '__printf_alloc';
+
+/**
  * Links the named library functions (and what they call) into `module` as internal definitions,
  * replacing declarations of the same names that the builtin lowering made.
  */
 export function linkDeviceMath(module: Module, names: ReadonlySet<string>): void {
-  const library = parseModule(deviceMathText(), { context: module.context, filename: '<syclkit device math>' });
+  const amdgpu = module.triple.startsWith('amdgcn');
+  const library = parseModule(deviceMathText() + (amdgpu ? PRINTF_ALLOC : ''), { context: module.context, filename: '<syclkit device library>' });
   const wanted = new Set<string>();
   const visit = (name: string): void => {
     if (wanted.has(name)) return;
@@ -284,7 +358,8 @@ export function linkDeviceMath(module: Module, names: ReadonlySet<string>): void
       existing.blocks = fn.blocks;
       for (const b of existing.blocks) b.parent = existing;
       existing.args = fn.args.map((a) => Object.assign(a, { parent: existing }));
-      existing.linkage = 'internal';
+      existing.linkage = fn.linkage;
+      existing.visibility = fn.visibility;
       existing.attributes = fn.attributes;
       continue;
     }
