@@ -6,12 +6,12 @@ export { addImplicitGlobalOffset, GLOBAL_OFFSET_BUILTIN, IMPLICIT_OFFSET_INTRINS
 export type { GlobalOffsetOptions, GlobalOffsetProblem, GlobalOffsetResult } from './global-offset.js';
 export { lowerLocalAccessors, SHARED_ADDRESS_SPACE } from './local-accessor.js';
 export type { LocalAccessorResult } from './local-accessor.js';
-export { globalOffsetPass, localAccessorToSharedMemoryPass } from './passes.js';
+export { globalOffsetPass, localAccessorToSharedMemoryPass, gpuRetargetPass, lowerSpirvBuiltinsPass } from './passes.js';
 export { syclCodegenPipeline, llcTriple, unselectableIntrinsic } from './codegen-pipeline.js';
 export type { CodegenPipelineOptions } from './codegen-pipeline.js';
 export { findLlvmTool, requireLlvmTool, runTool, runToolSync, describeFailure, LlvmToolError, LLVM_TOOL_PACKAGES } from './llvm-tools.js';
 export type { LlvmToolName, ToolRun } from './llvm-tools.js';
-export { retargetModule, retargetArch, RetargetError, GPU_TRIPLES, GPU_DATA_LAYOUTS, ADDRESS_SPACE_MAPS } from './retarget.js';
+export { retargetModule, retargetModuleInPlace, retargetArch, RetargetError, GPU_TRIPLES, GPU_DATA_LAYOUTS, ADDRESS_SPACE_MAPS } from './retarget.js';
 export type { RetargetResult } from './retarget.js';
 export { lowerSpirvBuiltins, demangledIdentifier } from './builtins.js';
 export type { BuiltinLoweringResult, BuiltinProblem } from './builtins.js';

@@ -7,6 +7,8 @@ import { moduleKind, type Module } from '@syclkit/ir';
 import { definePass, flag, option, PreservedAnalyses } from '@syclkit/pass-manager';
 import { addImplicitGlobalOffset } from './global-offset.js';
 import { lowerLocalAccessors } from './local-accessor.js';
+import { lowerSpirvBuiltins } from './builtins.js';
+import { RetargetError, retargetModuleInPlace } from './retarget.js';
 
 export const globalOffsetPass = definePass({
   name: 'globaloffset',
@@ -41,4 +43,42 @@ export const localAccessorToSharedMemoryPass = definePass({
   },
   preserves: 'none',
   create: () => (module: Module) => (lowerLocalAccessors(module).changed ? PreservedAnalyses.none() : PreservedAnalyses.all()),
+});
+
+export const gpuRetargetPass = definePass({
+  name: 'gpu-retarget',
+  unit: moduleKind,
+  summary: 'Retargets spir64 device IR to NVPTX (nvptx64-nvidia-cuda) or AMDGCN (amdgcn-amd-amdhsa): triple, layout, address spaces, kernel conventions.',
+  options: {
+    target: option.enum(['nvptx64-nvidia-cuda', 'amdgcn-amd-amdhsa'], { doc: 'The GPU triple to retarget to', bare: true }),
+  },
+  preserves: 'none',
+  diagnostics: {
+    'gpu-retarget-unsupported': { severity: 'error', summary: 'The module cannot be retargeted (typed pointers, already a GPU module, an ifunc).' },
+  },
+  create: (options) => (module: Module, ctx) => {
+    try {
+      retargetModuleInPlace(module, options.target);
+    } catch (error) {
+      if (error instanceof RetargetError) ctx.fail({ code: 'gpu-retarget-unsupported', message: error.message });
+      throw error;
+    }
+    return PreservedAnalyses.none();
+  },
+});
+
+export const lowerSpirvBuiltinsPass = definePass({
+  name: 'lower-spirv-builtins',
+  unit: moduleKind,
+  summary: 'Lowers SPIR-V builtins (work-item ids, atomics, barriers, sub-group collectives, OpenCL math, printf) of retargeted IR to NVVM/AMDGCN intrinsics.',
+  preserves: 'none',
+  diagnostics: {
+    'spirv-builtin-not-lowered': { severity: 'error', summary: 'Device code calls a __spirv_* builtin (or one this target cannot provide) that is not lowered.' },
+    'spirv-builtin-unsupported-use': { severity: 'error', summary: 'A __spirv_BuiltIn* variable is used other than by loading from it.' },
+  },
+  create: () => (module: Module, ctx) => {
+    const result = lowerSpirvBuiltins(module);
+    for (const p of result.problems) ctx.report({ code: p.code, message: p.message });
+    return result.changed ? PreservedAnalyses.none() : PreservedAnalyses.all();
+  },
 });

@@ -93,20 +93,62 @@ export function retargetModule(source: Module, target: string): RetargetResult {
   const fresh = parseModule(printModule(source), { context: ctx, filename: source.id });
   const spaces = ADDRESS_SPACE_MAPS[arch];
   const space = (as: number): number => spaces[as] ?? as;
-  const out = retypeModule(fresh, space);
+  const out = retypeModule(fresh, space, true);
+  return { module: out, byrefKernels: finishRetarget(out, arch) };
+}
+
+/** Triple, layout, allocas, casts, intrinsic names and calling conventions of a retyped module. */
+function finishRetarget(out: Module, arch: GpuArch): string[] {
+  const spaces = ADDRESS_SPACE_MAPS[arch];
   out.triple = GPU_TRIPLES[arch];
   out.dataLayout = GPU_DATA_LAYOUTS[arch];
   fixAllocas(out, ALLOCA_SPACE[arch]);
   dropIdentityCasts(out);
-  remangleIntrinsics(out, space);
-  const byrefKernels = convertCallingConventions(out, arch);
-  return { module: out, byrefKernels };
+  remangleIntrinsics(out, (as) => spaces[as] ?? as);
+  return convertCallingConventions(out, arch);
+}
+
+/**
+ * Retargets `module` in place (the `gpu-retarget` pass): same module object and context. Identified
+ * structs whose pointers change become new structs, which the context names `<name>.N` when other
+ * modules of the context use the old ones; {@link retargetModule} gives a clean copy instead.
+ */
+export function retargetModuleInPlace(module: Module, target: string): string[] {
+  const arch = retargetArch(target);
+  if (module.typedPointers) throw new RetargetError(`${module.id}: retargeting needs opaque pointers (read the module without 'preserve-typed')`);
+  if (gpuTripleOf(module.triple) !== undefined) throw new RetargetError(`${module.id}: the module is already for ${module.triple}`);
+  const spaces = ADDRESS_SPACE_MAPS[arch];
+  const out = retypeModule(module, (as) => spaces[as] ?? as, false);
+  const byref = finishRetarget(out, arch);
+  // move the copy's contents into the original module object
+  module.removeAll(new Set(module.globalValues()));
+  module.comdats.clear();
+  for (const [name, c] of out.comdats) module.getOrCreateComdat(name).selection = c.selection;
+  const comdat = <T extends { comdat: { name: string } | undefined }>(gv: T): T => {
+    if (gv.comdat !== undefined) gv.comdat = module.getOrCreateComdat(gv.comdat.name);
+    return gv;
+  };
+  const globals = [...out.globals];
+  const functions = [...out.functions];
+  const aliases = [...out.aliases];
+  out.removeAll(new Set(out.globalValues()));
+  for (const g of globals) module.addGlobalVariable(comdat(g));
+  for (const f of functions) module.addFunction(comdat(f));
+  for (const a of aliases) module.addAlias(a);
+  module.namedMetadata.clear();
+  for (const [name, ops] of out.namedMetadata) module.setNamedMetadata(name, ops);
+  module.triple = out.triple;
+  module.dataLayout = out.dataLayout;
+  return byref;
 }
 
 // --- retyping -----------------------------------------------------------------------------------
 
-/** A copy of `m` (same context) with every pointer's address space mapped through `space`. */
-function retypeModule(m: Module, space: (as: number) => number): Module {
+/**
+ * A copy of `m` (same context) with every pointer's address space mapped through `space`. With an
+ * `exclusive` context, identified structs change in place; otherwise changed ones are new structs.
+ */
+function retypeModule(m: Module, space: (as: number) => number, exclusive: boolean): Module {
   const ctx = m.context;
   const memo = new Map<Type, Type>();
   const mapType = (t: Type): Type => {
@@ -128,11 +170,24 @@ function retypeModule(m: Module, space: (as: number) => number): Module {
         break;
       case 'struct':
         if (t.literal) r = ctx.literalStruct((t.elements ?? []).map(mapType), t.packed);
-        else {
+        else if (exclusive) {
           // identified structs belong to this context alone: they get their new body in place
           r = t;
           memo.set(t, t);
           if (t.elements !== undefined) t.setBody(t.elements.map(mapType), t.packed);
+        } else if (t.elements === undefined) r = t;
+        else {
+          // shared with other modules: a new struct (named `<name>.N` by the context) when the body changes
+          const shell = ctx.createStruct(t.name);
+          memo.set(t, shell);
+          const elements = t.elements.map(mapType);
+          if (elements.every((e, i) => e === t.elements![i])) {
+            memo.set(t, t);
+            r = t;
+          } else {
+            shell.setBody(elements, t.packed);
+            r = shell;
+          }
         }
         break;
       default:
