@@ -98,6 +98,26 @@ describe('retargetModule to AMDGPU', () => {
   });
 });
 
+describe('work-group sizes', () => {
+  const text = `target triple = "spir64-unknown-unknown"
+define spir_kernel void @k() !reqd_work_group_size !0 {
+  ret void
+}
+!0 = !{i32 16, i32 8}
+`;
+
+  it('AMDGPU: completes reqd_work_group_size to x, y, z (LLVM 16 drops a module\'s code object metadata otherwise)', () => {
+    const { module } = retargetModule(parse(text), 'amdgcn-amd-amdhsa');
+    expect(functionText(module, 'k').split('\n')[0]).toMatch(/!reqd_work_group_size !(\d+)/);
+    expect(print(module)).toMatch(/!0 = !\{i32 16, i32 8, i32 1\}/);
+  });
+
+  it('NVPTX: adds reqntid annotations', () => {
+    const { module } = retargetModule(parse(text), 'nvptx64-nvidia-cuda');
+    expect(print(module)).toContain('!{ptr @k, !"reqntidx", i32 16, !"reqntidy", i32 8, !"reqntidz", i32 1}');
+  });
+});
+
 describe('retargetArch', () => {
   it('accepts the two triples and the architecture names, nothing else', () => {
     expect(retargetArch('nvptx64-nvidia-cuda')).toBe('nvptx');

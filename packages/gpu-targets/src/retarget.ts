@@ -105,7 +105,37 @@ function finishRetarget(out: Module, arch: GpuArch): string[] {
   fixAllocas(out, ALLOCA_SPACE[arch]);
   dropIdentityCasts(out);
   remangleIntrinsics(out, (as) => spaces[as] ?? as);
-  return convertCallingConventions(out, arch);
+  const byref = convertCallingConventions(out, arch);
+  completeWorkGroupSizes(out, arch);
+  return byref;
+}
+
+/**
+ * DPC++ writes `!reqd_work_group_size` (and `!work_group_size_hint`) with as many operands as the
+ * kernel has dimensions, fastest first; the GPU back ends want x, y and z: AMDGPU's code object
+ * metadata takes the node only with three operands (LLVM 16 silently drops all of a module's
+ * metadata otherwise), so missing dimensions become 1; NVPTX gets `reqntid{x,y,z}` annotations.
+ */
+function completeWorkGroupSizes(m: Module, arch: GpuArch): void {
+  const ctx = m.context;
+  const md = ctx.md;
+  for (const f of m.functions) {
+    for (const kind of ['reqd_work_group_size', 'work_group_size_hint']) {
+      const id = md.kinds.lookup(kind);
+      const at = id === undefined ? -1 : f.attachments.findIndex((a) => a.kind === id);
+      if (at < 0) continue;
+      const node = f.attachments[at]!.node;
+      if (node.mk !== 'tuple' || node.operands.length === 0 || node.operands.length > 3) continue;
+      const sizes = node.operands.map((op) => (op?.mk === 'value' && op.value.vk === 'int' ? op.value.num : undefined));
+      if (sizes.some((v) => v === undefined)) continue;
+      while (sizes.length < 3) sizes.push(1);
+      if (node.operands.length < 3) f.attachments[at] = { kind: id!, node: md.tuple(sizes.map((v) => md.value(ctx.constI32(v!)))) };
+      if (arch === 'nvptx' && kind === 'reqd_work_group_size' && f.callingConv === 'ptx_kernel') {
+        const fields = (['reqntidx', 'reqntidy', 'reqntidz'] as const).flatMap((name, i) => [md.string(name), md.value(ctx.constI32(sizes[i]!))]);
+        m.addNamedMetadataOperand('nvvm.annotations', md.tuple([md.value(f), ...fields]));
+      }
+    }
+  }
 }
 
 /**
