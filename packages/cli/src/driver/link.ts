@@ -15,7 +15,7 @@
  *   which a later final link uses without linking its device code again.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
 import { ContainerReader, ContainerWriter, inspectContainer, wrapperModuleText, type BinaryDescriptor, type DeviceImage, type InspectReport } from '@syclkit/offload-wrapper';
@@ -380,7 +380,7 @@ export async function linkProgram(options: LinkOptions): Promise<LinkResult> {
     const temp = join(work, 'a.out');
     run(cCompiler(), ['-o', temp, ...args, ...(options.linkerArgs ?? [])], undefined, 'linking the executable');
     writeFileAtomic(options.output, readFileSync(temp));
-    execFileSync('chmod', ['+x', options.output]);
+    chmodSync(options.output, statSync(temp).mode & 0o777);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
