@@ -3,6 +3,8 @@
 #   LLVM 16 (opt, llvm-as, llvm-dis, FileCheck, not): the printer's oracle and the conformance runner;
 #   LLVM 19 (opt, FileCheck): inputs only it parses;
 #   LLVM 14 (opt, llvm-link): the typed-pointer mode's oracle;
+#   LLVM 15 (llvm-as), llvm-spirv-15 and spirv-tools (spirv-val): SPIR-V images (Debian 12 ships the
+#   translator for LLVM 15 only), and the validator every SPIR-V image of the tests passes;
 #   GNU time: the benchmarks' peak-memory figures.
 # Tests that need a tool skip, naming it, when it is absent; CI installs everything.
 set -euo pipefail
@@ -12,6 +14,7 @@ needed=(
   /usr/lib/llvm-16/bin/FileCheck /usr/lib/llvm-16/bin/not
   /usr/lib/llvm-19/bin/opt /usr/lib/llvm-19/bin/FileCheck
   /usr/lib/llvm-14/bin/opt /usr/lib/llvm-14/bin/llvm-link
+  /usr/lib/llvm-15/bin/llvm-as /usr/bin/llvm-spirv-15 /usr/bin/spirv-val
   /usr/bin/time
 )
 missing=()
@@ -22,11 +25,11 @@ if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup-llvm: all LLVM tools present"
   exit 0
 fi
-echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 llvm-19 llvm-14 time"
+echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 llvm-19 llvm-14 llvm-15 llvm-spirv-15 spirv-tools time"
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup-llvm: error: installing needs root (run: sudo bash scripts/setup-llvm.sh)" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq llvm-16-tools llvm-16 llvm-19 llvm-14 time >/dev/null
+apt-get install -y -qq llvm-16-tools llvm-16 llvm-19 llvm-14 llvm-15 llvm-spirv-15 spirv-tools time >/dev/null

@@ -45,7 +45,6 @@ export {
   AOT_BACKENDS,
   aotCompilerFor,
   keepIrCompiler,
-  llvmSpirvCompiler,
   llcCompiler,
   findTool,
   defaultToolDirs,
@@ -54,10 +53,22 @@ export {
   type AotRequest,
   type AotResult,
   type AotCompilerForOptions,
-  type LlvmSpirvOptions,
   type LlcOptions,
   type ToolSearch,
 } from './aot.js';
+export {
+  DPCPP_LLVM_SPIRV_OPTIONS,
+  SPIRV_VAL_TARGET_ENV,
+  llvmSpirvCompiler,
+  findLlvmSpirvTools,
+  llvmSpirvAvailable,
+  irForLlvmVersion,
+  repairTranslatorDebugInfo,
+  validateSpirv,
+  type SpirvTranslatorOptions,
+  type LlvmSpirvTools,
+  type IrForLlvm,
+} from './spirv-translator.js';
 export { classifyDeviceCode, type DeviceCodeKind } from './empty-module.js';
 export { GENERIC_TARGET, packTables, type PackInput, type PackOptions, type PackedTable } from './pack.js';
 export {
