@@ -87,4 +87,14 @@ export {
   type ImageRequirements,
   type FormatReportOptions,
 } from './inspect.js';
+export {
+  extractImages,
+  imageFileExtension,
+  spirvImageReport,
+  containerSpirvReport,
+  withSpirvDetails,
+  type ExtractedImage,
+  type ExtractResult,
+  type SpirvImageReport,
+} from './extract.js';
 export { diffReports, formatDiff, type ContainerDiff, type BundleDiff, type ImageChange, type KernelChange } from './diff.js';
