@@ -47,10 +47,10 @@ function minimalModule(): Uint8Array {
  * the assembler copies stdin to stdout. They check the plumbing (version lookup, the pipe, exit
  * status and stderr), not the translation.
  */
-function fakeTools(version: number, name = `fake-${version}`): string {
+function fakeTools(version: number, name = `fake-${version}`, module: Uint8Array = minimalModule()): string {
   const bin = join(dir, name);
   mkdirSync(bin, { recursive: true });
-  writeFileSync(join(bin, 'module.spv'), minimalModule());
+  writeFileSync(join(bin, 'module.spv'), module);
   writeFileSync(
     join(bin, 'llvm-spirv'),
     `#!/bin/sh
@@ -86,7 +86,7 @@ describe('finding llvm-spirv', () => {
 describe('llvm-spirv backend (with stand-in tools)', () => {
   it('pipes the IR through llvm-as into llvm-spirv with DPC++ options and stores SPIR-V', async () => {
     const bin = fakeTools(16);
-    const result = await llvmSpirvCompiler({ dirs: [bin] }).compile(request('define void @f() {\n  ret void\n}\n'));
+    const result = await llvmSpirvCompiler({ dirs: [bin], validate: false }).compile(request('define void @f() {\n  ret void\n}\n'));
     expect(result.format).toBe(ImageFormat.SPIRV);
     expect(readSpirvModule(result.image).entryPoints.map((e) => e.name)).toEqual(['K']);
     const { readFileSync } = await import('node:fs');
@@ -95,7 +95,7 @@ describe('llvm-spirv backend (with stand-in tools)', () => {
 
   it('prints the IR for the translator\'s LLVM version, and says so when it cannot', async () => {
     const seen: number[] = [];
-    const compiler = llvmSpirvCompiler({ dirs: [fakeTools(15)], irForLlvm: (text, major) => (seen.push(major), text) });
+    const compiler = llvmSpirvCompiler({ dirs: [fakeTools(15)], validate: false, irForLlvm: (text, major) => (seen.push(major), text) });
     await compiler.compile(request('; ok'));
     expect(seen).toEqual([15]);
     expect(() => irForLlvmVersion('; text', 15, request('; text'))).toThrow(/llvm-spirv reads LLVM 15 IR, and syclkit cannot print IR for LLVM 15 yet/);
@@ -103,12 +103,12 @@ describe('llvm-spirv backend (with stand-in tools)', () => {
   });
 
   it('reports a failing translator with its exit status and stderr, located at the input', async () => {
-    await expect(llvmSpirvCompiler({ dirs: [fakeTools(16)] }).compile(request('FAIL'))).rejects.toThrow(/^a_0\.ll: llvm-spirv on a_0\.ll failed \(exit status 1\):\nerror: cannot translate$/);
+    await expect(llvmSpirvCompiler({ dirs: [fakeTools(16)], validate: false }).compile(request('FAIL'))).rejects.toThrow(/^a_0\.ll: llvm-spirv on a_0\.ll failed \(exit status 1\):\nerror: cannot translate$/);
   });
 
   it('refuses images with specialization-constant conditions, which llvm-spirv would drop', async () => {
     const text = 'define void @f() !sycl_requirement_condition !0 {\n  ret void\n}\n!0 = !{}\n';
-    await expect(llvmSpirvCompiler({ dirs: [fakeTools(16)] }).compile(request(text))).rejects.toThrow(/need SPV_INTEL_spec_conditional/);
+    await expect(llvmSpirvCompiler({ dirs: [fakeTools(16)], validate: false }).compile(request(text))).rejects.toThrow(/need SPV_INTEL_spec_conditional/);
   });
 
   it('hands the SPIR-V to a native step (ocloc) when one is plugged in', async () => {
@@ -120,7 +120,7 @@ describe('llvm-spirv backend (with stand-in tools)', () => {
         return { image: Uint8Array.of(0x7f, 0x45, 0x4c, 0x46), format: ImageFormat.NATIVE };
       },
     };
-    const result = await llvmSpirvCompiler({ dirs: [fakeTools(16)], native: ocloc }).compile(request('; ir'));
+    const result = await llvmSpirvCompiler({ dirs: [fakeTools(16)], validate: false, native: ocloc }).compile(request('; ir'));
     expect(result).toEqual({ image: Uint8Array.of(0x7f, 0x45, 0x4c, 0x46), format: ImageFormat.NATIVE });
     expect(readSpirvModule(inputs[0]!).entryPoints[0]!.name).toBe('K');
   });
@@ -233,6 +233,17 @@ describe.skipIf(SPIRV_TOOLS === undefined)(`llvm-spirv backend with Debian's LLV
   it('fails validation with spirv-val\'s message for an invalid module', async () => {
     const invalid = minimalModule().slice(0, -8); // cut the OpReturn/OpFunctionEnd
     await expect(validateSpirv(invalid, 'bad.ll')).rejects.toThrow(/^bad\.ll: spirv-val --target-env spv1\.4 on the SPIR-V of bad\.ll failed \(exit status 1\)/);
+  });
+
+  it('with validation on (SYCLKIT_SPIRV_VAL=1 in the tests), fails a compile whose SPIR-V spirv-val rejects', async () => {
+    // A module spirv-val rejects: the entry point's function has no body (no OpLabel, no OpReturn).
+    const words = [...spirvWords(minimalModule()).words];
+    const noBody = words.slice(0, -4);
+    noBody.push(...encodeSpirvInstruction(SpirvOp.FunctionEnd, []));
+    const bin = fakeTools(16, 'fake-invalid', bytesOf(noBody));
+    expect(process.env['SYCLKIT_SPIRV_VAL']).toBe('1');
+    await expect(llvmSpirvCompiler({ dirs: [bin, '/usr/bin'] }).compile(request('; ir'))).rejects.toThrow(/spirv-val --target-env spv1\.4 on the SPIR-V of a_0\.ll failed/);
+    expect((await llvmSpirvCompiler({ dirs: [bin], validate: false }).compile(request('; ir'))).format).toBe(ImageFormat.SPIRV);
   });
 
   it('reports llvm-as errors with the assembler\'s message', async () => {
