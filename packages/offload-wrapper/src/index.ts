@@ -62,12 +62,13 @@ export {
   llvmSpirvCompiler,
   findLlvmSpirvTools,
   llvmSpirvAvailable,
-  irForLlvmVersion,
+  printForLlvmVersion,
+  prepareForLlvmSpirv,
   repairTranslatorDebugInfo,
   validateSpirv,
   type SpirvTranslatorOptions,
   type LlvmSpirvTools,
-  type IrForLlvm,
+  type PrintForLlvm,
 } from './spirv-translator.js';
 export { classifyDeviceCode, type DeviceCodeKind } from './empty-module.js';
 export { GENERIC_TARGET, packTables, type PackInput, type PackOptions, type PackedTable } from './pack.js';

@@ -6,7 +6,8 @@ import { SpirvOp, encodeSpirvInstruction, readSpirvModule, spirvInstructions, sp
 import { SPIRV_TOOLS, SPIRV_TOOLS_MISSING, spirvValErrors } from '@syclkit/testing';
 import { ImageFormat } from './descriptor.js';
 import { AotToolError } from './errors.js';
-import { DPCPP_LLVM_SPIRV_OPTIONS, findLlvmSpirvTools, irForLlvmVersion, llvmSpirvCompiler, repairTranslatorDebugInfo, validateSpirv } from './spirv-translator.js';
+import { parseModule, printModule } from '@syclkit/ir';
+import { DPCPP_LLVM_SPIRV_OPTIONS, findLlvmSpirvTools, llvmSpirvCompiler, prepareForLlvmSpirv, printForLlvmVersion, repairTranslatorDebugInfo, validateSpirv } from './spirv-translator.js';
 import type { AotCompiler } from './aot.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'syclkit-spirv-translator-test-'));
@@ -93,17 +94,22 @@ describe('llvm-spirv backend (with stand-in tools)', () => {
     expect(readFileSync(join(bin, 'args'), 'utf8').trim()).toBe([...DPCPP_LLVM_SPIRV_OPTIONS, '-', '-o', '-'].join(' '));
   });
 
-  it('prints the IR for the translator\'s LLVM version, and says so when it cannot', async () => {
+  it("prints the module for the translator's LLVM version, and says so when it cannot", async () => {
     const seen: number[] = [];
-    const compiler = llvmSpirvCompiler({ dirs: [fakeTools(15)], validate: false, irForLlvm: (text, major) => (seen.push(major), text) });
-    await compiler.compile(request('; ok'));
+    const compiler = llvmSpirvCompiler({ dirs: [fakeTools(15)], validate: false, printForLlvm: (module, major) => (seen.push(major), printModule(module)) });
+    await compiler.compile(request('define void @f() {\n  ret void\n}\n'));
     expect(seen).toEqual([15]);
-    expect(() => irForLlvmVersion('; text', 15, request('; text'))).toThrow(/llvm-spirv reads LLVM 15 IR, and syclkit cannot print IR for LLVM 15 yet/);
-    expect(irForLlvmVersion('; text', 16, request('; text'))).toBe('; text');
+    const module = parseModule('define void @f() {\n  ret void\n}\n');
+    expect(() => printForLlvmVersion(module, 15, request(''))).toThrow(/llvm-spirv reads LLVM 15 IR, and syclkit cannot print IR for LLVM 15 yet/);
+    expect(printForLlvmVersion(module, 16, request(''))).toBe(printModule(module));
+  });
+
+  it('refuses input that is not IR, naming the file', async () => {
+    await expect(llvmSpirvCompiler({ dirs: [fakeTools(16)], validate: false }).compile(request('not IR'))).rejects.toThrow(/^a_0\.ll: cannot read the device IR: /);
   });
 
   it('reports a failing translator with its exit status and stderr, located at the input', async () => {
-    await expect(llvmSpirvCompiler({ dirs: [fakeTools(16)], validate: false }).compile(request('FAIL'))).rejects.toThrow(/^a_0\.ll: llvm-spirv on a_0\.ll failed \(exit status 1\):\nerror: cannot translate$/);
+    await expect(llvmSpirvCompiler({ dirs: [fakeTools(16)], validate: false }).compile(request('declare void @FAIL()\n'))).rejects.toThrow(/^a_0\.ll: llvm-spirv on a_0\.ll failed \(exit status 1\):\nerror: cannot translate$/);
   });
 
   it('refuses images with specialization-constant conditions, which llvm-spirv would drop', async () => {
@@ -120,7 +126,7 @@ describe('llvm-spirv backend (with stand-in tools)', () => {
         return { image: Uint8Array.of(0x7f, 0x45, 0x4c, 0x46), format: ImageFormat.NATIVE };
       },
     };
-    const result = await llvmSpirvCompiler({ dirs: [fakeTools(16)], validate: false, native: ocloc }).compile(request('; ir'));
+    const result = await llvmSpirvCompiler({ dirs: [fakeTools(16)], validate: false, native: ocloc }).compile(request(''));
     expect(result).toEqual({ image: Uint8Array.of(0x7f, 0x45, 0x4c, 0x46), format: ImageFormat.NATIVE });
     expect(readSpirvModule(inputs[0]!).entryPoints[0]!.name).toBe('K');
   });
@@ -146,6 +152,26 @@ function debugInfoModule(): { bytes: Uint8Array; none: number; voidType: number 
   ];
   return { bytes: bytesOf([0x07230203, 0x00010100, (6 << 16) | 14, 16, 0, ...body]), none, voidType };
 }
+
+describe('prepareForLlvmSpirv', () => {
+  it('gives kernel size metadata with fewer than three sizes the missing ones as 1', () => {
+    const module = parseModule(`define spir_kernel void @K() !reqd_work_group_size !0 !work_group_size_hint !1 !max_work_group_size !2 {
+  ret void
+}
+define spir_kernel void @L() !reqd_work_group_size !0 {
+  ret void
+}
+!0 = !{i32 256}
+!1 = !{i64 8, i64 4}
+!2 = !{i32 4, i32 4, i32 4}
+`);
+    prepareForLlvmSpirv(module);
+    const text = printModule(module);
+    expect(text).toContain('define spir_kernel void @K() !reqd_work_group_size !0 !work_group_size_hint !1 !max_work_group_size !2 {');
+    expect(text).toContain('define spir_kernel void @L() !reqd_work_group_size !0 {');
+    expect(text).toMatch(/!0 = !\{i32 256, i32 1, i32 1\}\n!1 = !\{i64 8, i64 4, i64 1\}\n!2 = !\{i32 4, i32 4, i32 4\}\n/);
+  });
+});
 
 describe('repairTranslatorDebugInfo', () => {
   it('drops a DebugInfoNone Text of DebugSource and Declaration of DebugFunction, and makes a DebugInfoNone return type OpTypeVoid', () => {
@@ -204,7 +230,8 @@ entry:
 
 describe.skipIf(SPIRV_TOOLS === undefined)(`llvm-spirv backend with Debian's LLVM 15 translator${SPIRV_TOOLS === undefined ? ` (skipped: ${SPIRV_TOOLS_MISSING})` : ''}`, () => {
   // The input is LLVM 15 syntax already, so it goes to llvm-as-15 as it is.
-  const compiler = (): AotCompiler => llvmSpirvCompiler({ tool: SPIRV_TOOLS!.translator, assembler: SPIRV_TOOLS!.assembler, irForLlvm: (text) => text });
+  // The inputs use only what LLVM 15 reads, so printing them as LLVM 16 does is what LLVM 15 reads.
+  const compiler = (): AotCompiler => llvmSpirvCompiler({ tool: SPIRV_TOOLS!.translator, assembler: SPIRV_TOOLS!.assembler, printForLlvm: (module) => printModule(module) });
 
   it('writes SPIR-V that spirv-val accepts for the environment DPC++ targets, debug info included', async () => {
     const { image } = await compiler().compile(request(KERNEL_IR));
@@ -242,11 +269,20 @@ describe.skipIf(SPIRV_TOOLS === undefined)(`llvm-spirv backend with Debian's LLV
     noBody.push(...encodeSpirvInstruction(SpirvOp.FunctionEnd, []));
     const bin = fakeTools(16, 'fake-invalid', bytesOf(noBody));
     expect(process.env['SYCLKIT_SPIRV_VAL']).toBe('1');
-    await expect(llvmSpirvCompiler({ dirs: [bin, '/usr/bin'] }).compile(request('; ir'))).rejects.toThrow(/spirv-val --target-env spv1\.4 on the SPIR-V of a_0\.ll failed/);
-    expect((await llvmSpirvCompiler({ dirs: [bin], validate: false }).compile(request('; ir'))).format).toBe(ImageFormat.SPIRV);
+    await expect(llvmSpirvCompiler({ dirs: [bin, '/usr/bin'] }).compile(request(''))).rejects.toThrow(/spirv-val --target-env spv1\.4 on the SPIR-V of a_0\.ll failed/);
+    expect((await llvmSpirvCompiler({ dirs: [bin], validate: false }).compile(request(''))).format).toBe(ImageFormat.SPIRV);
   });
 
   it('reports llvm-as errors with the assembler\'s message', async () => {
-    await expect(compiler().compile(request('define void @f( {'))).rejects.toThrow(/^a_0\.ll: llvm-as \(LLVM 15\) on a_0\.ll failed \(exit status 1\):\n.*error/);
+    // IR syclkit reads but LLVM 15 does not: a memory(...) attribute.
+    const text = 'declare void @f() #0\nattributes #0 = { memory(none) }\n';
+    await expect(compiler().compile(request(text))).rejects.toThrow(/^a_0\.ll: llvm-as \(LLVM 15\) on a_0\.ll failed \(exit status 1\):\n.*error/);
+  });
+
+  it('translates a kernel whose !reqd_work_group_size has one size (LLVM 15\'s translator asserts on it as it is)', async () => {
+    const text = KERNEL_IR.replace('define weak_odr spir_kernel void @_ZTS6Kernel(ptr addrspace(1) %p) !dbg !5 {', 'define weak_odr spir_kernel void @_ZTS6Kernel(ptr addrspace(1) %p) !dbg !5 !reqd_work_group_size !11 {') + '!11 = !{i32 256}\n';
+    const { image } = await compiler().compile(request(text));
+    const entry = readSpirvModule(image).entryPoints[0]!;
+    expect(entry.executionModes.map((m) => [m.mode.name, m.operands])).toContainEqual(['LocalSize', [256, 1, 1]]);
   });
 });

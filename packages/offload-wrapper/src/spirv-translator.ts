@@ -6,13 +6,14 @@
  * pluggable `native` compiler, and without one the SPIR-V is stored.
  *
  * The translator reads bitcode of its own LLVM version, so text IR is printed for that version
- * (`irForLlvm`) and assembled with the `llvm-as` of that version, piped into the translator: two
+ * (`printForLlvm`) and assembled with the `llvm-as` of that version, piped into the translator: two
  * processes per image, no temporary files. Debian 12 ships `llvm-spirv-15`.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSpirvModule, spirvInstructions, spirvWords, SpirvFormatError } from '@syclkit/formats';
+import { Context, parseModule, printModule, type IntegerType, type MDNode, type Module } from '@syclkit/ir';
 import { defaultToolDirs, findTool, type AotCompiler, type AotRequest, type AotResult, type ToolSearch } from './aot.js';
 import { detectImageFormat, ImageFormat } from './descriptor.js';
 import { AotToolError } from './errors.js';
@@ -154,8 +155,8 @@ export function llvmSpirvAvailable(search: ToolSearch = {}): boolean {
   }
 }
 
-/** LLVM IR text as the translator's LLVM reads it; `llvmMajor` is that version. */
-export type IrForLlvm = (text: string, llvmMajor: number, request: AotRequest) => string;
+/** A module printed as the translator's LLVM reads it; `llvmMajor` is that version. */
+export type PrintForLlvm = (module: Module, llvmMajor: number, request: AotRequest) => string;
 
 export interface SpirvTranslatorOptions extends ToolSearch {
   /** Path of llvm-spirv (default: searched, see `findLlvmSpirvTools`). */
@@ -166,8 +167,8 @@ export interface SpirvTranslatorOptions extends ToolSearch {
   readonly options?: readonly string[];
   /** Appended to `options`, e.g. `-spirv-ext=+SPV_INTEL_fpga_reg`. */
   readonly args?: readonly string[];
-  /** Prints IR for the translator's LLVM (default: `irForLlvmVersion`). */
-  readonly irForLlvm?: IrForLlvm;
+  /** Prints the module for the translator's LLVM (default: `printForLlvmVersion`). */
+  readonly printForLlvm?: PrintForLlvm;
   /**
    * Validate each SPIR-V image with `spirv-val --target-env spv1.4` and fail on an invalid one
    * (default: on when the environment variable `SYCLKIT_SPIRV_VAL` is `1`). Needs spirv-tools.
@@ -178,12 +179,47 @@ export interface SpirvTranslatorOptions extends ToolSearch {
 }
 
 /**
- * Prints IR for an LLVM version. LLVM 16 and later read syclkit's IR as it is; older versions need
- * `@syclkit/ir`'s printer for that version.
+ * Prints a module for an LLVM version. LLVM 16 and later read syclkit's IR as it is; older
+ * versions need `@syclkit/ir`'s printer for that version.
  */
-export function irForLlvmVersion(text: string, llvmMajor: number, request: AotRequest): string {
-  if (llvmMajor >= 16) return text;
-  throw new AotToolError(`llvm-spirv reads LLVM ${llvmMajor} IR, and syclkit cannot print IR for LLVM ${llvmMajor} yet; install a translator built with LLVM 16 or later, or keep LLVM IR (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`, request.inputPath);
+export function printForLlvmVersion(module: Module, llvmMajor: number, request: AotRequest): string {
+  if (llvmMajor >= 16) return printModule(module);
+  throw new AotToolError(
+    `llvm-spirv reads LLVM ${llvmMajor} IR, and syclkit cannot print IR for LLVM ${llvmMajor} yet; install a translator built with LLVM 16 or later, or keep LLVM IR (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`,
+    request.inputPath,
+  );
+}
+
+/** Kernel metadata LLVM 15's translator reads as three sizes (it asserts on fewer). */
+const SIZE_TRIPLES = ['reqd_work_group_size', 'work_group_size_hint', 'max_work_group_size'];
+
+/**
+ * Makes a module what the translator takes. `!reqd_work_group_size`, `!work_group_size_hint` and
+ * `!max_work_group_size` with one or two sizes (clang writes as many as the kernel's dimensions)
+ * get the missing sizes as 1, which is what they mean and what later translators do themselves;
+ * LLVM 15's reads three operands regardless and fails an assertion on fewer.
+ */
+export function prepareForLlvmSpirv(module: Module): void {
+  const md = module.context.md;
+  const kinds = SIZE_TRIPLES.map((name) => md.kinds.lookup(name)).filter((kind): kind is number => kind !== undefined);
+  if (kinds.length === 0) return;
+  const padded = new Map<MDNode, MDNode>();
+  for (const fn of module.functions) {
+    fn.attachments.forEach((attachment, index) => {
+      if (!kinds.includes(attachment.kind) || attachment.node.mk !== 'tuple') return;
+      const ops = attachment.node.operands;
+      if (ops.length === 0 || ops.length >= 3) return;
+      const first = ops[0];
+      if (first == null || first.mk !== 'value' || first.value.type.kind !== 'integer') return;
+      let node = padded.get(attachment.node);
+      if (node === undefined) {
+        const one = md.value(module.context.constInt(first.value.type as IntegerType, 1n));
+        node = md.tuple([...ops, ...new Array<typeof one>(3 - ops.length).fill(one)]);
+        padded.set(attachment.node, node);
+      }
+      fn.attachments[index] = { kind: attachment.kind, node };
+    });
+  }
 }
 
 interface ProcessResult {
@@ -316,7 +352,7 @@ const latin1 = new TextDecoder('latin1');
 export function llvmSpirvCompiler(options: SpirvTranslatorOptions = {}): AotCompiler {
   const tools = findLlvmSpirvTools(options);
   const translatorArgs = [...(options.options ?? DPCPP_LLVM_SPIRV_OPTIONS), ...(options.args ?? [])];
-  const irFor = options.irForLlvm ?? irForLlvmVersion;
+  const printFor = options.printForLlvm ?? printForLlvmVersion;
   const validate = options.validate ?? process.env['SYCLKIT_SPIRV_VAL'] === '1';
   return {
     name: 'llvm-spirv',
@@ -329,14 +365,20 @@ export function llvmSpirvCompiler(options: SpirvTranslatorOptions = {}): AotComp
         if (result.status !== 0) throw failure(`llvm-spirv on ${file}`, result, file);
         spirv = result.stdout;
       } else {
-        const text = latin1.decode(request.input);
-        if (text.includes('!sycl_requirement_condition')) {
+        let module: Module;
+        try {
+          module = parseModule(latin1.decode(request.input), { filename: file, context: new Context() });
+        } catch (error) {
+          throw new AotToolError(`cannot read the device IR: ${error instanceof Error ? error.message : String(error)}`, file);
+        }
+        if (module.context.md.kinds.lookup('sycl_requirement_condition') !== undefined && module.functions.some((fn) => fn.attachments.some((a) => a.kind === module.context.md.kinds.lookup('sycl_requirement_condition')))) {
           throw new AotToolError(
             "the image has specialization-constant conditions (!sycl_requirement_condition, post-link's spec-constant design), which need SPV_INTEL_spec_conditional; llvm-spirv does not write it, so the conditions would be lost: keep LLVM IR for this image (-aot=ir)",
             file,
           );
         }
-        const ir = Buffer.from(irFor(text, tools.llvmMajor, request), 'latin1');
+        prepareForLlvmSpirv(module);
+        const ir = Buffer.from(printFor(module, tools.llvmMajor, request), 'latin1');
         const { first, second } = await pipeline({ tool: tools.assembler, args: ['-', '-o', '-'] }, { tool: tools.translator, args: [...translatorArgs, '-', '-o', '-'] }, ir);
         if (first.status !== 0) throw failure(`llvm-as (LLVM ${tools.llvmMajor}) on ${file}`, first, file);
         if (second.status !== 0) throw failure(`llvm-spirv on ${file}`, second, file);
