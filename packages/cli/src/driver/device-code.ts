@@ -7,16 +7,31 @@
 import { availableParallelism } from 'node:os';
 import type { DeviceConfig, ResolvedTarget } from '@syclkit/device-config';
 import { aotCompilerFor, llvmSpirvCompiler, type AotCompiler, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
+import { CliError } from '../command.js';
 
 /** `-fsycl-device-obj`: what the images of SPIR-V based targets are. */
 export const DEVICE_OBJ_KINDS = ['spirv', 'llvmir'] as const;
 export type DeviceObj = (typeof DEVICE_OBJ_KINDS)[number];
 
-/** What `compile` makes when `-fsycl-device-obj` is not given. */
+/** What `compile` makes when neither `-fsycl-device-obj` nor `SYCLKIT_DEVICE_OBJ` says. */
 export const DEFAULT_DEVICE_OBJ: DeviceObj = 'llvmir';
 
+/** The environment variable that sets the default of `-fsycl-device-obj` (e.g. for a CI without llvm-spirv). */
+export const DEVICE_OBJ_ENV = 'SYCLKIT_DEVICE_OBJ';
+
+/**
+ * The default of `-fsycl-device-obj`: `SYCLKIT_DEVICE_OBJ` when set (`spirv` or `llvmir`), else
+ * `DEFAULT_DEVICE_OBJ`. Another value is an error, not a silent default.
+ */
+export function defaultDeviceObj(env: NodeJS.ProcessEnv = process.env): DeviceObj {
+  const value = env[DEVICE_OBJ_ENV];
+  if (value === undefined || value === '') return DEFAULT_DEVICE_OBJ;
+  if ((DEVICE_OBJ_KINDS as readonly string[]).includes(value)) return value as DeviceObj;
+  throw new CliError(`${DEVICE_OBJ_ENV}=${value}: expected ${DEVICE_OBJ_KINDS.join(' or ')}`);
+}
+
 export interface DeviceCodeOptions {
-  /** Default `DEFAULT_DEVICE_OBJ`. */
+  /** Default `defaultDeviceObj()` (`SYCLKIT_DEVICE_OBJ`, else `DEFAULT_DEVICE_OBJ`). */
   readonly deviceObj?: DeviceObj;
   /** `-aot`: backend per target name or spelling (`*`: every AOT target); overrides `deviceObj`. */
   readonly aot?: ReadonlyMap<string, string>;
@@ -34,7 +49,7 @@ export function isSpirvTarget(target: ResolvedTarget, config: DeviceConfig): boo
 export function backendFor(target: ResolvedTarget, options: DeviceCodeOptions, config: DeviceConfig): string {
   const explicit = options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined);
   if (explicit !== undefined) return explicit;
-  return (options.deviceObj ?? DEFAULT_DEVICE_OBJ) === 'spirv' && isSpirvTarget(target, config) ? 'llvm-spirv' : 'ir';
+  return (options.deviceObj ?? defaultDeviceObj()) === 'spirv' && isSpirvTarget(target, config) ? 'llvm-spirv' : 'ir';
 }
 
 /**
