@@ -146,15 +146,18 @@ export function containerSpirvReport(reader: ContainerReader, image: ContainerIm
 
 /**
  * The report with each SPIR-V image's module summary (`ImageReport.spirv`). Unlike
- * `inspectContainer`, this reads image bytes, of the images that may be SPIR-V only.
+ * `inspectContainer`, this reads image bytes, of the SPIR-V images only. `images` are the
+ * container images the report lists (default: all of them, for a report of the whole container;
+ * for `inspectKernel`'s report, the images of the kernel), matched by bundle and name.
  */
-export function withSpirvDetails(report: InspectReport, reader: ContainerReader): InspectReport {
+export function withSpirvDetails(report: InspectReport, reader: ContainerReader, images: readonly ContainerImage[] = reader.images): InspectReport {
+  const byKey = new Map(images.map((image) => [`${image.target}\0${image.name}`, image]));
   return {
     ...report,
-    bundles: report.bundles.map((bundle, b) => ({
+    bundles: report.bundles.map((bundle) => ({
       ...bundle,
-      images: bundle.images.map((image, i) => {
-        const source = reader.bundles[b]?.images[i];
+      images: bundle.images.map((image) => {
+        const source = byKey.get(`${bundle.target}\0${image.name}`);
         const spirv = source === undefined ? undefined : containerSpirvReport(reader, source);
         return spirv === undefined ? image : { ...image, spirv };
       }),
