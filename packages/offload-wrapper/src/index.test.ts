@@ -25,6 +25,7 @@ describe('@syclkit/offload-wrapper public surface', () => {
       'WRAPPER_MODULE_ID',
       'WrapperError',
       'aotCompilerFor',
+      'canPrintForLlvm',
       'checkDeviceImage',
       'classifyDeviceCode',
       'containerSpirvReport',

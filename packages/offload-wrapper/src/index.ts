@@ -66,6 +66,7 @@ export {
   findLlvmSpirvTools,
   llvmSpirvAvailable,
   printForLlvmVersion,
+  canPrintForLlvm,
   prepareForLlvmSpirv,
   repairTranslatorDebugInfo,
   validateSpirv,

@@ -178,12 +178,17 @@ export interface SpirvTranslatorOptions extends ToolSearch {
   readonly native?: AotCompiler;
 }
 
+/** Whether `printForLlvmVersion` can print for LLVM `llvmMajor`. */
+export function canPrintForLlvm(llvmMajor: number): boolean {
+  return llvmMajor >= 16;
+}
+
 /**
  * Prints a module for an LLVM version. LLVM 16 and later read syclkit's IR as it is; older
  * versions need `@syclkit/ir`'s printer for that version.
  */
 export function printForLlvmVersion(module: Module, llvmMajor: number, request: AotRequest): string {
-  if (llvmMajor >= 16) return printModule(module);
+  if (canPrintForLlvm(llvmMajor)) return printModule(module);
   throw new AotToolError(
     `llvm-spirv reads LLVM ${llvmMajor} IR, and syclkit cannot print IR for LLVM ${llvmMajor} yet; install a translator built with LLVM 16 or later, or keep LLVM IR (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`,
     request.inputPath,
