@@ -5,11 +5,11 @@
  */
 import type { GlobalValue, IRFunction, Module, Type } from '@syclkit/ir';
 import { collectImageGlobals, DependencyGraph, isDroppedGlobal, type DependencyGraphOptions } from './dependency-graph.js';
-import { entryPoints, isEsimdFunction, isKernel } from './entry-points.js';
+import { entryPoints, isEsimdFunction, isKernel, readAspectTable } from '@syclkit/sycl-conventions';
 import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { ImageFactory, type BuiltImage } from './image.js';
 import { canBeImported } from './properties.js';
-import { functionFeatures, moduleAspectTable } from './sycl-metadata.js';
+import { functionFeatures } from './sycl-metadata.js';
 
 export interface SplitOptions {
   /** `-split=`; default `none` (upstream's default without `-split`). */
@@ -215,7 +215,7 @@ function holdsDouble(type: Type, seen = new Set<Type>()): boolean {
 function designRoots(module: Module, graph: DependencyGraph): (entries: readonly IRFunction[]) => readonly GlobalValue[] {
   const withDouble = new Set(graph.roots.filter((gv) => gv.vk === 'global' && holdsDouble(gv.valueType)));
   if (withDouble.size === 0) return () => graph.roots;
-  const fp64 = moduleAspectTable(module).find(([name]) => name === 'fp64')?.[1] ?? 6;
+  const fp64 = readAspectTable(module).valueOf('fp64') ?? 6;
   const without = graph.roots.filter((gv) => !withDouble.has(gv));
   return (entries) => {
     const usesFp64 = entries.some((fn) => {
