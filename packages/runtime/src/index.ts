@@ -7,7 +7,7 @@ export type { Backend, DeviceInit, DeviceType, MatrixCombination } from './devic
 export { loadDeviceDescriptionFile, parseDeviceDescription, parseIpVersion } from './device-file.js';
 export type { DeviceFileOptions } from './device-file.js';
 export { binaryFromContainer, binaryFromDescriptor } from './binary.js';
-export type { BinaryBundleSource, BinaryImageSource, BinarySource } from './binary.js';
+export type { BinaryBundleSource, BinaryImageIndex, BinaryImageSource, BinarySource } from './binary.js';
 export { ipVersionOfTarget, matchBundle, targetNamesDevice } from './bundles.js';
 export type { BundleMatch } from './bundles.js';
 export {
