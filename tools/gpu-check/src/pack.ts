@@ -123,7 +123,7 @@ export interface PackResult {
   readonly total: number;
 }
 
-export function pack(options: PackOptions): PackResult {
+export async function pack(options: PackOptions): Promise<PackResult> {
   const { log } = options;
   const root = options.root ?? fileURLToPath(new URL('../../../', import.meta.url));
   const carry = join(root, CARRY);
@@ -133,7 +133,7 @@ export function pack(options: PackOptions): PackResult {
   if (ignored.status !== 0) throw new Error(`${CARRY} is not ignored by git in ${root}: it would travel as part of the working tree and could be committed`);
 
   if (!(options.reuseData === true && existsSync(join(data, 'manifest.json')))) {
-    prepare({ out: data, log, ...(options.kernels === undefined ? {} : { kernels: options.kernels }) });
+    await prepare({ out: data, log, ...(options.kernels === undefined ? {} : { kernels: options.kernels }) });
   } else {
     log(`reusing ${join(CARRY, 'data')} (manifest.json present)`);
   }
