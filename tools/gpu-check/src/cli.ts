@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firstLaunch, jitTimes } from './children.js';
-import { DEVICE_COMMAND, CARRY, pack } from './pack.js';
+import { CARRY, DATA, DEVICE_COMMAND, pack } from './pack.js';
 import { prepare } from './prepare.js';
 import { runGpuCheck } from './run.js';
 
@@ -17,7 +17,7 @@ const HELP = `usage: gpu-check [all|prepare|run|pack] [options]
                   for the target into --out, with manifest.json (needs LLVM 16's llc)
   run             on the GPU machine: device, ptxas on every PTX image, the demo kernels with data
                   against JavaScript, the requirement check, JIT and first-launch times
-  pack            prepare into ${CARRY}/data and pack node and the built packages beside it, for
+  pack            prepare into ${DATA}, then pack it, node and the built packages into ${CARRY}, for
                   a device call: command '${DEVICE_COMMAND}', carry ["${CARRY}"]
 
 options:
@@ -29,7 +29,7 @@ options:
   --ptxas <path>    run: ptxas (default /usr/local/cuda/bin/ptxas, then PATH)
   --no-timings      run: skip the JIT and first-launch timings (child processes)
   --budget <s>      run: seconds the run may take before the timings stop (default 540)
-  --reuse-data      pack: keep ${CARRY}/data when it has a manifest
+  --reuse-data      pack: keep ${DATA} when it has a manifest
 `;
 
 function option(args: string[], name: string): string | undefined {
