@@ -133,6 +133,7 @@ export async function pack(options: PackOptions): Promise<PackResult> {
   const carry = join(root, CARRY);
   const data = join(root, DATA);
   mkdirSync(carry, { recursive: true });
+  mkdirSync(data, { recursive: true }); // git matches a folder pattern only on an existing folder
   for (const folder of [CARRY, DATA]) {
     const ignored = spawnSync('git', ['-C', root, 'check-ignore', '-q', folder]);
     if (ignored.status !== 0) throw new Error(`${folder} is not ignored by git in ${root}: it would travel as part of the working tree and could be committed`);
