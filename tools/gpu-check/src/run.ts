@@ -7,7 +7,7 @@
  *    JavaScript, for the per_kernel and the auto split; both splits must give the same bytes;
  * 4. the requirement check firing before anything reaches the driver (required sub-group size 8);
  * 5. time to first launch on the 1,000-kernel module, per_kernel against off, cold and warm;
- * 6. JIT time per image, cold (driver cache off), from the driver's disk cache, and from the
+ * 6. JIT time per image, cold (an empty driver cache), from the driver's disk cache, and from the
  *    runtime's program cache, in child processes.
  * Steps 5 and 6 run in child processes within a time budget, so the reports are written even
  * when the machine is slower than expected.
@@ -349,14 +349,18 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
       }
     }
     log('');
-    log('== 6. JIT time per image (child processes; cold = CUDA_CACHE_DISABLE=1, disk = the driver\'s JIT cache filled by a previous process, program cache = the runtime\'s second submission)');
+    log('== 6. JIT time per image (child processes; cold = an empty driver cache, disk = the same cache in the next process, program cache = the runtime\'s second submission)');
     const tsv: string[] = ['fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms'];
     const jitFatbins = [manifest.demo['per_kernel'], manifest.bench.fatbins['per_kernel'], manifest.bench.fatbins['off']].filter((n): n is string => n !== undefined);
     for (const name of jitFatbins) {
       try {
-        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_DISABLE: '1' }, left());
-        child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' }, left());
-        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' }, left());
+        // Cold: an empty driver cache of its own (the JIT runs, and writes what it made there);
+        // then the same cache again: every image from the driver's disk cache.
+        const jitCache = mkdtempSync(join(tmpdir(), 'gpu-check-jit-cache-'));
+        const env = { CUDA_CACHE_PATH: jitCache, CUDA_CACHE_DISABLE: '0' };
+        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left());
+        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left());
+        rmSync(jitCache, { recursive: true, force: true });
         const finite = (values: number[]): number[] => values.filter((v) => Number.isFinite(v));
         const coldMs = finite(cold.images.map((i) => i.buildMs));
         const driverMs = finite(cold.images.map((i) => i.driverMs ?? Number.NaN));
