@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian LLVM tools the tests compare against, when any is missing:
 #   LLVM 16 (opt, llvm-as, llvm-dis, FileCheck, not): the printer's oracle and the conformance runner;
+#   LLVM 16 code generation (llc, lli, llvm-readobj) and lld 16 (ld.lld): PTX and AMDGPU code
+#     objects, `syclkit llc`, the device math library run under lli;
 #   LLVM 19 (opt, FileCheck): inputs only it parses;
 #   LLVM 14 (opt, llvm-link): the typed-pointer mode's oracle;
 #   GNU time: the benchmarks' peak-memory figures;
@@ -13,6 +15,7 @@ set -euo pipefail
 needed=(
   /usr/lib/llvm-16/bin/opt /usr/lib/llvm-16/bin/llvm-as /usr/lib/llvm-16/bin/llvm-dis
   /usr/lib/llvm-16/bin/FileCheck /usr/lib/llvm-16/bin/not
+  /usr/lib/llvm-16/bin/llc /usr/lib/llvm-16/bin/lli /usr/lib/llvm-16/bin/llvm-readobj /usr/lib/llvm-16/bin/ld.lld
   /usr/lib/llvm-19/bin/opt /usr/lib/llvm-19/bin/FileCheck
   /usr/lib/llvm-14/bin/opt /usr/lib/llvm-14/bin/llvm-link
   /usr/bin/time
@@ -27,11 +30,11 @@ if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup-llvm: all LLVM tools present"
   exit 0
 fi
-echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 llvm-19 llvm-14 clang-tools-16 binutils gcc time"
+echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 lld-16 llvm-19 llvm-14 clang-tools-16 binutils gcc time"
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup-llvm: error: installing needs root (run: sudo bash scripts/setup-llvm.sh)" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq llvm-16-tools llvm-16 llvm-19 llvm-14 clang-tools-16 binutils gcc time >/dev/null
+apt-get install -y -qq llvm-16-tools llvm-16 lld-16 llvm-19 llvm-14 clang-tools-16 binutils gcc time >/dev/null
