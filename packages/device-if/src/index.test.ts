@@ -40,7 +40,6 @@ describe('device-if public surface', () => {
         'truncateArchitecture',
         'deviceIfDiagnostics',
         'Phase1Error',
-        'aspectTableForModule',
         'conditionalCallOnDevicePass',
         'conditionalCallSite',
         'conditionalCallerForm',

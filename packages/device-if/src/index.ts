@@ -82,7 +82,7 @@ export type {
 export { deviceIfDiagnostics } from './diagnostics.js';
 export type { DeviceIfDiagnosticCode } from './diagnostics.js';
 
-export { aspectTableForModule, deviceConfigConditionNames, targetArchitectureAspects, targetDeviceFacts } from './targets.js';
+export { deviceConfigConditionNames, targetArchitectureAspects, targetDeviceFacts } from './targets.js';
 export type { TargetDeviceFacts, TargetFactsOptions } from './targets.js';
 
 export { Phase1Error, phase1TargetView, selectPhase1Clause } from './phase1.js';

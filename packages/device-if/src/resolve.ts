@@ -11,7 +11,6 @@ import {
   ARCHITECTURES,
   DeviceConfig,
   UnknownTargetError,
-  builtinAspectTable,
   resolveTarget,
   type AspectTable,
 } from '@syclkit/device-config';
@@ -26,7 +25,7 @@ import {
   type Value,
 } from '@syclkit/ir';
 import { PreservedAnalyses, definePass, option, type Diagnostic } from '@syclkit/pass-manager';
-import { SyclMetadata, readAspectTable } from '@syclkit/sycl-conventions';
+import { SyclMetadata, aspectTableOf, readAspectTable } from '@syclkit/sycl-conventions';
 import { ambiguousArchitectureOperands, truncateArchitecture } from './architecture.js';
 import { ConditionError, decodeCondition, type Condition } from './condition.js';
 import { conditionalCallSite, conditionalCallers, type ConditionalCallSite } from './conditional-calls.js';
@@ -45,7 +44,7 @@ import {
   replaceInstruction,
 } from './ir-utils.js';
 import { RESOLVE_DEVICE_IF_DIAGNOSTICS, deviceIfDiagnostic, type DeviceIfDiagnosticCode } from './diagnostics.js';
-import { aspectTableForModule, targetDeviceFacts } from './targets.js';
+import { targetDeviceFacts } from './targets.js';
 
 export interface ResolveConditionalCallsOptions {
   /**
@@ -129,7 +128,7 @@ export function resolveConditionalCallsForTarget(
   const context = module.context;
   const updateAspects = options.updateAspects ?? true;
   const architectures = [...(options.architectures ?? DEFAULT_ARCHITECTURES)];
-  const aspectTable = options.aspectTable ?? aspectTableForModule(module, builtinAspectTable);
+  const aspectTable = options.aspectTable ?? aspectTableOf(module);
   const names: ConditionNames = createConditionNames({
     aspects: aspectTable.values().map((value) => [aspectTable.nameOf(value)!, value] as const),
     architectures,
@@ -402,7 +401,7 @@ export const resolveDeviceIfPass = definePass({
     const config = DeviceConfig.builtin();
     const target = resolveTarget(config, options.target);
     return (module, ctx) => {
-      const aspectTable = aspectTableForModule(module);
+      const aspectTable = aspectTableOf(module);
       const facts = targetDeviceFacts(config, target, { aspectTable });
       const result = resolveConditionalCallsForTarget(module, facts, { updateAspects: options.updateAspects, aspectTable });
       for (const diagnostic of result.diagnostics) ctx.report(diagnostic);

@@ -15,7 +15,6 @@ describe('post-link public surface', () => {
         'RequirementEntryType',
         'SPEC_CONSTANTS_METADATA',
         'SpecConstantProcessor',
-        'aspectTableOf',
         'canBeImported',
         'checkExternalFunctions',
         'collectImageGlobals',

@@ -10,6 +10,7 @@ describe('sycl-conventions public surface', () => {
         'SyclMetadata',
         'aspectOperandConstant',
         'aspectOperandName',
+        'aspectTableOf',
         'attachment',
         'debugNodeOf',
         'entryPoints',

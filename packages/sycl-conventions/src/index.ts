@@ -1,5 +1,6 @@
 export { SyclMetadata, SyclAttribute } from './names.js';
-export { ModuleAspectTable, readAspectTable, readAspectValues, aspectOperandConstant, aspectOperandName } from './aspect-table.js';
+export { ModuleAspectTable, readAspectTable, readAspectValues, aspectOperandConstant, aspectOperandName, aspectTableOf } from './aspect-table.js';
+export type { AspectTableOptions } from './aspect-table.js';
 export {
   isKernel,
   isEntryPoint,
