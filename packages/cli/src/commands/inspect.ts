@@ -1,7 +1,7 @@
 import { diffReports, extractImages, formatDiff, formatInspectReport, inspectContainer, inspectKernel, withSpirvDetails, type InspectReport } from '@syclkit/offload-wrapper';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
-import { kernelInContainer } from '../driver/explain.js';
+import { kernelInContainers } from '../driver/kernel-name.js';
 import { openFatBinary } from '../driver/fat-binary-input.js';
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -42,7 +42,7 @@ function report(path: string, verify: boolean, kernel?: string, spirv = false): 
       const listing = inspectContainer(reader);
       return spirv ? withSpirvDetails(listing, reader) : listing;
     }
-    const found = kernelInContainer(reader, kernel);
+    const found = kernelInContainers(reader, kernel);
     const images = reader.lookup('entry', found);
     if (verify) for (const image of images) reader.readImageData(image);
     const listing = inspectKernel(reader, found);
