@@ -2,7 +2,8 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchmarks, runCompare, toolLabel, type BenchmarkConfig, type BenchmarkReport } from './benchmarks.js';
+import { runCompare, toolLabel, type BenchmarkConfig, type BenchmarkReport } from './benchmarks.js';
+import { benchmarks } from './registry.js';
 import type { GeneratorOptions } from './options.js';
 import { OptionError } from './options.js';
 import { writeModuleFile, generateToSize, type SizedGeneratorOptions } from './output.js';

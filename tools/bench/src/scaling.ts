@@ -5,7 +5,7 @@
  * of one kernel against the same on a 6-kernel binary) and `check` of every kernel on three
  * devices at every size.
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchmarkConfig, BenchmarkDefinition, CaseReport, InputInfo } from './benchmarks.js';
@@ -14,7 +14,8 @@ import { describeFailure, failed, type CommandResult, type CommandSpec } from '.
 import { resolveGeneratorOptions } from './options.js';
 import type { SizedGeneratorOptions } from './output.js';
 import { planModule, transitiveAspects, type ModulePlan } from './plan.js';
-import { describeGrowth, growthExponent, median, pairedRatios } from './stats.js';
+import { describeGrowth, growthExponent, ratioToSum } from './stats.js';
+import { filesystemOf, loadAverage } from './host.js';
 import { formatBytes, formatDuration, formatKilobytes } from './units.js';
 
 /** spir64 (JIT) and two AOT targets, one Intel and one NVIDIA. */
@@ -120,37 +121,6 @@ function verifyContainer(path: string): string | undefined {
   }
 }
 
-// --- the filesystem ----------------------------------------------------------------------------------
-
-const FILESYSTEMS: Readonly<Record<number, string>> = {
-  0xef53: 'ext2/3/4',
-  0x01021994: 'tmpfs',
-  0x58465342: 'xfs',
-  0x9123683e: 'btrfs',
-  0x794c7630: 'overlayfs',
-  0x6969: 'nfs',
-  0x2fc12fc1: 'zfs',
-};
-
-/** `ext2/3/4`, `tmpfs`, …: what holds `dir` (statfs). */
-export function filesystemOf(dir: string): string {
-  try {
-    const type = Number(statfsSync(dir).type);
-    return FILESYSTEMS[type] ?? `filesystem type 0x${type.toString(16)}`;
-  } catch {
-    return 'unknown filesystem';
-  }
-}
-
-/** The 1-minute load average, for the report (`n/a` where /proc/loadavg is missing). */
-export function loadAverage(): string {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  } catch {
-    return 'n/a';
-  }
-}
-
 // --- choosing kernels ----------------------------------------------------------------------------------
 
 interface KernelFacts {
@@ -170,12 +140,15 @@ function kernelsOf(plan: ModulePlan): Map<string, KernelFacts> {
   return out;
 }
 
+/** Aspects a generated module's kernels use most (fp64, fp16, atomic64, image), tried after a kernel's own. */
+const commonAspects = [6, 5, 28, 9];
+
 /**
  * Kernels both modules define, in the small module's order: for `run`, those that use no optional
- * feature and need no particular size first; for `explain`, those that use an aspect in both
- * (one both use first), with the aspect to ask about in each.
+ * feature and need no particular size first; for `explain`, each with the aspects to try, those the
+ * plans say it uses first (the compiler's analysis decides; the plan is a hint).
  */
-export function kernelCandidates(small: ModulePlan, big: ModulePlan): { run: string[]; explain: { kernel: string; small: number; big: number }[] } {
+export function kernelCandidates(small: ModulePlan, big: ModulePlan): { run: string[]; explain: { kernel: string; small: number[]; big: number[] }[] } {
   const bigKernels = kernelsOf(big);
   const both = [...kernelsOf(small).values()].flatMap((k) => {
     const other = bigKernels.get(k.name);
@@ -183,14 +156,12 @@ export function kernelCandidates(small: ModulePlan, big: ModulePlan): { run: str
   });
   const plain = (k: KernelFacts): boolean => k.aspects.length === 0 && !k.sized;
   const run = [...both.filter((p) => plain(p.small) && plain(p.big)), ...both.filter((p) => !(plain(p.small) && plain(p.big)))].map((p) => p.small.name);
-  const explain = both.flatMap((p) => {
-    const common = p.small.aspects.find((a) => p.big.aspects.includes(a));
-    if (common !== undefined) return [{ kernel: p.small.name, small: common, big: common, rank: 0 }];
-    if (p.small.aspects.length > 0 && p.big.aspects.length > 0) return [{ kernel: p.small.name, small: p.small.aspects[0]!, big: p.big.aspects[0]!, rank: 1 }];
-    return [];
-  });
-  explain.sort((a, b) => a.rank - b.rank);
-  return { run, explain: explain.map(({ kernel, small, big }) => ({ kernel, small, big })) };
+  const order = (first: readonly number[]): number[] => [...new Set([...first, ...commonAspects])];
+  const explain = both
+    .map((p) => ({ kernel: p.small.name, small: order(p.small.aspects), big: order(p.big.aspects), uses: p.small.aspects.length > 0 && p.big.aspects.length > 0 }))
+    .sort((a, b) => Number(b.uses) - Number(a.uses))
+    .map(({ kernel, small, big }) => ({ kernel, small, big }));
+  return { run, explain };
 }
 
 async function succeeds(config: BenchmarkConfig, argv: readonly string[], timeoutMs: number): Promise<boolean> {
@@ -207,14 +178,6 @@ async function firstThat<T>(candidates: readonly T[], test: (candidate: T) => Pr
 
 function compileArgv(config: BenchmarkConfig, split: 'per_kernel' | 'auto', output: string, input = '{input}'): string[] {
   return [...config.syclkit, 'compile', input, `-fsycl-targets=${scalingTargets.join(',')}`, `-fsycl-device-code-split=${split}`, '-o', output];
-}
-
-/** The median of the per-round ratios of `a` to the sum of `b` and `c`; null when one failed. */
-export function ratioToSum(a: CommandResult, b: CommandResult, c: CommandResult): number | null {
-  if ([a, b, c].some((r) => r.failure !== undefined || r.timesMs.length === 0)) return null;
-  const n = Math.min(a.timesMs.length, b.timesMs.length, c.timesMs.length);
-  const sums = Array.from({ length: n }, (_, i) => b.timesMs[i]! + c.timesMs[i]!);
-  return median(pairedRatios(a.timesMs.slice(0, n), sums));
 }
 
 function command(c: CaseReport, label: string): CommandResult | undefined {
@@ -321,10 +284,19 @@ async function readCases(
     const runArgv = (binary: string, kernel: string) => [...config.syclkit, 'run', binary, '-kernel', kernel, '-device', 'intel_gpu_pvc'];
     const runKernel = await firstThat(plans.run.slice(0, 5), async (k) => (await succeeds(config, runArgv(small, k), quick)) && succeeds(config, runArgv(big, k), quick));
     const explainArgv = (binary: string, kernel: string, aspect: number) => [...config.syclkit, 'explain', binary, '-kernel', kernel, '-aspect', String(aspect)];
-    const explain = await firstThat(
-      plans.explain.slice(0, 5),
-      async (e) => (await succeeds(config, explainArgv(small, e.kernel, e.small), quick)) && succeeds(config, explainArgv(big, e.kernel, e.big), quick),
-    );
+    // A (kernel, aspect) that explain explains in the small binary, then an aspect of that kernel in the big one.
+    let explain: { kernel: string; small: number; big: number } | undefined;
+    let bigTries = 8;
+    for (const candidate of plans.explain) {
+      const smallAspect = await firstThat(candidate.small, (a) => succeeds(config, explainArgv(small, candidate.kernel, a), quick));
+      if (smallAspect === undefined) continue;
+      const bigAspect = await firstThat(candidate.big, async (a) => bigTries-- > 0 && succeeds(config, explainArgv(big, candidate.kernel, a), quick));
+      if (bigAspect !== undefined) {
+        explain = { kernel: candidate.kernel, small: smallAspect, big: bigAspect };
+        break;
+      }
+      if (bigTries <= 0) break;
+    }
     const inspectKernel = runKernel ?? plans.run[0];
     const options = { runs: config.runs ?? 5, warmup: config.warmup ?? 1 };
     const pair = async (name: string, bigArgv: string[] | undefined, smallArgv: string[] | undefined, what: string, target = true): Promise<void> => {
@@ -364,7 +336,7 @@ async function readCases(
       'syclkit explain',
       explain === undefined ? undefined : explainArgv(big, explain.kernel, explain.big),
       explain === undefined ? undefined : explainArgv(small, explain.kernel, explain.small),
-      'no kernel uses an aspect in both binaries',
+      'no kernel that explain explains in both binaries (tried the kernels both define, with fp64, fp16, atomic64, image and the aspects the generator meant them to use)',
     );
     const inspectArgv = (binary: string) => (inspectKernel === undefined ? undefined : [...config.syclkit, 'inspect', '-kernel', inspectKernel, binary]);
     await pair('syclkit inspect -kernel', inspectArgv(big), inspectArgv(small), 'no common kernel');
