@@ -30,6 +30,7 @@ import {
   type OperandBundle,
 } from './instructions.js';
 import type { Attachment, DIFieldValue, MDNode, Metadata, ValueAsMetadata } from './metadata.js';
+import { forEachDIOperand } from './metadata.js';
 import type { FunctionType, PointerType, Type } from './types.js';
 import {
   Argument,
@@ -671,7 +672,7 @@ function describeGlobal(v: Value): string {
 /** Calls `fn` for each metadata operand of a node (tuple operands, DI `md` fields). */
 export function forEachOperand(node: MDNode, fn: (op: Metadata | null) => void): void {
   if (node.mk === 'tuple') for (const op of node.operands) fn(op);
-  else for (const f of node.fields.values()) if (f.k === 'md') fn(f.v);
+  else forEachDIOperand(node, fn);
 }
 
 function mapFields(fields: ReadonlyMap<string, DIFieldValue>, map: (op: Metadata | null) => Metadata | null): Map<string, DIFieldValue> {

@@ -114,6 +114,74 @@ export function isMDNode(md: Metadata | null | undefined): md is MDNode {
   return md != null && (md.mk === 'tuple' || md.mk === 'di');
 }
 
+/**
+ * The fields of each specialized node in the order LLVM stores them as operands
+ * (DebugInfoMetadata.cpp's `Ops[]` of each `getImpl`), which is not the printed order: a
+ * DIScope keeps `file` before `scope`, a DIVariable `scope` before `file`. LLVM walks operands
+ * in this order wherever it enumerates a node's references, e.g. when numbering metadata for
+ * printing (SlotTracker::CreateMetadataSlot). Only fields that can hold metadata matter; fields
+ * LLVM keeps outside its operands (lines, flags, tags) are left out.
+ */
+const DI_OPERAND_ORDER: Record<string, readonly string[]> = {
+  DILocation: ['scope', 'inlinedAt'],
+  DISubrange: ['count', 'lowerBound', 'upperBound', 'stride'],
+  DIGenericSubrange: ['count', 'lowerBound', 'upperBound', 'stride'],
+  DIEnumerator: ['name'],
+  DIBasicType: ['name'],
+  DIStringType: ['name', 'stringLength', 'stringLengthExpression', 'stringLocationExpression'],
+  DIDerivedType: ['file', 'scope', 'name', 'baseType', 'extraData', 'annotations'],
+  DICompositeType: [
+    'file', 'scope', 'name', 'baseType', 'elements', 'vtableHolder', 'templateParams', 'identifier', 'discriminator', 'dataLocation',
+    'associated', 'allocated', 'rank', 'annotations', 'specification',
+  ],
+  DISubroutineType: ['types'],
+  DIFile: ['filename', 'directory', 'checksum', 'source'],
+  DICompileUnit: ['file', 'producer', 'flags', 'splitDebugFilename', 'enums', 'retainedTypes', 'globals', 'imports', 'macros', 'sysroot', 'sdk'],
+  DISubprogram: [
+    'file', 'scope', 'name', 'linkageName', 'type', 'unit', 'declaration', 'retainedNodes', 'containingType', 'templateParams',
+    'thrownTypes', 'annotations', 'targetFuncName',
+  ],
+  DILexicalBlock: ['file', 'scope'],
+  DILexicalBlockFile: ['file', 'scope'],
+  DINamespace: ['scope', 'name'],
+  DICommonBlock: ['scope', 'declaration', 'name', 'file'],
+  DIModule: ['file', 'scope', 'name', 'configMacros', 'includePath', 'apinotes'],
+  DITemplateTypeParameter: ['name', 'type'],
+  DITemplateValueParameter: ['name', 'type', 'value'],
+  DIGlobalVariable: ['scope', 'name', 'file', 'type', 'linkageName', 'declaration', 'templateParams', 'annotations'],
+  DILocalVariable: ['scope', 'name', 'file', 'type', 'annotations'],
+  DILabel: ['scope', 'name', 'file'],
+  DIGlobalVariableExpression: ['var', 'expr'],
+  DIObjCProperty: ['name', 'file', 'getter', 'setter', 'type'],
+  DIImportedEntity: ['scope', 'entity', 'name', 'file', 'elements'],
+  DIMacro: ['name', 'value'],
+  DIMacroFile: ['file', 'nodes'],
+  GenericDINode: ['header', 'operands'],
+};
+
+/**
+ * Calls `fn` with each metadata-valued field of a specialized node, in LLVM's operand order
+ * ({@link DI_OPERAND_ORDER}); fields the table does not place (a newer LLVM's) follow in
+ * source order.
+ */
+export function forEachDIOperand(node: DINode, fn: (op: Metadata | null) => void): void {
+  const order = DI_OPERAND_ORDER[node.className];
+  const fields = node.fields;
+  if (order === undefined) {
+    for (const f of fields.values()) if (f.k === 'md') fn(f.v);
+    return;
+  }
+  let placed = 0;
+  for (let i = 0; i < order.length; i++) {
+    const f = fields.get(order[i]!);
+    if (f === undefined) continue;
+    placed++;
+    if (f.k === 'md') fn(f.v);
+  }
+  if (placed === fields.size) return;
+  for (const [name, f] of fields) if (f.k === 'md' && !order.includes(name)) fn(f.v);
+}
+
 /** The fixed metadata kinds of LLVM 16 (FixedMetadataKinds.def), in ID order. */
 export const FIXED_METADATA_KINDS: readonly string[] = [
   'dbg',
@@ -361,7 +429,7 @@ export function childNodes(md: Metadata): (Metadata | null)[] {
       return [...md.operands];
     case 'di': {
       const out: (Metadata | null)[] = [];
-      for (const f of md.fields.values()) if (f.k === 'md') out.push(f.v);
+      forEachDIOperand(md, (op) => out.push(op));
       return out;
     }
     case 'arglist':

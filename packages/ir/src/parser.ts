@@ -28,7 +28,7 @@ import { Context } from './context.js';
 import { dataLayoutProblem } from './datalayout.js';
 import { IrSyntaxError } from './errors.js';
 import { fpLiteralBits } from './fp.js';
-import { upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
+import { lookupIntrinsic, upgradeDebugInfo, upgradeIntrinsics } from './upgrade.js';
 import { checkDIFields, isKnownDIClass } from './di-printer.js';
 import { diFieldExpected, diFieldProblem } from './di-fields.js';
 import { formatType } from './printer.js';
@@ -154,6 +154,10 @@ export function parseModule(source: string, options: ParseOptions = {}): Module 
 /** Placeholder for a global referenced before its definition. */
 class ForwardGlobal {
   readonly vk = 'fwd' as const;
+  /** References read, and how many of them were a call's callee (with the calls' type, null when they differ). */
+  uses = 0;
+  calleeUses = 0;
+  calleeType: FunctionType | null | undefined;
   constructor(
     readonly type: Type,
     readonly name: string,
@@ -266,6 +270,9 @@ class Parser {
   private pfs: FunctionState | undefined;
   /** Whether anything debug-info related was read (so stripping it can be skipped otherwise). */
   sawDebugInfo = false;
+  /** Where the first debug record (LLVM 19 syntax) was read, and whether a `llvm.dbg.*` call was. */
+  private sawDebugRecordAt: number | undefined;
+  private sawDebugIntrinsicCall = false;
   odrTypeUniquing = true;
   onFunction: ParseOptions['onFunction'];
   /** The module keeps typed pointers (`preserve-typed` and its first pointer type is `T*`). */
@@ -1639,29 +1646,61 @@ class Parser {
     block.instructions = exactCopy(block.instructions);
   }
 
+  /**
+   * An LLVM 19 debug record, read as LLVM 19's `parseDebugRecord` reads it:
+   * `#dbg_value|declare(location, !variable, !expression, !DILocation)`,
+   * `#dbg_assign(location, !variable, !expression, !assignID, address, !addressExpression,
+   * !DILocation)` and `#dbg_label(!label, !DILocation)`. A location is any metadata operand
+   * (`ptr %p`, `!DIArgList(...)`, `!{}`); the other operands are nodes.
+   */
   private parseDebugRecord(): DebugRecord {
     this.sawDebugInfo = true;
-    const kind = this.lex.text.replace(/^dbg_/, '');
-    if (!['value', 'declare', 'assign', 'label'].includes(kind)) throw this.error(`unknown debug record type '#${this.lex.text}'`);
+    const kind = this.lex.text.startsWith('dbg_') ? this.lex.text.slice(4) : '';
+    // LLVM's lexer makes an unknown `#word` an error token that starts after the `#`
+    if (!DEBUG_RECORD_KINDS.has(kind)) throw this.error('expected debug record type here', this.lex.start + 1);
+    if (this.sawDebugIntrinsicCall) throw this.error('debug record should not appear in a module containing debug info intrinsics');
+    this.sawDebugRecordAt ??= this.lex.start;
     this.next();
-    this.expect(Tok.LParen, "expected '(' after debug record");
+    this.expect(Tok.LParen, "Expected '(' here");
     const operands: (Metadata | null)[] = [];
-    if (!this.eat(Tok.RParen)) {
-      do operands.push(this.parseMetadataOperandOfRecord());
-      while (this.eat(Tok.Comma));
-      this.expect(Tok.RParen, "expected ')' at end of debug record");
+    const node = (): void => {
+      operands.push(this.parseMDNodeOperand());
+    };
+    const comma = (): void => {
+      this.expect(Tok.Comma, "Expected ',' here");
+    };
+    if (kind === 'label') {
+      node();
+      comma();
+      node();
+    } else {
+      operands.push(this.parseValueAsMetadataOrNode(this.pfs, 'expected metadata operand'));
+      comma();
+      node();
+      comma();
+      node();
+      comma();
+      if (kind === 'assign') {
+        node();
+        comma();
+        operands.push(this.parseValueAsMetadataOrNode(this.pfs, 'expected metadata operand'));
+        comma();
+        node();
+        comma();
+      }
+      node();
     }
+    this.expect(Tok.RParen, "Expected ')' here");
     return { kind, operands };
   }
 
-  private parseMetadataOperandOfRecord(): Metadata | null {
-    if (this.isIdent('null')) {
+  /** LLParser::parseMDNode: `!N`, `!{...}` or a specialized node such as `!DILocation(...)`. */
+  private parseMDNodeOperand(): Metadata {
+    if (this.t() !== Tok.MetadataVar && this.t() !== Tok.Exclaim) this.expect(Tok.Exclaim, "expected '!' here");
+    if (this.t() === Tok.Exclaim && this.peek() === Tok.String) {
+      // after `!`, a node is `{` or an id
       this.next();
-      return null;
-    }
-    if (this.isIdent('metadata')) {
-      this.next();
-      return this.parseValueAsMetadataOrNode();
+      throw this.error('expected integer');
     }
     return this.parseMetadata();
   }
@@ -2374,6 +2413,7 @@ class Parser {
   }
 
   private parseCall(st: FunctionState, tailFlags: number, opcode: 'call' | 'invoke' | 'callbr' = 'call'): Instruction {
+    const callLoc = this.lex.start;
     let flags = tailFlags;
     if (opcode === 'call') flags |= this.parseFastMathFlags();
     const cc = this.parseOptionalCallingConv();
@@ -2391,6 +2431,11 @@ class Parser {
     let asmParts: { flags: InlineAsm['flags']; asm: string; constraints: string } | undefined;
     let callee: Value | undefined;
     let deferredCallee = false;
+    if (opcode === 'call' && this.t() === Tok.GlobalVar && OLD_DEBUG_INTRINSICS.has(this.lex.text)) {
+      // LLVM 19 reads a module in one debug-info format: intrinsic calls or records, not both
+      if (this.sawDebugRecordAt !== undefined) throw this.error('llvm.dbg intrinsic should not appear in a module using non-intrinsic debug info', callLoc);
+      this.sawDebugIntrinsicCall = true;
+    }
     if (this.isIdent('asm')) asmParts = this.parseInlineAsmParts();
     else if (!this.typed) callee = this.parseValue(this.ctx.ptr(callAS), st);
     else if (retOrFnType.kind === 'function') callee = this.parseValue(this.ctx.typedPtr(retOrFnType, callAS), st);
@@ -2425,6 +2470,11 @@ class Parser {
     else {
       if (retOrFnType.kind === 'label') throw this.error('Invalid result type for LLVM function', retLoc);
       fnType = this.ctx.fnOfArgs(retOrFnType, args);
+    }
+    if (callee !== undefined && (callee as AnyValue).vk === 'fwd') {
+      const f = callee as unknown as ForwardGlobal;
+      f.calleeUses++;
+      f.calleeType = f.calleeType === undefined || f.calleeType === fnType ? fnType : null;
     }
     if (deferredCallee) {
       const resume = this.lex.start;
@@ -2551,7 +2601,7 @@ class Parser {
   }
 
   /** After `metadata`: a node, string, DIArgList, or `<type> <value>` (possibly function-local). */
-  private parseValueAsMetadataOrNode(st: FunctionState | undefined = this.pfs): Metadata {
+  private parseValueAsMetadataOrNode(st: FunctionState | undefined = this.pfs, missingType = 'expected type'): Metadata {
     if (this.t() === Tok.MetadataVar && this.lex.text === 'DIArgList') {
       this.next();
       this.expect(Tok.LParen, "expected '(' here");
@@ -2566,7 +2616,9 @@ class Parser {
       return this.ctx.md.argList(args);
     }
     if (this.t() === Tok.Exclaim || this.t() === Tok.MetadataVar) return this.parseMetadata();
-    const t = this.parseType();
+    const loc = this.lex.start;
+    const t = this.parseType(false, missingType);
+    if (t.kind === 'metadata') throw this.error('invalid metadata-value-metadata roundtrip', loc);
     const v = this.parseValue(t, st);
     return this.wrapValue(v);
   }
@@ -2651,6 +2703,7 @@ class Parser {
       f = new ForwardGlobal(t, named ? name : '', named ? -1 : id, loc);
       (map as Map<string | number, ForwardGlobal>).set(key, f);
     }
+    f.uses++;
     this.sawForwardGlobal = true;
     this.forwardRefs++;
     return f as unknown as Value;
@@ -3274,9 +3327,16 @@ class Parser {
     // undefined comdats, the first by name as LLVM reports them
     const undefinedComdats = [...this.comdatUses.keys()].filter((name) => !this.definedComdats.has(name)).sort();
     if (undefinedComdats.length > 0) throw this.error(`use of undefined comdat '$${undefinedComdats[0]}'`, this.comdatUses.get(undefinedComdats[0]!));
-    // undefined globals
-    for (const [name, f] of this.fwdGlobals) throw this.error(`use of undefined value '@${name}'`, f.loc);
-    for (const [id, f] of this.fwdGlobalIds) throw this.error(`use of undefined value '@${id}'`, f.loc);
+    if (!this.typed) this.declareCalledIntrinsics();
+    // undefined globals: LLVM keeps them in an ordered map and reports the first name (id)
+    if (this.fwdGlobals.size > 0) {
+      const name = [...this.fwdGlobals.keys()].sort()[0]!;
+      throw this.error(`use of undefined value '@${name}'`, this.fwdGlobals.get(name)!.loc);
+    }
+    if (this.fwdGlobalIds.size > 0) {
+      const id = Math.min(...this.fwdGlobalIds.keys());
+      throw this.error(`use of undefined value '@${id}'`, this.fwdGlobalIds.get(id)!.loc);
+    }
     // undefined metadata
     for (const [id, loc] of this.mdRefLoc) if (!this.mdDefined.has(id)) throw this.error(`use of undefined metadata '!${id}'`, loc);
     // attribute groups
@@ -3342,6 +3402,31 @@ class Parser {
     this.resolveBlockAddresses();
     this.finishMetadata();
     upgradeIntrinsics(this.m);
+  }
+
+  /**
+   * LLVM 19 declares an intrinsic that is called but never declared (validateEndOfModule), at the
+   * end of the module, in name order. Only intrinsics that are not overloaded are declared here:
+   * an overloaded one takes its name suffix from its signature table, which this library does not
+   * have, so it stays an undefined value. The call's type is not checked against the
+   * intrinsic's signature (LLVM's `invalid intrinsic signature`), only between the calls.
+   */
+  private declareCalledIntrinsics(): void {
+    if (this.fwdGlobals.size === 0) return;
+    const names = [...this.fwdGlobals.keys()].filter((n) => n.startsWith('llvm.')).sort();
+    for (const name of names) {
+      const f = this.fwdGlobals.get(name)!;
+      const info = lookupIntrinsic(name);
+      if (info === undefined || info.overloaded) continue;
+      if (f.calleeUses !== f.uses) throw this.error('intrinsic can only be used as callee', f.loc);
+      const fnType = f.calleeType;
+      if (fnType === null || fnType === undefined) throw this.error('invalid intrinsic signature', f.loc);
+      const fn = new IRFunction(name, fnType, f.type as PointerType, AttributeList.empty);
+      fn.args = fnType.params.map((t) => new Argument(t, '', fn));
+      this.m.addFunction(fn);
+      this.fwdGlobals.delete(name);
+      this.resolvedForward.set(f, fn);
+    }
   }
 
   private typeMustBeDefined(e: { type: StructType; defined: boolean }): boolean {
@@ -3477,6 +3562,9 @@ class Parser {
   }
 }
 
+const DEBUG_RECORD_KINDS = new Set(['value', 'declare', 'assign', 'label']);
+/** The intrinsics LLVM 19's debug records replace (`isOldDbgFormatIntrinsic`). */
+const OLD_DEBUG_INTRINSICS = new Set(['llvm.dbg.value', 'llvm.dbg.declare', 'llvm.dbg.assign', 'llvm.dbg.label']);
 const TYPE_ARG_ATTRS = new Set(['byval', 'sret', 'inalloca', 'preallocated', 'byref', 'elementtype']);
 const NO_ATTRS: Attribute[] = [];
 /** Words that start a typed value in a DI field (`void ()* @f` with typed pointers). */

@@ -25,6 +25,7 @@ import {
 import { printDINode } from './di-printer.js';
 import { constantOperands } from './uses.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
+import { forEachDIOperand } from './metadata.js';
 import type { Module } from './module.js';
 import { subtypes, type StructType, type Type } from './types.js';
 import {
@@ -537,12 +538,11 @@ class ModulePrinter {
           else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
         }
       } else {
-        for (const f of n.fields.values()) {
-          if (f.k !== 'md' || f.v === null) continue;
-          const op = f.v;
+        forEachDIOperand(n, (op) => {
+          if (op === null) return;
           if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
           else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
-        }
+        });
       }
     };
     const incSet = (set: AttributeSet): void => {
@@ -665,7 +665,9 @@ class ModulePrinter {
       if (cur.mk === 'tuple') {
         for (const op of cur.operands) if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !this.mdSlots.has(op)) children.push(op);
       } else {
-        for (const f of cur.fields.values()) if (f.k === 'md' && f.v !== null && (f.v.mk === 'tuple' || f.v.mk === 'di') && !this.mdSlots.has(f.v)) children.push(f.v);
+        forEachDIOperand(cur, (op) => {
+          if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !this.mdSlots.has(op)) children.push(op);
+        });
       }
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }

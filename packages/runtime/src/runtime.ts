@@ -19,13 +19,14 @@ import { ContainerReader, type BinaryDescriptor } from '@syclkit/offload-wrapper
 import { DeviceConfig, type AspectTable } from '@syclkit/device-config';
 import { DeviceRequirementName, PropertySetName, decodeString, type PropertySetRegistry } from '@syclkit/formats';
 import { ADD_ON_IMAGE_SET, indexAddOnImages, resolveAddOnImages, type AddOnPair } from './add-on-images.js';
-import { simulatedJitBackend, type Program, type ProgramBackend, type ProgramImage } from './backend.js';
+import { simulatedJitBackend, type Execution, type Program, type ProgramBackend, type ProgramImage } from './backend.js';
 import { binaryFromContainer, binaryFromDescriptor, isBinarySource, listedImageIndex, type BinaryImageIndex, type BinaryImageSource, type BinarySource } from './binary.js';
 import { BUNDLE_MATCH_RANK, matchBundle, targetNamesDevice, type BundleMatch } from './bundles.js';
 import { checkKernelRequirements, type SubmissionShape } from './check.js';
 import type { Device } from './device.js';
 import { SyclError, errc } from './errors.js';
 import { ProgramCache, programKey } from './program-cache.js';
+import { keptArguments, omittedParams, type KernelArg } from './kernel-args.js';
 import { Queue } from './queue.js';
 import { isNdRange, rangeSize, type NdRange, type Range } from './ranges.js';
 import { RequirementsBuilder, addImageRequirements, type KernelRequirements } from './requirements.js';
@@ -110,6 +111,8 @@ export interface KernelLaunch extends KernelResolution {
   readonly workItems: number;
   readonly program: Program;
   readonly programCacheHit: boolean;
+  /** What running the kernel did, when the submission passed arguments (a backend that executes). */
+  readonly execution?: Execution;
   /** The empty AOT image the runtime fell back from (its checks passed, it has no code). */
   readonly fellBackFrom?: { readonly bundle: string; readonly image: string };
 }
@@ -199,7 +202,9 @@ export class Runtime {
   readonly aspectTable: AspectTable;
   readonly backend: ProgramBackend;
   readonly semantics: 'design' | 'intel-llvm';
-  readonly programCache = new ProgramCache();
+  /** The backend that built each cached program (device-bound backends differ from `backend`). */
+  readonly #builtBy = new WeakMap<Program, ProgramBackend>();
+  readonly programCache = new ProgramCache({ onDrop: (program) => this.#builtBy.get(program)?.release?.(program) });
   readonly #binaries: BinaryRecord[] = [];
   readonly #plans = new Map<string, Plan>();
 
@@ -568,9 +573,10 @@ export class Runtime {
 
   /**
    * Launches `kernel` on `device` over `range` (undefined: single_task): the check, then the
-   * program (from the cache or built). Throws synchronously.
+   * program (from the cache or built), then — when `args` are given — the kernel runs on the
+   * device with them (`kernel-args.ts`; the device's backend must execute). Throws synchronously.
    */
-  launch(kernel: string, device: Device, range: Range | NdRange | undefined): KernelLaunch {
+  launch(kernel: string, device: Device, range: Range | NdRange | undefined, args?: readonly KernelArg[]): KernelLaunch {
     const nd = range !== undefined && isNdRange(range) ? range : undefined;
     const plain = range !== undefined && !isNdRange(range) ? range : undefined;
     // single_task is a 1-dimensional range of one work-item, as in intel/llvm.
@@ -579,6 +585,7 @@ export class Runtime {
     if (nd !== undefined) checkNdRangeForDevice(nd, device);
     const plan = this.#plan(kernel, device);
     const build = plan.build!;
+    const backend = device.programBackend ?? this.backend;
     let program = this.programCache.get(build.programKey);
     const hit = program !== undefined;
     if (program === undefined) {
@@ -593,8 +600,17 @@ export class Runtime {
         bytes: readBytes(image.source),
         specConstants: build.specConstants[i]!,
       }));
-      program = this.backend.build({ device, kernel, images });
+      program = backend.build({ device, kernel, images });
+      this.#builtBy.set(program, backend);
       this.programCache.set(build.programKey, program, new Set(records.map((image) => image.bundle.binary.id)));
+    }
+    let execution: Execution | undefined;
+    if (args !== undefined) {
+      if (backend.execute === undefined) {
+        throw new SyclError(errc.feature_not_supported, `the ${backend.name} backend builds programs but does not run kernels; kernel arguments need a device that executes (a CUDA device)`);
+      }
+      const kept = keptArguments(kernel, args, omittedParams(build.main.source.properties, kernel));
+      execution = backend.execute({ device, kernel, program, range, args: kept });
     }
     const global = nd?.global ?? plain;
     const d = build.description;
@@ -614,6 +630,7 @@ export class Runtime {
       workItems: global === undefined ? 1 : rangeSize(global),
       program,
       programCacheHit: hit,
+      execution,
       fellBackFrom: build === plan.first ? undefined : { bundle: plan.first.main.bundle.target, image: plan.first.main.source.name },
     };
   }

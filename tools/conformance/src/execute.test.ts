@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runTest, type ExecuteOptions } from './execute.js';
+import { runTest, shortenLine, summarizeFailure, type ExecuteOptions } from './execute.js';
 import { createShimDir, findLlvmBin } from './toolchain.js';
 
 let root: string;
@@ -130,5 +130,30 @@ describe('running one test', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
     expect(statSync(file).mode & 0o777).toBe(0o640);
     expect(readdirSync(corpusDir).filter((f) => f.includes('clobber'))).toEqual(['clobber.test']);
+  });
+});
+
+describe('the one-line account of a failure', () => {
+  const failure = (stderr: string) => ({ startLine: 3, endLine: 3, command: 'x', exitCode: 1, stdout: '', stderr });
+  const deep = `/tmp/${'deep'.repeat(40)}/checkout/corpus`;
+
+  it('names paths under the corpus and the work directory relative to them', () => {
+    const said = summarizeFailure(failure(`${deep}/tests/a.test:2:10: error: CHECK: expected string not found in input\nmore`), { corpusDir: deep, workDir: '/tmp/w/1' });
+    expect(said).toBe('RUN at line 3 exited 1: tests/a.test:2:10: error: CHECK: expected string not found in input');
+    expect(summarizeFailure(failure('cannot open /tmp/w/1/Output/a.tmp'), { corpusDir: deep, workDir: '/tmp/w/1' })).toBe('RUN at line 3 exited 1: cannot open Output/a.tmp');
+  });
+
+  it('cuts a long diagnostic at the start of its location, keeping the message', () => {
+    const line = `${deep}/elsewhere/a.test:2:10: error: CHECK: expected string not found in input`;
+    const short = shortenLine(line, 80);
+    expect(short).toHaveLength(80);
+    expect(short.startsWith('...')).toBe(true);
+    expect(short.endsWith('a.test:2:10: error: CHECK: expected string not found in input')).toBe(true);
+  });
+
+  it('cuts other long lines at the end, and leaves short ones alone', () => {
+    expect(shortenLine('x'.repeat(200), 20)).toBe(`${'x'.repeat(17)}...`);
+    expect(shortenLine(`error: ${'y'.repeat(200)}`, 20)).toBe(`error: ${'y'.repeat(10)}...`);
+    expect(shortenLine('short', 20)).toBe('short');
   });
 });

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { basename, delimiter, join, resolve } from 'node:path';
+import { basename, delimiter, join, resolve, sep } from 'node:path';
 import { evaluateBooleanExpression } from './boolean-expression.js';
 import { writeFileAtomic } from '@syclkit/formats';
 import type { ScoredTest } from './scored.js';
@@ -174,16 +174,47 @@ function locateFailure(commands: readonly SubstitutedCommand[], logDir: string, 
   return describe(last, run.exitCode, run.stderr);
 }
 
-function firstLine(text: string, max = 160): string {
-  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
-  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+function firstLine(text: string): string {
+  return text.split('\n').find((l) => l.trim() !== '') ?? '';
 }
 
-/** A one-line account of a failed RUN line, e.g. `RUN at line 3 exited 1: error: ...`. */
-export function summarizeFailure(failure: CommandFailure): string {
+/**
+ * A line cut to `max` characters. A tool's diagnostic (`<location>: error: <message>`) loses the
+ * start of its location rather than its message, so a long path never hides what went wrong.
+ */
+export function shortenLine(line: string, max = 160): string {
+  if (line.length <= max) return line;
+  const marker = /: (?:error|warning|note): /.exec(line);
+  if (marker !== null && line.length - marker.index + 3 <= max) return `...${line.slice(line.length - (max - 3))}`;
+  return `${line.slice(0, max - 3)}...`;
+}
+
+/** Directories a failure's account names paths relative to (see {@link summarizeFailure}). */
+export interface SummaryPaths {
+  /** The corpus: test ids are relative to it. */
+  readonly corpusDir?: string;
+  /** The test's work directory, the RUN lines' working directory. */
+  readonly workDir?: string;
+}
+
+/** `text` with every path under one of `dirs` written relative to it. */
+function relativize(text: string, paths: SummaryPaths): string {
+  const prefixes = [paths.corpusDir, paths.workDir].filter((d): d is string => d !== undefined).map((d) => resolve(d) + sep);
+  prefixes.sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const prefix of prefixes) out = out.split(prefix).join('');
+  return out;
+}
+
+/**
+ * A one-line account of a failed RUN line, e.g. `RUN at line 3 exited 1: error: ...`: the first
+ * line the command wrote, with paths under the corpus or the work directory made relative, so
+ * the account reads the same wherever the checkout and the temporary directory are.
+ */
+export function summarizeFailure(failure: CommandFailure, paths: SummaryPaths = {}): string {
   const where = failure.startLine === failure.endLine ? `line ${failure.startLine}` : `lines ${failure.startLine}-${failure.endLine}`;
   const status = failure.exitCode === null ? 'was killed' : `exited ${failure.exitCode}`;
-  const said = firstLine(failure.stderr) || firstLine(failure.stdout);
+  const said = shortenLine(relativize(firstLine(failure.stderr) || firstLine(failure.stdout), paths));
   return `RUN at ${where} ${status}${said === '' ? '' : `: ${said}`}`;
 }
 
@@ -276,11 +307,11 @@ export async function runTest(test: ScoredTest, options: ExecuteOptions): Promis
       if (run.timedOut) {
         outcome = 'timeout';
         failure = locateFailure(commands, logDir, run);
-        message = `timed out after ${options.timeoutMs / 1000} s (${summarizeFailure(failure)})`;
+        message = `timed out after ${options.timeoutMs / 1000} s (${summarizeFailure(failure, { corpusDir: options.corpusDir, workDir })})`;
       } else if (run.exitCode !== 0) {
         outcome = 'fail';
         failure = locateFailure(commands, logDir, run);
-        message = summarizeFailure(failure);
+        message = summarizeFailure(failure, { corpusDir: options.corpusDir, workDir });
       } else {
         outcome = 'pass';
         failure = undefined;

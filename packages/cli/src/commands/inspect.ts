@@ -1,7 +1,8 @@
-import { ContainerReader, diffReports, formatDiff, formatInspectReport, inspectContainer, inspectKernel, type InspectReport } from '@syclkit/offload-wrapper';
+import { diffReports, formatDiff, formatInspectReport, inspectContainer, inspectKernel, type InspectReport } from '@syclkit/offload-wrapper';
 import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
 import { kernelInContainer } from '../driver/explain.js';
+import { openFatBinary } from '../driver/fat-binary-input.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'json', help: 'Print JSON instead of text' },
@@ -29,7 +30,7 @@ options:
 ${formatOptions(OPTIONS)}`;
 
 function report(path: string, verify: boolean, kernel?: string): InspectReport {
-  const reader = ContainerReader.open(path);
+  const reader = openFatBinary(path);
   try {
     if (kernel === undefined) {
       if (verify) reader.verify();
