@@ -30,7 +30,14 @@ export interface BenchmarkConfig {
   readonly outDir?: string;
   /** argv[1] that runs this package's CLI (`create-files` for the file-creation floor). */
   readonly benchCli: string;
+  /** compile-scaling keeps its binaries here (`k<N>.fatbin`); read-scaling reads them. */
+  readonly binariesDir?: string;
   readonly log: (message: string) => void;
+}
+
+/** A benchmark cannot run with the options it was given (the CLI exits 2 with the message). */
+export class BenchUsageError extends Error {
+  override readonly name = 'BenchUsageError';
 }
 
 export interface InputInfo {

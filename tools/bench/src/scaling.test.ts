@@ -176,3 +176,39 @@ describe('run compile-scaling', () => {
     expect(seen.find((a) => a.includes('check'))).toContain('intel_gpu_pvc,nvidia_gpu_sm_80,intel_gpu_dg1');
   });
 });
+
+describe('run read-scaling', () => {
+  it('reads the binaries of a folder: one kernel of the biggest vs 6 kernels, and check of each', async () => {
+    const dir = tempDir();
+    for (const kernels of [8, 16]) writeFileSync(join(dir, `k${kernels}.fatbin`), container(2, scalingTargets.map((t) => [t, kernels])));
+    writeFileSync(join(dir, 'k6.fatbin'), container(2, scalingTargets.map((t) => [t, 6])));
+    const seen: string[][] = [];
+    const runner: Runner = async (argv) => {
+      seen.push([...argv]);
+      return ok;
+    };
+    const out: string[] = [];
+    const io = { stdout: { write: (s: string) => void out.push(s) }, stderr: { write: () => {} } };
+    const code = await main(['run', 'read-scaling', '--binaries', dir, '--cache-dir', tempDir(), '--runs', '1', '--warmup', '0', '--json'], io, { runner, memory: { kind: 'none', reason: 'test' } });
+    expect(code).toBe(0);
+    const report = JSON.parse(out.join(''));
+    expect(report.cases.map((c: { name: string }) => c.name)).toEqual([
+      'syclkit run: 16 vs 6 kernels',
+      'syclkit explain: 16 vs 6 kernels',
+      'syclkit inspect -kernel: 16 vs 6 kernels',
+      'syclkit inspect (whole binary): 16 vs 6 kernels',
+      'syclkit check, 3 devices',
+    ]);
+    expect(seen.some((a) => a.includes('compile'))).toBe(false); // the 6-kernel binary was there
+    expect(report.cases.at(-1).comparison.commands.map((c: { label: string }) => c.label)).toEqual(['check 16 kernels', 'check 8 kernels', 'check 6 kernels']);
+  });
+
+  it('needs --binaries with at least one binary to read', async () => {
+    const err: string[] = [];
+    const io = { stdout: { write: () => {} }, stderr: { write: (s: string) => void err.push(s) } };
+    expect(await main(['run', 'read-scaling'], io, { runner: async () => ok, memory: { kind: 'none', reason: 'test' } })).toBe(2);
+    expect(err.join('')).toMatch(/read-scaling needs --binaries DIR/);
+    expect(await main(['run', 'read-scaling', '--binaries', tempDir()], io, { runner: async () => ok, memory: { kind: 'none', reason: 'test' } })).toBe(2);
+    expect(err.join('')).toMatch(/holds no k<N>\.fatbin to read/);
+  });
+});

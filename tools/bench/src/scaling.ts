@@ -5,10 +5,10 @@
  * of one kernel against the same on a 6-kernel binary) and `check` of every kernel on three
  * devices at every size.
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BenchmarkConfig, BenchmarkDefinition, CaseReport, InputInfo } from './benchmarks.js';
+import { BenchUsageError, type BenchmarkConfig, type BenchmarkDefinition, type CaseReport, type InputInfo } from './benchmarks.js';
 import { growthFindings, inputInfo, llvmParsePrint, ratioFindings, report, runCase } from './benchmarks.js';
 import { describeFailure, failed, type CommandResult, type CommandSpec } from './harness.js';
 import { resolveGeneratorOptions } from './options.js';
@@ -202,7 +202,9 @@ export const compileScaling: BenchmarkDefinition = {
   defaultSizes: [1000, 2000, 4000, 8000, 16000],
   async run(config) {
     const outRoot = config.outDir ?? tmpdir();
-    const keep = mkdtempSync(join(outRoot, 'syclkit-bench-binaries-'));
+    // With --binaries the binaries stay there (for read-scaling later); else in a folder removed at the end.
+    const keep = config.binariesDir ?? mkdtempSync(join(outRoot, 'syclkit-bench-binaries-'));
+    if (config.binariesDir !== undefined) mkdirSync(keep, { recursive: true });
     const findings: string[] = [`output directory: ${outRoot} (${filesystemOf(outRoot)}); load average at the start: ${loadAverage()}`];
     const sizes = [...(config.sizes ?? this.defaultSizes!)].sort((a, b) => a - b);
     const compileCases: CaseReport[] = [];
@@ -212,6 +214,7 @@ export const compileScaling: BenchmarkDefinition = {
         const input = inputInfo(config, scalingInput(kernels));
         const countFile = join(keep, `files-${kernels}.json`);
         const kept = join(keep, `k${kernels}.fatbin`);
+        if (config.binariesDir !== undefined) rmSync(kept, { force: true }); // made again by this build
         const fallback: FileCount = { files: (3 * kernels + 1) * scalingTargets.length, bytes: input.bytes };
         const commands: CommandSpec[] = [
           {
@@ -251,8 +254,42 @@ export const compileScaling: BenchmarkDefinition = {
       const reads = await readCases(this, config, keep, biggest, binaries, findings);
       return report(this, config, [...compileCases, ...reads], findings);
     } finally {
-      rmSync(keep, { recursive: true, force: true });
+      if (config.binariesDir === undefined) rmSync(keep, { recursive: true, force: true });
     }
+  },
+};
+
+/** `k<N>.fatbin` files of a folder, by N. */
+export function binariesIn(dir: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const m = /^k(\d+)\.fatbin$/.exec(name);
+    if (m !== null) out.set(Number(m[1]), join(dir, name));
+  }
+  return out;
+}
+
+export const readScaling: BenchmarkDefinition = {
+  name: 'read-scaling',
+  title: "compile-scaling's reading half, on binaries made earlier (--binaries DIR)",
+  measures:
+    '`run`, `explain`, `inspect -kernel` of one kernel of the biggest `k<N>.fatbin` in --binaries DIR vs a 6-kernel binary, the whole-binary `inspect`, and `check` of every kernel on 3 devices for every binary there (made by `compile-scaling --binaries DIR`, or by `syclkit compile` of `generate --kernels N --functions 2N --tus 16 --segments 0` with its options; the 6-kernel one is compiled into DIR when missing).',
+  defaultRuns: 5,
+  defaultWarmup: 1,
+  async run(config) {
+    const dir = config.binariesDir;
+    if (dir === undefined) throw new BenchUsageError('read-scaling needs --binaries DIR holding k<N>.fatbin files');
+    const outRoot = config.outDir ?? tmpdir();
+    const findings: string[] = [`binaries: ${dir} (${filesystemOf(dir)}); load average at the start: ${loadAverage()}`];
+    const binaries = binariesIn(dir);
+    binaries.delete(smallKernels);
+    const sizes = [...binaries.keys()].filter((n) => config.sizes === undefined || config.sizes.includes(n)).sort((a, b) => a - b);
+    const biggest = sizes.pop();
+    if (biggest === undefined) throw new BenchUsageError(`${dir} holds no k<N>.fatbin to read (N > ${smallKernels})`);
+    for (const n of [...binaries.keys()]) if (n !== biggest && !sizes.includes(n)) binaries.delete(n);
+    findings.push(`reading ${binaries.size} binaries (${[...binaries.keys()].sort((a, b) => a - b).join(', ')} kernels); output directory ${outRoot}`);
+    const cases = await readCases(this, config, dir, biggest, binaries, findings, true);
+    return report(this, config, cases, findings);
   },
 };
 
@@ -267,15 +304,18 @@ async function readCases(
   biggest: number,
   binaries: ReadonlyMap<number, string>,
   findings: string[],
+  reuseSmall = false,
 ): Promise<CaseReport[]> {
     const cases: CaseReport[] = [];
     const smallInput = inputInfo(config, scalingInput(smallKernels));
     const small = join(keep, `k${smallKernels}.fatbin`);
-    const compiled = await config.runner(compileArgv(config, 'per_kernel', small, smallInput.path), { timeoutMs: config.timeoutMs });
-    const problem = failed(compiled) ? describeFailure(compiled) : verifyContainer(small);
-    if (problem !== undefined) {
-      findings.push(`reading: compiling the ${smallKernels}-kernel binary failed: ${problem}`);
-      return cases;
+    if (!reuseSmall || !existsSync(small)) {
+      const compiled = await config.runner(compileArgv(config, 'per_kernel', small, smallInput.path), { timeoutMs: config.timeoutMs });
+      const problem = failed(compiled) ? describeFailure(compiled) : verifyContainer(small);
+      if (problem !== undefined) {
+        findings.push(`reading: compiling the ${smallKernels}-kernel binary failed: ${problem}`);
+        return cases;
+      }
     }
     const big = binaries.get(biggest)!;
     const bigInfo: InputInfo = { ...inputInfo(config, scalingInput(biggest)), path: big, bytes: statSync(big).size, origin: 'given' };
