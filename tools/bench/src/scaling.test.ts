@@ -203,6 +203,22 @@ describe('run read-scaling', () => {
     expect(report.cases.at(-1).comparison.commands.map((c: { label: string }) => c.label)).toEqual(['check 16 kernels', 'check 8 kernels', 'check 6 kernels']);
   });
 
+  it('measures explain with "does not use" (exit 1) accepted when no kernel uses an aspect in both binaries', async () => {
+    const dir = tempDir();
+    for (const kernels of [6, 16]) writeFileSync(join(dir, `k${kernels}.fatbin`), container(2, scalingTargets.map((t) => [t, kernels])));
+    const runner: Runner = async (argv) => ({ ...ok, exitCode: argv.includes('explain') ? 1 : 0 });
+    const out: string[] = [];
+    const io = { stdout: { write: (s: string) => void out.push(s) }, stderr: { write: () => {} } };
+    expect(await main(['run', 'read-scaling', '--binaries', dir, '--cache-dir', tempDir(), '--runs', '1', '--warmup', '0', '--json'], io, { runner, memory: { kind: 'none', reason: 'test' } })).toBe(0);
+    const report = JSON.parse(out.join(''));
+    const explain = report.cases.find((c: { name: string }) => c.name === 'syclkit explain: 16 vs 6 kernels');
+    expect(explain.comparison.commands.map((c: { failure?: unknown; argv: string[] }) => [c.failure ?? null, c.argv.at(-1)])).toEqual([
+      [null, '6'],
+      [null, '6'],
+    ]);
+    expect(report.findings.some((f: string) => /^syclkit explain: no kernel both binaries define uses an aspect in both; measured with \S+ and fp64/.test(f))).toBe(true);
+  });
+
   it('needs --binaries with at least one binary to read', async () => {
     const err: string[] = [];
     const io = { stdout: { write: () => {} }, stderr: { write: (s: string) => void err.push(s) } };
