@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { builtinAspectTable, type AspectTable } from '@syclkit/device-config';
 import {
   DeviceRequirementName,
@@ -82,16 +83,14 @@ export function displayPropertyValue(setName: string, propertyName: string, valu
       // a value that does not have the expected layout: shown raw below
     }
   }
-  if (value.bitCount === value.payload.length * 8 && value.payload.length > 0) {
-    try {
-      const decoded = utf8.decode(value.payload);
-      // eslint-disable-next-line no-control-regex
-      if (!/[\u0000-\u001f\u007f]/.test(decoded)) return decoded;
-    } catch {
-      // not text
-    }
+  const bytes = Buffer.from(value.payload.buffer, value.payload.byteOffset, value.payload.byteLength);
+  // isUtf8 first: a fatal decoder throws on binary data, and throwing costs more than the check
+  if (value.bitCount === value.payload.length * 8 && value.payload.length > 0 && isUtf8(bytes)) {
+    const decoded = utf8.decode(value.payload);
+    // eslint-disable-next-line no-control-regex
+    if (!/[\u0000-\u001f\u007f]/.test(decoded)) return decoded;
   }
-  return { bits: value.bitCount, hex: [...value.payload].map((b) => b.toString(16).padStart(2, '0')).join('') };
+  return { bits: value.bitCount, hex: bytes.toString('hex') };
 }
 
 /** All property sets of an image, decoded for display, in file order. */

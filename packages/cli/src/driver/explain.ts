@@ -142,7 +142,7 @@ export interface FactsSource {
 
 /**
  * The facts of the image that defines `kernel` in a fat binary: in bundle `target`, else spir64,
- * else the first bundle with such an image. Reads the index and that image's record.
+ * else the first bundle with such an image. Reads the index and that one image's record.
  */
 export function factsFromContainer(reader: ContainerReader, kernelArg: string, target?: string): { source: FactsSource; kernel: string } {
   const kernel = kernelInContainers(reader, kernelArg);
@@ -151,10 +151,11 @@ export function factsFromContainer(reader: ContainerReader, kernelArg: string, t
     throw new CliError(`${reader.fileName} has no bundle '${target}' (bundles: ${reader.bundleRanges.map((b) => b.target).join(', ')})`);
   }
   const ordered = [...bundles.filter((b) => b.target === 'spir64'), ...bundles.filter((b) => b.target !== 'spir64')];
-  const images = reader.lookup('entry', kernel);
+  const positions = reader.lookupPositions('entry', kernel);
   for (const bundle of ordered) {
-    const image = images.find((i) => i.target === bundle.target);
-    if (image === undefined) continue;
+    const position = positions.find((p) => p >= bundle.first && p < bundle.first + bundle.count);
+    if (position === undefined) continue;
+    const image = reader.image(position);
     const value = image.properties.get(EXPLAIN_SET, EXPLAIN_PROPERTY);
     if (value === undefined) {
       throw new CliError(
