@@ -10,7 +10,7 @@
  * here, `wrap` in @syclkit/passes) write each image out and release it.
  */
 import { DeviceConfig } from '@syclkit/device-config';
-import { RESOLVE_DEVICE_IF_DIAGNOSTICS } from '@syclkit/device-if';
+import { deviceIfDiagnostics } from '@syclkit/device-if';
 import { createPostLinkTable, PropertySetName, uint32Value, writePropertySetRegistry, writeSymbolFile, type FileTable } from '@syclkit/formats';
 import { buildCallGraph, CallInst, cloneModule, Module, moduleKind, type CallGraph, type IRFunction } from '@syclkit/ir';
 import { allAnalysesOn, defineAnalysis, definePass, option, PreservedAnalyses, type DiagnosticCatalog, type PassContext } from '@syclkit/pass-manager';
@@ -84,7 +84,7 @@ function programFeatures(ctx: PassContext<object>, set: ImageSet): ReadonlyMap<I
 const ADD_ON_PROCESSOR = new Slot<AddOnImageProcessor>('device-if add-on processor');
 
 const DEVICE_IF_DIAGNOSTICS: DiagnosticCatalog = {
-  ...RESOLVE_DEVICE_IF_DIAGNOSTICS,
+  ...deviceIfDiagnostics,
   'device-if-unresolved': { severity: 'error', summary: 'device_if conditions could not be decided for the AOT target (the diagnostics before it say which).' },
   'no-device-config': { severity: 'error', summary: 'device_if resolution for an AOT target needs a device configuration.' },
   'mixed-device-if-targets': { severity: 'error', summary: 'The program has device_if calls and the set mixes targets that decide them differently.' },

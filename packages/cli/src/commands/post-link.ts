@@ -1,11 +1,11 @@
-import { DeviceConfig, loadDeviceConfigFile, renderDiagnostic } from '@syclkit/device-config';
+import { DeviceConfig, loadDeviceConfigFile } from '@syclkit/device-config';
+import { formatDiagnostic } from '@syclkit/pass-manager';
 import { FileTable, writeFileTable } from '@syclkit/formats';
 import { parseModule, type Module } from '@syclkit/ir';
 import {
   parseOutputSpec,
   PostLinkError,
   runPostLink,
-  isEsimdFunction,
   ImageSet,
   imageSetKind,
   outputPrefix,
@@ -16,6 +16,7 @@ import {
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
+import { isEsimdFunction } from '@syclkit/sycl-conventions';
 import { rmSync } from 'node:fs';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
@@ -167,7 +168,7 @@ function prepare(argv: readonly string[], io: CliIO): Prepared | 'help' {
   if (configFile !== undefined) {
     // A bad file throws DeviceConfigFileError, which renders itself (file:line:col).
     const loaded = loadDeviceConfigFile(config, configFile);
-    for (const d of loaded.diagnostics) io.stderr.write(renderDiagnostic(d).replace(/\n?$/, '\n'));
+    for (const d of loaded.diagnostics) io.stderr.write(formatDiagnostic(d, { showCodes: false }));
     config = loaded.config;
   }
   const aotTarget = valueOf(args, 'aot-target');

@@ -34,7 +34,7 @@ import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget }
 import { conditionalCallerForm } from '@syclkit/device-if';
 import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
 import { FileTable, writeFileTable } from '@syclkit/formats';
-import { ContainerReader, ContainerWriter, aotCompilerFor, emitWrapperIR, inspectContainer, readContainerFile, type AotCompiler, type InspectReport } from '@syclkit/offload-wrapper';
+import { ContainerReader, ContainerWriter, emitWrapperIR, inspectContainer, readContainerFile, type InspectReport, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode, RunResult } from '@syclkit/pass-manager';
 import { AOT_COMPILERS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText } from '@syclkit/passes';
 import {
@@ -42,13 +42,12 @@ import {
   ImageSet,
   canBeImported,
   imageSetKind,
-  isEntryPoint,
-  isKernel,
   resolveDeviceIfForTarget,
   tablesOf,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
+import { isEntryPoint, isKernel } from '@syclkit/sycl-conventions';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
@@ -58,6 +57,7 @@ import { RunOutputs } from './run-outputs.js';
 import { computeProgramFacts, explainSource, type ProgramFacts } from './facts.js';
 import { runSharedSet } from './image-workers.js';
 import { shareable } from './jobs.js';
+import { backendFor, defaultJobs, deviceCodeCompilers, type DeviceObj } from './device-code.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
 export const SPLIT_MODES = { per_kernel: 'kernel', per_source: 'source', off: 'none', auto: 'auto' } as const satisfies Record<string, SplitMode>;
@@ -105,8 +105,17 @@ export interface CompileOptions {
   readonly output?: string;
   /** Base name of images and tables when there is no output file (default `app`). */
   readonly name?: string;
-  /** AOT backend per target name (`*`: every AOT target); default `ir` (keep the device IR). */
+  /**
+   * AOT backend per target name (`*`: every AOT target); default: `llvm-spirv` for SPIR-V based
+   * targets (`deviceObj`), `ir` (keep the device IR) for the others.
+   */
   readonly aot?: ReadonlyMap<string, string>;
+  /** `-fsycl-device-obj`: `spirv` (SPIR-V images for spir64 and Intel targets) or `llvmir` (default `DEFAULT_DEVICE_OBJ`). */
+  readonly deviceObj?: DeviceObj;
+  /** The SPIR-V step's options (tools, translator options, `validate`, a native compiler such as ocloc). */
+  readonly spirv?: SpirvTranslatorOptions;
+  /** AOT translations (llvm-spirv, llc) running at once per thread (default: one per core). */
+  readonly aotJobs?: number;
   /**
    * Device code dynamic linking (`-fsycl-allow-device-image-dependencies`): SYCL_EXTERNAL
    * definitions are exported from their images, calls to SYCL_EXTERNAL functions — defined by
@@ -267,16 +276,6 @@ function dedupeAspectTable(module: Module): void {
   if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
 }
 
-/** The AOT back end of one bundle (`--aot`), by name. */
-function backendFor(target: ResolvedTarget, options: CompileOptions): string {
-  return options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined) ?? 'ir';
-}
-
-/** The AOT compiler for one bundle. */
-function compilerFor(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig): AotCompiler {
-  return aotCompilerFor(backendFor(target, options), target.name, { config });
-}
-
 /** The linked, optimized program every target starts from (steps 1–4 of the module comment). */
 export interface PreparedProgram {
   readonly log: DiagnosticLog;
@@ -419,6 +418,9 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   const registry = options.registry ?? passRegistry();
   const text = options.offload ?? compilePipelineText(options);
   const pipeline = registry.build<ImageSet>(text, { unit: imageSetKind, source: options.offload === undefined ? 'offload pipeline' : '-offload-passes' });
+  // The AOT step's tools are looked up first too: a missing llvm-spirv is reported before any work.
+  const early = selectTargets(options.config ?? DeviceConfig.builtin(), options.targets, options.fixedTargets, new DiagnosticLog(undefined));
+  const compilerOf = deviceCodeCompilers(early.compiled, options, options.config ?? DeviceConfig.builtin());
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
@@ -439,7 +441,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   // filtering, properties, explain facts, printing, AOT, wrapping), in memory, into one container.
   const stem = options.output !== undefined ? stemOf(options.output) : (options.name ?? 'app');
   const work = options.saveTemps === undefined ? undefined : resolve(options.saveTemps);
-  const compilers = compiled.map((target) => compilerFor(target, options, config));
+  const compilers = compiled.map((target) => compilerOf.get(target.name));
   let factsJson: string | undefined;
   const imagesByThread: number[] = [];
   const source = facts === undefined ? undefined : explainSource(facts);
@@ -452,7 +454,8 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     // -j: images shared among threads when the program is big enough and no image adds images.
     const jobs = options.jobs ?? 1;
     const builtinConfig = options.config === undefined || options.config === DeviceConfig.builtin();
-    const share = jobs > 1 && (builtinConfig || options.configFile !== undefined) && shareable(linked, options.shareMinFunctions);
+    // Worker threads make their AOT compilers from the backend names (not from custom SPIR-V step options).
+    const share = jobs > 1 && (builtinConfig || options.configFile !== undefined) && options.spirv === undefined && shareable(linked, options.shareMinFunctions);
     let programText: Uint8Array | undefined;
     for (const targets of targetSets(linked, compiled)) {
       step(`${targets.map((t) => t.name).join(', ')}: split, AOT compilation and wrapping`);
@@ -479,7 +482,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
             ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
             loadPass: options.loadPass ?? [],
             ...(options.policy === undefined ? {} : { policy: options.policy }),
-            wrap: { backends: targets.map((t) => backendFor(t, options)), prefixes, ...(facts === undefined ? {} : { facts: factsJson ??= JSON.stringify(facts) }) },
+            wrap: { backends: targets.map((t) => backendFor(t, options, config)), prefixes, ...(facts === undefined ? {} : { facts: factsJson ??= JSON.stringify(facts) }) },
             ...(filePrefixes === undefined ? {} : { files: { prefix: filePrefixes[0]!, prefixes: filePrefixes, tables: [], bitcode: false } }),
           },
           pipeline,
