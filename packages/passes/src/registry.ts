@@ -4,6 +4,7 @@
  */
 import { syclPropagateAspectsUsage } from '@syclkit/aspect-propagation';
 import { conditionalCallOnDevicePass, resolveDeviceIfPass } from '@syclkit/device-if';
+import { globalOffsetPass, gpuRetargetPass, localAccessorToSharedMemoryPass, lowerSpirvBuiltinsPass } from '@syclkit/gpu-targets';
 import { functionKind, moduleKind } from '@syclkit/ir';
 import { createRegistry, type PassRegistry, type RegistryConfig } from '@syclkit/pass-manager';
 import {
@@ -35,6 +36,10 @@ export const builtinPasses: NonNullable<RegistryConfig['passes']> = [
   resolveDeviceIfPass,
   syclPropagateAspectsUsage,
   globalDcePass,
+  globalOffsetPass,
+  localAccessorToSharedMemoryPass,
+  gpuRetargetPass,
+  lowerSpirvBuiltinsPass,
   // image sets
   deviceIfPass,
   splitPass,
