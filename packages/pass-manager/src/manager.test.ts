@@ -6,7 +6,9 @@ import {
   definePass,
   PassCrashError,
   PreservedAnalyses,
+  subunitsOf,
   type Pass,
+  type UnitKind,
 } from './index.js';
 import {
   analysisRuns,
@@ -432,5 +434,35 @@ describe('RunOptions.onDiagnostic', () => {
     expect(seen).toEqual(result.diagnostics.map((d) => `${d.code}:${d.severity}`));
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((s) => s.endsWith(':error'))).toBe(true);
+  });
+});
+
+describe('Subunits.finish', () => {
+  const order: string[] = [];
+  const box = { items: ['a', 'b'].map((name) => ({ name })) };
+  type Box = typeof box;
+  type Item = Box['items'][number];
+  const itemKind: UnitKind<Item> = { name: 'item', fingerprint: (i) => i.name, print: (i) => i.name };
+  const boxKind = (finish: (b: Box) => void | Promise<void>): UnitKind<Box> => ({
+    name: 'box',
+    fingerprint: () => '',
+    print: () => '',
+    subunits: [subunitsOf(itemKind, (b: Box) => b.items, finish)],
+  });
+  const visit: Pass<Item> = { name: 'visit', unit: itemKind, run: (i) => (order.push(i.name), PreservedAnalyses.all()) };
+
+  it('runs after the nested pipeline went over every sub-unit, synchronously or awaited', async () => {
+    order.length = 0;
+    const sync = boxKind(() => void order.push('finish'));
+    createPipeline(sync, [createAdaptor(sync, itemKind, [visit])]).run(box);
+    expect(order).toEqual(['a', 'b', 'finish']);
+    order.length = 0;
+    const later = boxKind(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      order.push('finished later');
+    });
+    const result = await createPipeline(later, [createAdaptor(later, itemKind, [visit])]).runAsync(box);
+    expect(order).toEqual(['a', 'b', 'finished later']);
+    expect(result.stopped).toBe(false);
   });
 });

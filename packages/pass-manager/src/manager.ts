@@ -411,7 +411,9 @@ export function createAdaptor<O extends object, I extends object>(
           afterChild(child);
           preserved = preserved.intersect(childPreserved);
         }
-        return done(preserved);
+        // Work the sub-units left to finish after their passes (see Subunits.finish).
+        const finished = subunits.finish?.(unit, ctx);
+        return isPromise(finished) ? finished.then(() => done(preserved)) : done(preserved);
       };
       return loop(PreservedAnalyses.all());
     },

@@ -7,13 +7,34 @@
 import { WrapperError, keepIrCompiler, type AotCompiler, type AotResult } from '@syclkit/offload-wrapper';
 import { enclosingImageSet, ImageSet, ImageUnit, imageKind, Slot, type ImageOutput } from '@syclkit/post-link';
 import type { Module } from '@syclkit/ir';
-import { definePass, PreservedAnalyses } from '@syclkit/pass-manager';
+import { definePass, PreservedAnalyses, type DiagnosticCatalog, type DiagnosticInput } from '@syclkit/pass-manager';
 
 /** The back end of each output of a set, by output index (undefined: keep the device IR). */
 export const AOT_COMPILERS = new Slot<readonly (AotCompiler | undefined)[]>('AOT compilers');
 
+/**
+ * Images whose asynchronous compilations (llvm-spirv, llc: tools in processes) may run at once in
+ * a set (default 1: each image's are awaited before the next image). With more, `aot` starts an
+ * image's compilations and goes on; `wrap` writes the images in order as their compilations end,
+ * waiting only when this many images are in flight (the set's finish waits for the last ones).
+ */
+export const AOT_JOBS = new Slot<number>('AOT jobs');
+
 /** What `aot` made of each row: the image, `empty` (nothing to compile), or undefined (row dropped). */
 export const COMPILED = new Slot<readonly (AotResult | 'empty' | undefined)[]>('compiled rows');
+
+/** Set while an image's asynchronous compilations run (`AOT_JOBS` > 1): settles once `COMPILED` is complete. */
+export const COMPILING = new Slot<Promise<void>>('compilations in flight');
+
+/** The diagnostic of a failed AOT back end (`aot-tool-failed`), or undefined for another error. */
+export function aotFailure(error: unknown): DiagnosticInput | undefined {
+  if (!(error instanceof WrapperError)) return undefined;
+  return { code: 'aot-tool-failed', message: error.reason, ...(error.file === undefined ? {} : { location: { file: error.file } }) };
+}
+
+export const AOT_DIAGNOSTICS = {
+  'aot-tool-failed': { severity: 'error', summary: 'An AOT back end (llvm-spirv, llc, ...) failed or is not installed.' },
+} as const satisfies DiagnosticCatalog;
 
 /**
  * The name of an image in an output, as sycl-post-link names its files there:
@@ -47,9 +68,7 @@ export const aotPass = definePass({
   unit: imageKind,
   summary: "The AOT step: compiles each row of an image with its output's back end (default: the device IR is the image); filtered rows and images that define nothing stay empty.",
   preserves: 'all',
-  diagnostics: {
-    'aot-tool-failed': { severity: 'error', summary: 'An AOT back end (llvm-spirv, llc, ...) failed or is not installed.' },
-  },
+  diagnostics: AOT_DIAGNOSTICS,
   create: () => (image: ImageUnit, ctx) => {
     const set = enclosingImageSet(ctx);
     if (image.code === undefined) throw new TypeError('aot needs the image code: run emit-ir before it');
@@ -72,11 +91,19 @@ export const aotPass = definePass({
     });
     image.set(COMPILED, results);
     if (pending.length === 0) return PreservedAnalyses.all();
-    return Promise.all(pending).then(
+    const all = Promise.all(pending).then(() => undefined);
+    if ((set.get(AOT_JOBS) ?? 1) > 1) {
+      // wrap waits for them, in image order; a failure is reported there.
+      all.catch(() => undefined);
+      image.set(COMPILING, all);
+      return PreservedAnalyses.all();
+    }
+    return all.then(
       () => PreservedAnalyses.all(),
       (error: unknown) => {
-        if (!(error instanceof WrapperError)) throw error;
-        return ctx.fail({ code: 'aot-tool-failed', message: error.reason, ...(error.file === undefined ? {} : { location: { file: error.file } }) });
+        const failure = aotFailure(error);
+        if (failure === undefined) throw error;
+        return ctx.fail(failure);
       },
     );
   },

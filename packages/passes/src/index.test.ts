@@ -6,6 +6,9 @@ describe('passes public surface', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
         'AOT_COMPILERS',
+        'AOT_JOBS',
+        'COMPILING',
+        'aotFailure',
         'COMPILED',
         'CONTAINER',
         'EXPLAIN_FACTS',

@@ -99,6 +99,45 @@ describe('the offload preset', () => {
     expect(run.result.diagnostics.map((d) => [d.code, d.pass, d.message, d.location?.file])).toEqual([['aot-tool-failed', 'aot', 'llvm-spirv on x failed (exit status 1)', 'x.ll']]);
   });
 
+  it('runs asynchronous compilations of several images at once with AOT_JOBS, writing the same container', async () => {
+    // Three kernels, so three images; the first compilation takes longest.
+    const three = () => parseModule(program.replace('define internal spir_func void @helper()', 'define weak_odr spir_kernel void @_ZTS5Third() #0 {\n  ret void\n}\n\ndefine internal spir_func void @helper()'), { filename: 'app.ll' });
+    let running = 0;
+    let most = 0;
+    const slow: AotCompiler = {
+      name: 'slow',
+      compile: async (request) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, request.name.endsWith('_0') ? 30 : 1));
+        running--;
+        return { image: Buffer.from(`spv ${request.name}`), format: ImageFormat.SPIRV };
+      },
+    };
+    const one = await runOffload(three(), outputs, { compilers: [slow, slow] });
+    expect(most).toBe(2); // one image at a time (its two rows together)
+    most = 0;
+    const many = await runOffload(three(), outputs, { compilers: [slow, slow], aotJobs: 3 });
+    expect(most).toBeGreaterThan(2);
+    expect(many.result.stopped).toBe(false);
+    expect(Buffer.from(many.bytes!).equals(Buffer.from(one.bytes!))).toBe(true);
+    expect(many.set.produced.every((i) => i.released)).toBe(true);
+  });
+
+  it('reports a failure of a compilation still running as aot-tool-failed (AOT_JOBS)', async () => {
+    const failing: AotCompiler = {
+      name: 'broken',
+      compile: async (request) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (request.name === 'app_spir64_1') throw new WrapperError('llvm-spirv on y failed (exit status 1)', 'y.ll');
+        return { image: Uint8Array.of(1), format: ImageFormat.SPIRV };
+      },
+    };
+    const run = await runOffload(module(), outputs, { compilers: [failing], aotJobs: 4 });
+    expect(run.result.stopped).toBe(true);
+    expect(run.result.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.message, d.location?.file])).toEqual([['aot-tool-failed', 'llvm-spirv on y failed (exit status 1)', 'y.ll']]);
+  });
+
   it('is the preset text offloadPipelineText gives by default, and prints back to itself', () => {
     const registry = builtinRegistry();
     const nodes = registry.parse('offload', { unit: imageSetKind });

@@ -4,7 +4,7 @@ import type { Module } from '@syclkit/ir';
 import { ContainerReader, ContainerWriter, type AotCompiler, type ContainerImage } from '@syclkit/offload-wrapper';
 import type { Instrumentation, RunResult } from '@syclkit/pass-manager';
 import { ImageSet, imageSetKind, type ImageOutput } from '@syclkit/post-link';
-import { AOT_COMPILERS, CONTAINER, IMAGE_PREFIXES, builtinRegistry } from '../src/index.js';
+import { AOT_COMPILERS, AOT_JOBS, CONTAINER, IMAGE_PREFIXES, builtinRegistry } from '../src/index.js';
 
 export interface OffloadRun {
   readonly result: RunResult;
@@ -17,7 +17,7 @@ export interface OffloadRun {
 export async function runOffload(
   module: Module,
   outputs: readonly ImageOutput[],
-  options: { pipeline?: string; compilers?: readonly (AotCompiler | undefined)[]; shard?: { index: number; count: number }; instrumentations?: Instrumentation[] } = {},
+  options: { pipeline?: string; compilers?: readonly (AotCompiler | undefined)[]; aotJobs?: number; shard?: { index: number; count: number }; instrumentations?: Instrumentation[] } = {},
 ): Promise<OffloadRun> {
   const set = new ImageSet(module, { outputs, deviceConfig: DeviceConfig.builtin(), ...(options.shard === undefined ? {} : { shard: options.shard }) });
   const writer = ContainerWriter.toMemory();
@@ -25,6 +25,7 @@ export async function runOffload(
   set.set(CONTAINER, writer);
   set.set(IMAGE_PREFIXES, outputs.map((o) => `app_${o.target ?? o.name}`));
   if (options.compilers !== undefined) set.set(AOT_COMPILERS, options.compilers);
+  if (options.aotJobs !== undefined) set.set(AOT_JOBS, options.aotJobs);
   const result = await builtinRegistry().build(options.pipeline ?? 'offload', { unit: imageSetKind }).runAsync(set, { instrumentations: options.instrumentations ?? [] });
   if (result.stopped) {
     writer.abort();

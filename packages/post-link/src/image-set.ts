@@ -17,7 +17,7 @@
 import type { DeviceConfig } from '@syclkit/device-config';
 import type { PropertySetRegistry, PropertyValue } from '@syclkit/formats';
 import { PrintCache, printModule, type IRFunction, type Module } from '@syclkit/ir';
-import { subunitsOf, type UnitKind } from '@syclkit/pass-manager';
+import { subunitsOf, type PassContext, type UnitKind } from '@syclkit/pass-manager';
 import { moduleKind } from '@syclkit/ir';
 import type { DependencyGraphOptions } from './dependency-graph.js';
 import type { SplitMode } from './grouping.js';
@@ -271,6 +271,28 @@ export class ImageSet {
     this.#slots.set(slot, value);
   }
 
+  readonly #finishers: ((ctx: PassContext<ImageSet>) => void | Promise<void>)[] = [];
+
+  /**
+   * Registers work to complete once every image went through `image(...)` (a sink whose images
+   * wait for AOT compilations still running writes them there). Run in registration order.
+   */
+  onFinish(finisher: (ctx: PassContext<ImageSet>) => void | Promise<void>): void {
+    this.#finishers.push(finisher);
+  }
+
+  /** Runs the finishers (the `image(...)` adaptor calls this after the last image); each runs once. */
+  finishImages(ctx: PassContext<ImageSet>): void | Promise<void> {
+    const finishers = this.#finishers.splice(0);
+    const run = (i: number): void | Promise<void> => {
+      for (; i < finishers.length; i++) {
+        const result = finishers[i]!(ctx);
+        if (result !== undefined && typeof (result as Promise<void>).then === 'function') return (result as Promise<void>).then(() => run(i + 1));
+      }
+    };
+    return run(0);
+  }
+
   /** The images produced so far, in output order (written images keep their ids and names only). */
   get produced(): readonly ImageUnit[] {
     return this.#produced;
@@ -393,5 +415,8 @@ export const imageSetKind: UnitKind<ImageSet> = {
   fingerprint: (set) => `${set.produced.map((i) => `${i.id}:${i.entryNames.join(',')}`).join(';')}\n${printModule(set.program)}`,
   print: (set) => `; image set: ${set.outputs.map((o) => o.name).join(', ')}; ${set.produced.length} images\n${printModule(set.program)}`,
   label: (set) => set.outputs.map((o) => o.name).join(', '),
-  subunits: [subunitsOf(moduleKind, (set: ImageSet) => [set.program]), subunitsOf(imageKind, (set: ImageSet) => set.images())],
+  subunits: [
+    subunitsOf(moduleKind, (set: ImageSet) => [set.program]),
+    subunitsOf(imageKind, (set: ImageSet) => set.images(), (set: ImageSet, ctx) => set.finishImages(ctx)),
+  ],
 };

@@ -36,7 +36,7 @@ import { Context, cloneModule, linkModules, parseModule, printModule, type Modul
 import { FileTable, writeFileTable } from '@syclkit/formats';
 import { ContainerReader, ContainerWriter, emitWrapperIR, inspectContainer, readContainerFile, type InspectReport, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode, RunResult } from '@syclkit/pass-manager';
-import { AOT_COMPILERS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText } from '@syclkit/passes';
+import { AOT_COMPILERS, AOT_JOBS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText } from '@syclkit/passes';
 import {
   FILE_SINK,
   ImageSet,
@@ -465,6 +465,8 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
       const configure = (set: ImageSet): void => {
         set.set(AOT_COMPILERS, targets.map((t) => compilers[compiled.indexOf(t)]));
         set.set(IMAGE_PREFIXES, prefixes);
+        // llvm-spirv and llc run as processes: that many images' at once, written in order.
+        set.set(AOT_JOBS, options.aotJobs ?? defaultJobs());
         if (source !== undefined) set.set(EXPLAIN_FACTS, source);
       };
       let result: RunResult;
