@@ -5,7 +5,10 @@
 #     objects, `syclkit llc`, the device math library run under lli;
 #   LLVM 19 (opt, FileCheck): inputs only it parses;
 #   LLVM 14 (opt, llvm-link): the typed-pointer mode's oracle;
-#   GNU time: the benchmarks' peak-memory figures.
+#   GNU time: the benchmarks' peak-memory figures;
+#   separate compilation and linking (@syclkit/objects, syclkit link): LLVM 16's llc and llvm-ar
+#   (llvm-16), clang-offload-bundler-16 (clang-tools-16, interop tests), binutils (ar, readelf,
+#   strip) and a C compiler (cc) for the host link.
 # Tests that need a tool skip, naming it, when it is absent; CI installs everything.
 set -euo pipefail
 
@@ -16,6 +19,8 @@ needed=(
   /usr/lib/llvm-19/bin/opt /usr/lib/llvm-19/bin/FileCheck
   /usr/lib/llvm-14/bin/opt /usr/lib/llvm-14/bin/llvm-link
   /usr/bin/time
+  /usr/lib/llvm-16/bin/llc /usr/lib/llvm-16/bin/llvm-ar /usr/bin/clang-offload-bundler-16
+  /usr/bin/ar /usr/bin/readelf /usr/bin/strip /usr/bin/cc
 )
 missing=()
 for tool in "${needed[@]}"; do
@@ -25,11 +30,11 @@ if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup-llvm: all LLVM tools present"
   exit 0
 fi
-echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 lld-16 llvm-19 llvm-14 time"
+echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 lld-16 llvm-19 llvm-14 clang-tools-16 binutils gcc time"
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup-llvm: error: installing needs root (run: sudo bash scripts/setup-llvm.sh)" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq llvm-16-tools llvm-16 lld-16 llvm-19 llvm-14 time >/dev/null
+apt-get install -y -qq llvm-16-tools llvm-16 lld-16 llvm-19 llvm-14 clang-tools-16 binutils gcc time >/dev/null
