@@ -4,5 +4,7 @@ export default defineProject({
   test: {
     name: 'cli',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // These tests run whole compiles in child processes; 5 s is too little on a loaded 2-core host.
+    testTimeout: 30_000,
   },
 });

@@ -21,7 +21,7 @@ import type { AotToolchainOption, TargetConfigEntry } from './config-entry.js';
 import type { DeviceConfig } from './config.js';
 import { hasErrors, renderDiagnostic, type Diagnostic, type SourceLocation } from './diagnostics.js';
 import { oclocDeviceFor } from './builtin-targets.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '@syclkit/pass-manager';
 
 export interface ConfigFileOptions {
   /** File name used in diagnostics (default `<config>`). */

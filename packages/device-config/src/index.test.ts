@@ -32,6 +32,7 @@ describe('device-config public surface', () => {
       'formatArchitectureValue',
       'formatMacroFlags',
       'loadDeviceConfigFile',
+      'loadYaml',
       'oclocDeviceFor',
       'parseSyclTargets',
       'parseSyclTriple',

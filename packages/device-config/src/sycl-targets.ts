@@ -5,7 +5,7 @@
 
 import type { DeviceConfig, ResolvedTarget } from './config.js';
 import type { Diagnostic } from './diagnostics.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '@syclkit/pass-manager';
 
 export interface SyclTargetList {
   /** Targets in command-line order, duplicates dropped. */

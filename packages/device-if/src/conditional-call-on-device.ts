@@ -16,10 +16,10 @@ import {
   type Value,
 } from '@syclkit/ir';
 import { PreservedAnalyses, definePass, flag, option } from '@syclkit/pass-manager';
+import { SyclAttribute, isKernel } from '@syclkit/sycl-conventions';
 import { ConditionError, decodeCondition, encodeCondition } from './condition.js';
 import { actionCallsOf } from './conditional-calls.js';
 import {
-  CONDITIONAL_CALLER_ATTRIBUTE,
   debugAttachmentOf,
   debugLocationOf,
   functionReferences,
@@ -101,7 +101,7 @@ export function rewriteConditionalCallers(module: Module, options: RewriteCondit
 
   const plans: Plan[] = [];
   for (const fn of module.functions) {
-    if (fn.isDeclaration || fn.callingConv === 'spir_kernel' || !fn.attributes.fn.hasString(CONDITIONAL_CALLER_ATTRIBUTE)) continue;
+    if (fn.isDeclaration || isKernel(fn) || !fn.attributes.fn.hasString(SyclAttribute.conditionalCaller)) continue;
     const calls = actionCallsOf(fn);
     const action = calls.length === 1 ? calls[0]!.calledFunction : undefined;
     if (action === undefined) {
@@ -157,9 +157,9 @@ export function rewriteConditionalCallers(module: Module, options: RewriteCondit
       const existing = declarations.get(params.length);
       if (existing !== undefined) return existing;
       const name = declarations.size === 0 ? baseName : `${baseName}_${declarations.size + 1}`;
-      const marker = caller.attributes.fn.getString(CONDITIONAL_CALLER_ATTRIBUTE)!;
+      const marker = caller.attributes.fn.getString(SyclAttribute.conditionalCaller)!;
       const declaration = module.createFunction(name, context.fn(oldType.returnType, params, oldType.varArgs), {
-        attributes: mark ? AttributeList.empty.withFn(AttributeSet.of([stringAttr(CONDITIONAL_CALLER_ATTRIBUTE, marker)])) : AttributeList.empty,
+        attributes: mark ? AttributeList.empty.withFn(AttributeSet.of([stringAttr(SyclAttribute.conditionalCaller, marker)])) : AttributeList.empty,
       });
       declaration.callingConv = caller.callingConv;
       declarations.set(params.length, declaration);
@@ -189,7 +189,7 @@ export function rewriteConditionalCallers(module: Module, options: RewriteCondit
 function normalizedConditionArgs(call: CallInst, caller: IRFunction, problems: DeviceIfProblem[], module: Module): Value[] | undefined {
   const args = call.args.slice(1);
   const where = call.parent!.parent.name;
-  const loc = debugLocationOf(call, module.context);
+  const loc = debugLocationOf(call);
   const located = loc === undefined ? {} : { debugLoc: loc };
   const values = args.map(int32Value);
   if (args.length === 0 || values.some((v) => v === undefined) || args.some((a) => a.type !== module.context.i32)) {

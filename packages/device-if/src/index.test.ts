@@ -5,7 +5,6 @@ describe('device-if public surface', () => {
   it('exports exactly these names (types are erased at runtime)', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
-        'CONDITIONAL_CALLER_ATTRIBUTE',
         'ConditionError',
         'ConditionOpcode',
         'ConditionalAspectsFormatError',

@@ -62,7 +62,6 @@ export type {
 } from './conditional-propagation.js';
 
 export { conditionalCallSite, conditionalCallerForm } from './conditional-calls.js';
-export { CONDITIONAL_CALLER_ATTRIBUTE } from './ir-utils.js';
 export type { ConditionalCallSite, ConditionalCallerForm } from './conditional-calls.js';
 
 export { conditionalCallOnDevicePass, rewriteConditionalCallers } from './conditional-call-on-device.js';

@@ -26,6 +26,7 @@ import {
   type Value,
 } from '@syclkit/ir';
 import { PreservedAnalyses, definePass, option } from '@syclkit/pass-manager';
+import { SyclMetadata, readAspectTable } from '@syclkit/sycl-conventions';
 import { ambiguousArchitectureOperands, truncateArchitecture } from './architecture.js';
 import { ConditionError, decodeCondition, type Condition } from './condition.js';
 import { conditionalCallSite, conditionalCallers, type ConditionalCallSite } from './conditional-calls.js';
@@ -40,7 +41,6 @@ import {
   functionReferences,
   insertBefore,
   int32Value,
-  moduleAspectPairs,
   readUsedAspects,
   replaceInstruction,
 } from './ir-utils.js';
@@ -149,7 +149,7 @@ export function resolveConditionalCallsForTarget(
       const form = callee === undefined ? undefined : callers.get(callee);
       if (callee === undefined || form === undefined) continue;
       if (inst.opcode !== 'call') {
-        problems.push(problem('conditional-call-unsupported', `@${callee.name} is reached through ${inst.opcode}; only call is supported`, fn, inst, module));
+        problems.push(problem('conditional-call-unsupported', `@${callee.name} is reached through ${inst.opcode}; only call is supported`, fn, inst));
         calls.push({ function: fn.name, caller: callee.name, action: undefined, condition: undefined, outcome: 'kept' });
         continue;
       }
@@ -164,7 +164,7 @@ export function resolveConditionalCallsForTarget(
       calls.push({ function: site.function.name, caller: site.caller.name, action: site.action?.name, condition, outcome });
     };
     const report = (code: DeviceIfProblemCode, message: string): void => {
-      problems.push(problem(code, message, site.function, site.call, module));
+      problems.push(problem(code, message, site.function, site.call));
     };
     if (site.action === undefined) {
       report(
@@ -236,7 +236,7 @@ export function resolveConditionalCallsForTarget(
   const addedAspects = new Map<string, number[]>();
   if (updateAspects) {
     const aspectNames = new Map<number, string>();
-    for (const [name, value] of moduleAspectPairs(module)) if (!aspectNames.has(value)) aspectNames.set(value, name);
+    for (const [name, value] of readAspectTable(module).pairs) if (!aspectNames.has(value)) aspectNames.set(value, name);
     for (const value of aspectTable.values()) if (!aspectNames.has(value)) aspectNames.set(value, aspectTable.nameOf(value)!);
     for (const [fn, aspects] of propagateActionAspects(module, calledActions)) {
       appendUsedAspects(fn, context, aspects, aspectNames);
@@ -244,15 +244,15 @@ export function resolveConditionalCallsForTarget(
       changed = true;
     }
     if (!hasConditionalCalls(module)) {
-      for (const fn of module.functions) if (dropFunctionMetadata(fn, context, 'sycl_conditionally_used_aspects')) changed = true;
+      for (const fn of module.functions) if (dropFunctionMetadata(fn, context, SyclMetadata.conditionallyUsedAspects)) changed = true;
     }
   }
 
   return { changed, calls, problems, addedAspects, removedCallers };
 }
 
-function problem(code: DeviceIfProblemCode, message: string, fn: IRFunction, inst: Instruction, module: Module): DeviceIfProblem {
-  const debugLoc = debugLocationOf(inst, module.context);
+function problem(code: DeviceIfProblemCode, message: string, fn: IRFunction, inst: Instruction): DeviceIfProblem {
+  const debugLoc = debugLocationOf(inst);
   return {
     code,
     severity: RESOLVE_DEVICE_IF_DIAGNOSTICS[code]!.severity === 'warning' ? 'warning' : 'error',

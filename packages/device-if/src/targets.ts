@@ -22,7 +22,7 @@ import type { Module } from '@syclkit/ir';
 import type { ArchitectureAspects } from './conditional-aspects.js';
 import type { DeviceFacts } from './evaluate.js';
 import { createConditionNames, type ConditionNames } from './format.js';
-import { moduleAspectPairs } from './ir-utils.js';
+import { readAspectTable } from '@syclkit/sycl-conventions';
 
 export interface TargetFactsOptions {
   /**
@@ -109,7 +109,7 @@ export function targetArchitectureAspects(config: DeviceConfig, options: TargetF
  * `base` the module does not define, unless their number is taken by a module name.
  */
 export function aspectTableForModule(module: Module, base: AspectTable = builtinAspectTable): AspectTable {
-  const pairs = moduleAspectPairs(module);
+  const pairs = readAspectTable(module).pairs;
   if (pairs.length === 0) return base;
   const names = new Set(pairs.map(([name]) => name));
   const values = new Set(pairs.map(([, value]) => value));

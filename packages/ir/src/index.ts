@@ -127,6 +127,8 @@ export { lookupIntrinsic, intrinsicAttributes, upgradeIntrinsics, upgradeDebugIn
 export { formatFP, fpValue } from './fp.js';
 export { moduleKind, functionKind, moduleVerifiers } from './unit-kinds.js';
 export { computeUses, GlobalUses, ConstantGlobals, constantOperands, globalsInMetadata } from './uses.js';
+export { forEachReference, forEachReferenceOf, NOT_AN_OPERAND } from './references.js';
+export type { ReferenceHolder, ReferenceVisitor } from './references.js';
 export type { GlobalUser, UsesOptions } from './uses.js';
 export { replaceAllUsesWith, nullMetadataReferences, deleteFunctions, dropBody, removeFromUsedLists, eraseUnused } from './replace.js';
 export type { ReplaceOptions, DeleteOptions, DeleteResult, EraseUnusedOptions } from './replace.js';
@@ -134,9 +136,10 @@ export { buildCallGraph, CallGraph, calledFunction, stronglyConnectedComponentsO
 export type { CallGraphOptions } from './callgraph.js';
 export { ValueMapper, forEachOperand } from './mapper.js';
 export type { MapperOptions, LocalMap } from './mapper.js';
-export { cloneModule, cloneModuleWithMap } from './clone.js';
+export { cloneModule, cloneModuleWithMap, declarationOf } from './clone.js';
 export type { CloneOptions, CloneResult } from './clone.js';
-export { linkModules, Linker, identifiedStructTypes } from './linker.js';
+export { linkModules, Linker } from './linker.js';
+export { identifiedStructTypes } from './type-finder.js';
 export type { LinkOptions, LinkModulesOptions } from './linker.js';
 export { verifyModule, formatProblems, moduleProblems } from './verifier.js';
 export { llvmVerifierFailures, llvmVerifierFunctionFailures, functionAttributeRulesBroken, verifyWhileParsing, formatLLVMVerifierFailures } from './llvm-verifier.js';

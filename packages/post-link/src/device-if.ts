@@ -28,7 +28,7 @@ import {
 import type { DeviceConfig } from '@syclkit/device-config';
 import { boolValue, uint32ArrayValue, type PropertyValue } from '@syclkit/formats';
 import { AttributeList, CallInst, Instruction, computeUses, deleteFunctions, type IRFunction, type Module, type Value } from '@syclkit/ir';
-import { isEntryPoint } from './entry-points.js';
+import { isEntryPoint } from '@syclkit/sycl-conventions';
 import { stubModule } from './stubs.js';
 import type { DependencyGraphOptions } from './dependency-graph.js';
 import type { ImageProcessor, PostLinkDiagnostic, ProcessedImage, ProcessorContext } from './post-link.js';

@@ -1,5 +1,3 @@
-export { isEntryPoint, entryPoints, isKernel, isSyclExternal, isEsimdFunction } from './entry-points.js';
-export type { EntryPointOptions } from './entry-points.js';
 export { functionFeatures, readAspectOperands } from './sycl-metadata.js';
 export type { AspectOperand, FunctionFeatures, SubGroupSize } from './sycl-metadata.js';
 export { DependencyGraph, collectImageGlobals } from './dependency-graph.js';

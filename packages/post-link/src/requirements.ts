@@ -6,7 +6,8 @@
 import { builtinAspectTable, type AspectTable } from '@syclkit/device-config';
 import { AspectTable as AspectTableClass } from '@syclkit/device-config';
 import type { IRFunction, Module } from '@syclkit/ir';
-import { functionFeatures, moduleAspectTable, type FunctionFeatures } from './sycl-metadata.js';
+import { SyclMetadata, readAspectTable } from '@syclkit/sycl-conventions';
+import { functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
 
 /** An aspect as it appears in requirements: its enum value and, when known, its name. */
 export interface NamedAspect {
@@ -40,11 +41,11 @@ const tables = new WeakMap<object, AspectTable>();
  * Cached per `!sycl_aspects` operand list (images share the input's).
  */
 export function aspectTableOf(module: Module): AspectTable {
-  const nodes = module.getNamedMetadata('sycl_aspects');
+  const nodes = module.getNamedMetadata(SyclMetadata.aspects);
   if (nodes === undefined || nodes.length === 0) return builtinAspectTable;
   let table = tables.get(nodes[0]!);
   if (table === undefined) {
-    const pairs = moduleAspectTable(module);
+    const { pairs } = readAspectTable(module);
     table = pairs.length === 0 ? builtinAspectTable : AspectTableClass.fromPairs(pairs);
     tables.set(nodes[0]!, table);
   }

@@ -1,6 +1,6 @@
 import { printModule } from '@syclkit/ir';
 import { describe, expect, it } from 'vitest';
-import { entryPoints, isEntryPoint } from './entry-points.js';
+import { entryPoints, isEntryPoint } from '@syclkit/sycl-conventions';
 import { groupEntryPoints, upstreamSourceKey } from './grouping.js';
 import { planSplit, splitModule } from './split.js';
 import { functionFeatures } from './sycl-metadata.js';

@@ -5,7 +5,7 @@
  */
 import type { GlobalValue, IRFunction, Module } from '@syclkit/ir';
 import { collectImageGlobals, DependencyGraph, isDroppedGlobal, type DependencyGraphOptions } from './dependency-graph.js';
-import { entryPoints, isEsimdFunction, isKernel } from './entry-points.js';
+import { entryPoints, isEsimdFunction, isKernel } from '@syclkit/sycl-conventions';
 import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { ImageFactory, type BuiltImage } from './image.js';
 import { canBeImported } from './properties.js';

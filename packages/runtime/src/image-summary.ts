@@ -4,7 +4,8 @@
  * `!reqd_work_group_size`), the functions it refers to (calls and function pointers), and its
  * specialization-constant condition when post-link wrote one (`!sycl_requirement_condition`).
  */
-import { parseModule, type Constant, type IRFunction, type MDNode, type Metadata, type Module, type Value } from '@syclkit/ir';
+import { ConstantGlobals, NOT_AN_OPERAND, forEachReferenceOf, parseModule, type IRFunction, type MDNode, type Metadata, type Module } from '@syclkit/ir';
+import { SyclMetadata, attachment, isKernel, readAspectValues } from '@syclkit/sycl-conventions';
 
 /**
  * How a definition links with other images: `local` (internal, private: seen only inside its
@@ -37,14 +38,6 @@ export interface ImageSummary {
   readonly byName: ReadonlyMap<string, FunctionSummary>;
 }
 
-const KERNEL_CCS = new Set(['spir_kernel', 'amdgpu_kernel', 'ptx_kernel']);
-
-function attached(module: Module, fn: IRFunction, kind: string): MDNode | undefined {
-  const id = module.context.md.kinds.lookup(kind);
-  if (id === undefined) return undefined;
-  return fn.attachments.find((a) => a.kind === id)?.node;
-}
-
 function integerOf(md: Metadata | null | undefined): bigint | undefined {
   if (md == null || md.mk !== 'value' || md.value.vk !== 'int') return undefined;
   return md.value.big;
@@ -65,28 +58,6 @@ function integers(node: MDNode | undefined): bigint[] {
   return out;
 }
 
-function collectReferences(value: Value | Constant, into: Set<string>, seen: Set<object>): void {
-  if (seen.has(value)) return;
-  seen.add(value);
-  switch (value.vk) {
-    case 'function':
-      into.add(value.name);
-      return;
-    case 'expr':
-      for (const op of value.operands) collectReferences(op, into, seen);
-      return;
-    case 'array':
-    case 'vector':
-      for (const op of value.elements) collectReferences(op, into, seen);
-      return;
-    case 'struct':
-      for (const op of value.fields) collectReferences(op, into, seen);
-      return;
-    default:
-      return;
-  }
-}
-
 function bindingOf(fn: IRFunction): Binding {
   if (fn.hasLocalLinkage()) return 'local';
   return fn.linkage === 'external' ? 'strong' : 'weak';
@@ -94,22 +65,23 @@ function bindingOf(fn: IRFunction): Binding {
 
 /** Summarizes a parsed module. */
 export function summarizeModule(module: Module): ImageSummary {
+  const inConstants = new ConstantGlobals();
   const functions: FunctionSummary[] = module.functions.map((fn) => {
     const references = new Set<string>();
-    const seen = new Set<object>();
-    for (const inst of fn.instructions()) for (const op of inst.operands) collectReferences(op, references, seen);
+    forEachReferenceOf(fn, (value, holder, operand) => {
+      if (holder.vk !== 'instruction' || operand === NOT_AN_OPERAND) return;
+      for (const g of inConstants.of(value)) if (g.vk === 'function') references.add(g.name);
+    });
     references.delete(fn.name);
-    const sg = integers(attached(module, fn, 'intel_reqd_sub_group_size'))[0];
-    const conditionNode = attached(module, fn, 'sycl_requirement_condition');
-    const wg = integers(attached(module, fn, 'reqd_work_group_size'));
+    const sg = integers(attachment(fn, module.context, SyclMetadata.reqdSubGroupSize))[0];
+    const conditionNode = attachment(fn, module.context, SyclMetadata.requirementCondition);
+    const wg = integers(attachment(fn, module.context, SyclMetadata.reqdWorkGroupSize));
     return {
       name: fn.name,
       defined: !fn.isDeclaration,
       binding: bindingOf(fn),
-      kernel: KERNEL_CCS.has(fn.callingConv),
-      aspects: integers(attached(module, fn, 'sycl_used_aspects'))
-        .map((v) => Number(BigInt.asIntN(32, v)))
-        .filter((v) => v >= 0),
+      kernel: isKernel(fn),
+      aspects: readAspectValues(attachment(fn, module.context, SyclMetadata.usedAspects)).values.filter((v) => v >= 0),
       subGroupSize: sg === undefined ? undefined : Number(sg),
       workGroupSize: wg.length === 0 ? undefined : wg.map(Number),
       references: [...references],

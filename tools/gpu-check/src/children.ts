@@ -35,9 +35,12 @@ export function jitTimes(fatbin: string, target: string): JitTimesResult {
     if (image.empty || image.entries.length === 0) continue;
     const kernel = image.entries[0]!;
     try {
-      const launch = runtime.queue(device).parallelFor(kernel, [1]);
+      // A range of the required work-group size, where the kernel has one (the check compares dimensions).
+      const required = runtime.resolveKernel(kernel, device).requirements.workGroupSizes[0]?.sizes.map(Number);
+      const range = required ?? [1];
+      const launch = runtime.queue(device).parallelFor(kernel, range);
       const start = performance.now();
-      const again = runtime.queue(device).parallelFor(kernel, [1]);
+      const again = runtime.queue(device).parallelFor(kernel, range);
       const cachedMs = performance.now() - start;
       if (!again.programCacheHit) throw new Error('the second submission missed the program cache');
       images.push({

@@ -18,6 +18,7 @@ describe('gpu-check public surface', () => {
       'kernelParams',
       'pack',
       'pickFirstKernel',
+      'pickRefusedKernel',
       'prepare',
       'ptxImages',
       'runGpuCheck',

@@ -4,7 +4,7 @@ export { kernelParams } from './kernel-params.js';
 export type { ParamKind } from './kernel-params.js';
 export { compare, fromHalfBits, seededRandom, toHalfBits, ulpDistance32 } from './numbers.js';
 export type { Comparison } from './numbers.js';
-export { pickFirstKernel, prepare } from './prepare.js';
+export { pickFirstKernel, pickRefusedKernel, prepare } from './prepare.js';
 export type { Manifest, PrepareOptions } from './prepare.js';
 export { countingDriver, ptxImages, runGpuCheck } from './run.js';
 export type { RunOptions, RunReport } from './run.js';

@@ -100,9 +100,20 @@ unxz() { if command -v xz >/dev/null 2>&1; then xz -dc "$1"; else python3 -c 'im
 unxz "$carry/node.xz" > "$bin/node" && chmod +x "$bin/node" || { echo "run.sh: cannot unpack node" >&2; exit 2; }
 unxz "$carry/app.tar.xz" | tar -x -C "$root" || { echo "run.sh: cannot unpack app.tar.xz" >&2; exit 2; }
 export PATH="$bin:$PATH"
+# libcuda.so.1 where the loader does not find it by name (the driver's folder may be a mount).
+if [ -z "\${SYCLKIT_CUDA_DRIVER:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcuda\\.so\\.1 '; then
+  for lib in /usr/local/nvidia/lib64/libcuda.so.1 /usr/local/nvidia/lib/libcuda.so.1 /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1; do
+    if [ -e "$lib" ]; then export SYCLKIT_CUDA_DRIVER="$lib"; break; fi
+  done
+fi
 echo "gpu-check on $(uname -m): node $(node --version); GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'nvidia-smi not available')"
 node "$root/tools/gpu-check/dist/cli.js" run --in "$carry/data" --out "$out" 2>&1 | tee "$out/gpu-check.txt"
-exit "\${PIPESTATUS[0]}"
+status=\${PIPESTATUS[0]}
+if [ "$status" -ge 2 ]; then
+  # Set-up failed (no device, no driver library): what the machine has, for the next try.
+  { echo "--- set-up diagnostics"; nvidia-smi 2>&1 | head -15; ldconfig -p 2>/dev/null | grep -i -e libcuda -e nvidia | head; ls -l /usr/local/nvidia/lib64 2>&1 | head; echo "LD_LIBRARY_PATH=\${LD_LIBRARY_PATH:-}"; ls -l /usr/local/cuda/bin/ptxas 2>&1; } 2>&1 | tee -a "$out/gpu-check.txt"
+fi
+exit "$status"
 `;
 
 export interface PackResult {

@@ -28,6 +28,8 @@ export interface Manifest {
     readonly params: string;
     /** The kernel the first-launch timing submits (no required work-group or sub-group size). */
     readonly firstKernel: string;
+    /** A kernel with a required sub-group size CUDA lacks (8 or 16) and that size, if the module has one. */
+    readonly refusedKernel?: { readonly name: string; readonly subGroupSize: number };
   };
   readonly commands: readonly string[];
   readonly syclkitCommit?: string;
@@ -90,6 +92,18 @@ export function pickFirstKernel(irText: string, kernels: readonly string[]): str
   throw new Error('the generated module has no kernel without a required work-group size');
 }
 
+/** The first kernel whose required sub-group size is 8 or 16 (CUDA has only 32), if any. */
+export function pickRefusedKernel(irText: string, kernels: readonly string[]): { name: string; subGroupSize: number } | undefined {
+  const groups = new Map<string, number>();
+  for (const m of irText.matchAll(/^(![\w.]+) = !\{i32 (\d+)\}$/gm)) groups.set(m[1]!, Number(m[2]));
+  for (const m of irText.matchAll(/^define [^\n]*spir_kernel void @([\w$.]+)\([^\n]*$/gm)) {
+    const sg = /!intel_reqd_sub_group_size (![\w.]+)/.exec(m[0])?.[1];
+    const size = sg === undefined ? undefined : groups.get(sg);
+    if (kernels.includes(m[1]!) && (size === 8 || size === 16)) return { name: m[1]!, subGroupSize: size };
+  }
+  return undefined;
+}
+
 export function prepare(options: PrepareOptions): Manifest {
   const { out, log } = options;
   const target = options.target ?? 'nvidia_gpu_sm_90';
@@ -128,6 +142,7 @@ export function prepare(options: PrepareOptions): Manifest {
     fatbins[split] = name;
   }
   const firstKernel = pickFirstKernel(text, [...params.keys()]);
+  const refusedKernel = pickRefusedKernel(text, [...params.keys()]);
   rmSync(module);
   rmSync(src, { recursive: true, force: true });
 
@@ -135,7 +150,7 @@ export function prepare(options: PrepareOptions): Manifest {
   const manifest: Manifest = {
     target,
     demo,
-    bench: { kernelCount: kernels, seed, fatbins, params: 'bench-params.json', firstKernel },
+    bench: { kernelCount: kernels, seed, fatbins, params: 'bench-params.json', firstKernel, ...(refusedKernel === undefined ? {} : { refusedKernel }) },
     commands,
     ...(commit.status === 0 ? { syclkitCommit: commit.stdout.trim() } : {}),
     createdAt: new Date().toISOString(),

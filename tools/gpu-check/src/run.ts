@@ -20,7 +20,8 @@ import { Runtime, SyclError, isPtxText, loadCudaDriver, openCudaPlatform, readPt
 import { DEMO_CASES, REFUSED_CASES } from './demo-cases.js';
 import type { Comparison } from './numbers.js';
 import type { Manifest } from './prepare.js';
-import type { FirstLaunchResult, JitTimesResult } from './children.js';
+import { argumentsFor, type FirstLaunchResult, type JitTimesResult } from './children.js';
+import type { ParamKind } from './kernel-params.js';
 
 export interface RunOptions {
   /** The folder `prepare` wrote (manifest.json and the fat binaries). */
@@ -282,6 +283,27 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
       if (!ok) fail(`${c.label} was not refused before reaching the driver`);
     }
     reader.close();
+    const generated = manifest.bench.refusedKernel;
+    const benchFatbin = manifest.bench.fatbins['per_kernel'];
+    if (generated !== undefined && benchFatbin !== undefined) {
+      const params = (JSON.parse(readFileSync(file(manifest.bench.params), 'utf8')) as Record<string, ParamKind[]>)[generated.name] ?? [];
+      const benchReader = ContainerReader.open(file(benchFatbin));
+      runtime.registerFatBinary(benchReader);
+      const before = new Map(counting.counts);
+      let outcome = 'ran';
+      try {
+        runtime.queue(device).parallelFor(generated.name, [1024], argumentsFor(params, 1024));
+      } catch (error) {
+        outcome = error instanceof SyclError ? error.render() : String(error);
+      }
+      const calls = [...counting.counts].filter(([name, n]) => n !== (before.get(name) ?? 0)).map(([name]) => name);
+      const expected = `kernel_not_supported: Sub-group size ${generated.subGroupSize} is not supported on the device`;
+      const ok = outcome === expected && calls.length === 0;
+      log(`${ok ? 'ok  ' : 'FAIL'} ${generated.name} (generated module, reqd_sub_group_size(${generated.subGroupSize})): ${outcome}; driver calls during the submission: ${calls.length === 0 ? 'none' : calls.join(', ')}`);
+      refused.push({ kernel: generated.name, outcome, driverCalls: calls });
+      if (!ok) fail(`${generated.name} was not refused before reaching the driver`);
+      benchReader.close();
+    }
   }
   cuda.close();
 

@@ -5,13 +5,13 @@ import {
   parseOutputSpec,
   PostLinkError,
   runPostLink,
-  isEsimdFunction,
   hasConditionalCalls,
   type PostLinkOptions,
   type PostLinkResult,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
+import { isEsimdFunction } from '@syclkit/sycl-conventions';
 import { rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';

@@ -50,14 +50,13 @@ import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } fr
 import {
   PostLinkError,
   canBeImported,
-  isEntryPoint,
-  isKernel,
   resolveDeviceIfForTarget,
   runPostLink,
   type PostLinkOptions,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
+import { isEntryPoint, isKernel } from '@syclkit/sycl-conventions';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';

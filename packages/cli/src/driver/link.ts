@@ -140,7 +140,7 @@ export async function compileFatObject(options: CompileFatObjectOptions): Promis
     fat = writeFatObject({ hostObject: host, hostId, bundles: [{ id: LINKED_IMAGE_BUNDLE, data: wrapperObject(descriptor, hostTriple) }], fileName: options.output });
   } else {
     const id = deviceBundleId(unit.text, options.input);
-    fat = writeFatObject({ hostObject: host, hostId, bundles: [{ id, data: bytes }], targetSymbols: new Map([[id, unit.defines]]), fileName: options.output });
+    fat = writeFatObject({ hostObject: host, hostId, bundles: [{ id, data: bytes }], targetSymbols: new Map([[id, unit.listed]]), fileName: options.output });
   }
   writeFileAtomic(options.output, fat);
   return { output: options.output, ...(compile === undefined ? {} : { compile }) };
