@@ -25,7 +25,8 @@ const PTXAS = '/usr/local/cuda/bin/ptxas';
 const tools = ['llc', 'ld.lld', 'llvm-readobj'] as const;
 const missing = tools.filter((t) => findLlvmTool(t) === undefined);
 const scratch = mkdtempSync(join(tmpdir(), 'gpu-interop-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// thousands of images at the issue's size: removing them takes a while on a loaded machine
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 300_000);
 
 /** Runs `work` over `items`, `limit` at a time. */
 async function pool<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
