@@ -96,11 +96,14 @@ export function summarizeModule(module: Module): ImageSummary {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether bytes start like SPIR-V or LLVM bitcode (binary formats the simulation cannot read). */
+/**
+ * Whether bytes start like SPIR-V, LLVM bitcode or an ELF object (AMDGPU code objects, cubins):
+ * binary formats the simulation cannot read.
+ */
 export function isBinaryCode(bytes: Uint8Array): boolean {
   if (bytes.length < 4) return false;
   const word = (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0;
-  return word === 0x07230203 || word === 0xdec04342 || word === 0x0b17c0de;
+  return word === 0x07230203 || word === 0xdec04342 || word === 0x0b17c0de || word === 0x464c457f;
 }
 
 /** Parses IR text bytes and summarizes them; throws the parser's error for text that is not IR. */

@@ -13,6 +13,7 @@ import { loadPassModules } from '../driver/load-pass.js';
 import { createProgress } from '../driver/progress.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 import { compileToFatObjects, compileUnits, deviceLinkFromCompile } from './link.js';
+import { extractBackendArgs } from '../driver/gpu-aot.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'fsycl-targets', kind: 'value', joinedOnly: true, valueName: '<list>', help: 'Targets to compile for: spir64 (JIT, default), device names (intel_gpu_pvc, nvidia_gpu_sm_80, ...), triples' },
@@ -26,7 +27,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'load-pass', kind: 'value', repeatable: true, valueName: '<module.js>', help: 'Load a JS module exporting definePass(...) entries; their names work in -passes (repeatable)' },
   { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
-  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step: ir (keep the device IR, default), llvm-spirv or llc; bare: every AOT target (repeatable)' },
+  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step: ir (keep the device IR), llvm-spirv, gpu (PTX / AMDGPU code objects through LLVM 16: the default for NVIDIA and AMD targets when llc-16 and ld.lld-16 are installed; llc names it too); bare: every AOT target (repeatable)' },
+  { name: 'Xsycl-target-backend', kind: 'value', repeatable: true, valueName: '[=<target>] "<args>"', help: "Arguments for a target's back end (every target's without =<target>): --offload-arch=sm_70 / gfx90a, llc options, -Wl,<lld options>" },
   {
     name: 'fsycl-allow-device-image-dependencies',
     help: 'Device code dynamic linking: SYCL_EXTERNAL functions are exported from their own images, and calls to them (or to functions no unit defines) are linked at run time, from this binary or a device library',
@@ -177,7 +179,8 @@ export const command: Command = {
   name: 'compile',
   summary: 'Compile device IR of several translation units into a fat binary: link, device_if, aspects, split, AOT, wrap',
   async run(argv, io: CliIO) {
-    const { rest, diagnosticFlags } = splitDiagnosticFlags(argv);
+    const { rest: withoutBackendArgs, backendArgs } = extractBackendArgs(argv);
+    const { rest, diagnosticFlags } = splitDiagnosticFlags(withoutBackendArgs);
     const args = parseArgs(rest, OPTIONS);
     if (args.flags.has('help')) {
       io.stdout.write(HELP);
@@ -239,6 +242,7 @@ export const command: Command = {
         registry,
         output,
         aot: aotMap(args.values.get('aot') ?? []),
+        backendArgs,
         ...(saveTemps === undefined ? {} : { saveTemps }),
         ...(wrapperIR === undefined ? {} : { wrapperIR }),
         explainInfo: !args.flags.has('no-explain-info'),

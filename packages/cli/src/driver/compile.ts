@@ -62,6 +62,7 @@ import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
+import { GPU_BACKEND_NAMES, backendArgsOf, gpuCompilerFor, gpuDeviceOf, isGpuTarget, missingGpuTools } from './gpu-aot.js';
 import { EXPLAIN_PROPERTY, EXPLAIN_SET, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
@@ -99,6 +100,8 @@ export interface CompileOptions {
   readonly name?: string;
   /** AOT backend per target name (`*`: every AOT target); default `ir` (keep the device IR). */
   readonly aot?: ReadonlyMap<string, string>;
+  /** `-Xsycl-target-backend[=<target>]` arguments by target spelling (`*`: every target). */
+  readonly backendArgs?: ReadonlyMap<string, readonly string[]>;
   /**
    * Device code dynamic linking (`-fsycl-allow-device-image-dependencies`): SYCL_EXTERNAL
    * definitions are exported from their images, calls to SYCL_EXTERNAL functions — defined by
@@ -262,10 +265,25 @@ function dedupeAspectTable(module: Module): void {
   if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
 }
 
-/** The AOT compiler for one bundle. */
-function compilerFor(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig): AotCompiler {
-  const backend = options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined) ?? 'ir';
-  return aotCompilerFor(backend, target.name, { config });
+/**
+ * The AOT compiler for one bundle. GPU targets (CUDA, HSA) get native images from the GPU back end
+ * unless another back end is asked for; without LLVM 16's tools they keep the device IR, with a
+ * `gpu-aot-unavailable` warning, unless `-aot=gpu` asked for them (then an error).
+ */
+function compilerFor(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig, log: DiagnosticLog): AotCompiler {
+  const chosen = options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined);
+  if (isGpuTarget(target.triple) && (chosen === undefined || GPU_BACKEND_NAMES.has(chosen))) {
+    const missing = missingGpuTools(target.triple!);
+    if (missing.length === 0 || chosen !== undefined) {
+      return gpuCompilerFor(target.name, backendArgsOf(target, options.backendArgs), config);
+    }
+    log.report({
+      severity: 'warning',
+      code: 'gpu-aot-unavailable',
+      message: `${target.name}: LLVM 16's ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed, so the bundle keeps device IR, which the ${target.triple!.startsWith('amdgcn') ? 'HIP' : 'CUDA'} runtime cannot load (install with: apt-get install -y llvm-16 lld-16)`,
+    });
+  }
+  return aotCompilerFor(chosen ?? 'ir', target.name, { config });
 }
 
 /** The linked, optimized program every target starts from (steps 1–4 of the module comment). */
@@ -417,13 +435,15 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     for (const target of compiled) {
       step(`${target.name}: post-link`);
       const device = target.kind !== 'generic';
+      // a GPU triple compiles natively for one GPU (its --offload-arch): device_if is decided for it
+      const gpuDevice = device ? undefined : gpuDeviceOf(target, options.backendArgs, config);
       const table = join(work, `${stem}_${target.name}.table`);
       const postLink: PostLinkOptions = {
         outputs: [device ? { path: table, target: target.name } : { path: table }],
         mode: SPLIT_MODES[options.split ?? 'auto'],
         policy: options.bundling ?? 'design',
         // device_if: decided for a device target before the split; add-on images otherwise.
-        deviceIf: device ? { aotTarget: target.name } : 'add-on-images',
+        deviceIf: device ? { aotTarget: target.name } : gpuDevice !== undefined ? { aotTarget: gpuDevice } : 'add-on-images',
         // Dynamic linking: SYCL_EXTERNAL definitions are entry points, exported from their images.
         emitOnlyKernelsAsEntryPoints: !dynamic,
         allowDeviceImageDependencies: dynamic,
@@ -462,7 +482,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
       if (facts !== undefined) addExplainFacts(table, facts);
       step(`${target.name}: AOT compilation and wrapping`);
       writer.addBundle(target.name);
-      await packTables([{ table, target: target.name, compiler: compilerFor(target, options, config) }], (image) => writer.addImage(image));
+      await packTables([{ table, target: target.name, compiler: compilerFor(target, options, config, log) }], (image) => writer.addImage(image));
     }
     writer.finish();
   } catch (error) {
