@@ -1,10 +1,17 @@
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { findLlvmTool } from '@syclkit/gpu-targets';
 import { ContainerReader } from '@syclkit/offload-wrapper';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scratchDir } from '../testing.js';
 import { UsageError } from '../args.js';
 import { compileProgram } from './compile.js';
 import { extractBackendArgs, isGpuTarget, missingGpuTools } from './gpu-aot.js';
 import { SAMPLE_UNITS } from './sample.js';
+
+const s = scratchDir('gpu-aot');
+afterAll(s.remove);
 
 describe('extractBackendArgs', () => {
   it('takes -Xsycl-target-backend[=<target>] and the argument after it, keeping the rest in order', () => {
@@ -31,8 +38,8 @@ describe('GPU targets in compile', () => {
     expect(missingGpuTools('nvptx64-nvidia-cuda', () => '/usr/bin/llc')).toEqual([]);
   });
 
-  const tools = findLlvmTool('llc') !== undefined && findLlvmTool('ld.lld') !== undefined;
-  it.skipIf(!tools)('compiles the demo program to PTX and code objects (needs llc-16 and ld.lld-16)', async () => {
+  const tools = findLlvmTool('llc') !== undefined && findLlvmTool('ld.lld') !== undefined && findLlvmTool('llvm-readobj') !== undefined;
+  it.skipIf(!tools)('compiles the demo program to PTX and code objects (needs llc-16, ld.lld-16 and llvm-readobj-16)', async () => {
     const result = await compileProgram({
       units: SAMPLE_UNITS,
       targets: 'nvidia_gpu_sm_80,amdgcn-amd-amdhsa',
@@ -54,8 +61,13 @@ describe('GPU targets in compile', () => {
       expect(objects.length).toBeGreaterThan(0);
       for (const image of objects) {
         expect([...image.image.slice(0, 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]);
-        // the GPU the backend arguments chose
-        expect(Buffer.from(image.image).toString('latin1')).toContain('amdgcn-amd-amdhsa--gfx1030');
+        // llvm-readobj's notes list every kernel of the image, for the GPU the backend arguments chose
+        const file = join(s.dir, `${image.name}.hsaco`);
+        writeFileSync(file, image.image);
+        const notes = spawnSync(findLlvmTool('llvm-readobj')!, ['--notes', file], { encoding: 'utf8' }).stdout;
+        expect(notes).toContain('amdhsa.target:   amdgcn-amd-amdhsa--gfx1030');
+        const names = [...notes.matchAll(/^ {4}\.name:\s+(\S+)$/gm)].map((m) => m[1]);
+        for (const entry of image.entries) expect(names).toContain(entry);
       }
     } finally {
       reader.close();
