@@ -5,7 +5,7 @@
  */
 import { setMetadata, type MDNode, type Module } from '@syclkit/ir';
 import type { DiagnosticInput } from '@syclkit/pass-manager';
-import { AspectTable, DeviceConfig, builtinAspectTable } from '@syclkit/device-config';
+import { DeviceConfig } from '@syclkit/device-config';
 import { AspectSet } from './aspect-set.js';
 import { closeOverCallGraph, stronglyConnectedComponents } from './call-graph.js';
 import {
@@ -19,7 +19,7 @@ import {
 import { DirectUseWalker } from './direct-uses.js';
 import { collectFunctionFacts, type FunctionFacts } from './function-facts.js';
 import { displayName, instructionLocation } from './locations.js';
-import { SyclMetadata } from '@syclkit/sycl-conventions';
+import { SyclMetadata, aspectTableOf } from '@syclkit/sycl-conventions';
 import { aspectListNode, type MetadataProblem } from './metadata.js';
 import { DEFAULT_FP64, readModuleRules } from './module-rules.js';
 import { checkDeclaredAspects, checkFixedTargets, type ValidationInput } from './validate.js';
@@ -70,8 +70,8 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   const { table, fp64, fp64Missing, types } = readModuleRules(module, problems);
   for (const p of problems) report({ code: 'malformed-aspect-metadata', message: p.message });
   if (fp64Missing) report({ code: 'missing-fp64-aspect', message: `!sycl_aspects has no 'fp64' entry; double is taken to use aspect ${DEFAULT_FP64}` });
-  const deviceAspectTable = table.present ? AspectTable.fromPairs(table.uniquePairs()) : builtinAspectTable;
-  const aspectName = (value: number): string => table.nameOf(value) ?? (table.present ? undefined : builtinAspectTable.nameOf(value)) ?? String(value);
+  const deviceAspectTable = aspectTableOf(module, { mergeBase: false });
+  const aspectName = (value: number): string => deviceAspectTable.nameOf(value) ?? String(value);
 
   const excluded = excludedValues(options.excludeAspects ?? [], table, report);
   const facts = collectFunctionFacts(module, { types, fp64, fp64ConvEmu: options.fp64ConvEmu === true });

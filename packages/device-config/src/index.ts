@@ -25,8 +25,8 @@ export { DeviceConfigFileError, applyDeviceConfigYaml, loadDeviceConfigFile } fr
 export { loadYaml } from './yaml.js';
 export type { Yaml } from './yaml.js';
 export type { ConfigFileOptions, ConfigFileResult } from './config-file.js';
-export { renderDiagnostic } from './diagnostics.js';
-export type { Diagnostic, DiagnosticSeverity, SourceLocation } from './diagnostics.js';
+export { deviceConfigDiagnostics } from './diagnostics.js';
+export type { DeviceConfigDiagnosticCode, FileLocation } from './diagnostics.js';
 export {
   UnknownTargetError,
   aspectSupport,

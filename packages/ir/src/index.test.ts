@@ -19,7 +19,7 @@ const EXPORTS = [
     'cloneModuleWithMap', 'computeUses', 'constantOperands', 'debugMetadataVersion', 'declarationOf', 'decodeIRText', 'deleteFunctions',
     'dropBody', 'enumAttr', 'eraseUnused', 'escapeString', 'forEachOperand', 'forEachReference', 'forEachReferenceOf', 'formatFP',
     'formatLLVMVerifierFailures', 'formatMemoryEffects', 'formatName', 'formatProblems', 'formatType', 'fpValue', 'functionAttributeRulesBroken', 'functionKind', 'getMetadata',
-    'globalsInMetadata', 'identifiedStructTypes', 'intAttr', 'intrinsicAttributes', 'isAttributeKeyword',
+    'globalsInMetadata', 'identifiedStructTypes', 'intAttr', 'intrinsicAttributes', 'irDiagnostics', 'isAttributeKeyword',
     'isCall', 'isCallingConvKeyword', 'isConstant', 'isFirstClassType', 'isFloatingType', 'isGlobalValue',
     'isIntegerType', 'isMDNode', 'isNullValue', 'isNumberedNode', 'isPlainConstant', 'isSized', 'isVoidType',
     'linkModules', 'llvmVerifierFailures', 'llvmVerifierFunctionFailures', 'lookupIntrinsic', 'moduleKind', 'moduleProblems', 'moduleVerifiers', 'normalizeInt',

@@ -121,7 +121,7 @@ export { decodeIRText } from './ir-text.js';
 export type { ParseOptions, ParsedFunctionFacts, PointerSyntax } from './parser.js';
 export { printModule, printModuleTo, PrintCache, formatName, formatType, escapeString } from './printer.js';
 export type { PrintOptions } from './printer.js';
-export { IrSyntaxError, IrError } from './errors.js';
+export { IrSyntaxError, IrError, irDiagnostics } from './errors.js';
 export { callingConvFromNumber, isCallingConvKeyword, KERNEL_CALLING_CONVENTIONS } from './callingconv.js';
 export { lookupIntrinsic, intrinsicAttributes, upgradeIntrinsics, upgradeDebugInfo, stripDebugInfo, debugMetadataVersion } from './upgrade.js';
 export { formatFP, fpValue } from './fp.js';

@@ -180,9 +180,10 @@ export function collectImageGlobals(
   graph: DependencyGraph,
   entries: readonly IRFunction[],
   includeFunction?: (fn: IRFunction) => boolean,
+  roots: readonly GlobalValue[] = graph.roots,
 ): Set<GlobalValue> {
   const set = new Set<GlobalValue>(entries);
-  for (const gv of graph.roots) set.add(gv);
+  for (const gv of roots) set.add(gv);
   for (const obj of set) {
     for (const dep of graph.dependencies(obj)) {
       if (set.has(dep)) continue;

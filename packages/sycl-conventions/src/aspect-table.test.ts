@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Context, getMetadata, parseModule } from '@syclkit/ir';
-import { aspectOperandConstant, aspectOperandName, readAspectTable, readAspectValues } from './aspect-table.js';
+import { builtinAspectTable } from '@syclkit/device-config';
+import { aspectOperandConstant, aspectOperandName, aspectTableOf, readAspectTable, readAspectValues } from './aspect-table.js';
 
 const parse = (text: string) => parseModule(text, { filename: 'test.ll', context: new Context() });
 
@@ -80,5 +81,44 @@ describe('aspect lists', () => {
     const operands = (node('sycl_used_aspects') as { operands: Parameters<typeof aspectOperandName>[0][] }).operands;
     expect(operands.map(aspectOperandName)).toEqual([undefined, 'fp16', undefined]);
     expect(operands.map((op) => aspectOperandConstant(op)?.num)).toEqual([6, 5, -1]);
+  });
+});
+
+describe('aspectTableOf', () => {
+  const m = parse(`!sycl_aspects = !{!0, !1, !2}
+!0 = !{!"fp16", i32 5}
+!1 = !{!"fp64", i32 6}
+!2 = !{!"custom_one", i32 1000}
+`);
+
+  it("numbers with the module's pairs first, then the built-in names the module does not use", () => {
+    const table = aspectTableOf(m);
+    expect([table.valueOf('fp64'), table.valueOf('custom_one'), table.nameOf(1000)]).toEqual([6, 1000, 'custom_one']);
+    expect(table.valueOf('atomic64')).toBe(builtinAspectTable.valueOf('atomic64'));
+  });
+
+  it('leaves out a built-in name whose number the module gave another name', () => {
+    const table = aspectTableOf(parse('!sycl_aspects = !{!0, !1}\n!0 = !{!"fp64", i32 100}\n!1 = !{!"custom", i32 5}\n'));
+    expect([table.valueOf('fp64'), table.valueOf('custom'), table.valueOf('fp16'), table.valueOf('atomic64')]).toEqual([100, 5, undefined, 28]);
+  });
+
+  it("with mergeBase false, the module's pairs alone", () => {
+    const table = aspectTableOf(m, { mergeBase: false });
+    expect(table.valueOf('fp64')).toBe(6);
+    expect(table.valueOf('atomic64')).toBeUndefined();
+  });
+
+  it('gives the base table to a module without pairs, and one table per operand list', () => {
+    expect(aspectTableOf(parse(''))).toBe(builtinAspectTable);
+    expect(aspectTableOf(m)).toBe(aspectTableOf(m));
+    expect(aspectTableOf(m, { mergeBase: false })).not.toBe(aspectTableOf(m));
+  });
+
+  it('takes the last value of a name given twice, as intel/llvm fills its map', () => {
+    const dup = parse(`!sycl_aspects = !{!0, !1}
+!0 = !{!"fp64", i32 6}
+!1 = !{!"fp64", i32 60}
+`);
+    expect(aspectTableOf(dup, { mergeBase: false }).valueOf('fp64')).toBe(60);
   });
 });

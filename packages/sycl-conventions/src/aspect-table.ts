@@ -6,6 +6,7 @@
  * writes. Values are read as LLVM's `getSExtValue` reads them: signed, at the constant's width
  * (internal aspects are negative).
  */
+import { AspectTable, builtinAspectTable } from '@syclkit/device-config';
 import type { ConstantInt, MDNode, Metadata, Module } from '@syclkit/ir';
 import { SyclMetadata } from './names.js';
 
@@ -98,4 +99,44 @@ export function readAspectTable(module: Module): ModuleAspectTable {
     else pairs.push([pair.name, value.num]);
   }
   return new ModuleAspectTable(pairs, malformed);
+}
+
+export interface AspectTableOptions {
+  /** The table for names and numbers the module does not define (default: device-config's built-in table). */
+  readonly base?: AspectTable;
+  /**
+   * `true` (default): the module's pairs, then the names of `base` whose name and number the
+   * module does not use. `false`: the module's pairs alone when it has any, else `base`.
+   */
+  readonly mergeBase?: boolean;
+}
+
+const tables = new WeakMap<MDNode, { nodes: readonly MDNode[]; base: AspectTable; mergeBase: boolean; table: AspectTable }[]>();
+
+/**
+ * The aspect numbering of a module as a device-config `AspectTable`: its `!sycl_aspects` pairs
+ * win (one per name, its last value, as intel/llvm fills its map), then, with `mergeBase`, the
+ * names of `base` the module does not define. A module without pairs gets `base`. Cached per
+ * `!sycl_aspects` operand list, so the images of one module share one table.
+ */
+export function aspectTableOf(module: Module, options: AspectTableOptions = {}): AspectTable {
+  const base = options.base ?? builtinAspectTable;
+  const mergeBase = options.mergeBase ?? true;
+  const nodes = module.getNamedMetadata(SyclMetadata.aspects);
+  if (nodes === undefined || nodes.length === 0) return base;
+  const cached = tables.get(nodes[0]!) ?? [];
+  const hit = cached.find((c) => c.base === base && c.mergeBase === mergeBase && c.nodes.length === nodes.length && c.nodes.every((n, i) => n === nodes[i]));
+  if (hit !== undefined) return hit.table;
+  const pairs = readAspectTable(module).uniquePairs();
+  let table = base;
+  if (pairs.length > 0) {
+    const names = new Set(pairs.map(([name]) => name));
+    const values = new Set(pairs.map(([, value]) => value));
+    table = AspectTable.fromDefinitions([
+      ...pairs.map(([name, value]) => ({ name, value, status: 'current' as const })),
+      ...(mergeBase ? base.definitions.filter((definition) => !names.has(definition.name) && !values.has(definition.value)) : []),
+    ]);
+  }
+  tables.set(nodes[0]!, [...cached, { nodes: [...nodes], base, mergeBase, table }]);
+  return table;
 }

@@ -7,6 +7,9 @@
  * 3. isEntryPoint is: a definition, and a kernel (spir/amdgpu/ptx), or (SYCL_EXTERNAL and not a
  *    SPIR-V/SYCL/ESIMD/__builtin_ builtin) — or, with emitOnlyKernelsAsEntryPoints, a kernel or
  *    an indirectly-callable function.
+ * 4. For any qualified class name, kernelTypeName(typeinfoName(name)) is its last part, and
+ *    kernelsNamed finds that kernel by the name, by its last part when no other kernel shares it,
+ *    and by its mangled name; it never returns a kernel that is not in the list.
  */
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
@@ -14,6 +17,7 @@ import { Context, getMetadata, parseModule } from '@syclkit/ir';
 import { fcOptions } from '@syclkit/testing';
 import { readAspectTable, readAspectValues } from './aspect-table.js';
 import { isEntryPoint } from './entry-points.js';
+import { kernelTypeName, kernelsNamed, typeinfoName } from './kernel-names.js';
 
 const parse = (text: string) => parseModule(text, { filename: 'test.ll', context: new Context() });
 
@@ -75,5 +79,22 @@ describe('entry point properties', () => {
     const builtin = /^_Z\d*(__spirv_|__sycl_|__esimd_)/.test(f.name) || f.name.startsWith('__builtin_');
     const expected = f.definition && (kernel || (f.only ? f.virtual : f.external && !builtin));
     expect(isEntryPoint(fn, { emitOnlyKernelsAsEntryPoints: f.only })).toBe(expected);
+  });
+});
+
+describe('kernel name properties', () => {
+  const identifier = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,11}$/);
+  const qualified = fc.array(identifier, { minLength: 1, maxLength: 3 });
+
+  test.prop([qualified, fc.array(qualified, { maxLength: 5 })], fcOptions(200))('typeinfo names round-trip and resolve', (parts, others) => {
+    const name = parts.join('::');
+    const mangled = typeinfoName(name)!;
+    expect(kernelTypeName(mangled)).toBe(parts.at(-1));
+    const kernels = [...new Set([...others.map((o) => typeinfoName(o.join('::'))!), mangled])];
+    expect(kernelsNamed(name, kernels)).toEqual([mangled]);
+    expect(kernelsNamed(mangled, kernels)).toEqual([mangled]);
+    const byLast = kernelsNamed(parts.at(-1)!, kernels);
+    for (const k of byLast) expect(kernels).toContain(k);
+    if (kernels.filter((k) => kernelTypeName(k) === parts.at(-1)).length === 1) expect(byLast).toEqual([mangled]);
   });
 });

@@ -1,5 +1,6 @@
 export { SyclMetadata, SyclAttribute } from './names.js';
-export { ModuleAspectTable, readAspectTable, readAspectValues, aspectOperandConstant, aspectOperandName } from './aspect-table.js';
+export { ModuleAspectTable, readAspectTable, readAspectValues, aspectOperandConstant, aspectOperandName, aspectTableOf } from './aspect-table.js';
+export type { AspectTableOptions } from './aspect-table.js';
 export {
   isKernel,
   isEntryPoint,
@@ -13,3 +14,4 @@ export {
 export type { EntryPointOptions } from './entry-points.js';
 export { attachment, debugNodeOf, fileOf, isDINode } from './attachments.js';
 export type { HasAttachments } from './attachments.js';
+export { kernelsNamed, kernelTypeName, typeinfoName } from './kernel-names.js';

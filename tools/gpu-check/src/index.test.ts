@@ -5,6 +5,7 @@ describe('gpu-check public surface', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
       'CARRY',
+      'DATA',
       'DEMO_CASES',
       'DEVICE_COMMAND',
       'REFUSED_CASES',

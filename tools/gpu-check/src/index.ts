@@ -10,5 +10,5 @@ export { countingDriver, ptxImages, runGpuCheck } from './run.js';
 export type { RunOptions, RunReport } from './run.js';
 export { argumentsFor, firstLaunch, jitTimes } from './children.js';
 export type { FirstLaunchResult, JitTimesResult } from './children.js';
-export { CARRY, DEVICE_COMMAND, closure, pack } from './pack.js';
+export { CARRY, DATA, DEVICE_COMMAND, closure, pack } from './pack.js';
 export type { PackOptions, PackResult } from './pack.js';

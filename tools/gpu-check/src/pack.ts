@@ -6,7 +6,8 @@
  * - `app.tar.xz`: the built `dist` of gpu-check and the packages it imports, and the production
  *   dependencies from node_modules — koffi with only its linux-x64 glibc binary —, unpacked over
  *   the working tree there;
- * - `data/`: the fat binaries `gpu-check prepare` compiled here (the GPU machine has no LLVM);
+ * - `data.tar.xz`: the fat binaries `gpu-check prepare` compiled here into `.gpu-carry-data/`
+ *   (the GPU machine has no LLVM);
  * - `run.sh`: unpacks, then runs `gpu-check run` with the report under `$OUT`.
  */
 import { spawnSync } from 'node:child_process';
@@ -27,6 +28,8 @@ export interface PackOptions {
 }
 
 export const CARRY = '.gpu-carry';
+/** Where `pack` has `prepare` write the fat binaries (beside the carry: only their xz travels). */
+export const DATA = '.gpu-carry-data';
 /** The device call's command: run from the repository root there. */
 export const DEVICE_COMMAND = `bash ${CARRY}/run.sh`;
 /** The most a device call may carry with the working tree. */
@@ -99,6 +102,7 @@ mkdir -p "$out" "$bin"
 unxz() { if command -v xz >/dev/null 2>&1; then xz -dc "$1"; else python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$1"; fi; }
 unxz "$carry/node.xz" > "$bin/node" && chmod +x "$bin/node" || { echo "run.sh: cannot unpack node" >&2; exit 2; }
 unxz "$carry/app.tar.xz" | tar -x -C "$root" || { echo "run.sh: cannot unpack app.tar.xz" >&2; exit 2; }
+mkdir -p "$carry/data" && unxz "$carry/data.tar.xz" | tar -x -C "$carry/data" || { echo "run.sh: cannot unpack data.tar.xz" >&2; exit 2; }
 export PATH="$bin:$PATH"
 # libcuda.so.1 where the loader does not find it by name (the driver's folder may be a mount).
 if [ -z "\${SYCLKIT_CUDA_DRIVER:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcuda\\.so\\.1 '; then
@@ -123,20 +127,27 @@ export interface PackResult {
   readonly total: number;
 }
 
-export function pack(options: PackOptions): PackResult {
+export async function pack(options: PackOptions): Promise<PackResult> {
   const { log } = options;
   const root = options.root ?? fileURLToPath(new URL('../../../', import.meta.url));
   const carry = join(root, CARRY);
-  const data = join(carry, 'data');
+  const data = join(root, DATA);
   mkdirSync(carry, { recursive: true });
-  const ignored = spawnSync('git', ['-C', root, 'check-ignore', '-q', CARRY]);
-  if (ignored.status !== 0) throw new Error(`${CARRY} is not ignored by git in ${root}: it would travel as part of the working tree and could be committed`);
+  mkdirSync(data, { recursive: true }); // git matches a folder pattern only on an existing folder
+  for (const folder of [CARRY, DATA]) {
+    const ignored = spawnSync('git', ['-C', root, 'check-ignore', '-q', folder]);
+    if (ignored.status !== 0) throw new Error(`${folder} is not ignored by git in ${root}: it would travel as part of the working tree and could be committed`);
+  }
 
   if (!(options.reuseData === true && existsSync(join(data, 'manifest.json')))) {
-    prepare({ out: data, log, ...(options.kernels === undefined ? {} : { kernels: options.kernels }) });
+    await prepare({ out: data, log, ...(options.kernels === undefined ? {} : { kernels: options.kernels }) });
   } else {
-    log(`reusing ${join(CARRY, 'data')} (manifest.json present)`);
+    log(`reusing ${DATA} (manifest.json present)`);
   }
+  // The fat binaries are PTX text with their properties: xz takes them to a few percent.
+  const packed = spawnSync('sh', ['-c', 'tar -c -C "$1" . | xz -T2 -9 > "$2.tmp" && mv "$2.tmp" "$2"', 'sh', data, join(carry, 'data.tar.xz')]);
+  if (packed.status !== 0) throw new Error(`packing ${DATA} failed: ${packed.stderr.toString()}`);
+  rmSync(join(carry, 'data'), { recursive: true, force: true });
 
   const node = options.node ?? process.execPath;
   const stamp = `${realpathSync(node)} ${statSync(node).size} ${statSync(node).mtimeMs}`;

@@ -5,13 +5,14 @@
  * `off` —, all for one `nvidia_gpu_sm_*` target, and writes `manifest.json` beside them.
  *
  * This needs LLVM 16's llc (PTX code generation); the GPU machine has none, so `gpu-check pack`
- * runs this step on the host and carries the fat binaries over.
+ * runs this step on the host and carries the fat binaries over. Where compile keeps device IR for
+ * the target, the images go through `@syclkit/gpu-targets`' AOT back end (see ensurePtxBundle).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ContainerReader } from '@syclkit/offload-wrapper';
+import { ContainerReader, deviceImage, writeContainerFile, type Bundle, type DeviceImage } from '@syclkit/offload-wrapper';
 import { isPtxText } from '@syclkit/runtime';
 import { kernelParams } from './kernel-params.js';
 
@@ -60,23 +61,70 @@ function run(args: readonly string[], commands: string[], log: (line: string) =>
   log(`  node ${shown}  (${seconds} s)`);
 }
 
-/** The images of a fat binary's `target` bundle that hold code, checked to be PTX. */
-function checkPtxBundle(file: string, target: string): { images: number; empty: number } {
+/** The AOT compiler of `@syclkit/gpu-targets`, as far as prepare uses it. */
+interface GpuAot {
+  compile(request: { input: Uint8Array; inputPath: string; target: string; name: string }): Promise<{ image: Uint8Array; format: number }>;
+}
+
+/**
+ * `@syclkit/gpu-targets`' AOT back end for `target`, when that package is installed (it is the
+ * NVPTX code generation of issue 18); undefined otherwise.
+ */
+async function loadGpuAot(target: string): Promise<GpuAot | undefined> {
+  const name = '@syclkit/gpu-targets';
+  try {
+    const module = (await import(name)) as { gpuAotCompilerFor?: (target: string) => GpuAot };
+    return module.gpuAotCompilerFor?.(target);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks that the images of a fat binary's `target` bundle that hold code are PTX. Where `syclkit
+ * compile` kept device IR for them instead (a compile that does not call the GPU back end yet),
+ * they are compiled to PTX with `@syclkit/gpu-targets`' AOT back end — what compile's AOT step
+ * does with it — and the fat binary is rewritten.
+ */
+async function ensurePtxBundle(file: string, target: string, log: (line: string) => void): Promise<{ images: number; empty: number }> {
   const reader = ContainerReader.open(file);
+  let bundles: Bundle[];
+  let converted = 0;
   try {
     const bundle = reader.bundles.find((b) => b.target === target);
     if (bundle === undefined) throw new Error(`${file}: no ${target} bundle`);
     const full = bundle.images.filter((image) => !image.empty);
     const notPtx = full.filter((image) => !isPtxText(reader.readImageData(image)));
-    if (notPtx.length > 0) {
+    if (notPtx.length === 0) return { images: full.length, empty: bundle.images.length - full.length };
+    const aot = await loadGpuAot(target);
+    if (aot === undefined) {
       throw new Error(
         `${file}: ${notPtx.length} of ${full.length} ${target} images are not PTX (first: ${notPtx[0]!.name}); syclkit compile must generate PTX for nvidia_gpu_sm_* (the NVPTX back end of issue 18, LLVM 16's llc)`,
       );
     }
-    return { images: full.length, empty: bundle.images.length - full.length };
+    log(`  ${file.split('/').pop()}: syclkit compile kept device IR for ${target}; compiling ${notPtx.length} images to PTX with @syclkit/gpu-targets' AOT back end`);
+    bundles = [];
+    for (const b of reader.bundles) {
+      const images: DeviceImage[] = [];
+      for (const image of b.images) {
+        const bytes = image.empty ? new Uint8Array() : reader.readImageData(image);
+        const fields = { name: image.name, target: image.target, entries: image.entries, properties: image.properties, empty: image.empty };
+        if (b.target !== target || image.empty || isPtxText(bytes)) {
+          images.push(deviceImage({ ...fields, image: bytes, format: image.format }));
+          continue;
+        }
+        const out = await aot.compile({ input: bytes, inputPath: image.name, target, name: image.name });
+        images.push(deviceImage({ ...fields, image: out.image, format: out.format }));
+        converted++;
+      }
+      bundles.push({ target: b.target, images });
+    }
   } finally {
     reader.close();
   }
+  writeContainerFile(file, { bundles });
+  log(`  ${file.split('/').pop()}: ${converted} images compiled to PTX`);
+  return ensurePtxBundle(file, target, log);
 }
 
 /** The first kernel whose define line carries no required work-group size and no sub-group size but 32. */
@@ -104,7 +152,7 @@ export function pickRefusedKernel(irText: string, kernels: readonly string[]): {
   return undefined;
 }
 
-export function prepare(options: PrepareOptions): Manifest {
+export async function prepare(options: PrepareOptions): Promise<Manifest> {
   const { out, log } = options;
   const target = options.target ?? 'nvidia_gpu_sm_90';
   const kernels = options.kernels ?? 1000;
@@ -122,7 +170,7 @@ export function prepare(options: PrepareOptions): Manifest {
   for (const split of ['per_kernel', 'auto']) {
     const name = `demo-${split}.fatbin`;
     run([syclkit, 'compile', ...units, ...flags, `-fsycl-device-code-split=${split}`, '-Wno-sycl-aspect-mismatch', '-o', join(out, name)], commands, log);
-    const { images, empty } = checkPtxBundle(join(out, name), target);
+    const { images, empty } = await ensurePtxBundle(join(out, name), target, log);
     log(`  ${name}: ${images} PTX images, ${empty} empty rows`);
     demo[split] = name;
   }
@@ -137,7 +185,7 @@ export function prepare(options: PrepareOptions): Manifest {
   for (const split of ['per_kernel', 'off']) {
     const name = `bench-${split}.fatbin`;
     run([syclkit, 'compile', module, ...flags, `-fsycl-device-code-split=${split}`, '-Wno-sycl-aspect-mismatch', '-o', join(out, name)], commands, log);
-    const { images, empty } = checkPtxBundle(join(out, name), target);
+    const { images, empty } = await ensurePtxBundle(join(out, name), target, log);
     log(`  ${name}: ${images} PTX images, ${empty} empty rows`);
     fatbins[split] = name;
   }

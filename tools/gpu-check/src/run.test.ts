@@ -69,4 +69,14 @@ describe.skipIf(!hasCc || !existsSync(cli))('gpu-check run from the command line
     expect(readFileSync(join(out, 'jit-times.tsv'), 'utf8').split('\n')[0]).toBe('fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms');
     expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).firstLaunch).toHaveLength(4);
   });
+
+  it('stops the timing children when the time budget is spent, and still writes the reports', () => {
+    const library = join(dir, 'libcuda.so.1');
+    const out = join(dir, 'cli-budget');
+    const result = spawnSync(process.execPath, [cli, 'run', '--in', dir, '--out', out, '--library', library, '--ptxas', '/nonexistent', '--budget', '0'], { encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('FAIL first launch (cold, per_kernel): the time budget is spent: child first-launch not started');
+    expect(result.stdout).toContain('FAIL JIT times of bench-off.fatbin: the time budget is spent: child jit-times not started');
+    expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).ok).toBe(false);
+  });
 });

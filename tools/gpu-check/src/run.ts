@@ -6,9 +6,11 @@
  * 3. every demo kernel on the GPU with seeded data, compared with the same computation in
  *    JavaScript, for the per_kernel and the auto split; both splits must give the same bytes;
  * 4. the requirement check firing before anything reaches the driver (required sub-group size 8);
- * 5. JIT time per image, cold (driver cache off), from the driver's disk cache, and from the
- *    runtime's program cache, in child processes;
- * 6. time to first launch on the 1,000-kernel module, per_kernel against off, cold and warm.
+ * 5. time to first launch on the 1,000-kernel module, per_kernel against off, cold and warm;
+ * 6. JIT time per image, cold (an empty driver cache), from the driver's disk cache, and from the
+ *    runtime's program cache, in child processes.
+ * Steps 5 and 6 run in child processes within a time budget, so the reports are written even
+ * when the machine is slower than expected.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +36,12 @@ export interface RunOptions {
   readonly ptxas?: string | false;
   /** Run the timing steps in child processes (default true). */
   readonly timings?: boolean;
+  /**
+   * Seconds the whole run may take (default 540: a device call's command has 600). Timing
+   * children are stopped, and the steps left skipped, when it is spent, so the reports are still
+   * written.
+   */
+  readonly budgetSeconds?: number;
   /** Prints one line of the transcript. */
   readonly log: (line: string) => void;
 }
@@ -133,10 +141,12 @@ function median(values: readonly number[]): number {
 
 const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)} ms` : 'n/a');
 
-/** Runs `gpu-check child …` and parses the JSON it prints. */
-function child<T>(args: readonly string[], env: Record<string, string>): T {
+/** Runs `gpu-check child …` (for at most `timeoutMs`) and parses the JSON it prints. */
+function child<T>(args: readonly string[], env: Record<string, string>, timeoutMs: number): T {
+  if (timeoutMs < 5000) throw new Error(`the time budget is spent: child ${args[0]} not started`);
   const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
-  const result = spawnSync(process.execPath, [cli, 'child', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, [cli, 'child', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: Math.floor(timeoutMs) });
+  if (result.error !== undefined) throw new Error(`child ${args[0]}: ${result.error.message} (time budget)`);
   if (result.status !== 0) throw new Error(`child ${args[0]} failed (${result.status}): ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
   return JSON.parse(result.stdout) as T;
 }
@@ -156,6 +166,8 @@ export interface RunReport {
 
 export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
   const { log } = options;
+  const deadline = performance.now() + (options.budgetSeconds ?? 540) * 1000;
+  const left = (): number => deadline - performance.now();
   const manifest = JSON.parse(readFileSync(join(options.input, 'manifest.json'), 'utf8')) as Manifest;
   const file = (name: string): string => join(options.input, name);
   const arch = `sm_${manifest.target.slice('nvidia_gpu_sm_'.length)}`;
@@ -307,20 +319,48 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
   }
   cuda.close();
 
-  // 5 and 6 run in child processes, each a fresh driver and a fresh runtime.
+  // 5 and 6 run in child processes, each a fresh driver and a fresh runtime, within the budget.
   const jit: Record<string, unknown>[] = [];
   const firstLaunch: Record<string, unknown>[] = [];
   if (options.timings !== false) {
-    log('');
-    log('== 5. JIT time per image (child processes; cold = CUDA_CACHE_DISABLE=1, disk = the driver\'s JIT cache filled by a previous process, program cache = the runtime\'s second submission)');
     const cacheDir = mkdtempSync(join(tmpdir(), 'gpu-check-cuda-cache-'));
+    log('');
+    log(`== 5. time to first launch on the ${manifest.bench.kernelCount}-kernel module (child processes: register the fat binary, submit one kernel with arguments, wait for it)`);
+    const first = manifest.bench.firstKernel;
+    for (const [label, env] of [
+      ['cold', { CUDA_CACHE_DISABLE: '1' }],
+      ['disk cache', { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' }],
+    ] as const) {
+      for (const split of ['per_kernel', 'off'] as const) {
+        const name = manifest.bench.fatbins[split];
+        if (name === undefined) continue;
+        let r: FirstLaunchResult;
+        try {
+          if (label === 'disk cache') child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env, left());
+          r = child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env, left());
+        } catch (error) {
+          fail(`first launch (${label}, ${split}): ${error instanceof Error ? error.message : String(error)}`);
+          continue;
+        }
+        log(
+          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}`,
+        );
+        firstLaunch.push({ cache: label, split, ...r });
+      }
+    }
+    log('');
+    log('== 6. JIT time per image (child processes; cold = an empty driver cache, disk = the same cache in the next process, program cache = the runtime\'s second submission)');
     const tsv: string[] = ['fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms'];
     const jitFatbins = [manifest.demo['per_kernel'], manifest.bench.fatbins['per_kernel'], manifest.bench.fatbins['off']].filter((n): n is string => n !== undefined);
     for (const name of jitFatbins) {
       try {
-        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_DISABLE: '1' });
-        child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
-        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
+        // Cold: an empty driver cache of its own (the JIT runs, and writes what it made there);
+        // then the same cache again: every image from the driver's disk cache.
+        const jitCache = mkdtempSync(join(tmpdir(), 'gpu-check-jit-cache-'));
+        const env = { CUDA_CACHE_PATH: jitCache, CUDA_CACHE_DISABLE: '0' };
+        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left());
+        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left());
+        rmSync(jitCache, { recursive: true, force: true });
         const finite = (values: number[]): number[] => values.filter((v) => Number.isFinite(v));
         const coldMs = finite(cold.images.map((i) => i.buildMs));
         const driverMs = finite(cold.images.map((i) => i.driverMs ?? Number.NaN));
@@ -344,30 +384,6 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     }
     if (options.out !== undefined) writeFileSync(join(options.out, 'jit-times.tsv'), tsv.join('\n') + '\n');
 
-    log('');
-    log(`== 6. time to first launch on the ${manifest.bench.kernelCount}-kernel module (child processes: register the fat binary, submit one kernel with arguments, wait for it)`);
-    const first = manifest.bench.firstKernel;
-    for (const [label, env] of [
-      ['cold', { CUDA_CACHE_DISABLE: '1' }],
-      ['disk cache', { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' }],
-    ] as const) {
-      for (const split of ['per_kernel', 'off'] as const) {
-        const name = manifest.bench.fatbins[split];
-        if (name === undefined) continue;
-        let r: FirstLaunchResult;
-        try {
-          if (label === 'disk cache') child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
-          r = child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
-        } catch (error) {
-          fail(`first launch (${label}, ${split}): ${error instanceof Error ? error.message : String(error)}`);
-          continue;
-        }
-        log(
-          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}`,
-        );
-        firstLaunch.push({ cache: label, split, ...r });
-      }
-    }
     rmSync(cacheDir, { recursive: true, force: true });
   }
 

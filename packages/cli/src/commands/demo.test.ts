@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseModule } from '@syclkit/ir';
 import { findLlvmTool } from '@syclkit/gpu-targets';
 import { scratch, syclkit } from '../../test/harness.js';
+import { demoDeviceObj } from './demo.js';
 
 const s = scratch('demo');
 afterAll(() => s.cleanup());
@@ -41,6 +42,29 @@ describe('syclkit demo', () => {
       expect(out).toMatch(/queue\(amd_gpu_gfx90a\)\.parallel_for<ShadePixels>\(1024\)\n {5}ran: bundle amd_gpu_gfx90a/);
     } else {
       expect(out).toContain("LLVM 16's llc and ld.lld are not installed here");
+    }
+  });
+
+  it('says whether its images are SPIR-V or LLVM IR, and how to get the other', async () => {
+    const { deviceObj } = demoDeviceObj();
+    const out = (await syclkit('demo')).out;
+    if (deviceObj === 'spirv') {
+      expect(out).toContain('   Images of spir64 and the Intel targets are SPIR-V (llvm-spirv is installed): llvm-spirv translated\n');
+      expect(out).toContain('For LLVM IR images: -fsycl-device-obj=llvmir.\n');
+    } else {
+      expect(out).toMatch(/ {3}Images are LLVM IR, as -fsycl-device-obj=llvmir makes them: .*\.\n {3}For SPIR-V images, as DPC\+\+ makes them: /);
+      expect(out).toContain('-fsycl-device-obj=llvmir -o app.fatbin -v\n');
+    }
+    const saved = process.env['SYCLKIT_DEVICE_OBJ'];
+    process.env['SYCLKIT_DEVICE_OBJ'] = 'llvmir';
+    try {
+      const ir = (await syclkit('demo')).out;
+      expect(ir).toContain('   Images are LLVM IR, as -fsycl-device-obj=llvmir makes them: SYCLKIT_DEVICE_OBJ=llvmir.\n   For SPIR-V images, as DPC++ makes them: unset SYCLKIT_DEVICE_OBJ (llvm-spirv: apt-get install llvm-spirv-15 llvm-15 (Debian), or bash scripts/setup-llvm.sh).\n');
+      process.env['SYCLKIT_DEVICE_OBJ'] = 'spir';
+      expect(await syclkit('demo')).toMatchObject({ code: 1, err: 'syclkit demo: error: SYCLKIT_DEVICE_OBJ=spir: expected spirv or llvmir\n' });
+    } finally {
+      if (saved === undefined) delete process.env['SYCLKIT_DEVICE_OBJ'];
+      else process.env['SYCLKIT_DEVICE_OBJ'] = saved;
     }
   });
 

@@ -38,13 +38,14 @@ import {
   ADD_ON_IMAGE_SET,
   ContainerReader,
   ContainerWriter,
-  aotCompilerFor,
   emitWrapperIR,
   inspectContainer,
   packTables,
+  aotCompilerFor,
   readContainerFile,
   type AotCompiler,
   type InspectReport,
+  type SpirvTranslatorOptions,
 } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } from '@syclkit/pass-manager';
 import {
@@ -62,6 +63,7 @@ import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
+import { defaultJobs, deviceCodeCompilers, type DeviceObj } from './device-code.js';
 import { GPU_BACKEND_NAMES, backendArgsOf, gpuCompilerFor, gpuDeviceOf, isGpuTarget, missingGpuTools } from './gpu-aot.js';
 import { EXPLAIN_PROPERTY, EXPLAIN_SET, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
 
@@ -98,10 +100,19 @@ export interface CompileOptions {
   readonly output?: string;
   /** Base name of images and tables when there is no output file (default `app`). */
   readonly name?: string;
-  /** AOT backend per target name (`*`: every AOT target); default `ir` (keep the device IR). */
+  /**
+   * AOT backend per target name (`*`: every AOT target); default: `llvm-spirv` for SPIR-V based
+   * targets (`deviceObj`), `ir` (keep the device IR) for the others.
+   */
   readonly aot?: ReadonlyMap<string, string>;
   /** `-Xsycl-target-backend[=<target>]` arguments by target spelling (`*`: every target). */
   readonly backendArgs?: ReadonlyMap<string, readonly string[]>;
+  /** `-fsycl-device-obj`: `spirv` (SPIR-V images for spir64 and Intel targets) or `llvmir` (default `DEFAULT_DEVICE_OBJ`). */
+  readonly deviceObj?: DeviceObj;
+  /** The SPIR-V step's options (tools, translator options, `validate`, a native compiler such as ocloc). */
+  readonly spirv?: SpirvTranslatorOptions;
+  /** Images translated at once (default: one per core). */
+  readonly jobs?: number;
   /**
    * Device code dynamic linking (`-fsycl-allow-device-image-dependencies`): SYCL_EXTERNAL
    * definitions are exported from their images, calls to SYCL_EXTERNAL functions — defined by
@@ -265,25 +276,33 @@ function dedupeAspectTable(module: Module): void {
   if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
 }
 
+/** The back end `-aot` names for a target (`*`: every AOT target), undefined when none. */
+function chosenBackend(target: ResolvedTarget, options: CompileOptions): string | undefined {
+  return options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined);
+}
+
+/** Whether a target's images come from the GPU back end: a CUDA or HSA target no other back end was asked for. */
+function usesGpuBackend(target: ResolvedTarget, options: CompileOptions): boolean {
+  const chosen = chosenBackend(target, options);
+  return isGpuTarget(target.triple) && (chosen === undefined || GPU_BACKEND_NAMES.has(chosen));
+}
+
 /**
- * The AOT compiler for one bundle. GPU targets (CUDA, HSA) get native images from the GPU back end
- * unless another back end is asked for; without LLVM 16's tools they keep the device IR, with a
- * `gpu-aot-unavailable` warning, unless `-aot=gpu` asked for them (then an error).
+ * The AOT compiler of a GPU target (CUDA, HSA; see {@link usesGpuBackend}): native images from the
+ * GPU back end; without LLVM 16's tools the device IR, with a `gpu-aot-unavailable` warning,
+ * unless `-aot=gpu` asked for them (then an error).
  */
-function compilerFor(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig, log: DiagnosticLog): AotCompiler {
-  const chosen = options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined);
-  if (isGpuTarget(target.triple) && (chosen === undefined || GPU_BACKEND_NAMES.has(chosen))) {
-    const missing = missingGpuTools(target.triple!);
-    if (missing.length === 0 || chosen !== undefined) {
-      return gpuCompilerFor(target.name, backendArgsOf(target, options.backendArgs), config);
-    }
-    log.report({
-      severity: 'warning',
-      code: 'gpu-aot-unavailable',
-      message: `${target.name}: LLVM 16's ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed, so the bundle keeps device IR, which the ${target.triple!.startsWith('amdgcn') ? 'HIP' : 'CUDA'} runtime cannot load (install with: apt-get install -y llvm-16 lld-16)`,
-    });
+function gpuCompiler(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig, log: DiagnosticLog): AotCompiler {
+  const missing = missingGpuTools(target.triple!);
+  if (missing.length === 0 || chosenBackend(target, options) !== undefined) {
+    return gpuCompilerFor(target.name, backendArgsOf(target, options.backendArgs), config);
   }
-  return aotCompilerFor(chosen ?? 'ir', target.name, { config });
+  log.report({
+    severity: 'warning',
+    code: 'gpu-aot-unavailable',
+    message: `${target.name}: LLVM 16's ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed, so the bundle keeps device IR, which the ${target.triple!.startsWith('amdgcn') ? 'HIP' : 'CUDA'} runtime cannot load (install with: apt-get install -y llvm-16 lld-16)`,
+  });
+  return aotCompilerFor('ir', target.name, { config });
 }
 
 /** The linked, optimized program every target starts from (steps 1–4 of the module comment). */
@@ -409,6 +428,13 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   if (options.output !== undefined) checkOutputPath(options.output, 'the fat binary');
   if (options.wrapperIR !== undefined) checkOutputPath(options.wrapperIR, 'the wrapper IR');
   if (options.saveTemps !== undefined) makeDirectory(options.saveTemps);
+  // The AOT step's tools are looked up first: a missing llvm-spirv is reported before any work.
+  const early = selectTargets(options.config ?? DeviceConfig.builtin(), options.targets, options.fixedTargets, new DiagnosticLog(undefined));
+  const compilers = deviceCodeCompilers(
+    early.compiled.filter((t) => !usesGpuBackend(t, options)),
+    options,
+    options.config ?? DeviceConfig.builtin(),
+  );
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
@@ -482,7 +508,8 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
       if (facts !== undefined) addExplainFacts(table, facts);
       step(`${target.name}: AOT compilation and wrapping`);
       writer.addBundle(target.name);
-      await packTables([{ table, target: target.name, compiler: compilerFor(target, options, config, log) }], (image) => writer.addImage(image));
+      const compiler = compilers.get(target.name) ?? gpuCompiler(target, options, config, log);
+      await packTables([{ table, target: target.name, compiler }], (image) => writer.addImage(image), { jobs: options.jobs ?? defaultJobs() });
     }
     writer.finish();
   } catch (error) {
