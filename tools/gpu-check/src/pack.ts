@@ -8,7 +8,8 @@
  *   the working tree there;
  * - `data.tar.xz`: the fat binaries `gpu-check prepare` compiled here into `.gpu-carry-data/`
  *   (the GPU machine has no LLVM);
- * - `run.sh`: unpacks, then runs `gpu-check run` with the report under `$OUT`.
+ * - `run.sh`: unpacks, then runs `gpu-check run` with the report under `$OUT` (and, when a launch
+ *   faults, compute-sanitizer's memcheck report of it there too).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -103,14 +104,15 @@ unxz() { if command -v xz >/dev/null 2>&1; then xz -dc "$1"; else python3 -c 'im
 unxz "$carry/node.xz" > "$bin/node" && chmod +x "$bin/node" || { echo "run.sh: cannot unpack node" >&2; exit 2; }
 unxz "$carry/app.tar.xz" | tar -x -C "$root" || { echo "run.sh: cannot unpack app.tar.xz" >&2; exit 2; }
 mkdir -p "$carry/data" && unxz "$carry/data.tar.xz" | tar -x -C "$carry/data" || { echo "run.sh: cannot unpack data.tar.xz" >&2; exit 2; }
-export PATH="$bin:$PATH"
+# CUDA's tools after the machine's own: ptxas, and compute-sanitizer for a launch that faults.
+export PATH="$bin:$PATH:/usr/local/cuda/bin"
 # libcuda.so.1 where the loader does not find it by name (the driver's folder may be a mount).
 if [ -z "\${SYCLKIT_CUDA_DRIVER:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcuda\\.so\\.1 '; then
   for lib in /usr/local/nvidia/lib64/libcuda.so.1 /usr/local/nvidia/lib/libcuda.so.1 /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1; do
     if [ -e "$lib" ]; then export SYCLKIT_CUDA_DRIVER="$lib"; break; fi
   done
 fi
-echo "gpu-check on $(uname -m): node $(node --version); GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'nvidia-smi not available')"
+echo "gpu-check on $(uname -m): node $(node --version); GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'nvidia-smi not available'); memcheck: $(command -v compute-sanitizer 2>/dev/null || echo "no compute-sanitizer on PATH (gpu-check also tries \\$COMPUTE_SANITIZER and /usr/local/cuda-*)")"
 node "$root/tools/gpu-check/dist/cli.js" run --in "$carry/data" --out "$out" 2>&1 | tee "$out/gpu-check.txt"
 status=\${PIPESTATUS[0]}
 if [ "$status" -ge 2 ]; then

@@ -13,8 +13,11 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ContainerReader, deviceImage, writeContainerFile, type Bundle, type DeviceImage } from '@syclkit/offload-wrapper';
+import { parseModule, type Module } from '@syclkit/ir';
 import { isPtxText } from '@syclkit/runtime';
-import { kernelParams } from './kernel-params.js';
+import { FIRST_LAUNCH_ITEMS, argumentsFor } from './children.js';
+import { EmulationFault, emulateKernel } from './emulate.js';
+import { kernelParamsOf, type ParamKind } from './kernel-params.js';
 
 export interface Manifest {
   readonly target: string;
@@ -29,6 +32,8 @@ export interface Manifest {
     readonly params: string;
     /** The kernel the first-launch timing submits (no required work-group or sub-group size). */
     readonly firstKernel: string;
+    /** The host-side emulation of that launch (emulate.ts): every access inside its object. */
+    readonly firstKernelEmulation?: FirstLaunchEmulation;
     /** A kernel with a required sub-group size CUDA lacks (8 or 16) and that size, if the module has one. */
     readonly refusedKernel?: { readonly name: string; readonly subGroupSize: number };
   };
@@ -152,6 +157,34 @@ export function pickRefusedKernel(irText: string, kernels: readonly string[]): {
   return undefined;
 }
 
+/**
+ * Runs the first-launch kernel on the host (emulate.ts) over the work-items and with the
+ * arguments `gpu-check run` launches it with, and refuses it when a work-item would touch memory
+ * outside an object — on the GPU that is CUDA_ERROR_ILLEGAL_ADDRESS, found only after packing.
+ * The first and last work-items go first; a kernel too long to emulate whole within `stepBudget`
+ * instructions is checked as far as the budget goes (`complete: false`).
+ */
+export function emulateFirstLaunch(module: Module, kernel: string, params: readonly ParamKind[], stepBudget = 100_000_000): FirstLaunchEmulation {
+  const n = FIRST_LAUNCH_ITEMS;
+  const order = [...new Set([0, 1, 2, 3, 4, 5, 6, 7, n - 1, n - 2, ...Array.from({ length: n }, (_, i) => i)])].filter((i) => i < n).map((i) => [i]);
+  try {
+    const result = emulateKernel(module, kernel, argumentsFor(params, n), { global: [n], workItems: order, stepBudget });
+    return { workItems: result.workItems, steps: result.steps, printfCalls: result.printfCalls, complete: result.stoppedAt === undefined };
+  } catch (error) {
+    if (error instanceof EmulationFault) throw new Error(`the first-launch kernel would fault on the GPU: ${error.message}`);
+    throw error;
+  }
+}
+
+export interface FirstLaunchEmulation {
+  readonly workItems: number;
+  readonly steps: number;
+  /** printf calls of the emulated work-items. */
+  readonly printfCalls: number;
+  /** Every work-item was emulated (else the step budget ran out first). */
+  readonly complete: boolean;
+}
+
 export async function prepare(options: PrepareOptions): Promise<Manifest> {
   const { out, log } = options;
   const target = options.target ?? 'nvidia_gpu_sm_90';
@@ -179,7 +212,8 @@ export async function prepare(options: PrepareOptions): Promise<Manifest> {
   const module = join(out, 'bench.ll');
   run([bench, 'generate', '--seed', String(seed), '--kernels', String(kernels), '-o', module], commands, log);
   const text = readFileSync(module, 'utf8');
-  const params = kernelParams(text, 'bench.ll');
+  const parsed = parseModule(text, { filename: 'bench.ll' });
+  const params = kernelParamsOf(parsed, 'bench.ll');
   writeFileSync(join(out, 'bench-params.json'), JSON.stringify(Object.fromEntries(params)) + '\n');
   const fatbins: Record<string, string> = {};
   for (const split of ['per_kernel', 'off']) {
@@ -191,6 +225,10 @@ export async function prepare(options: PrepareOptions): Promise<Manifest> {
   }
   const firstKernel = pickFirstKernel(text, [...params.keys()]);
   const refusedKernel = pickRefusedKernel(text, [...params.keys()]);
+  const emulation = emulateFirstLaunch(parsed, firstKernel, params.get(firstKernel)!);
+  log(
+    `  first-launch kernel ${firstKernel}: emulated on the host with gpu-check's arguments, ${emulation.workItems} of ${FIRST_LAUNCH_ITEMS} work-items${emulation.complete ? '' : ' (the step budget ran out)'}: every access inside its object (${emulation.steps} instructions, ${emulation.printfCalls} printf calls)`,
+  );
   rmSync(module);
   rmSync(src, { recursive: true, force: true });
 
@@ -198,7 +236,7 @@ export async function prepare(options: PrepareOptions): Promise<Manifest> {
   const manifest: Manifest = {
     target,
     demo,
-    bench: { kernelCount: kernels, seed, fatbins, params: 'bench-params.json', firstKernel, ...(refusedKernel === undefined ? {} : { refusedKernel }) },
+    bench: { kernelCount: kernels, seed, fatbins, params: 'bench-params.json', firstKernel, firstKernelEmulation: emulation, ...(refusedKernel === undefined ? {} : { refusedKernel }) },
     commands,
     ...(commit.status === 0 ? { syclkitCommit: commit.stdout.trim() } : {}),
     createdAt: new Date().toISOString(),

@@ -13,7 +13,7 @@
  * when the machine is slower than expected.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import type { Comparison } from './numbers.js';
 import type { Manifest } from './prepare.js';
 import { argumentsFor, type FirstLaunchResult, type JitTimesResult } from './children.js';
 import type { ParamKind } from './kernel-params.js';
+import { findSanitizer, kernelFault, runUnderMemcheck, type MemcheckResult } from './memcheck.js';
 
 export interface RunOptions {
   /** The folder `prepare` wrote (manifest.json and the fat binaries). */
@@ -36,6 +37,11 @@ export interface RunOptions {
   readonly ptxas?: string | false;
   /** Run the timing steps in child processes (default true). */
   readonly timings?: boolean;
+  /**
+   * compute-sanitizer, to run a faulting launch again under memcheck (default: found as
+   * memcheck.ts's findSanitizer says); `false`: never.
+   */
+  readonly sanitizer?: string | false;
   /**
    * Seconds the whole run may take (default 540: a device call's command has 600). Timing
    * children are stopped, and the steps left skipped, when it is spent, so the reports are still
@@ -141,14 +147,31 @@ function median(values: readonly number[]): number {
 
 const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)} ms` : 'n/a');
 
-/** Runs `gpu-check child …` (for at most `timeoutMs`) and parses the JSON it prints. */
-function child<T>(args: readonly string[], env: Record<string, string>, timeoutMs: number): T {
+const CLI = fileURLToPath(new URL('./cli.js', import.meta.url));
+
+interface ChildRun<T> {
+  readonly result: T;
+  /** Lines the child printed on stdout: the kernels' printf output (the result goes to a file). */
+  readonly printed: number;
+}
+
+/**
+ * Runs `gpu-check child …` (for at most `timeoutMs`) and reads the JSON it writes to the file
+ * named by GPU_CHECK_RESULT — not its stdout, where the driver writes what kernels printf.
+ */
+function child<T>(args: readonly string[], env: Record<string, string>, timeoutMs: number): ChildRun<T> {
   if (timeoutMs < 5000) throw new Error(`the time budget is spent: child ${args[0]} not started`);
-  const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
-  const result = spawnSync(process.execPath, [cli, 'child', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: Math.floor(timeoutMs) });
-  if (result.error !== undefined) throw new Error(`child ${args[0]}: ${result.error.message} (time budget)`);
-  if (result.status !== 0) throw new Error(`child ${args[0]} failed (${result.status}): ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
-  return JSON.parse(result.stdout) as T;
+  const dir = mkdtempSync(join(tmpdir(), 'gpu-check-child-'));
+  const resultFile = join(dir, 'result.json');
+  try {
+    const result = spawnSync(process.execPath, [CLI, 'child', ...args], { env: { ...process.env, ...env, GPU_CHECK_RESULT: resultFile }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: Math.floor(timeoutMs) });
+    if (result.error !== undefined) throw new Error(`child ${args[0]}: ${result.error.message} (time budget)`);
+    if (result.status !== 0) throw new Error(`child ${args[0]} failed (${result.status}): ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+    if (!existsSync(resultFile)) throw new Error(`child ${args[0]} exited without writing its result`);
+    return { result: JSON.parse(readFileSync(resultFile, 'utf8')) as T, printed: result.stdout.split('\n').filter((line) => line !== '').length };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Everything the run found (written to gpu-check.json). */
@@ -161,6 +184,8 @@ export interface RunReport {
   readonly splitsAgree: boolean | undefined;
   readonly jit: Record<string, unknown>[];
   readonly firstLaunch: Record<string, unknown>[];
+  /** Faulting launches run again under compute-sanitizer's memcheck. */
+  readonly memcheck: Record<string, unknown>[];
   readonly failures: string[];
 }
 
@@ -177,6 +202,41 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     log(`FAIL ${what}`);
   };
   if (options.out !== undefined) mkdirSync(options.out, { recursive: true });
+
+  // A launch that faults is run once more, in a child process, under compute-sanitizer's memcheck.
+  const memcheck: Record<string, unknown>[] = [];
+  let memchecked = false;
+  const diagnose = (what: string, message: string, args: readonly string[], env: Record<string, string>): void => {
+    const fault = kernelFault(message);
+    if (fault === undefined || memchecked) return;
+    memchecked = true;
+    const sanitizer = findSanitizer(options.sanitizer);
+    if (sanitizer === undefined) {
+      log(`  ${fault}: no compute-sanitizer (/usr/local/cuda/bin, PATH, $COMPUTE_SANITIZER) to run ${what} again under memcheck`);
+      memcheck.push({ what, fault, sanitizer: null });
+      return;
+    }
+    const timeout = Math.min(150_000, left() - 20_000);
+    if (timeout < 10_000) {
+      log(`  ${fault}: no time left to run ${what} again under memcheck`);
+      return;
+    }
+    const dir = options.out ?? mkdtempSync(join(tmpdir(), 'gpu-check-memcheck-'));
+    const report = join(dir, `memcheck-${what.replace(/[^\w.-]+/g, '-').replace(/-+$/, '')}.txt`);
+    log(`  ${fault}: running ${what} again under ${sanitizer} --tool memcheck (at most ${Math.round(timeout / 1000)} s) …`);
+    const start = performance.now();
+    let result: MemcheckResult;
+    try {
+      result = runUnderMemcheck(sanitizer, CLI, args, env, report, timeout);
+    } catch (error) {
+      log(`  memcheck could not run: ${error instanceof Error ? error.message : String(error)}`);
+      memcheck.push({ what, fault, sanitizer, error: String(error) });
+      return;
+    }
+    log(`  memcheck (${((performance.now() - start) / 1000).toFixed(1)} s, exit ${String(result.status)}), report ${options.out === undefined ? report : report.split('/').pop()!}:`);
+    for (const line of result.summary) log(`    ${line}`);
+    memcheck.push({ what, fault, sanitizer, report: report.split('/').pop(), status: result.status, summary: result.summary });
+  };
 
   // 1. The device.
   const counting = countingDriver(options.driver ?? loadCudaDriver());
@@ -254,6 +314,7 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
         log(`FAIL ${c.label.padEnd(15)} ${text.split('\n').slice(0, 6).join('\n     ')}`);
         demo.push({ split, kernel: c.label, error: text });
         fail(`${c.label} (${split}) did not run: ${text.split('\n')[0]}`);
+        diagnose(`demo ${c.label} ${split}`, text, ['demo', file(name), c.label], {});
       }
     }
     reader.close();
@@ -334,18 +395,23 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
       for (const split of ['per_kernel', 'off'] as const) {
         const name = manifest.bench.fatbins[split];
         if (name === undefined) continue;
+        const args = ['first-launch', file(name), manifest.target, first, file(manifest.bench.params)];
         let r: FirstLaunchResult;
+        let printed: number;
         try {
-          if (label === 'disk cache') child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env, left());
-          r = child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env, left());
+          if (label === 'disk cache') child<FirstLaunchResult>(args, env, left());
+          ({ result: r, printed } = child<FirstLaunchResult>(args, env, left()));
         } catch (error) {
-          fail(`first launch (${label}, ${split}): ${error instanceof Error ? error.message : String(error)}`);
+          const message = error instanceof Error ? error.message : String(error);
+          fail(`first launch (${label}, ${split}): ${message}`);
+          diagnose(`first-launch ${split}`, message, args, { CUDA_CACHE_DISABLE: '1' });
           continue;
         }
+        const emulated = manifest.bench.firstKernelEmulation;
         log(
-          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}`,
+          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}; device printf ${printed} lines${emulated === undefined ? '' : ` (host emulation: ${emulated.printfCalls} calls${emulated.complete ? '' : ` in ${emulated.workItems} work-items`})`}`,
         );
-        firstLaunch.push({ cache: label, split, ...r });
+        firstLaunch.push({ cache: label, split, printedLines: printed, ...r });
       }
     }
     log('');
@@ -358,8 +424,8 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
         // then the same cache again: every image from the driver's disk cache.
         const jitCache = mkdtempSync(join(tmpdir(), 'gpu-check-jit-cache-'));
         const env = { CUDA_CACHE_PATH: jitCache, CUDA_CACHE_DISABLE: '0' };
-        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left());
-        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left());
+        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left()).result;
+        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left()).result;
         rmSync(jitCache, { recursive: true, force: true });
         const finite = (values: number[]): number[] => values.filter((v) => Number.isFinite(v));
         const coldMs = finite(cold.images.map((i) => i.buildMs));
@@ -396,6 +462,7 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     splitsAgree,
     jit,
     firstLaunch,
+    memcheck,
     failures,
   };
   if (options.out !== undefined) writeFileSync(join(options.out, 'gpu-check.json'), JSON.stringify(report, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2) + '\n');
