@@ -57,6 +57,12 @@ export interface ImageOutput {
    * are filtered, and its properties say `compile_target`. Undefined for a generic output.
    */
   readonly target?: string;
+  /**
+   * The device whose device_if conditions the output takes, when it is not `target`: a generic
+   * GPU triple compiled natively for one GPU (`nvptx64-nvidia-cuda` with `--offload-arch=sm_70`
+   * decides device_if for `nvidia_gpu_sm_70`, without filtering or `compile_target`).
+   */
+  readonly deviceIfTarget?: string;
 }
 
 /** What one image contributes to one output. */

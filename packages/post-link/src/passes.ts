@@ -140,7 +140,7 @@ export const deviceIfPass = definePass({
     // The call graph only when there is a conditional caller to look for calls of (most programs have none).
     if (!set.program.functions.some(isConditionalCallerDeclaration)) return PreservedAnalyses.all();
     if (!hasConditionalCallsIn(ctx.analyses.getResult(callGraphAnalysis, set.program))) return PreservedAnalyses.all();
-    if (options.mode === 'auto' && set.outputs.some((o) => isDeviceTarget(set, o.target))) {
+    if (options.mode === 'auto' && set.outputs.some((o) => isDeviceTarget(set, o.deviceIfTarget ?? o.target))) {
       return ctx.fail({ code: 'mixed-device-if-targets', message: `the program has device_if calls, which a set of generic and device outputs cannot decide together (${set.outputs.map((o) => o.target ?? o.name).join(', ')})` });
     }
     set.graph = { ...set.graph, ...deviceIfGraphOptions() };
@@ -159,7 +159,7 @@ function isDeviceTarget(set: ImageSet, target: string | undefined): boolean {
 
 /** The one device target all outputs share, if there is one. */
 function soleDeviceTarget(set: ImageSet): string | undefined {
-  const targets = new Set(set.outputs.map((o) => o.target));
+  const targets = new Set(set.outputs.map((o) => o.deviceIfTarget ?? o.target));
   if (targets.size !== 1) return undefined;
   const [target] = targets;
   return target !== undefined && isDeviceTarget(set, target) ? target : undefined;

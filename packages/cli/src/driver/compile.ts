@@ -34,7 +34,7 @@ import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget }
 import { conditionalCallerForm } from '@syclkit/device-if';
 import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
 import { FileTable, writeFileTable } from '@syclkit/formats';
-import { ContainerReader, ContainerWriter, emitWrapperIR, inspectContainer, readContainerFile, type InspectReport, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
+import { ContainerReader, ContainerWriter, aotCompilerFor, emitWrapperIR, inspectContainer, readContainerFile, type AotCompiler, type InspectReport, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode, RunResult } from '@syclkit/pass-manager';
 import { AOT_COMPILERS, AOT_JOBS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText } from '@syclkit/passes';
 import {
@@ -58,6 +58,7 @@ import { computeProgramFacts, explainSource, type ProgramFacts } from './facts.j
 import { runSharedSet } from './image-workers.js';
 import { shareable } from './jobs.js';
 import { backendFor, defaultJobs, deviceCodeCompilers, type DeviceObj } from './device-code.js';
+import { GPU_BACKEND_NAMES, backendArgsOf, gpuCompilerFor, gpuDeviceOf, isGpuTarget, missingGpuTools } from './gpu-aot.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
 export const SPLIT_MODES = { per_kernel: 'kernel', per_source: 'source', off: 'none', auto: 'auto' } as const satisfies Record<string, SplitMode>;
@@ -110,6 +111,8 @@ export interface CompileOptions {
    * targets (`deviceObj`), `ir` (keep the device IR) for the others.
    */
   readonly aot?: ReadonlyMap<string, string>;
+  /** `-Xsycl-target-backend[=<target>]` arguments by target spelling (`*`: every target). */
+  readonly backendArgs?: ReadonlyMap<string, readonly string[]>;
   /** `-fsycl-device-obj`: `spirv` (SPIR-V images for spir64 and Intel targets) or `llvmir` (default `DEFAULT_DEVICE_OBJ`). */
   readonly deviceObj?: DeviceObj;
   /** The SPIR-V step's options (tools, translator options, `validate`, a native compiler such as ocloc). */
@@ -276,6 +279,35 @@ function dedupeAspectTable(module: Module): void {
   if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
 }
 
+/** The back end `-aot` names for a target (`*`: every AOT target), undefined when none. */
+function chosenBackend(target: ResolvedTarget, options: CompileOptions): string | undefined {
+  return options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined);
+}
+
+/** Whether a target's images come from the GPU back end: a CUDA or HSA target no other back end was asked for. */
+function usesGpuBackend(target: ResolvedTarget, options: CompileOptions): boolean {
+  const chosen = chosenBackend(target, options);
+  return isGpuTarget(target.triple) && (chosen === undefined || GPU_BACKEND_NAMES.has(chosen));
+}
+
+/**
+ * The AOT compiler of a GPU target (CUDA, HSA; see {@link usesGpuBackend}): native images from the
+ * GPU back end; without LLVM 16's tools the device IR, with a `gpu-aot-unavailable` warning,
+ * unless `-aot=gpu` asked for them (then an error).
+ */
+function gpuCompiler(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig, log: DiagnosticLog): AotCompiler {
+  const missing = missingGpuTools(target.triple!);
+  if (missing.length === 0 || chosenBackend(target, options) !== undefined) {
+    return gpuCompilerFor(target.name, backendArgsOf(target, options.backendArgs), config);
+  }
+  log.report({
+    severity: 'warning',
+    code: 'gpu-aot-unavailable',
+    message: `${target.name}: LLVM 16's ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed, so the bundle keeps device IR, which the ${target.triple!.startsWith('amdgcn') ? 'HIP' : 'CUDA'} runtime cannot load (install with: apt-get install -y llvm-16 lld-16)`,
+  });
+  return aotCompilerFor('ir', target.name, { config });
+}
+
 /** The linked, optimized program every target starts from (steps 1–4 of the module comment). */
 export interface PreparedProgram {
   readonly log: DiagnosticLog;
@@ -383,12 +415,16 @@ export function programForTarget(linked: Module, target: ResolvedTarget, config:
  * left in the program). Then generic targets share one set and each device target gets its own,
  * as one post-link run per target would.
  */
-export function targetSets(linked: Module, targets: readonly ResolvedTarget[]): ResolvedTarget[][] {
+export function targetSets(
+  linked: Module,
+  targets: readonly ResolvedTarget[],
+  decidesDeviceIf: (target: ResolvedTarget) => boolean = (t) => t.kind !== 'generic',
+): ResolvedTarget[][] {
   const resolutionChangesProgram = linked.functions.some((fn) => conditionalCallerForm(fn) !== undefined) || linked.functions.some((fn) => hasAttachment(linked, fn, 'sycl_conditionally_used_aspects'));
   if (!resolutionChangesProgram) return targets.length === 0 ? [] : [[...targets]];
-  const generic = targets.filter((t) => t.kind === 'generic');
+  const generic = targets.filter((t) => !decidesDeviceIf(t));
   const sets: ResolvedTarget[][] = generic.length === 0 ? [] : [generic];
-  for (const t of targets) if (t.kind !== 'generic') sets.push([t]);
+  for (const t of targets) if (decidesDeviceIf(t)) sets.push([t]);
   // Keep -fsycl-targets order between sets (a set goes where its first target is).
   return sets.sort((a, b) => targets.indexOf(a[0]!) - targets.indexOf(b[0]!));
 }
@@ -420,7 +456,11 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   const pipeline = registry.build<ImageSet>(text, { unit: imageSetKind, source: options.offload === undefined ? 'offload pipeline' : '-offload-passes' });
   // The AOT step's tools are looked up first too: a missing llvm-spirv is reported before any work.
   const early = selectTargets(options.config ?? DeviceConfig.builtin(), options.targets, options.fixedTargets, new DiagnosticLog(undefined));
-  const compilerOf = deviceCodeCompilers(early.compiled, options, options.config ?? DeviceConfig.builtin());
+  const compilerOf = deviceCodeCompilers(
+    early.compiled.filter((t) => !usesGpuBackend(t, options)),
+    options,
+    options.config ?? DeviceConfig.builtin(),
+  );
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
@@ -441,7 +481,12 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   // filtering, properties, explain facts, printing, AOT, wrapping), in memory, into one container.
   const stem = options.output !== undefined ? stemOf(options.output) : (options.name ?? 'app');
   const work = options.saveTemps === undefined ? undefined : resolve(options.saveTemps);
-  const compilers = compiled.map((target) => compilerOf.get(target.name));
+  // GPU targets (CUDA, HSA) get the GPU back end (or keep the IR, with a warning, without LLVM 16).
+  const compilers = compiled.map((target) => compilerOf.get(target.name) ?? gpuCompiler(target, options, config, log));
+  const backendNames = compiled.map((target, i) => (usesGpuBackend(target, options) ? compilers[i]!.name : backendFor(target, options, config)));
+  // A GPU triple compiled for one GPU (its --offload-arch) has device_if decided for that GPU.
+  const deviceIfTargets = compiled.map((target) => (target.kind !== 'generic' ? target.name : gpuDeviceOf(target, options.backendArgs, config)));
+  const deviceIfOf = (target: ResolvedTarget): string | undefined => deviceIfTargets[compiled.indexOf(target)];
   let factsJson: string | undefined;
   const imagesByThread: number[] = [];
   const source = facts === undefined ? undefined : explainSource(facts);
@@ -457,9 +502,13 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     // Worker threads make their AOT compilers from the backend names (not from custom SPIR-V step options).
     const share = jobs > 1 && (builtinConfig || options.configFile !== undefined) && options.spirv === undefined && shareable(linked, options.shareMinFunctions);
     let programText: Uint8Array | undefined;
-    for (const targets of targetSets(linked, compiled)) {
+    for (const targets of targetSets(linked, compiled, (t) => deviceIfOf(t) !== undefined)) {
       step(`${targets.map((t) => t.name).join(', ')}: split, AOT compilation and wrapping`);
-      const outputs = targets.map((t) => (t.kind === 'generic' ? { name: t.name } : { name: t.name, target: t.name }));
+      const outputs = targets.map((t) => {
+        if (t.kind !== 'generic') return { name: t.name, target: t.name };
+        const device = deviceIfOf(t);
+        return device === undefined ? { name: t.name } : { name: t.name, deviceIfTarget: device };
+      });
       const prefixes = targets.map((t) => `${stem}_${t.name}`);
       const filePrefixes = work === undefined ? undefined : targets.map((t) => join(work, `${stem}_${t.name}`));
       const configure = (set: ImageSet): void => {
@@ -484,7 +533,12 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
             ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
             loadPass: options.loadPass ?? [],
             ...(options.policy === undefined ? {} : { policy: options.policy }),
-            wrap: { backends: targets.map((t) => backendFor(t, options, config)), prefixes, ...(facts === undefined ? {} : { facts: factsJson ??= JSON.stringify(facts) }) },
+            wrap: {
+              backends: targets.map((t) => backendNames[compiled.indexOf(t)]!),
+              backendArgs: targets.map((t) => backendArgsOf(t, options.backendArgs)),
+              prefixes,
+              ...(facts === undefined ? {} : { facts: (factsJson ??= JSON.stringify(facts)) }),
+            },
             ...(filePrefixes === undefined ? {} : { files: { prefix: filePrefixes[0]!, prefixes: filePrefixes, tables: [], bitcode: false } }),
           },
           pipeline,

@@ -17,7 +17,8 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { DeviceConfig, loadDeviceConfigFile } from '@syclkit/device-config';
 import { parseModule, printModule, type Module, type ParseOptions } from '@syclkit/ir';
-import { aotCompilerFor, encodeImageRecord, type ContainerWriter, type EncodedImageRecord } from '@syclkit/offload-wrapper';
+import { gpuCompilerFor } from './gpu-aot.js';
+import { aotCompilerFor, encodeImageRecord, type AotCompiler, type ContainerWriter, type EncodedImageRecord } from '@syclkit/offload-wrapper';
 import { type Diagnostic, type DiagnosticPolicy, type Instrumentation, type Pipeline, type RunResult } from '@syclkit/pass-manager';
 import { AOT_COMPILERS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, type ImageContainer } from '@syclkit/passes';
 import { BITCODE_ENCODER, FILE_SINK, ImageSet, imageSetKind, tablesOf, type ImageOutput, type ImageUnit } from '@syclkit/post-link';
@@ -42,7 +43,13 @@ export interface ShareJob {
   readonly loadPass: readonly string[];
   readonly policy?: DiagnosticPolicy;
   /** compile: AOT back end per output, image name prefixes, explanation facts (JSON). */
-  readonly wrap?: { readonly backends: readonly string[]; readonly prefixes: readonly string[]; readonly facts?: string };
+  readonly wrap?: {
+    readonly backends: readonly string[];
+    /** `-Xsycl-target-backend` arguments of each output (the `gpu` back end takes them). */
+    readonly backendArgs?: readonly (readonly string[])[];
+    readonly prefixes: readonly string[];
+    readonly facts?: string;
+  };
   /** post-link, or compile -save-temps: where files go, and the tables to remove before the first write. */
   readonly files?: { readonly prefix: string; readonly prefixes?: readonly string[]; readonly tables: readonly string[]; readonly bitcode: boolean };
 }
@@ -113,7 +120,7 @@ function shareSet(program: Module, job: ShareJob, config: DeviceConfig, include:
   if (job.wrap !== undefined) {
     set.set(CONTAINER, collector);
     set.set(IMAGE_PREFIXES, job.wrap.prefixes);
-    set.set(AOT_COMPILERS, job.outputs.map((o, i) => aotCompilerFor(job.wrap!.backends[i] ?? 'ir', o.target ?? o.name, { config })));
+    set.set(AOT_COMPILERS, job.outputs.map((o, i) => workerCompiler(job.wrap!.backends[i] ?? 'ir', o.target ?? o.name, job.wrap!.backendArgs?.[i] ?? [], config)));
     if (job.wrap.facts !== undefined) set.set(EXPLAIN_FACTS, explainSource(JSON.parse(job.wrap.facts) as ProgramFacts));
   }
   if (job.files !== undefined && outputs !== undefined) {
@@ -298,4 +305,9 @@ function sortRows(t: { rows: (readonly string[])[]; ids: number[] }): { rows: (r
 function yieldEvery(n: number): () => Promise<void> | undefined {
   let count = 0;
   return () => (++count % n === 0 ? new Promise((resolve) => setImmediate(resolve)) : undefined);
+}
+
+/** A worker thread's AOT compiler for an output, from the back end name the main thread chose. */
+function workerCompiler(backend: string, target: string, backendArgs: readonly string[], config: DeviceConfig): AotCompiler {
+  return backend === 'gpu' ? gpuCompilerFor(target, backendArgs, config) : aotCompilerFor(backend, target, { config });
 }
