@@ -5,7 +5,7 @@
  * Typed pointers print as LLVM 14 does (`i32 addrspace(4)*`); the type finder then also walks
  * pointee types, as LLVM's does when pointers have them.
  */
-import { AttributeSet, formatAllocKind, formatMemoryEffects, type Attribute, type AttributeList } from './attributes.js';
+import { AttributeList, AttributeSet, formatAllocKind, formatMemoryEffects, type Attribute } from './attributes.js';
 import { formatFP } from './fp.js';
 import {
   AggregateInst,
@@ -23,6 +23,8 @@ import {
   type Instruction,
 } from './instructions.js';
 import { printDINode } from './di-printer.js';
+import { IrError } from './errors.js';
+import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
 import { constantOperands } from './uses.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
 import { forEachDIOperand } from './metadata.js';
@@ -42,10 +44,13 @@ import {
   type Value,
 } from './values.js';
 
-/** Prints `module` as textual IR. */
-export function printModule(module: Module): string {
+/**
+ * Prints `module` as textual IR: as LLVM 16's `opt -S` does, or for LLVM 15's reader with
+ * `llvmVersion: 15` (see {@link PrintOptions}).
+ */
+export function printModule(module: Module, options: PrintOptions = {}): string {
   const chunks: Uint8Array[] = [];
-  new ModulePrinter(module, (chunk) => chunks.push(chunk)).print();
+  printModuleTo(module, (chunk) => chunks.push(chunk), options);
   return Buffer.concat(chunks).toString('latin1');
 }
 
@@ -55,7 +60,21 @@ export function printModule(module: Module): string {
  * Each chunk is a fresh buffer the callee may keep.
  */
 export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void, options: PrintOptions = {}): void {
-  new ModulePrinter(module, write, options.cache).print();
+  const llvm15 = options.llvmVersion === 15;
+  if (options.llvmVersion !== undefined && options.llvmVersion !== 15 && options.llvmVersion !== 16) {
+    throw new IrError(`llvmVersion must be 15 or 16, not ${String(options.llvmVersion)}`);
+  }
+  if (llvm15) {
+    // everything is checked before the first byte is written
+    const report = llvm15Report(module);
+    assertWritableForLLVM15(module, report);
+    if (options.onLossy) for (const loss of report.losses) options.onLossy(loss);
+  }
+  if (options.cache) {
+    const version = llvm15 ? 15 : 16;
+    if ((options.cache.version ??= version) !== version) throw new IrError('a PrintCache serves prints for one LLVM version; use another cache for the other');
+  }
+  new ModulePrinter(module, write, options.cache, llvm15).print();
 }
 
 /** A value to describe, with the function whose local numbering it is printed in. */
@@ -79,9 +98,24 @@ export interface PrintOptions {
   /**
    * Reuse printed function bodies across prints of modules that share function objects (the
    * images of a device-code split). The caller promises the cached functions do not change while
-   * the cache is in use.
+   * the cache is in use. One cache serves one `llvmVersion`.
    */
   readonly cache?: PrintCache;
+  /**
+   * The LLVM version whose reader the text is for: 16 (the default: exactly what LLVM 16's
+   * `opt -S` prints) or 15, where what LLVM 16 added is spelled as LLVM 15 reads it
+   * (`memory(...)` as `readnone`/`readonly`/`writeonly`/`argmemonly`/..., debug records as
+   * `llvm.dbg.*` calls; see `src/llvm15.ts`). A module LLVM 15 cannot express (a target extension
+   * type, `atomicrmw uinc_wrap`, assignment tracking, ...) throws an `IrError` naming each
+   * construct and where it is, before anything is written.
+   */
+  readonly llvmVersion?: 15 | 16;
+  /**
+   * With `llvmVersion: 15`: told each thing LLVM 15 has no exact spelling for and that is left
+   * out or weakened in a way that keeps the program's meaning (a flag or attribute that only
+   * promises something, memory effects written with words that allow more).
+   */
+  readonly onLossy?: (note: string) => void;
 }
 
 /** A function's printed text with holes for the numbers that differ between modules. */
@@ -94,6 +128,8 @@ interface FunctionTemplate {
 
 /** Printed function bodies and type-discovery roots, reused across prints (see {@link PrintOptions}). */
 export class PrintCache {
+  /** @internal The LLVM version the cached texts were printed for. */
+  version: 15 | 16 | undefined;
   /** @internal */ readonly templates = new WeakMap<IRFunction, FunctionTemplate>();
   /** @internal Functions printed once; a template is made on the second print. */
   readonly seen = new WeakSet<IRFunction>();
@@ -303,11 +339,33 @@ class ModulePrinter {
   /** Set while a function template is being recorded: holes go here instead of numbers. */
   private recording: (MDNode | AttributeSet)[] | undefined;
   private readonly cache: PrintCache | undefined;
+  /** Printing for LLVM 15's reader (see `src/llvm15.ts`). */
+  private readonly llvm15: boolean;
+  private readonly lists15 = new Map<AttributeList, AttributeList>();
 
-  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache) {
+  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false) {
     this.m = m;
     this.sink = sink;
     this.cache = cache;
+    this.llvm15 = llvm15;
+  }
+
+  /** A function's or call's attributes as printed: LLVM 15's spelling when printing for it. */
+  private attrList(list: AttributeList): AttributeList {
+    if (!this.llvm15 || list === AttributeList.empty) return list;
+    let out = this.lists15.get(list);
+    if (out === undefined) {
+      const fn = attributeSetForLLVM15(list.fn);
+      const ret = attributeSetForLLVM15(list.ret);
+      const params = list.params.map(attributeSetForLLVM15);
+      out = fn === list.fn && ret === list.ret && params.every((p, i) => p === list.params[i]) ? list : new AttributeList(fn, ret, params);
+      this.lists15.set(list, out);
+    }
+    return out;
+  }
+
+  private attrSetFor(set: AttributeSet): AttributeSet {
+    return this.llvm15 ? attributeSetForLLVM15(set) : set;
   }
 
   /** `!N` for a numbered node, or a hole while recording. */
@@ -446,6 +504,7 @@ class ModulePrinter {
       this.printFunction(fn);
       this.flush();
     }
+    if (this.llvm15) this.printRecordIntrinsicDeclarations();
     if (this.attrSets.length > 0) {
       this.w('\n');
       this.attrSets.forEach((set, i) => this.w(`attributes #${i} = { ${this.attrSetText(set, true)} }\n`));
@@ -640,14 +699,15 @@ class ModulePrinter {
     for (const g of m.globals) {
       if (g.name === '') this.globalSlots.set(g, next++);
       for (const a of sortedAttachments(g.attachments)) this.mdSlot(a.node);
-      if (g.attributes && !g.attributes.isEmpty) this.attrSlot(g.attributes);
+      if (g.attributes && !this.attrSetFor(g.attributes).isEmpty) this.attrSlot(this.attrSetFor(g.attributes));
     }
     for (const a of m.aliases) if (a.name === '') this.globalSlots.set(a, next++);
     for (const i of m.ifuncs) if (i.name === '') this.globalSlots.set(i, next++);
     for (const ops of m.namedMetadata.values()) for (const op of ops) this.mdSlot(op);
     for (const f of m.functions) {
       if (f.name === '') this.globalSlots.set(f, next++);
-      if (!f.attributes.fn.isEmpty) this.attrSlot(f.attributes.fn);
+      const fnAttrs = this.attrList(f.attributes).fn;
+      if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
     }
   }
 
@@ -698,7 +758,10 @@ class ModulePrinter {
     }
     for (const b of f.blocks) {
       for (const inst of b.instructions) {
-        if (inst instanceof CallInst && !inst.attributes.fn.isEmpty) this.attrSlot(inst.attributes.fn);
+        if (inst instanceof CallInst) {
+          const fnAttrs = this.attrList(inst.attributes).fn;
+          if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
+        }
       }
     }
     this.incorporateFunctionLocals(f);
@@ -805,7 +868,7 @@ class ModulePrinter {
     s += this.comdatSuffix(g);
     if (g.align !== undefined) s += `, align ${g.align}`;
     s += this.attachmentsText(g.attachments, ', ');
-    if (g.attributes && !g.attributes.isEmpty) s += ` #${this.attrSlot(g.attributes)}`;
+    if (g.attributes && !this.attrSetFor(g.attributes).isEmpty) s += ` #${this.attrSlot(this.attrSetFor(g.attributes))}`;
     this.w(s);
   }
 
@@ -925,7 +988,7 @@ class ModulePrinter {
 
   private printFunctionText(f: IRFunction): void {
     this.currentFunction = f;
-    const attrs = f.attributes;
+    const attrs = this.attrList(f.attributes);
     if (!attrs.fn.isEmpty) {
       const nonString = attrs.fn.attributes.filter((a) => a.kind !== 'string');
       if (nonString.length > 0) this.w(`; Function Attrs: ${nonString.map((a) => formatAttribute(a, (t) => this.type(t))).join(' ')}\n`);
@@ -1000,7 +1063,7 @@ class ModulePrinter {
     const insts = b.instructions;
     for (let i = 0; i < insts.length; i++) {
       const inst = insts[i]!;
-      if (inst.debugRecords) for (const r of inst.debugRecords) this.w(`    ${this.debugRecordText(r)}\n`);
+      if (inst.debugRecords) for (const r of inst.debugRecords) this.w(this.llvm15 ? `  ${this.debugRecordCallText(r)}\n` : `    ${this.debugRecordText(r)}\n`);
       if (this.capture?.instructions.has(inst)) this.captureInstruction(inst);
       else this.printInstruction(inst);
       this.ch(10);
@@ -1063,6 +1126,26 @@ class ModulePrinter {
     return `#dbg_${r.kind}(${ops.join(', ')})`;
   }
 
+  /** A debug record as the `llvm.dbg.*` call it stands for (LLVM 15): its last operand is the `!dbg`. */
+  private debugRecordCallText(r: DebugRecord): string {
+    const intrinsic = DEBUG_RECORD_INTRINSICS[r.kind]!;
+    const ops = r.operands.slice(0, -1).map((op) => (op === null ? 'metadata ptr null' : `metadata ${this.metadataOperand(op)}`));
+    const location = r.operands[r.operands.length - 1];
+    return `call void @${intrinsic.name}(${ops.join(', ')})${location ? `, !dbg ${this.metadataOperand(location)}` : ''}`;
+  }
+
+  /** Declarations of the `llvm.dbg.*` intrinsics that debug records were printed as (LLVM 15). */
+  private printRecordIntrinsicDeclarations(): void {
+    const kinds = new Set<string>();
+    for (const f of this.m.functions) for (const b of f.blocks) for (const inst of b.instructions) if (inst.debugRecords) for (const r of inst.debugRecords) kinds.add(r.kind);
+    for (const kind of ['declare', 'value', 'label']) {
+      if (!kinds.has(kind)) continue;
+      const { name, params } = DEBUG_RECORD_INTRINSICS[kind]!;
+      if (this.m.getFunction(name) !== undefined) continue;
+      this.w(`\ndeclare void @${name}(${Array.from({ length: params }, () => 'metadata').join(', ')})\n`);
+    }
+  }
+
   // --- instructions ------------------------------------------------------------------------------
 
   private localRef(v: Value): string {
@@ -1095,7 +1178,7 @@ class ModulePrinter {
       if (op === 'cmpxchg' && flags & Flag.WEAK) this.w(' weak');
       if (flags & Flag.VOLATILE) this.w(' volatile');
     }
-    if (flags !== 0) this.w(optimizationFlags(op, flags));
+    if (flags !== 0) this.w(optimizationFlags(op, this.llvm15 ? flagsForLLVM15(op, flags) : flags));
     if (inst instanceof CmpInst) {
       this.ch(32);
       this.w(inst.predicate);
@@ -1331,7 +1414,7 @@ class ModulePrinter {
       this.ch(32);
       this.w(c.callingConv);
     }
-    const attrs = c.attributes;
+    const attrs = this.attrList(c.attributes);
     if (!attrs.ret.isEmpty) {
       this.ch(32);
       this.w(this.attrSetText(attrs.ret));
@@ -1469,8 +1552,9 @@ class ModulePrinter {
       case 'expr': {
         const e = c.extra;
         let s = c.opcode;
-        if (e.flags) for (const f of e.flags) s += ' ' + f;
-        if (e.inRange) s += ` inrange(${e.inRange[0]}, ${e.inRange[1]})`;
+        // LLVM 15 has neither GEP nuw/nusw nor LLVM 19's inrange(a, b): promises, left out
+        if (e.flags) for (const f of e.flags) if (!(this.llvm15 && c.opcode === 'getelementptr' && (f === 'nuw' || f === 'nusw'))) s += ' ' + f;
+        if (e.inRange && !this.llvm15) s += ` inrange(${e.inRange[0]}, ${e.inRange[1]})`;
         if (e.predicate) s += ' ' + e.predicate;
         s += ' (';
         if (e.sourceElementType) s += this.type(e.sourceElementType) + ', ';
@@ -1534,7 +1618,7 @@ class ModulePrinter {
       const ops = n.operands.map((op) => (op === null ? 'null' : op.mk === 'value' ? this.typedOperand(op.value) : this.metadataOperand(op)));
       return `${prefix}!{${ops.join(', ')}}`;
     }
-    return prefix + printDINode(n, (md) => (md === null ? 'null' : this.metadataOperand(md)));
+    return prefix + printDINode(n, (md) => (md === null ? 'null' : this.metadataOperand(md)), this.llvm15 ? dwarfNameForLLVM15 : undefined);
   }
 }
 
