@@ -3,6 +3,7 @@
 #   LLVM 16 (opt, llvm-as, llvm-dis, FileCheck, not): the printer's oracle and the conformance runner;
 #   LLVM 19 (opt, FileCheck): inputs only it parses;
 #   LLVM 14 (opt, llvm-link): the typed-pointer mode's oracle;
+#   LLVM 15 (llvm-as, llvm-dis): the reader of IR printed with llvmVersion 15;
 #   GNU time: the benchmarks' peak-memory figures.
 # Tests that need a tool skip, naming it, when it is absent; CI installs everything.
 set -euo pipefail
@@ -12,6 +13,7 @@ needed=(
   /usr/lib/llvm-16/bin/FileCheck /usr/lib/llvm-16/bin/not
   /usr/lib/llvm-19/bin/opt /usr/lib/llvm-19/bin/FileCheck
   /usr/lib/llvm-14/bin/opt /usr/lib/llvm-14/bin/llvm-link
+  /usr/lib/llvm-15/bin/llvm-as /usr/lib/llvm-15/bin/llvm-dis
   /usr/bin/time
 )
 missing=()
@@ -22,11 +24,11 @@ if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup-llvm: all LLVM tools present"
   exit 0
 fi
-echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 llvm-19 llvm-14 time"
+echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 llvm-19 llvm-14 llvm-15 time"
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup-llvm: error: installing needs root (run: sudo bash scripts/setup-llvm.sh)" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq llvm-16-tools llvm-16 llvm-19 llvm-14 time >/dev/null
+apt-get install -y -qq llvm-16-tools llvm-16 llvm-19 llvm-14 llvm-15 time >/dev/null
