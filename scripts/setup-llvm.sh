@@ -4,7 +4,10 @@
 #   LLVM 19 (opt, FileCheck): inputs only it parses;
 #   LLVM 14 (opt, llvm-link): the typed-pointer mode's oracle;
 #   LLVM 15 (llvm-as, llvm-dis): the reader of IR printed with llvmVersion 15;
-#   GNU time: the benchmarks' peak-memory figures.
+#   GNU time: the benchmarks' peak-memory figures;
+#   separate compilation and linking (@syclkit/objects, syclkit link): LLVM 16's llc and llvm-ar
+#   (llvm-16), clang-offload-bundler-16 (clang-tools-16, interop tests), binutils (ar, readelf,
+#   strip) and a C compiler (cc) for the host link.
 # Tests that need a tool skip, naming it, when it is absent; CI installs everything.
 set -euo pipefail
 
@@ -15,6 +18,8 @@ needed=(
   /usr/lib/llvm-14/bin/opt /usr/lib/llvm-14/bin/llvm-link
   /usr/lib/llvm-15/bin/llvm-as /usr/lib/llvm-15/bin/llvm-dis
   /usr/bin/time
+  /usr/lib/llvm-16/bin/llc /usr/lib/llvm-16/bin/llvm-ar /usr/bin/clang-offload-bundler-16
+  /usr/bin/ar /usr/bin/readelf /usr/bin/strip /usr/bin/cc
 )
 missing=()
 for tool in "${needed[@]}"; do
@@ -24,11 +29,11 @@ if [ "${#missing[@]}" -eq 0 ]; then
   echo "setup-llvm: all LLVM tools present"
   exit 0
 fi
-echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 llvm-19 llvm-14 llvm-15 time"
+echo "setup-llvm: missing ${missing[*]}; installing llvm-16-tools llvm-16 llvm-19 llvm-14 llvm-15 clang-tools-16 binutils gcc time"
 if [ "$(id -u)" -ne 0 ]; then
   echo "setup-llvm: error: installing needs root (run: sudo bash scripts/setup-llvm.sh)" >&2
   exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq llvm-16-tools llvm-16 llvm-19 llvm-14 llvm-15 time >/dev/null
+apt-get install -y -qq llvm-16-tools llvm-16 llvm-19 llvm-14 llvm-15 clang-tools-16 binutils gcc time >/dev/null

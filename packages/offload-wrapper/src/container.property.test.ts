@@ -9,11 +9,16 @@
 //    with an offset inside the file, never a wrong result and never another exception.
 // 5. Any truncation (every shorter length) is reported as a ContainerError, never anything else.
 // 6. Appending bytes after the trailer is a ContainerError too (the trailer must end the file).
+// 7. The lookup table finds, for every offload entry, exported symbol and add-on image id, exactly
+//    the images a scan of the full listing finds, in registration order; a name no image has
+//    finds none.
+// 8. Reading one key lazily (open, lookup, the records found, their bytes) of a container with any
+//    single corrupted byte gives the uncorrupted answer or a ContainerError, never a wrong answer.
 import { crc32 } from 'node:zlib';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { buildDescriptor, descriptorShape, descriptorShapeOf } from '../test/arbitraries.js';
-import { ContainerReader, readContainer, writeContainer } from './container.js';
+import { ContainerReader, readContainer, writeContainer, type ContainerImage, type ContainerKeyKind } from './container.js';
 import { ContainerError } from './errors.js';
 import { fcOptions } from '@syclkit/testing';
 
@@ -108,4 +113,57 @@ describe('container properties', () => {
     longer.set(extra, bytes.length);
     expect(readError(longer)).toBeInstanceOf(ContainerError);
   });
+
+  /** Every key of a listing, with the images that have it, from a scan. */
+  function scannedKeys(images: readonly ContainerImage[]): Map<string, [ContainerKeyKind, string, number[]]> {
+    const keys = new Map<string, [ContainerKeyKind, string, number[]]>();
+    const add = (kind: ContainerKeyKind, name: string, position: number): void => {
+      const id = `${kind} ${name}`;
+      const entry = keys.get(id) ?? [kind, name, []];
+      if (!entry[2].includes(position)) entry[2].push(position);
+      keys.set(id, entry);
+    };
+    for (const image of images) {
+      for (const entry of image.entries) add('entry', entry, image.index);
+      for (const symbol of image.properties.getSet('SYCL/exported symbols')?.keys() ?? []) add('exported-symbol', symbol, image.index);
+      for (const id of image.properties.getSet('SYCL/add on image')?.keys() ?? []) add('add-on-image', id, image.index);
+    }
+    return keys;
+  }
+
+  test.prop([descriptorShape], fcOptions())('the lookup table finds what a scan finds', (shape) => {
+    const bytes = writeContainer(buildDescriptor(shape));
+    const keys = scannedKeys(ContainerReader.fromBytes(bytes).images);
+    const reader = ContainerReader.fromBytes(bytes); // a fresh reader: lookups without the listing
+    for (const [kind, name, positions] of keys.values()) {
+      expect(reader.lookupPositions(kind, name), `${kind} ${name}`).toEqual(positions);
+      expect(reader.lookup(kind, name).map((image) => image.index)).toEqual(positions);
+    }
+    for (const kind of ['entry', 'exported-symbol', 'add-on-image'] as const) {
+      if (!keys.has(`${kind} _ZTS1M`)) expect(reader.lookup(kind, '_ZTS1M')).toEqual([]);
+    }
+  });
+
+  test.prop([descriptorShape.filter((shape) => shape.some((bundle) => bundle.images.some((image) => image.entries.length > 0))), fc.nat(), fc.integer({ min: 1, max: 255 })], fcOptions())(
+    'reading one key of a corrupted container is right or a ContainerError',
+    (shape, position, xor) => {
+      const bytes = writeContainer(buildDescriptor(shape));
+      const name = ContainerReader.fromBytes(bytes).images.find((image) => image.entries.length > 0)!.entries[0]!;
+      const answer = (input: Uint8Array) => {
+        const reader = ContainerReader.fromBytes(input);
+        return reader.lookup('entry', name).map((image) => ({ name: image.name, target: image.target, index: image.index, data: [...reader.readImageData(image)] }));
+      };
+      const expected = answer(bytes);
+      const corrupted = bytes.slice();
+      corrupted[position % bytes.length]! ^= xor;
+      let got: unknown;
+      try {
+        got = answer(corrupted);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ContainerError);
+        return;
+      }
+      expect(got).toEqual(expected);
+    },
+  );
 });

@@ -8,6 +8,7 @@ import {
   CONTAINER_LAYOUT,
   CONTAINER_MAGIC,
   ContainerReader,
+  lookupKeyHash,
   ContainerWriter,
   readContainer,
   readContainerFile,
@@ -50,28 +51,69 @@ function errorOf(action: () => unknown): ContainerError {
 
 const read = (bytes: Uint8Array) => errorOf(() => readContainer(bytes, { fileName: 'app.fatbin' }));
 
+/** Records followed by `index` and a trailer for it. */
+function withIndex(records: Uint8Array, index: Uint8Array): Uint8Array {
+  const trailer = Buffer.alloc(32);
+  trailer.write('SKFATEND', 0, 'latin1');
+  trailer.writeBigUInt64LE(BigInt(records.length), 8);
+  trailer.writeBigUInt64LE(BigInt(index.length), 16);
+  trailer.writeUInt32LE(crc32(index) >>> 0, 24);
+  trailer.writeUInt32LE(crc32(trailer.subarray(0, 28)) >>> 0, 28);
+  return Buffer.concat([records, index, trailer]);
+}
+
+/** The index of a container (its bytes between the records and the trailer). */
+function indexOf(bytes: Uint8Array): { records: Uint8Array; index: Buffer } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  const at = Number(view.getBigUint64(bytes.length - 24, true));
+  return { records: bytes.subarray(0, at), index: Buffer.from(bytes.subarray(at, bytes.length - 32)) };
+}
+
 describe('container layout', () => {
-  it('starts with the 16-byte header: magic, version 1, flags 0, CRC-32 of bytes 0-11', () => {
+  it('starts with the 16-byte header: magic, version 2, flags 0, CRC-32 of bytes 0-11', () => {
     const bytes = writeContainer({ bundles: [] });
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x53, 0x4b, 0x46, 0x41, 0x54, 0x0d, 0x0a]);
     const view = new DataView(bytes.buffer, bytes.byteOffset);
-    expect(view.getUint16(8, true)).toBe(1);
+    expect(view.getUint16(8, true)).toBe(2);
     expect(view.getUint16(10, true)).toBe(0);
     expect(view.getUint32(12, true)).toBe(crc32(bytes.subarray(0, 12)) >>> 0);
   });
 
-  it('writes an empty container as header, an 8-byte index and the 32-byte trailer', () => {
+  it('writes an empty container as header, a 24-byte index (no bundle, an empty lookup table of one bucket) and the 32-byte trailer', () => {
     const bytes = writeContainer({ bundles: [] });
-    expect(bytes.length).toBe(16 + 8 + 32);
+    expect(bytes.length).toBe(16 + 24 + 32);
     expect(Buffer.from(bytes.subarray(16, 20)).toString('latin1')).toBe('INDX');
     const view = new DataView(bytes.buffer, bytes.byteOffset);
-    expect(view.getUint32(20, true)).toBe(0);
-    expect(Buffer.from(bytes.subarray(24, 32)).toString('latin1')).toBe('SKFATEND');
-    expect(Number(view.getBigUint64(32, true))).toBe(16);
-    expect(Number(view.getBigUint64(40, true))).toBe(8);
-    expect(view.getUint32(48, true)).toBe(crc32(bytes.subarray(16, 24)) >>> 0);
-    expect(view.getUint32(52, true)).toBe(crc32(bytes.subarray(24, 52)) >>> 0);
+    expect([20, 24, 28, 32, 36].map((at) => view.getUint32(at, true))).toEqual([0, 0, 1, 0, 0]); // bundles, keys, buckets, bucket starts
+    expect(Buffer.from(bytes.subarray(40, 48)).toString('latin1')).toBe('SKFATEND');
+    expect(Number(view.getBigUint64(48, true))).toBe(16);
+    expect(Number(view.getBigUint64(56, true))).toBe(24);
+    expect(view.getUint32(64, true)).toBe(crc32(bytes.subarray(16, 40)) >>> 0);
+    expect(view.getUint32(68, true)).toBe(crc32(bytes.subarray(40, 68)) >>> 0);
     expect(readContainer(bytes)).toEqual({ bundles: [] });
+  });
+
+  it('writes the index as bundles, all record offsets, then the lookup table with each key in the bucket of its FNV-1a hash', () => {
+    const bytes = writeContainer(sample());
+    const reader = ContainerReader.fromBytes(bytes);
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    const indexOffset = Number(view.getBigUint64(bytes.length - 24, true));
+    let at = indexOffset + 8;
+    const bundles: [string, number][] = [];
+    for (let b = 0; b < 2; b++) {
+      const length = view.getUint32(at, true);
+      bundles.push([Buffer.from(bytes.subarray(at + 4, at + 4 + length)).toString('utf8'), view.getUint32(at + 4 + length, true)]);
+      at += 8 + length;
+    }
+    expect(bundles).toEqual([['spir64', 2], ['intel_gpu_pvc', 1]]);
+    expect([0, 1, 2].map((i) => Number(view.getBigUint64(at + 8 * i, true)))).toEqual(reader.images.map((image) => image.recordOffset));
+    at += 24;
+    // one key: the entry _ZTS1K of images 0 and 2; one bucket
+    expect([view.getUint32(at, true), view.getUint32(at + 4, true), view.getUint32(at + 8, true), view.getUint32(at + 12, true)]).toEqual([1, 1, 0, 23]);
+    expect(lookupKeyHash('entry', '_ZTS1K')).toBe(0x0bc12ad4); // FNV-1a 32 of 01 '_ZTS1K', computed independently
+    const key = bytes.subarray(at + 16, at + 16 + 23);
+    expect([...key]).toEqual([1, 6, 0, 0, 0, ...Buffer.from('_ZTS1K'), 2, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0]);
+    expect(at + 16 + 23).toBe(bytes.length - 32);
   });
 
   it('puts each image record right after the previous one, data last', () => {
@@ -213,11 +255,11 @@ describe('diagnostics', () => {
 
   it('refuses a newer container version with a valid header', () => {
     const bytes = good.slice();
-    new DataView(bytes.buffer).setUint16(8, 2, true);
+    new DataView(bytes.buffer).setUint16(8, 3, true);
     new DataView(bytes.buffer).setUint32(12, crc32(bytes.subarray(0, 12)) >>> 0, true);
     const error = read(bytes);
     expect(error.offset).toBe(8);
-    expect(error.reason).toBe('offset 8 (0x8): unsupported container version 2: this reader reads version 1');
+    expect(error.reason).toBe('offset 8 (0x8): unsupported container version 3: this reader reads versions 1 and 2');
   });
 
   it('says where the file was cut inside an image record', () => {
@@ -273,22 +315,122 @@ describe('diagnostics', () => {
     const reader = ContainerReader.fromBytes(good);
     const second = reader.images[1]!;
     const recordsEnd = reader.images[2]!.dataOffset + reader.images[2]!.dataLength;
-    const index = Buffer.alloc(4 + 4 + 4 + 6 + 4 + 8);
+    const index = Buffer.alloc(4 + 4 + 4 + 6 + 4 + 8 + 4 + 4 + 8);
     index.write('INDX', 0, 'latin1');
     index.writeUInt32LE(1, 4);
     index.writeUInt32LE(6, 8);
     index.write('spir64', 12, 'latin1');
     index.writeUInt32LE(1, 18);
     index.writeBigUInt64LE(BigInt(second.recordOffset), 22);
-    const trailer = Buffer.alloc(32);
-    trailer.write('SKFATEND', 0, 'latin1');
-    trailer.writeBigUInt64LE(BigInt(recordsEnd), 8);
-    trailer.writeBigUInt64LE(BigInt(index.length), 16);
-    trailer.writeUInt32LE(crc32(index) >>> 0, 24);
-    trailer.writeUInt32LE(crc32(trailer.subarray(0, 28)) >>> 0, 28);
-    const bytes = Buffer.concat([good.subarray(0, recordsEnd), index, trailer]);
+    index.writeUInt32LE(1, 34); // an empty lookup table of one bucket
+    const bytes = withIndex(good.subarray(0, recordsEnd), index);
+    // opening reads the index only; the full read finds the gap
+    expect(ContainerReader.fromBytes(bytes).image(0).name).toBe('a_1');
     const error = read(bytes);
     expect(error.offset).toBe(16);
     expect(error.reason).toContain(`bytes 16–${second.recordOffset} belong to no image record listed in the index`);
+  });
+});
+
+describe('reading one kernel', () => {
+  function libraryDescriptor(): BinaryDescriptor {
+    const exporting = new PropertySetRegistry();
+    exporting.add('SYCL/exported symbols', '_Z3addii', uint32Value(1));
+    const definitions = new PropertySetRegistry();
+    definitions.add('SYCL/add on image', '1', uint32Value(1));
+    const stubs = new PropertySetRegistry();
+    stubs.add('SYCL/add on image', '1', uint32Value(0));
+    return {
+      bundles: [
+        {
+          target: 'spir64',
+          images: [
+            deviceImage({ name: 'k_0', target: 'spir64', image: Uint8Array.of(1), entries: ['_ZTS1K', '_Z3addii'], properties: exporting }),
+            deviceImage({ name: 'k_1', target: 'spir64', image: Uint8Array.of(2), entries: ['_ZTS1L'] }),
+            deviceImage({ name: 'k_2', target: 'spir64', image: Uint8Array.of(3), entries: ['act'], properties: definitions }),
+            deviceImage({ name: 'k_3', target: 'spir64', image: Uint8Array.of(4), entries: ['act'], properties: stubs }),
+          ],
+        },
+        { target: 'intel_gpu_pvc', images: [deviceImage({ name: 'k_0', target: 'intel_gpu_pvc', image: Uint8Array.of(5), entries: ['_ZTS1K'] })] },
+      ],
+    };
+  }
+
+  it('finds images by offload entry, exported function and add-on image id, in registration order', () => {
+    const reader = ContainerReader.fromBytes(writeContainer(libraryDescriptor()));
+    const names = (images: { name: string; target: string }[]) => images.map((image) => `${image.target}/${image.name}`);
+    expect(reader.bundleRanges).toEqual([
+      { target: 'spir64', first: 0, count: 4 },
+      { target: 'intel_gpu_pvc', first: 4, count: 1 },
+    ]);
+    expect(reader.imageCount).toBe(5);
+    expect(names(reader.lookup('entry', '_ZTS1K'))).toEqual(['spir64/k_0', 'intel_gpu_pvc/k_0']);
+    expect(reader.lookupPositions('entry', '_ZTS1K')).toEqual([0, 4]);
+    expect(names(reader.lookup('entry', 'act'))).toEqual(['spir64/k_2', 'spir64/k_3']);
+    expect(names(reader.lookup('exported-symbol', '_Z3addii'))).toEqual(['spir64/k_0']);
+    expect(names(reader.lookup('add-on-image', '1'))).toEqual(['spir64/k_2', 'spir64/k_3']);
+    expect(reader.lookup('entry', '_ZTS1M')).toEqual([]);
+    expect(reader.lookup('exported-symbol', '_ZTS1K')).toEqual([]);
+    expect(reader.image(4)).toMatchObject({ name: 'k_0', target: 'intel_gpu_pvc', index: 4, entries: ['_ZTS1K'] });
+    expect(reader.image(4)).toEqual(reader.images[4]);
+    expect(() => reader.image(5)).toThrow('no image 5: <memory> has 5 images');
+  });
+
+  it('reads only the index and the records of the images it looks up', () => {
+    const bytes = writeContainer(libraryDescriptor());
+    const whole = ContainerReader.fromBytes(bytes);
+    const damaged = bytes.slice();
+    for (const image of whole.images.filter((i) => !i.entries.includes('_ZTS1L'))) damaged[image.recordOffset + 30]! ^= 0xff; // metadata of the others
+    const path = join(dir, 'lazy.fatbin');
+    writeFileSync(path, damaged);
+    const reader = ContainerReader.open(path);
+    try {
+      const [image] = reader.lookup('entry', '_ZTS1L');
+      expect(image).toMatchObject({ name: 'k_1', index: 1 });
+      expect([...reader.readImageData(image!)]).toEqual([2]);
+      expect(() => reader.lookup('entry', '_ZTS1K')).toThrow(/corrupted metadata of image record 0 \(offset 16\)/);
+      expect(() => reader.bundles).toThrow(ContainerError);
+    } finally {
+      reader.close();
+    }
+  });
+
+  it('reads version 1 containers (no lookup table) and finds their images the same way', () => {
+    // The worked example of the README when it described version 1: bundle spir64, image 'a', entry K.
+    const dump = `
+      0000  89 53 4b 46 41 54 0d 0a 01 00 00 00 2c cd 0a d0
+      0010  49 4d 41 47 35 00 00 00 04 00 00 00 00 00 00 00
+      0020  03 27 5d 45 5e 46 b8 10 93 e2 70 c7 02 00 04 02
+      0030  00 00 00 00 01 00 00 00 61 00 00 00 00 00 00 00
+      0040  00 01 00 00 00 01 00 00 00 4b 01 00 00 00 01 00
+      0050  00 00 53 01 00 00 00 01 00 00 00 6e 01 10 00 00
+      0060  00 03 02 23 07 49 4e 44 58 01 00 00 00 06 00 00
+      0070  00 73 70 69 72 36 34 01 00 00 00 10 00 00 00 00
+      0080  00 00 00 53 4b 46 41 54 45 4e 44 65 00 00 00 00
+      0090  00 00 00 1e 00 00 00 00 00 00 00 32 1d be eb e5
+      00a0  fe cc 69`;
+    const v1 = new Uint8Array(Buffer.from(dump.replace(/^\s*[0-9a-f]{4} {2}/gm, '').replace(/\s+/g, ''), 'hex'));
+    const reader = ContainerReader.fromBytes(v1);
+    expect(reader.version).toBe(1);
+    expect(reader.bundleRanges).toEqual([{ target: 'spir64', first: 0, count: 1 }]);
+    const [image] = reader.lookup('entry', 'K');
+    expect(image).toMatchObject({ name: 'a', target: 'spir64', index: 0, format: ImageFormat.SPIRV });
+    expect([...reader.readImageData(image!)]).toEqual([3, 2, 0x23, 7]);
+    expect(reader.lookup('entry', 'L')).toEqual([]);
+    // written again, it is a version 2 container with the same content
+    const again = writeContainer(readContainer(v1));
+    expect(ContainerReader.fromBytes(again).version).toBe(2);
+    expect(readContainer(again)).toEqual(readContainer(v1));
+  });
+
+  it('finds a lookup table that disagrees with the records when reading the whole container', () => {
+    const bytes = writeContainer(sample());
+    const { records, index } = indexOf(bytes);
+    // the one key (_ZTS1K: images 0 and 2) now names images 0 and 1
+    index.writeUInt32LE(1, index.length - 4);
+    const lying = withIndex(records, index);
+    const reader = ContainerReader.fromBytes(lying, { fileName: 'app.fatbin' });
+    expect(reader.lookupPositions('entry', '_ZTS1K')).toEqual([0, 1]);
+    expect(read(lying).reason).toMatch(/index: the lookup table's entry key '_ZTS1K' lists images 0, 1, but the records give it to images 0, 2$/);
   });
 });

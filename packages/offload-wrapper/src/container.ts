@@ -1,23 +1,28 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
-import { AtomicFile, PropertySetRegistry, PropertyType, type PropertyValue } from '@syclkit/formats';
+import { AtomicFile, PropertySetName, PropertySetRegistry, PropertyType, type PropertyValue } from '@syclkit/formats';
 import { ByteBuilder, ByteCursor } from './binary-io.js';
 import { checkDeviceImage, type BinaryDescriptor, type Bundle, type DeviceImage } from './descriptor.js';
 import { ContainerError, WrapperError } from './errors.js';
+import { ADD_ON_IMAGE_SET } from './inspect.js';
 
 /*
  * The fat-binary container (README "Container format" documents it byte by byte):
  *
  *   header (16) | image record* | index | trailer (32)
  *
- * Records are written as images are produced; the index (bundles, their targets and the offsets of
- * their records) and the trailer are written last. Every byte is covered by a CRC-32.
+ * Records are written as images are produced; the index (bundles, their targets, the offsets of
+ * their records and a hash table from kernel names, exported functions and add-on image ids to
+ * images) and the trailer are written last. Every byte is covered by a CRC-32. A reader of one
+ * kernel reads the header, the trailer, the index and the records of the images it finds there.
  */
 
 /** `\x89SKFAT\r\n`: the high byte catches 7-bit transfers, CR LF catches newline conversion. */
 export const CONTAINER_MAGIC: Uint8Array = Uint8Array.of(0x89, 0x53, 0x4b, 0x46, 0x41, 0x54, 0x0d, 0x0a);
-/** The container format version this package writes and reads. */
-export const CONTAINER_VERSION = 1;
+/** The container format version this package writes; it reads this one and version 1. */
+export const CONTAINER_VERSION = 2;
+/** Version 1: the same records, an index without the lookup table (read by listing every record). */
+const CONTAINER_VERSION_1 = 1;
 
 const HEADER_SIZE = 16;
 const RECORD_HEADER_SIZE = 28;
@@ -106,6 +111,59 @@ function encodeImageMetadata(image: DeviceImage): Uint8Array {
   return out.finish();
 }
 
+// --- the lookup table ----------------------------------------------------------------------------
+
+/** What the lookup table of a container indexes images by. */
+export type ContainerKeyKind = 'entry' | 'exported-symbol' | 'add-on-image';
+
+/** The kind byte of a key in the table. */
+const KEY_KIND_CODE: Readonly<Record<ContainerKeyKind, number>> = { entry: 1, 'exported-symbol': 2, 'add-on-image': 3 };
+const KEY_KIND_NAME: readonly (ContainerKeyKind | undefined)[] = [undefined, 'entry', 'exported-symbol', 'add-on-image'];
+
+const utf8Encoder = new TextEncoder();
+
+/** FNV-1a (32 bits) over the kind byte, then the key's UTF-8 bytes. */
+export function lookupKeyHash(kind: ContainerKeyKind, name: string | Uint8Array): number {
+  const bytes = typeof name === 'string' ? utf8Encoder.encode(name) : name;
+  let hash = Math.imul(0x811c9dc5 ^ KEY_KIND_CODE[kind], 0x01000193);
+  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i]!, 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * The keys an image is found by: its offload entries, the device functions it exports (the
+ * property names of `SYCL/exported symbols`) and the add-on image pairs it belongs to (the
+ * property names of `SYCL/add on image`), without repeats.
+ */
+function lookupKeysOf(image: Pick<DeviceImage, 'entries' | 'properties'>): [ContainerKeyKind, string][] {
+  const keys: [ContainerKeyKind, string][] = [];
+  const seen = new Set<string>();
+  const add = (kind: ContainerKeyKind, name: string): void => {
+    const id = `${KEY_KIND_CODE[kind]}:${name}`;
+    if (seen.has(id)) return;
+    seen.add(id);
+    keys.push([kind, name]);
+  };
+  for (const entry of image.entries) add('entry', entry);
+  for (const symbol of image.properties.getSet(PropertySetName.EXPORTED_SYMBOLS)?.keys() ?? []) add('exported-symbol', symbol);
+  for (const id of image.properties.getSet(ADD_ON_IMAGE_SET)?.keys() ?? []) add('add-on-image', id);
+  return keys;
+}
+
+/** The smallest power of two that is at least `count` (and at least 1). */
+function bucketCountFor(count: number): number {
+  let buckets = 1;
+  while (buckets < count) buckets *= 2;
+  return buckets;
+}
+
+interface WrittenKey {
+  readonly kind: ContainerKeyKind;
+  readonly utf8: Uint8Array;
+  /** Images in the order they were added (writer ordinals). */
+  readonly images: number[];
+}
+
 /**
  * Writes a container as images are produced: each `addImage` writes that image's record at once,
  * so memory holds only offsets, never earlier images. Bundles are keyed by target and listed in
@@ -117,6 +175,10 @@ export class ContainerWriter {
   readonly #sink: MemorySink | AtomicFile;
   readonly #bundles: { target: string; offsets: number[] }[] = [];
   readonly #byTarget = new Map<string, { target: string; offsets: number[] }>();
+  /** Per image, in the order added: its bundle, and its place in that bundle. */
+  readonly #addedTo: number[] = [];
+  readonly #addedAt: number[] = [];
+  readonly #keys = new Map<string, WrittenKey>();
   #images = 0;
   #state: 'open' | 'finished' | 'aborted' = 'open';
   #bytes: Uint8Array | undefined;
@@ -184,19 +246,55 @@ export class ContainerWriter {
       throw error;
     }
     bundle.offsets.push(offset);
+    this.#addedTo.push(this.#bundles.indexOf(bundle));
+    this.#addedAt.push(bundle.offsets.length - 1);
+    for (const [kind, name] of lookupKeysOf(image)) {
+      const id = `${KEY_KIND_CODE[kind]}:${name}`;
+      let key = this.#keys.get(id);
+      if (key === undefined) this.#keys.set(id, (key = { kind, utf8: utf8Encoder.encode(name), images: [] }));
+      key.images.push(this.#images);
+    }
     this.#images++;
+  }
+
+  /**
+   * The index: bundles (target, image count), the record offsets of all images in registration
+   * order (bundle by bundle), then the lookup table: key count, bucket count B (a power of two),
+   * B + 1 bucket starts and the buckets, each key with the registration positions of its images.
+   */
+  #index(): Uint8Array {
+    const index = new ByteBuilder().bytes(INDEX_TAG).u32(this.#bundles.length);
+    const first: number[] = [];
+    let total = 0;
+    for (const bundle of this.#bundles) {
+      index.string(bundle.target).u32(bundle.offsets.length);
+      first.push(total);
+      total += bundle.offsets.length;
+    }
+    for (const bundle of this.#bundles) for (const offset of bundle.offsets) index.u64(offset);
+    const buckets = bucketCountFor(this.#keys.size);
+    const lists: WrittenKey[][] = Array.from({ length: buckets }, () => []);
+    for (const key of this.#keys.values()) lists[lookupKeyHash(key.kind, key.utf8) & (buckets - 1)]!.push(key);
+    const area = new ByteBuilder();
+    const starts: number[] = [0];
+    for (const list of lists) {
+      for (const key of list) {
+        const positions = key.images.map((ordinal) => first[this.#addedTo[ordinal]!]! + this.#addedAt[ordinal]!).sort((a, b) => a - b);
+        area.u8(KEY_KIND_CODE[key.kind]).u32(key.utf8.length).bytes(key.utf8).u32(positions.length);
+        for (const position of positions) area.u32(position);
+      }
+      starts.push(area.length);
+    }
+    index.u32(this.#keys.size).u32(buckets);
+    for (const start of starts) index.u32(start);
+    return index.bytes(area.finish()).finish();
   }
 
   /** Writes the index and trailer and, for a file, puts it in place. */
   finish(): ContainerSummary {
     this.#open();
     try {
-      const index = new ByteBuilder().bytes(INDEX_TAG).u32(this.#bundles.length);
-      for (const bundle of this.#bundles) {
-        index.string(bundle.target).u32(bundle.offsets.length);
-        for (const offset of bundle.offsets) index.u64(offset);
-      }
-      const indexBytes = index.finish();
+      const indexBytes = this.#index();
       const indexOffset = this.#sink.position;
       const trailer = new ByteBuilder().bytes(TRAILER_MAGIC).u64(indexOffset).u64(indexBytes.length).u32(crc(indexBytes));
       trailer.u32(crc(trailer.finish()));
@@ -326,24 +424,69 @@ export interface ContainerBundle {
   readonly images: readonly ContainerImage[];
 }
 
+/** A bundle as the index lists it: its target and its images' positions in registration order. */
+export interface ContainerBundleRange {
+  readonly target: string;
+  /** Position of its first image. */
+  readonly first: number;
+  readonly count: number;
+}
+
 /** `readContainer`/`ContainerReader.fromBytes` options. */
 export interface ReadContainerOptions {
   /** Name used in error messages (default `<memory>`). */
   readonly fileName?: string;
 }
 
+/** Where the lookup table of a version 2 index lies, relative to the index's first byte. */
+interface LookupTable {
+  readonly keys: number;
+  readonly buckets: number;
+  /** The B + 1 bucket starts. */
+  readonly startsAt: number;
+  /** The buckets. */
+  readonly areaAt: number;
+  readonly areaLength: number;
+}
+
+/** One key of the lookup table as read. */
+interface TableKey {
+  readonly kind: ContainerKeyKind;
+  readonly name: string;
+  readonly positions: readonly number[];
+  /** Index offset of the key (for messages). */
+  readonly at: number;
+}
+
 /**
- * Reads a container without loading image bytes: opening checks the header, trailer, index and
- * every record's header and metadata (magic, version, bounds, CRC-32s, that the records tile the
- * file), so bundles and images can be listed; `readImageData` loads one image and checks its CRC.
- * Problems are ContainerErrors naming the file offset and what was expected there.
+ * Reads a container, a piece at a time. Opening checks the header, the trailer and the index (its
+ * CRC-32 and layout); that is enough to find an image by kernel name, exported function or add-on
+ * image id (`lookup`), and `image(i)` then reads and checks that image's record alone, so one
+ * kernel of a 50,000-image binary costs the index and a few records. `bundles` (every image)
+ * reads and checks every record, and that the records tile the file. Image bytes stay on disk
+ * until `readImageData`, which checks their CRC. Version 1 containers (no lookup table) are read
+ * whole when opened. Problems are ContainerErrors naming the file offset and what was expected
+ * there.
  */
 export class ContainerReader {
   readonly fileName: string;
   readonly version: number;
   readonly size: number;
-  readonly bundles: readonly ContainerBundle[];
+  /** Bundles as the index lists them (no record read). */
+  readonly bundleRanges: readonly ContainerBundleRange[];
+  /** Images in all bundles. */
+  readonly imageCount: number;
   readonly #source: ByteSource;
+  #indexOffset = 0;
+  /** Version 2: the index bytes (checked against their CRC), where the record offsets start, the lookup table. */
+  #index: Uint8Array | undefined;
+  #indexView: DataView | undefined;
+  #offsetsAt = 0;
+  #table: LookupTable | undefined;
+  readonly #images: (ContainerImage | undefined)[];
+  #bundles: ContainerBundle[] | undefined;
+  /** Version 1: positions by key, made from the listing on the first lookup. */
+  #keys: Map<string, number[]> | undefined;
 
   private constructor(source: ByteSource, fileName: string) {
     this.#source = source;
@@ -352,14 +495,30 @@ export class ContainerReader {
     try {
       this.version = this.#readHeader();
       const { indexOffset, indexLength, indexCrc } = this.#readTrailer();
-      this.bundles = this.#readIndex(indexOffset, indexLength, indexCrc);
+      this.#indexOffset = indexOffset;
+      const bytes = this.#source.read(indexOffset, indexLength);
+      const computed = crc(bytes);
+      if (computed !== indexCrc) {
+        throw this.#error(`corrupted index: its CRC-32 is ${hex32(computed)}, the trailer says ${hex32(indexCrc)}`, indexOffset);
+      }
+      if (this.version === CONTAINER_VERSION_1) {
+        const bundles = this.#readIndexV1(bytes, indexOffset);
+        this.#bundles = bundles;
+        this.bundleRanges = rangesOf(bundles.map((bundle) => [bundle.target, bundle.images.length]));
+        this.#images = bundles.flatMap((bundle) => bundle.images);
+      } else {
+        this.bundleRanges = this.#readIndexV2(bytes, indexOffset);
+        this.#images = [];
+      }
+      const last = this.bundleRanges[this.bundleRanges.length - 1];
+      this.imageCount = last === undefined ? 0 : last.first + last.count;
     } catch (error) {
       source.close();
       throw error;
     }
   }
 
-  /** Opens a container file (read with positioned reads; image bytes stay on disk). */
+  /** Opens a container file (read with positioned reads; records and image bytes stay on disk). */
   static open(path: string): ContainerReader {
     return new ContainerReader(new FileSource(path), path);
   }
@@ -369,9 +528,65 @@ export class ContainerReader {
     return new ContainerReader(new MemorySource(bytes), options.fileName ?? '<memory>');
   }
 
-  /** All images in registration order. */
+  /** Every bundle with every image: reads and checks every record (once; later calls reuse it). */
+  get bundles(): readonly ContainerBundle[] {
+    this.#bundles ??= this.#readAllRecords();
+    return this.#bundles;
+  }
+
+  /** All images in registration order (reads every record, as `bundles`). */
   get images(): ContainerImage[] {
     return this.bundles.flatMap((bundle) => bundle.images);
+  }
+
+  /** The image at a position in registration order; reads and checks its record only. */
+  image(position: number): ContainerImage {
+    if (!Number.isInteger(position) || position < 0 || position >= this.imageCount) {
+      throw new WrapperError(`no image ${position}: ${this.fileName} has ${this.imageCount} image${this.imageCount === 1 ? '' : 's'}`);
+    }
+    let image = this.#images[position];
+    if (image === undefined) {
+      const offset = this.#recordOffset(this.#indexView!, this.#offsetsAt + 8 * position, `image ${position}`);
+      const range = this.#rangeOf(position);
+      const record = this.#readRecord(offset, this.#indexOffset, position);
+      image = { ...record, target: range.target, index: position };
+      this.#images[position] = image;
+    }
+    return image;
+  }
+
+  /**
+   * The images with a key, in registration order: `entry` (an offload entry: a kernel, or an
+   * exported function the image lists), `exported-symbol` (a name in `SYCL/exported symbols`),
+   * `add-on-image` (a pair id in `SYCL/add on image`). Reads the index's bucket for the key and
+   * the records of the images found.
+   */
+  lookup(kind: ContainerKeyKind, name: string): ContainerImage[] {
+    return this.lookupPositions(kind, name).map((position) => this.image(position));
+  }
+
+  /** The positions `lookup` would read (no record read). */
+  lookupPositions(kind: ContainerKeyKind, name: string): readonly number[] {
+    if (this.#table === undefined) {
+      this.#keys ??= keyMapOf(this.images);
+      return this.#keys.get(`${KEY_KIND_CODE[kind]}:${name}`) ?? [];
+    }
+    const utf8 = utf8Encoder.encode(name);
+    const bucket = lookupKeyHash(kind, utf8) & (this.#table.buckets - 1);
+    for (const key of this.#bucketKeys(bucket)) if (key.kind === kind && key.name === name) return key.positions;
+    return [];
+  }
+
+  #rangeOf(position: number): ContainerBundleRange {
+    const ranges = this.bundleRanges;
+    let low = 0;
+    let high = ranges.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (ranges[mid]!.first <= position) low = mid;
+      else high = mid - 1;
+    }
+    return ranges[low]!;
   }
 
   #error(reason: string, offset: number): ContainerError {
@@ -407,8 +622,8 @@ export class ContainerReader {
     if (stored !== computed) {
       throw this.#error(`corrupted header: its CRC-32 is ${hex32(computed)}, the header says ${hex32(stored)}`, 12);
     }
-    if (version !== CONTAINER_VERSION) {
-      throw this.#error(`unsupported container version ${version}: this reader reads version ${CONTAINER_VERSION}`, 8);
+    if (version !== CONTAINER_VERSION && version !== CONTAINER_VERSION_1) {
+      throw this.#error(`unsupported container version ${version}: this reader reads versions ${CONTAINER_VERSION_1} and ${CONTAINER_VERSION}`, 8);
     }
     if (flags !== 0) throw this.#error(`header flags must be 0, found ${flags}`, 10);
     return version;
@@ -487,20 +702,17 @@ export class ContainerReader {
     );
   }
 
-  #readIndex(indexOffset: number, indexLength: number, indexCrc: number): ContainerBundle[] {
-    const bytes = this.#source.read(indexOffset, indexLength);
-    const computed = crc(bytes);
-    if (computed !== indexCrc) {
-      throw this.#error(`corrupted index: its CRC-32 is ${hex32(computed)}, the trailer says ${hex32(indexCrc)}`, indexOffset);
-    }
-    const cursor = new ByteCursor(bytes, indexOffset, this.fileName, 'index');
+  /**
+   * The bundles of an index, from its start: target and image count, and in version 1 where the
+   * bundle's record offsets are (they follow its count; in version 2 they follow the list).
+   */
+  #readBundleList(cursor: ByteCursor, version1: boolean): { target: string; count: number; offsetsAt: number }[] {
     const tagAt = cursor.offset;
     const tag = cursor.bytes(4, 'the index tag "INDX"');
     if (!sameBytes(tag, INDEX_TAG)) throw this.#error(`expected the index tag ${hex(INDEX_TAG)} ("INDX"), found ${hex(tag)}`, tagAt);
     const bundleCount = cursor.u32('the bundle count');
-    const listed: { target: string; offsets: number[] }[] = [];
     const targets = new Set<string>();
-    const owner = new Map<number, string>();
+    const out: { target: string; count: number; offsetsAt: number }[] = [];
     for (let b = 0; b < bundleCount; b++) {
       const targetAt = cursor.offset;
       const target = cursor.string(`the target of bundle ${b}`);
@@ -510,29 +722,120 @@ export class ContainerReader {
       if (count > cursor.remaining / 8) {
         throw cursor.error(`index: bundle '${target}' lists ${count} images, more than the index can hold`);
       }
-      const offsets: number[] = [];
-      for (let i = 0; i < count; i++) {
-        const at = cursor.offset;
-        const offset = cursor.u64(`the record offset of image ${i} of bundle '${target}'`);
-        if (offset < HEADER_SIZE || offset + RECORD_HEADER_SIZE > indexOffset) {
-          throw this.#error(
-            `index: image ${i} of bundle '${target}' is at offset ${offset}, outside the record area (offsets ${HEADER_SIZE}–${indexOffset})`,
-            at,
-          );
-        }
-        if (owner.has(offset)) throw this.#error(`index: offset ${offset} is listed twice`, at);
-        owner.set(offset, target);
-        offsets.push(offset);
-      }
-      listed.push({ target, offsets });
+      out.push({ target, count, offsetsAt: cursor.position });
+      if (version1) cursor.bytes(8 * count, `the record offsets of bundle '${target}'`);
     }
-    cursor.end();
-    if (owner.size > MAX_IMAGES) throw this.#error(`index: ${owner.size} images, the runtime descriptor holds at most ${MAX_IMAGES}`, indexOffset);
+    return out;
+  }
 
-    // The records must tile the area between the header and the index: no gap, no overlap.
-    const records = new Map<number, Omit<ContainerImage, 'index' | 'target'>>();
+  /** Version 2: bundles, the record offsets of all images, the lookup table. */
+  #readIndexV2(bytes: Uint8Array, indexOffset: number): ContainerBundleRange[] {
+    const cursor = new ByteCursor(bytes, indexOffset, this.fileName, 'index');
+    const ranges = rangesOf(this.#readBundleList(cursor, false).map((bundle) => [bundle.target, bundle.count]));
+    const last = ranges[ranges.length - 1];
+    const total = last === undefined ? 0 : last.first + last.count;
+    if (total > MAX_IMAGES) throw this.#error(`index: ${total} images, the runtime descriptor holds at most ${MAX_IMAGES}`, indexOffset);
+    this.#offsetsAt = cursor.position;
+    cursor.bytes(8 * total, `the record offsets of ${total} image${total === 1 ? '' : 's'}`);
+    const keys = cursor.u32('the key count of the lookup table');
+    const bucketsAt = cursor.offset;
+    const buckets = cursor.u32('the bucket count of the lookup table');
+    if (buckets === 0 || (buckets & (buckets - 1)) !== 0) throw this.#error(`index: the lookup table's bucket count must be a power of two, found ${buckets}`, bucketsAt);
+    const startsAt = cursor.position;
+    cursor.bytes(4 * (buckets + 1), `the ${buckets + 1} bucket starts of the lookup table`);
+    const areaAt = cursor.position;
+    const areaLength = cursor.remaining;
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const firstStart = view.getUint32(startsAt, true);
+    const lastStart = view.getUint32(startsAt + 4 * buckets, true);
+    if (firstStart !== 0 || lastStart !== areaLength) {
+      throw this.#error(`index: the lookup table's buckets must span its last ${areaLength} bytes, its starts say ${firstStart}–${lastStart}`, indexOffset + startsAt);
+    }
+    this.#index = bytes;
+    this.#indexView = view;
+    this.#table = { keys, buckets, startsAt, areaAt, areaLength };
+    return ranges;
+  }
+
+  /** The keys of one bucket of the lookup table, checked as read. */
+  #bucketKeys(bucket: number): TableKey[] {
+    const table = this.#table!;
+    const view = this.#indexView!;
+    const startAt = table.startsAt + 4 * bucket;
+    const start = view.getUint32(startAt, true);
+    const end = view.getUint32(startAt + 4, true);
+    if (start > end || end > table.areaLength) {
+      throw this.#error(`index: bucket ${bucket} of the lookup table spans bytes ${start}–${end} of ${table.areaLength}`, this.#indexOffset + startAt);
+    }
+    const base = table.areaAt + start;
+    const cursor = new ByteCursor(this.#index!.subarray(base, table.areaAt + end), this.#indexOffset + base, this.fileName, `bucket ${bucket} of the lookup table`);
+    const keys: TableKey[] = [];
+    while (cursor.remaining > 0) {
+      const at = cursor.offset;
+      const code = cursor.u8('the kind of a key');
+      const kind = KEY_KIND_NAME[code];
+      if (kind === undefined) throw cursor.error(`${cursor.region}: key kind ${code}; expected 1 (entry), 2 (exported symbol) or 3 (add-on image)`, at);
+      const name = cursor.string('a key');
+      const count = cursor.u32(`the image count of key '${name}'`);
+      if (count > cursor.remaining / 4) throw cursor.error(`${cursor.region}: key '${name}' lists ${count} images, more than the bucket holds`);
+      const positions: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const positionAt = cursor.offset;
+        const position = cursor.u32(`image ${i} of key '${name}'`);
+        if (position >= this.imageCount || (i > 0 && position <= positions[i - 1]!)) {
+          throw cursor.error(`${cursor.region}: key '${name}' lists image ${position}, ${position >= this.imageCount ? `but there are ${this.imageCount}` : 'out of ascending order'}`, positionAt);
+        }
+        positions.push(position);
+      }
+      keys.push({ kind, name, positions, at });
+    }
+    return keys;
+  }
+
+  /** Version 1: bundles with every record read. */
+  #readIndexV1(bytes: Uint8Array, indexOffset: number): ContainerBundle[] {
+    const cursor = new ByteCursor(bytes, indexOffset, this.fileName, 'index');
+    const listed = this.#readBundleList(cursor, true);
+    cursor.end();
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const owner = new Set<number>();
+    const offsetsOf = listed.map(({ target, count, offsetsAt }) => {
+      const list: number[] = [];
+      for (let i = 0; i < count; i++) {
+        const at = indexOffset + offsetsAt + 8 * i;
+        const offset = this.#recordOffset(view, offsetsAt + 8 * i, `image ${i} of bundle '${target}'`);
+        if (owner.has(offset)) throw this.#error(`index: offset ${offset} is listed twice`, at);
+        owner.add(offset);
+        list.push(offset);
+      }
+      return list;
+    });
+    if (owner.size > MAX_IMAGES) throw this.#error(`index: ${owner.size} images, the runtime descriptor holds at most ${MAX_IMAGES}`, indexOffset);
+    const records = this.#tile([...owner], indexOffset, (offset, ordinal) => this.#readRecord(offset, indexOffset, ordinal));
+    let index = 0;
+    return listed.map(({ target }, b) => ({
+      target,
+      images: offsetsOf[b]!.map((offset) => ({ ...records.get(offset)!, target, index: index++ })),
+    }));
+  }
+
+  /** A record offset of the index (at `at` in its bytes), which must lie in the record area. */
+  #recordOffset(view: DataView, at: number, what: string): number {
+    const offset = view.getBigUint64(at, true);
+    if (offset < BigInt(HEADER_SIZE) || offset + BigInt(RECORD_HEADER_SIZE) > BigInt(this.#indexOffset)) {
+      throw this.#error(`index: ${what} is at offset ${offset}, outside the record area (offsets ${HEADER_SIZE}–${this.#indexOffset})`, this.#indexOffset + at);
+    }
+    return Number(offset);
+  }
+
+  /**
+   * Reads the records at `offsets` in file order, checking that they tile the bytes between the
+   * header and the index: no gap, no overlap.
+   */
+  #tile<T extends { dataOffset: number; dataLength: number }>(offsets: number[], indexOffset: number, read: (offset: number, ordinal: number) => T): Map<number, T> {
+    const records = new Map<number, T>();
     let expected = HEADER_SIZE;
-    for (const offset of [...owner.keys()].sort((a, b) => a - b)) {
+    for (const offset of offsets.sort((a, b) => a - b)) {
       if (offset !== expected) {
         throw this.#error(
           offset > expected
@@ -541,18 +844,60 @@ export class ContainerReader {
           Math.min(offset, expected),
         );
       }
-      const record = this.#readRecord(offset, indexOffset, records.size);
+      const record = read(offset, records.size);
       records.set(offset, record);
       expected = record.dataOffset + record.dataLength;
     }
     if (expected !== indexOffset) {
       throw this.#error(`bytes ${expected}–${indexOffset} belong to no image record listed in the index`, expected);
     }
-    let index = 0;
-    return listed.map(({ target, offsets }) => ({
-      target,
-      images: offsets.map((offset) => ({ ...records.get(offset)!, target, index: index++ })),
-    }));
+    return records;
+  }
+
+  /** Version 2: every record, the tiling, and that the lookup table lists exactly the images' keys. */
+  #readAllRecords(): ContainerBundle[] {
+    const view = this.#indexView!;
+    const positionAt = new Map<number, number>();
+    for (let position = 0; position < this.imageCount; position++) {
+      const at = this.#offsetsAt + 8 * position;
+      const offset = this.#recordOffset(view, at, `image ${position}`);
+      if (positionAt.has(offset)) throw this.#error(`index: offset ${offset} is listed twice`, this.#indexOffset + at);
+      positionAt.set(offset, position);
+    }
+    this.#tile([...positionAt.keys()], this.#indexOffset, (offset) => this.image(positionAt.get(offset)!));
+    const images = Array.from({ length: this.imageCount }, (_, position) => this.image(position));
+    this.#checkTable(images);
+    return this.bundleRanges.map((range) => ({ target: range.target, images: images.slice(range.first, range.first + range.count) }));
+  }
+
+  /** The lookup table must hold each key of the images, with exactly their positions, in the bucket of its hash. */
+  #checkTable(images: readonly ContainerImage[]): void {
+    const table = this.#table!;
+    const expected = keyMapOf(images);
+    const seen = new Set<string>();
+    for (let bucket = 0; bucket < table.buckets; bucket++) {
+      for (const key of this.#bucketKeys(bucket)) {
+        const id = `${KEY_KIND_CODE[key.kind]}:${key.name}`;
+        const wrong = (reason: string): ContainerError => this.#error(`index: the lookup table's ${key.kind} key '${key.name}' ${reason}`, key.at);
+        if ((lookupKeyHash(key.kind, key.name) & (table.buckets - 1)) !== bucket) throw wrong(`is in bucket ${bucket}, not in the bucket of its hash`);
+        if (seen.has(id)) throw wrong('appears twice');
+        seen.add(id);
+        const positions = expected.get(id);
+        if (positions === undefined) throw wrong('belongs to no image');
+        if (positions.length !== key.positions.length || positions.some((p, i) => p !== key.positions[i])) {
+          throw wrong(`lists images ${key.positions.join(', ')}, but the records give it to images ${positions.join(', ')}`);
+        }
+      }
+    }
+    if (seen.size !== expected.size || table.keys !== expected.size) {
+      const missing = [...expected.keys()].find((id) => !seen.has(id));
+      throw this.#error(
+        missing === undefined
+          ? `index: the lookup table says it holds ${table.keys} keys, it holds ${seen.size}`
+          : `index: the lookup table lacks the key '${missing.slice(2)}' of image ${expected.get(missing)![0]}`,
+        this.#indexOffset + table.startsAt,
+      );
+    }
   }
 
   #readRecord(offset: number, limit: number, ordinal: number): Omit<ContainerImage, 'index' | 'target'> {
@@ -614,7 +959,7 @@ export class ContainerReader {
     return { bundles: this.bundles.map((bundle) => ({ target: bundle.target, images: bundle.images.map((image) => this.readImage(image)) })) };
   }
 
-  /** Reads and checks every image's bytes without keeping them. */
+  /** Reads and checks every record and every image's bytes without keeping the bytes. */
   verify(): void {
     for (const image of this.images) this.readImageData(image);
   }
@@ -622,6 +967,30 @@ export class ContainerReader {
   close(): void {
     this.#source.close();
   }
+}
+
+/** Bundle ranges from (target, image count) pairs. */
+function rangesOf(listed: readonly (readonly [string, number])[]): ContainerBundleRange[] {
+  let first = 0;
+  return listed.map(([target, count]) => {
+    const range = { target, first, count };
+    first += count;
+    return range;
+  });
+}
+
+/** Positions by key (`<kind code>:<name>`) of images in registration order. */
+function keyMapOf(images: readonly ContainerImage[]): Map<string, number[]> {
+  const keys = new Map<string, number[]>();
+  for (const image of images) {
+    for (const [kind, name] of lookupKeysOf(image)) {
+      const id = `${KEY_KIND_CODE[kind]}:${name}`;
+      const list = keys.get(id);
+      if (list === undefined) keys.set(id, [image.index]);
+      else list.push(image.index);
+    }
+  }
+  return keys;
 }
 
 function decodeImageMetadata(cursor: ByteCursor): Omit<DeviceImage, 'image' | 'target'> {

@@ -13,18 +13,22 @@ import {
 import { describe, expect, it } from 'vitest';
 import { ContainerReader, ContainerWriter } from './container.js';
 import { deviceImage } from './descriptor.js';
-import { displayProperties, displayPropertyValue, formatAspect, formatInspectReport, imageRequirements, inspectContainer } from './inspect.js';
+import { displayProperties, displayPropertyValue, formatAspect, formatInspectReport, imageRequirements, inspectContainer, inspectKernel } from './inspect.js';
 import { packTables } from './pack.js';
 
 const fixtures = fileURLToPath(new URL('../test/fixtures/two-targets/', import.meta.url));
 
-async function fixtureReport() {
+async function fixtureReader() {
   const writer = ContainerWriter.toMemory();
   await packTables([{ table: 'spir64.table' }, { table: 'intel_gpu_dg1.table', target: 'intel_gpu_dg1' }], (image) => writer.addImage(image), {
     baseDir: fixtures,
   });
   writer.finish();
-  return inspectContainer(ContainerReader.fromBytes(writer.bytes(), { fileName: 'app.fatbin' }));
+  return ContainerReader.fromBytes(writer.bytes(), { fileName: 'app.fatbin' });
+}
+
+async function fixtureReport() {
+  return inspectContainer(await fixtureReader());
 }
 
 describe('displayPropertyValue', () => {
@@ -59,7 +63,7 @@ describe('displayPropertyValue', () => {
 describe('inspectContainer', () => {
   it('reports bundles, images, kernels, emptiness and decoded properties', async () => {
     const report = await fixtureReport();
-    expect(report).toMatchObject({ file: 'app.fatbin', containerVersion: 1 });
+    expect(report).toMatchObject({ file: 'app.fatbin', containerVersion: 2 });
     expect(report.bundles.map((b) => b.target)).toEqual(['spir64', 'intel_gpu_dg1']);
     const [a0, a1] = report.bundles[0]!.images;
     expect(a0).toMatchObject({
@@ -94,7 +98,7 @@ describe('formatInspectReport', () => {
   it('prints a summary with aspect names, sub-group sizes, add-on images and empty images', async () => {
     const text = formatInspectReport(await fixtureReport());
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(/^app\.fatbin: container version 1, 2 bundles, 4 images \(1 empty\), \d+ bytes$/);
+    expect(lines[0]).toMatch(/^app\.fatbin: container version 2, 2 bundles, 4 images \(1 empty\), \d+ bytes$/);
     expect(text).toContain('\nbundle spir64 (2 images)\n  image a_0: none, ');
     expect(text).toContain('    kernels: _ZTS7KernelA\n    requirements: aspects fp64 (6)\n');
     expect(text).toContain('    kernels: _ZTS7KernelB, _Z6helperv\n    requirements: sub-group size 32\n    add-on images: 1 if [-1, 6]\n');
@@ -103,6 +107,24 @@ describe('formatInspectReport', () => {
     );
     expect(text).toContain('    property sets: SYCL/devicelib req mask (1), SYCL/device requirements (1), SYCL/kernel param opt (1)\n');
     expect(text.endsWith('\n')).toBe(true);
+  });
+
+  it('prints the report of one kernel: the images that list it, and how many each bundle has', async () => {
+    const reader = await fixtureReader();
+    const report = inspectKernel(reader, '_Z6helperv');
+    expect(report.bundles.map((b) => [b.target, b.imageCount, b.images.map((i) => i.name)])).toEqual([
+      ['spir64', 2, ['a_1']],
+      ['intel_gpu_dg1', 2, ['a_1']],
+    ]);
+    expect(report.bundles[0]!.images[0]).toEqual(inspectContainer(reader).bundles[0]!.images[1]);
+    const text = formatInspectReport(report);
+    expect(text.split('\n').slice(0, 4)).toEqual([
+      expect.stringMatching(/^app\.fatbin: container version 2, 2 bundles, 4 images, \d+ bytes$/),
+      'kernel _Z6helperv: 2 images in 2 bundles',
+      '',
+      'bundle spir64 (1 of 2 images)',
+    ]);
+    expect(formatInspectReport(inspectKernel(reader, '_ZTS7KernelZ'))).toContain('kernel _ZTS7KernelZ: 0 images in 0 bundles\n\nbundle spir64 (0 of 2 images)\n\nbundle intel_gpu_dg1 (0 of 2 images)\n');
   });
 
   it('lists property values on request and uses a given aspect table', async () => {

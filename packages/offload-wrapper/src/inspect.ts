@@ -125,16 +125,21 @@ export interface ImageReport {
 export interface BundleReport {
   readonly target: string;
   readonly images: readonly ImageReport[];
+  /** In a report of one kernel: how many images the bundle has (`images` lists those with the kernel). */
+  readonly imageCount?: number;
 }
 
 export interface InspectReport {
   readonly file: string;
   readonly containerVersion: number;
   readonly size: number;
+  /** Set in a report of one kernel (`inspectKernel`): its bundles list only the images with it. */
+  readonly kernel?: string;
   readonly bundles: readonly BundleReport[];
 }
 
-function imageReport(image: ContainerImage): ImageReport {
+/** The report of one image (reads no image bytes). */
+export function inspectImage(image: ContainerImage): ImageReport {
   return {
     name: image.name,
     kernels: [...image.entries],
@@ -157,7 +162,26 @@ export function inspectContainer(reader: ContainerReader): InspectReport {
     file: reader.fileName,
     containerVersion: reader.version,
     size: reader.size,
-    bundles: reader.bundles.map((bundle) => ({ target: bundle.target, images: bundle.images.map(imageReport) })),
+    bundles: reader.bundles.map((bundle) => ({ target: bundle.target, images: bundle.images.map(inspectImage) })),
+  };
+}
+
+/**
+ * The report of one kernel: every bundle with the images that list the kernel among their offload
+ * entries. Reads the container's index and those images' records only.
+ */
+export function inspectKernel(reader: ContainerReader, kernel: string): InspectReport {
+  const images = reader.lookup('entry', kernel);
+  return {
+    file: reader.fileName,
+    containerVersion: reader.version,
+    size: reader.size,
+    kernel,
+    bundles: reader.bundleRanges.map((range) => ({
+      target: range.target,
+      imageCount: range.count,
+      images: images.filter((image) => image.target === range.target).map(inspectImage),
+    })),
   };
 }
 
@@ -244,47 +268,62 @@ export interface FormatReportOptions {
   readonly properties?: boolean;
 }
 
-/** The human-readable summary `syclkit inspect` prints. */
+/** The human-readable summary `syclkit inspect` prints (for a kernel report: its images only). */
 export function formatInspectReport(report: InspectReport, options: FormatReportOptions = {}): string {
   const table = options.aspects ?? builtinAspectTable;
   const images = report.bundles.flatMap((b) => b.images);
-  const empties = images.filter((i) => i.empty).length;
-  const lines = [
-    `${report.file}: container version ${report.containerVersion}, ${plural(report.bundles.length, 'bundle')}, ${plural(images.length, 'image')}${empties > 0 ? ` (${empties} empty)` : ''}, ${plural(report.size, 'byte')}`,
-  ];
+  let lines: string[];
+  if (report.kernel === undefined) {
+    const empties = images.filter((i) => i.empty).length;
+    lines = [
+      `${report.file}: container version ${report.containerVersion}, ${plural(report.bundles.length, 'bundle')}, ${plural(images.length, 'image')}${empties > 0 ? ` (${empties} empty)` : ''}, ${plural(report.size, 'byte')}`,
+    ];
+  } else {
+    const total = report.bundles.reduce((sum, b) => sum + (b.imageCount ?? b.images.length), 0);
+    const holding = report.bundles.filter((b) => b.images.length > 0).length;
+    lines = [
+      `${report.file}: container version ${report.containerVersion}, ${plural(report.bundles.length, 'bundle')}, ${plural(total, 'image')}, ${plural(report.size, 'byte')}`,
+      `kernel ${report.kernel}: ${plural(images.length, 'image')} in ${plural(holding, 'bundle')}`,
+    ];
+  }
   for (const bundle of report.bundles) {
-    lines.push('', `bundle ${bundle.target} (${plural(bundle.images.length, 'image')})`);
-    for (const image of bundle.images) {
-      const details = [image.empty ? 'empty: filtered out for this target, no code' : `${image.format}, ${plural(image.size, 'byte')}`];
-      if (image.kind !== 'sycl') details.push(`kind ${image.kind}`);
-      if (image.version !== 2) details.push(`struct version ${image.version}`);
-      if (image.compileOptions !== '') details.push(`compile options ${JSON.stringify(image.compileOptions)}`);
-      if (image.linkOptions !== '') details.push(`link options ${JSON.stringify(image.linkOptions)}`);
-      if (image.manifest !== null) details.push(`manifest ${plural(image.manifest, 'byte')}`);
-      lines.push(`  image ${image.name === '' ? '(unnamed)' : image.name}: ${details.join(', ')}`);
-      lines.push(`    kernels: ${image.kernels.length === 0 ? '(none)' : image.kernels.join(', ')}`);
-      lines.push(`    requirements: ${formatRequirements(imageRequirements(image), table)}`);
-      const addOns = image.properties[ADD_ON_IMAGES_SET];
-      if (addOns !== undefined) {
-        const entries = Object.entries(addOns);
-        lines.push(`    add-on images: ${entries.length === 0 ? '(none)' : entries.map(([id, condition]) => `${id} if ${formatDisplay(condition)}`).join('; ')}`);
-      }
-      const addOn = image.properties[ADD_ON_IMAGE_SET];
-      if (addOn !== undefined) {
-        lines.push(
-          `    add-on image: ${Object.entries(addOn)
-            .map(([id, primary]) => `${id} (${primary === 1 ? 'definitions' : primary === 0 ? 'stubs' : formatDisplay(primary)})`)
-            .join(', ')}`,
-        );
-      }
-      const sets = Object.entries(image.properties);
-      lines.push(`    property sets: ${sets.length === 0 ? '(none)' : sets.map(([name, props]) => `${name} (${Object.keys(props).length})`).join(', ')}`);
-      if (options.properties === true) {
-        for (const [name, props] of sets) {
-          for (const [prop, value] of Object.entries(props)) lines.push(`      [${name}] ${prop} = ${formatDisplay(value)}`);
-        }
-      }
-    }
+    const count = report.kernel === undefined ? plural(bundle.images.length, 'image') : `${bundle.images.length} of ${plural(bundle.imageCount ?? bundle.images.length, 'image')}`;
+    lines.push('', `bundle ${bundle.target} (${count})`);
+    for (const image of bundle.images) lines.push(...imageLines(image, table, options.properties === true));
   }
   return `${lines.join('\n')}\n`;
+}
+
+function imageLines(image: ImageReport, table: AspectTable, properties: boolean): string[] {
+  const lines: string[] = [];
+  const details = [image.empty ? 'empty: filtered out for this target, no code' : `${image.format}, ${plural(image.size, 'byte')}`];
+  if (image.kind !== 'sycl') details.push(`kind ${image.kind}`);
+  if (image.version !== 2) details.push(`struct version ${image.version}`);
+  if (image.compileOptions !== '') details.push(`compile options ${JSON.stringify(image.compileOptions)}`);
+  if (image.linkOptions !== '') details.push(`link options ${JSON.stringify(image.linkOptions)}`);
+  if (image.manifest !== null) details.push(`manifest ${plural(image.manifest, 'byte')}`);
+  lines.push(`  image ${image.name === '' ? '(unnamed)' : image.name}: ${details.join(', ')}`);
+  lines.push(`    kernels: ${image.kernels.length === 0 ? '(none)' : image.kernels.join(', ')}`);
+  lines.push(`    requirements: ${formatRequirements(imageRequirements(image), table)}`);
+  const addOns = image.properties[ADD_ON_IMAGES_SET];
+  if (addOns !== undefined) {
+    const entries = Object.entries(addOns);
+    lines.push(`    add-on images: ${entries.length === 0 ? '(none)' : entries.map(([id, condition]) => `${id} if ${formatDisplay(condition)}`).join('; ')}`);
+  }
+  const addOn = image.properties[ADD_ON_IMAGE_SET];
+  if (addOn !== undefined) {
+    lines.push(
+      `    add-on image: ${Object.entries(addOn)
+        .map(([id, primary]) => `${id} (${primary === 1 ? 'definitions' : primary === 0 ? 'stubs' : formatDisplay(primary)})`)
+        .join(', ')}`,
+    );
+  }
+  const sets = Object.entries(image.properties);
+  lines.push(`    property sets: ${sets.length === 0 ? '(none)' : sets.map(([name, props]) => `${name} (${Object.keys(props).length})`).join(', ')}`);
+  if (properties) {
+    for (const [name, props] of sets) {
+      for (const [prop, value] of Object.entries(props)) lines.push(`      [${name}] ${prop} = ${formatDisplay(value)}`);
+    }
+  }
+  return lines;
 }

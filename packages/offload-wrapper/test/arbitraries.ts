@@ -23,8 +23,12 @@ const propertyValue: fc.Arbitrary<PropertyValue> = fc.oneof(
 
 export type RegistryShape = [string, [string, PropertyValue][]][];
 
+// The sets the container's lookup table indexes images by appear often, with names shared between images.
+const setName = fc.oneof(text.filter((s) => !s.includes('\n')), fc.constantFrom('SYCL/exported symbols', 'SYCL/add on image'));
+const sharedName = fc.oneof(propertyName, fc.constantFrom('_ZTS1K', '_ZTS1L', '1', '2'));
+
 export const registryShape: fc.Arbitrary<RegistryShape> = fc.uniqueArray(
-  fc.tuple(text.filter((s) => !s.includes('\n')), fc.uniqueArray(fc.tuple(propertyName, propertyValue), { maxLength: 4, selector: ([name]) => name })),
+  fc.tuple(setName, fc.uniqueArray(fc.tuple(sharedName, propertyValue), { maxLength: 4, selector: ([name]) => name })),
   { maxLength: 3, selector: ([name]) => name },
 );
 
@@ -48,7 +52,7 @@ const imageFields = fc.record({
   manifest: fc.option(fc.uint8Array({ maxLength: 16 }), { nil: null }),
   empty: fc.boolean(),
   image: fc.uint8Array({ maxLength: 64 }),
-  entries: fc.array(text, { maxLength: 4 }),
+  entries: fc.array(fc.oneof(text, fc.constantFrom('_ZTS1K', '_ZTS1L')), { maxLength: 4 }),
   properties: registryShape,
 });
 

@@ -63,7 +63,12 @@ export interface AddOnChoice<T extends ImageLike> {
  * taken once. Throws errc.runtime when a condition does not decode or a pair lacks the image the
  * condition asks for.
  */
-export function resolveAddOnImages<T extends ImageLike>(main: T, index: ReadonlyMap<string, AddOnPair<T>>, device: DeviceFacts, bundle: string): AddOnChoice<T>[] {
+export function resolveAddOnImages<T extends ImageLike>(
+  main: T,
+  index: Pick<ReadonlyMap<string, AddOnPair<T> | undefined>, 'get'>,
+  device: DeviceFacts,
+  bundle: string,
+): AddOnChoice<T>[] {
   const chosen: AddOnChoice<T>[] = [];
   const seen = new Set<string>();
   const queue: T[] = [main];

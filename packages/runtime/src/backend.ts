@@ -13,6 +13,9 @@ import { builtinAspectTable, type AspectTable } from '@syclkit/device-config';
 import type { PropertySetRegistry } from '@syclkit/formats';
 import type { Device } from './device.js';
 import { SyclError, errc } from './errors.js';
+import type { KernelArg } from './kernel-args.js';
+import type { NdRange, Range } from './ranges.js';
+import { isPtxText } from './cuda/ptx.js';
 import { isBinaryCode, summarizeIrText, type FunctionSummary, type ImageSummary } from './image-summary.js';
 import { formatSizes } from './ranges.js';
 import { requirementEntries } from './requirements.js';
@@ -64,12 +67,50 @@ export interface Program {
   readonly unresolved: readonly string[];
   /** False when some image was a binary format the backend could not look into. */
   readonly inspected: boolean;
+  /** What the device compiler said while building (a real driver's JIT log), when there is anything. */
+  readonly buildLog?: string;
+  /** Wall time of the build in milliseconds, when the backend measures it. */
+  readonly buildMilliseconds?: number;
+  /** The device compiler's own time for the build (the CUDA JIT's `CU_JIT_WALL_TIME`), when it reports one. */
+  readonly compilerMilliseconds?: number;
+}
+
+/** A kernel to run on the device, with its arguments. */
+export interface ExecuteRequest {
+  readonly device: Device;
+  readonly kernel: string;
+  /** The program the runtime built (or took from its cache) for this launch. */
+  readonly program: Program;
+  /** The range, nd_range, or undefined for single_task. */
+  readonly range: Range | NdRange | undefined;
+  /** The arguments the kernel function takes (those `sycl_kernel_omit_args` dropped are left out). */
+  readonly args: readonly KernelArg[];
+}
+
+/** What running a kernel did. */
+export interface Execution {
+  readonly backend: string;
+  /** Work-groups per dimension and work-items per work-group, in the device API's order (x first). */
+  readonly grid: readonly [number, number, number];
+  readonly block: readonly [number, number, number];
+  /** Host wall time from the launch call to the device finishing, in milliseconds. */
+  readonly milliseconds: number;
+  /** Bytes copied to the device before the launch and back after it. */
+  readonly bytesIn: number;
+  readonly bytesOut: number;
 }
 
 export interface ProgramBackend {
   readonly name: string;
   /** Builds a program; throws a SyclError (errc.build_program_failure) when it cannot. */
   build(request: BuildRequest): Program;
+  /**
+   * Runs a kernel of a program this backend built, with arguments (buffers copied in and back).
+   * Backends that only model building (the simulated JIT) have none.
+   */
+  execute?(request: ExecuteRequest): Execution;
+  /** Frees what the backend holds for a program the runtime dropped from its cache. */
+  release?(program: Program): void;
 }
 
 export interface SimulatedJitOptions {
@@ -213,7 +254,8 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
   const summaryOf = (image: ProgramImage): ImageSummary | 'opaque' => {
     let summary = summaries.get(image.bytes);
     if (summary === undefined) {
-      if (isBinaryCode(image.bytes)) summary = 'opaque';
+      // SPIR-V, bitcode and PTX are device code the simulation does not read.
+      if (isBinaryCode(image.bytes) || isPtxText(image.bytes)) summary = 'opaque';
       else {
         try {
           summary = summarizeIrText(image.bytes, image.name);

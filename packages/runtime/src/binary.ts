@@ -1,11 +1,12 @@
 /**
  * What the runtime registers: a fat binary as bundles of device images. `BinarySource` is the
  * runtime's own small interface; `binaryFromDescriptor` and `binaryFromContainer` adapt
- * `@syclkit/offload-wrapper`'s descriptor model and its streaming container reader (image bytes
- * are then read from disk only when a program is built).
+ * `@syclkit/offload-wrapper`'s descriptor model and its container reader. A container's source
+ * also has an `index` (the container's lookup table), through which the runtime reads only the
+ * records of the images a launch needs, and their bytes only when a program is built.
  */
-import type { BinaryDescriptor, ContainerReader } from '@syclkit/offload-wrapper';
-import type { PropertySetRegistry } from '@syclkit/formats';
+import { ADD_ON_IMAGE_SET, type BinaryDescriptor, type ContainerImage, type ContainerReader } from '@syclkit/offload-wrapper';
+import { PropertySetName, type PropertySetRegistry } from '@syclkit/formats';
 
 /** One device image, as the runtime needs it. */
 export interface BinaryImageSource {
@@ -29,11 +30,60 @@ export interface BinaryBundleSource {
   readonly images: readonly BinaryImageSource[];
 }
 
+/**
+ * Finds the images of a binary without listing them all. Positions count images in registration
+ * order, bundle by bundle; lists of positions are ascending.
+ */
+export interface BinaryImageIndex {
+  /** Bundles in registration order: target and number of images. */
+  readonly bundles: readonly { readonly target: string; readonly images: number }[];
+  /** The image at a position. */
+  image(position: number): BinaryImageSource;
+  /** Images that list `name` among their offload entries. */
+  withEntry(name: string): readonly number[];
+  /** Images that export `symbol` (`SYCL/exported symbols`). */
+  exporting(symbol: string): readonly number[];
+  /** Images of add-on image pair `id` (`SYCL/add on image`), in any bundle. */
+  addOnPair(id: string): readonly number[];
+}
+
 /** A fat binary: bundles in registration order. */
 export interface BinarySource {
   /** A label for messages and reports (e.g. the file name). */
   readonly name: string;
+  /** Every image (a container's source reads every record when this is first used). */
   readonly bundles: readonly BinaryBundleSource[];
+  /** When present the runtime finds images through it and never lists `bundles`. */
+  readonly index?: BinaryImageIndex;
+}
+
+/** A BinaryImageIndex over the lists of a source (its lookup maps are made on first use). */
+export function listedImageIndex(source: Pick<BinarySource, 'bundles'>): BinaryImageIndex {
+  const images = source.bundles.flatMap((bundle) => bundle.images);
+  let maps: { entries: Map<string, number[]>; exports: Map<string, number[]>; addOns: Map<string, number[]> } | undefined;
+  const lookup = (which: 'entries' | 'exports' | 'addOns', name: string): readonly number[] => {
+    if (maps === undefined) {
+      maps = { entries: new Map(), exports: new Map(), addOns: new Map() };
+      const add = (map: Map<string, number[]>, key: string, position: number): void => {
+        const list = map.get(key);
+        if (list === undefined) map.set(key, [position]);
+        else if (list[list.length - 1] !== position) list.push(position);
+      };
+      images.forEach((image, position) => {
+        for (const entry of image.entries) add(maps!.entries, entry, position);
+        for (const symbol of image.properties.getSet(PropertySetName.EXPORTED_SYMBOLS)?.keys() ?? []) add(maps!.exports, symbol, position);
+        for (const id of image.properties.getSet(ADD_ON_IMAGE_SET)?.keys() ?? []) add(maps!.addOns, id, position);
+      });
+    }
+    return maps[which].get(name) ?? [];
+  };
+  return {
+    bundles: source.bundles.map((bundle) => ({ target: bundle.target, images: bundle.images.length })),
+    image: (position) => images[position]!,
+    withEntry: (name) => lookup('entries', name),
+    exporting: (symbol) => lookup('exports', symbol),
+    addOnPair: (id) => lookup('addOns', id),
+  };
 }
 
 /** A BinarySource over an in-memory descriptor (the images' bytes are already there). */
@@ -56,33 +106,50 @@ export function binaryFromDescriptor(descriptor: BinaryDescriptor, name = '<desc
 }
 
 /**
- * A BinarySource over an open container: entries and properties come from the index (already
- * checked when the reader opened); an image's bytes are read, and their CRC checked, on first use.
- * The reader must stay open while the binary is registered.
+ * A BinarySource over an open container: images are found through the container's lookup table
+ * (`index`), and only their records are read; an image's bytes are read, and their CRC checked,
+ * on first use. The reader must stay open while the binary is registered.
  */
 export function binaryFromContainer(reader: ContainerReader, name = reader.fileName): BinarySource {
+  const sources: BinaryImageSource[] = [];
+  const sourceOf = (image: ContainerImage): BinaryImageSource => {
+    let source = sources[image.index];
+    if (source === undefined) {
+      let bytes: Uint8Array | undefined;
+      source = {
+        name: image.name,
+        target: image.target,
+        format: image.format,
+        entries: image.entries,
+        properties: image.properties,
+        empty: image.empty,
+        bytes: () => (bytes ??= reader.readImageData(image)),
+      };
+      sources[image.index] = source;
+    }
+    return source;
+  };
+  const index: BinaryImageIndex = {
+    bundles: reader.bundleRanges.map((range) => ({ target: range.target, images: range.count })),
+    image: (position) => sourceOf(reader.image(position)),
+    withEntry: (entry) => reader.lookupPositions('entry', entry),
+    exporting: (symbol) => reader.lookupPositions('exported-symbol', symbol),
+    addOnPair: (id) => reader.lookupPositions('add-on-image', id),
+  };
+  let bundles: BinaryBundleSource[] | undefined;
   return {
     name,
-    bundles: reader.bundles.map((bundle) => ({
-      target: bundle.target,
-      images: bundle.images.map((image) => {
-        let bytes: Uint8Array | undefined;
-        return {
-          name: image.name,
-          target: bundle.target,
-          format: image.format,
-          entries: image.entries,
-          properties: image.properties,
-          empty: image.empty,
-          bytes: () => (bytes ??= reader.readImageData(image)),
-        };
-      }),
-    })),
+    index,
+    get bundles() {
+      bundles ??= reader.bundles.map((bundle) => ({ target: bundle.target, images: bundle.images.map(sourceOf) }));
+      return bundles;
+    },
   };
 }
 
 /** Whether a value is a BinarySource rather than a descriptor (both have `bundles`). */
 export function isBinarySource(value: BinarySource | BinaryDescriptor): value is BinarySource {
+  if ('index' in value && value.index !== undefined) return true;
   const first = value.bundles.find((bundle) => bundle.images.length > 0)?.images[0];
   return 'name' in value && (first === undefined || typeof (first as Partial<BinaryImageSource>).bytes === 'function');
 }

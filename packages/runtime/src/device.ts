@@ -16,6 +16,7 @@ import {
   type SimulatedDeviceTraits,
 } from '@syclkit/device-config';
 import { deviceFacts, type DeviceFacts } from '@syclkit/device-if';
+import type { ProgramBackend } from './backend.js';
 
 export type DeviceType = SimulatedDeviceTraits['deviceType'];
 export type { Backend };
@@ -61,6 +62,11 @@ export interface DeviceInit {
   readonly deviceType: DeviceType;
   /** `matrix_combinations` (default none: joint_matrix kernels are not supported). */
   readonly matrixCombinations?: readonly MatrixCombination[];
+  /**
+   * The backend that builds and runs this device's programs, for a real device (the CUDA
+   * platform's devices carry theirs). Default: the runtime's backend.
+   */
+  readonly programBackend?: ProgramBackend;
 }
 
 let nextDeviceId = 1;
@@ -87,6 +93,8 @@ export class Device {
   readonly backend: Backend;
   readonly deviceType: DeviceType;
   readonly matrixCombinations: readonly MatrixCombination[];
+  /** The backend bound to this device, if any (see DeviceInit). */
+  readonly programBackend: ProgramBackend | undefined;
   readonly #aspects: ReadonlySet<number>;
   readonly #facts: DeviceFacts;
 
@@ -116,6 +124,7 @@ export class Device {
     this.backend = init.backend;
     this.deviceType = init.deviceType;
     this.matrixCombinations = Object.freeze([...(init.matrixCombinations ?? [])]);
+    this.programBackend = init.programBackend;
     this.#facts = deviceFacts(this.aspects, this.architecture?.value);
     Object.freeze(this);
   }

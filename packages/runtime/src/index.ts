@@ -7,7 +7,7 @@ export type { Backend, DeviceInit, DeviceType, MatrixCombination } from './devic
 export { loadDeviceDescriptionFile, parseDeviceDescription, parseIpVersion } from './device-file.js';
 export type { DeviceFileOptions } from './device-file.js';
 export { binaryFromContainer, binaryFromDescriptor } from './binary.js';
-export type { BinaryBundleSource, BinaryImageSource, BinarySource } from './binary.js';
+export type { BinaryBundleSource, BinaryImageIndex, BinaryImageSource, BinarySource } from './binary.js';
 export { ipVersionOfTarget, matchBundle, targetNamesDevice } from './bundles.js';
 export type { BundleMatch } from './bundles.js';
 export {
@@ -36,3 +36,20 @@ export type { AddOnImageUse, ImportedImageUse, KernelLaunch, KernelResolution, R
 export { EXPORTED_SYMBOLS_SET, IMPORTED_SYMBOLS_SET, exportedSymbols, importedSymbols, kernelEntries } from './symbols.js';
 export { Handler, Queue } from './queue.js';
 export type { Event, RangeArgument } from './queue.js';
+export { encodeScalar, keptArguments, kernelArg, omittedParams, scalarSize } from './kernel-args.js';
+export type { BufferAccess, BufferArg, BytesArg, KernelArg, ScalarArg, ScalarType } from './kernel-args.js';
+export type { ExecuteRequest, Execution } from './backend.js';
+export { CU_JIT_INPUT_PTX, CUdeviceAttribute, CUfunctionAttribute, CUjitOption, CUresult, CudaDriverError } from './cuda/driver.js';
+export type { CudaDevicePointer, CudaDriver, CudaHandle, LinkInput, ModuleBuildResult } from './cuda/driver.js';
+export { CudaUnavailableError, loadCudaDriver } from './cuda/koffi-driver.js';
+export type { LoadCudaDriverOptions } from './cuda/koffi-driver.js';
+export { FakeCudaDriver } from './cuda/fake-driver.js';
+export type { FakeCall, FakeCudaDeviceSpec, FakeCudaDriverOptions, FakeLaunch } from './cuda/fake-driver.js';
+export { PtxError, isPtxText, readPtx } from './cuda/ptx.js';
+export type { PtxEntry, PtxModuleInfo, PtxParam } from './cuda/ptx.js';
+export { cudaBackend, launchGeometry } from './cuda/backend.js';
+export type { CudaBackend, CudaBackendOptions } from './cuda/backend.js';
+export { ATTRIBUTE_ASPECTS, cudaAttributeAspects, cudaDeviceFromAttributes, cudaTargetName, readCudaDeviceAttributes } from './cuda/device.js';
+export type { CudaDeviceAttributes } from './cuda/device.js';
+export { findCudaPlatform, openCudaPlatform } from './cuda/platform.js';
+export type { CudaPlatform, CudaPlatformOptions } from './cuda/platform.js';

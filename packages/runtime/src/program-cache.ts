@@ -24,6 +24,13 @@ export function programKey(deviceId: number, parts: readonly ProgramKeyPart[]): 
 
 export class ProgramCache {
   readonly #programs = new Map<string, Program>();
+  /** Called for each program the cache drops (a backend frees what it holds for it). */
+  readonly #onDrop: ((program: Program) => void) | undefined;
+
+  constructor(options: { readonly onDrop?: (program: Program) => void } = {}) {
+    this.#onDrop = options.onDrop;
+  }
+
   readonly #byOwner = new Map<number, Set<string>>();
   #hits = 0;
   #misses = 0;
@@ -48,11 +55,17 @@ export class ProgramCache {
 
   /** Drops every program built from an image of binary `owner` (it was unregistered). */
   dropOwner(owner: number): void {
-    for (const key of this.#byOwner.get(owner) ?? []) this.#programs.delete(key);
+    for (const key of this.#byOwner.get(owner) ?? []) {
+      const program = this.#programs.get(key);
+      if (program === undefined) continue;
+      this.#programs.delete(key);
+      this.#onDrop?.(program);
+    }
     this.#byOwner.delete(owner);
   }
 
   clear(): void {
+    for (const program of this.#programs.values()) this.#onDrop?.(program);
     this.#programs.clear();
     this.#byOwner.clear();
   }

@@ -6,6 +6,7 @@
 import type { Device } from './device.js';
 import { SyclError, errc } from './errors.js';
 import { isNdRange, isRange, ndRange, range as makeRange, type NdRange, type Range } from './ranges.js';
+import type { KernelArg } from './kernel-args.js';
 import type { KernelLaunch, Runtime } from './runtime.js';
 
 /** What a submission produced: the kernel launch, or nothing for an empty command group. */
@@ -13,7 +14,7 @@ export interface Event {
   readonly launch: KernelLaunch | undefined;
 }
 
-type Action = { readonly kernel: string; readonly range: Range | NdRange | undefined };
+type Action = { readonly kernel: string; readonly range: Range | NdRange | undefined; readonly args?: readonly KernelArg[] };
 
 /** A range given as a Range, an NdRange, or plain sizes (`[1024]`, `[64, 64]`). */
 export type RangeArgument = Range | NdRange | readonly number[];
@@ -37,19 +38,22 @@ export class Handler {
     this.#action = action;
   }
 
-  /** `parallel_for<kernel>(range | nd_range, ...)`. */
-  parallelFor(kernel: string, range: RangeArgument): void {
-    this.#set({ kernel, range: toRange(range) });
+  /**
+   * `parallel_for<kernel>(range | nd_range, ...)`. With `args` (in the order of the kernel's
+   * parameters, see `kernelArg`) the kernel runs on the device; without, it is only built.
+   */
+  parallelFor(kernel: string, range: RangeArgument, args?: readonly KernelArg[]): void {
+    this.#set({ kernel, range: toRange(range), ...(args === undefined ? {} : { args }) });
   }
 
   /** `parallel_for<kernel>(nd_range(global, local), ...)`. */
-  parallelForNd(kernel: string, global: Range | readonly number[], local: Range | readonly number[]): void {
-    this.#set({ kernel, range: ndRange(global, local) });
+  parallelForNd(kernel: string, global: Range | readonly number[], local: Range | readonly number[], args?: readonly KernelArg[]): void {
+    this.#set({ kernel, range: ndRange(global, local), ...(args === undefined ? {} : { args }) });
   }
 
   /** `single_task<kernel>(...)`. */
-  singleTask(kernel: string): void {
-    this.#set({ kernel, range: undefined });
+  singleTask(kernel: string, args?: readonly KernelArg[]): void {
+    this.#set({ kernel, range: undefined, ...(args === undefined ? {} : { args }) });
   }
 }
 
@@ -66,16 +70,16 @@ export class Queue {
     cgf(handler);
     const action = handler.action;
     if (action === undefined) return { launch: undefined };
-    return { launch: this.runtime.launch(action.kernel, this.device, action.range) };
+    return { launch: this.runtime.launch(action.kernel, this.device, action.range, action.args) };
   }
 
   /** `queue::parallel_for` shortcut. */
-  parallelFor(kernel: string, range: RangeArgument): KernelLaunch {
-    return this.submit((h) => h.parallelFor(kernel, range)).launch!;
+  parallelFor(kernel: string, range: RangeArgument, args?: readonly KernelArg[]): KernelLaunch {
+    return this.submit((h) => h.parallelFor(kernel, range, args)).launch!;
   }
 
   /** `queue::single_task` shortcut. */
-  singleTask(kernel: string): KernelLaunch {
-    return this.submit((h) => h.singleTask(kernel)).launch!;
+  singleTask(kernel: string, args?: readonly KernelArg[]): KernelLaunch {
+    return this.submit((h) => h.singleTask(kernel, args)).launch!;
   }
 }

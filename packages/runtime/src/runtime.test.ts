@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { moduleText, type FunctionText } from '../test/program-model.js';
 import {
   Runtime,
+  binaryFromContainer,
   binaryFromDescriptor,
   checkNdRangeForDevice,
   deviceFromTarget,
@@ -117,6 +118,33 @@ describe('registration', () => {
     const error = thrown(() => runtime.queue(pvc).singleTask('K2'));
     expect(error.code).toBe(errc.runtime);
     expect(error.message).toMatch(/^cannot read device image 'b': .*corrupted data of image 1/);
+  });
+
+  it('reads only the records of the images a launch needs: registration reads none', () => {
+    const images = [img({ name: 'a', kernels: ['K1'] }), img({ name: 'b', kernels: ['K2'] }), img({ name: 'c', target: 'intel_gpu_pvc', kernels: ['K2'] })];
+    const bytes = writeContainer(binary(...images));
+    const listed = ContainerReader.fromBytes(bytes).images;
+    // Damage the metadata of every record but a's: a full listing would refuse the container.
+    const damaged = bytes.slice();
+    for (const image of listed.filter((i) => i.name !== 'a')) damaged[image.recordOffset + 30]! ^= 0xff;
+    const reader = ContainerReader.fromBytes(damaged, { fileName: 'app.fatbin' });
+    expect(() => reader.bundles).toThrow(/corrupted metadata/);
+    const lazy = ContainerReader.fromBytes(damaged, { fileName: 'app.fatbin' });
+    const runtime = new Runtime();
+    expect(runtime.registerFatBinary(lazy)).toMatchObject({ targets: ['spir64', 'intel_gpu_pvc'], images: 3 });
+    expect(runtime.queue(dg1).singleTask('K1').image).toBe('a');
+    const error = thrown(() => runtime.queue(dg1).singleTask('K2'));
+    expect(error.code).toBe(errc.runtime);
+    expect(error.message).toMatch(/^cannot read device image 1 of app\.fatbin: app\.fatbin: offset \d+ \(0x[0-9a-f]+\): corrupted metadata of image record 1/);
+  });
+
+  it('registers binaryFromContainer without listing the container', () => {
+    const bytes = writeContainer(binary(img({ name: 'a', kernels: ['K1'] }), img({ name: 'b', kernels: ['K2'] })));
+    const damaged = bytes.slice();
+    damaged[ContainerReader.fromBytes(bytes).images[1]!.recordOffset + 30]! ^= 0xff;
+    const runtime = new Runtime();
+    runtime.registerFatBinary(binaryFromContainer(ContainerReader.fromBytes(damaged)));
+    expect(runtime.queue(pvc).singleTask('K1').image).toBe('a');
   });
 });
 

@@ -19,18 +19,19 @@ import { ContainerReader, type BinaryDescriptor } from '@syclkit/offload-wrapper
 import { DeviceConfig, type AspectTable } from '@syclkit/device-config';
 import { DeviceRequirementName, PropertySetName, decodeString, type PropertySetRegistry } from '@syclkit/formats';
 import { ADD_ON_IMAGE_SET, indexAddOnImages, resolveAddOnImages, type AddOnPair } from './add-on-images.js';
-import { simulatedJitBackend, type Program, type ProgramBackend, type ProgramImage } from './backend.js';
-import { binaryFromContainer, binaryFromDescriptor, isBinarySource, type BinaryImageSource, type BinarySource } from './binary.js';
+import { simulatedJitBackend, type Execution, type Program, type ProgramBackend, type ProgramImage } from './backend.js';
+import { binaryFromContainer, binaryFromDescriptor, isBinarySource, listedImageIndex, type BinaryImageIndex, type BinaryImageSource, type BinarySource } from './binary.js';
 import { BUNDLE_MATCH_RANK, matchBundle, targetNamesDevice, type BundleMatch } from './bundles.js';
 import { checkKernelRequirements, type SubmissionShape } from './check.js';
 import type { Device } from './device.js';
 import { SyclError, errc } from './errors.js';
 import { ProgramCache, programKey } from './program-cache.js';
+import { keptArguments, omittedParams, type KernelArg } from './kernel-args.js';
 import { Queue } from './queue.js';
 import { isNdRange, rangeSize, type NdRange, type Range } from './ranges.js';
 import { RequirementsBuilder, addImageRequirements, type KernelRequirements } from './requirements.js';
 import { imageSpecConstants, specConstantsKey } from './spec-constants.js';
-import { exportedSymbols, importedSymbols, kernelEntries } from './symbols.js';
+import { EXPORTED_SYMBOLS_SET, exportedSymbols, importedSymbols } from './symbols.js';
 
 export interface RuntimeOptions {
   /** Targets for bundle matching (names, aliases). Default: the built-in configuration. */
@@ -110,6 +111,8 @@ export interface KernelLaunch extends KernelResolution {
   readonly workItems: number;
   readonly program: Program;
   readonly programCacheHit: boolean;
+  /** What running the kernel did, when the submission passed arguments (a backend that executes). */
+  readonly execution?: Execution;
   /** The empty AOT image the runtime fell back from (its checks passed, it has no code). */
   readonly fellBackFrom?: { readonly bundle: string; readonly image: string };
 }
@@ -126,19 +129,22 @@ interface ImageRecord {
 interface BundleRecord {
   readonly target: string;
   readonly binary: BinaryRecord;
-  readonly images: ImageRecord[];
-  addOns?: Map<string, AddOnPair<ImageRecord>>;
+  /** Position of its first image in the binary, and how many it has. */
+  readonly first: number;
+  readonly count: number;
+  /** Add-on image pairs by id, found on first use. */
+  readonly addOns: Map<string, AddOnPair<ImageRecord> | undefined>;
 }
 
 interface BinaryRecord {
   readonly id: number;
   readonly name: string;
   readonly source: BinarySource;
+  /** How images are found: the source's own index (a container's lookup table) or one over its lists. */
+  readonly index: BinaryImageIndex;
   readonly bundles: BundleRecord[];
-  /** Images by kernel (offload entries that are not exported functions), built on the first lookup. */
-  kernels?: Map<string, ImageRecord[]>;
-  /** Images by exported device function, built on the first lookup. */
-  exports?: Map<string, ImageRecord[]>;
+  /** Image records by position, made on first use. */
+  readonly images: (ImageRecord | undefined)[];
   /** Set right after the record is made. */
   handle?: RegisteredBinary;
 }
@@ -196,7 +202,9 @@ export class Runtime {
   readonly aspectTable: AspectTable;
   readonly backend: ProgramBackend;
   readonly semantics: 'design' | 'intel-llvm';
-  readonly programCache = new ProgramCache();
+  /** The backend that built each cached program (device-bound backends differ from `backend`). */
+  readonly #builtBy = new WeakMap<Program, ProgramBackend>();
+  readonly programCache = new ProgramCache({ onDrop: (program) => this.#builtBy.get(program)?.release?.(program) });
   readonly #binaries: BinaryRecord[] = [];
   readonly #plans = new Map<string, Plan>();
 
@@ -215,28 +223,19 @@ export class Runtime {
     const source =
       binary instanceof ContainerReader ? binaryFromContainer(binary, options.name) : isBinarySource(binary) ? binary : binaryFromDescriptor(binary, options.name);
     const id = nextBinaryId++;
-    const record: BinaryRecord = { id, name: options.name ?? source.name, source, bundles: [] };
-    let index = 0;
-    for (const bundle of source.bundles) {
-      const bundleRecord: BundleRecord = { target: bundle.target, binary: record, images: [] };
-      for (const image of bundle.images) {
-        bundleRecord.images.push({
-          key: `b${id}:${index++}`,
-          name: image.name,
-          properties: image.properties,
-          source: image,
-          bundle: bundleRecord,
-          compileTarget: compileTargetOf(image),
-        });
-      }
-      record.bundles.push(bundleRecord);
+    const index = source.index ?? listedImageIndex(source);
+    const record: BinaryRecord = { id, name: options.name ?? source.name, source, index, bundles: [], images: [] };
+    let first = 0;
+    for (const bundle of index.bundles) {
+      record.bundles.push({ target: bundle.target, binary: record, first, count: bundle.images, addOns: new Map() });
+      first += bundle.images;
     }
     const isRegistered = (): boolean => this.#binaries.includes(record);
     const handle: RegisteredBinary = {
       id,
       name: record.name,
-      targets: source.bundles.map((bundle) => bundle.target),
-      images: index,
+      targets: index.bundles.map((bundle) => bundle.target),
+      images: first,
       get registered() {
         return isRegistered();
       },
@@ -272,43 +271,54 @@ export class Runtime {
     return this.#binaries.map((b) => b.handle!);
   }
 
-  #kernelIndex(binary: BinaryRecord): Map<string, ImageRecord[]> {
-    if (binary.kernels === undefined) {
-      const index = new Map<string, ImageRecord[]>();
-      for (const bundle of binary.bundles) {
-        for (const image of bundle.images) {
-          for (const entry of kernelEntries(image.source)) {
-            const list = index.get(entry);
-            if (list === undefined) index.set(entry, [image]);
-            else list.push(image);
-          }
-        }
+  /** The record of the image at `position` of a binary (made, and its metadata read, on first use). */
+  #image(binary: BinaryRecord, position: number): ImageRecord {
+    let image = binary.images[position];
+    if (image === undefined) {
+      let source: BinaryImageSource;
+      try {
+        source = binary.index.image(position);
+      } catch (error) {
+        if (error instanceof SyclError) throw error;
+        throw new SyclError(errc.runtime, `cannot read device image ${position} of ${binary.name}: ${error instanceof Error ? error.message : String(error)}`);
       }
-      binary.kernels = index;
+      const bundle = binary.bundles.find((b) => position < b.first + b.count)!;
+      image = { key: `b${binary.id}:${position}`, name: source.name, properties: source.properties, source, bundle, compileTarget: compileTargetOf(source) };
+      binary.images[position] = image;
     }
-    return binary.kernels;
+    return image;
+  }
+
+  /** Images of a binary that define `kernel`: entries that are not exported functions. */
+  #kernelImages(binary: BinaryRecord, kernel: string): ImageRecord[] {
+    return binary.index
+      .withEntry(kernel)
+      .map((position) => this.#image(binary, position))
+      .filter((image) => image.properties.getSet(EXPORTED_SYMBOLS_SET)?.has(kernel) !== true);
   }
 
   /**
-   * Images by exported device function. DeviceIf add-on images are left out: what they export
+   * Images of a binary that export `symbol`. DeviceIf add-on images are left out: what they export
    * (device_if actions, as definitions or stubs) is linked through `SYCL/add on images` only.
    */
-  #exportIndex(binary: BinaryRecord): Map<string, ImageRecord[]> {
-    if (binary.exports === undefined) {
-      const index = new Map<string, ImageRecord[]>();
-      for (const bundle of binary.bundles) {
-        for (const image of bundle.images) {
-          if (image.properties.getSet(ADD_ON_IMAGE_SET) !== undefined) continue;
-          for (const symbol of exportedSymbols(image.source)) {
-            const list = index.get(symbol);
-            if (list === undefined) index.set(symbol, [image]);
-            else list.push(image);
-          }
-        }
-      }
-      binary.exports = index;
+  #exportingImages(binary: BinaryRecord, symbol: string): ImageRecord[] {
+    return binary.index
+      .exporting(symbol)
+      .map((position) => this.#image(binary, position))
+      .filter((image) => image.properties.getSet(ADD_ON_IMAGE_SET) === undefined);
+  }
+
+  /** The add-on image pair `id` of a bundle, checked as `indexAddOnImages` checks a bundle's images. */
+  #addOnPair(bundle: BundleRecord, id: string): AddOnPair<ImageRecord> | undefined {
+    if (!bundle.addOns.has(id)) {
+      const end = bundle.first + bundle.count;
+      const images = bundle.binary.index
+        .addOnPair(id)
+        .filter((position) => position >= bundle.first && position < end)
+        .map((position) => this.#image(bundle.binary, position));
+      bundle.addOns.set(id, indexAddOnImages(images).get(id));
     }
-    return binary.exports;
+    return bundle.addOns.get(id);
   }
 
   /** Whether an image of a bundle can run on the device, and how well (undefined: it cannot). */
@@ -334,7 +344,7 @@ export class Runtime {
     const targets = new Set<string>();
     const matches = new Map<BundleRecord, BundleMatch | undefined>();
     for (const binary of this.#binaries) {
-      for (const image of this.#exportIndex(binary).get(symbol) ?? []) {
+      for (const image of this.#exportingImages(binary, symbol)) {
         targets.add(image.bundle.target);
         const match = this.#imageMatch(image, device, matches);
         if (match !== undefined) found.push({ image, match, position: found.length });
@@ -356,7 +366,7 @@ export class Runtime {
     let listed = false;
     const matches = new Map<BundleRecord, BundleMatch | undefined>();
     for (const binary of this.#binaries) {
-      for (const image of this.#kernelIndex(binary).get(kernel) ?? []) {
+      for (const image of this.#kernelImages(binary, kernel)) {
         listed = true;
         const match = this.#imageMatch(image, device, matches);
         if (match !== undefined) found.push({ image, match });
@@ -365,7 +375,7 @@ export class Runtime {
     if (found.length === 0) {
       if (!listed) throw new SyclError(errc.runtime, `No kernel named ${kernel} was found`);
       const targets = new Set<string>();
-      for (const binary of this.#binaries) for (const image of this.#kernelIndex(binary).get(kernel) ?? []) targets.add(image.bundle.target);
+      for (const binary of this.#binaries) for (const image of this.#kernelImages(binary, kernel)) targets.add(image.bundle.target);
       throw new SyclError(
         errc.runtime,
         `No device image of kernel ${kernel} is compatible with device ${device.name}; the registered binaries have images of it for targets: ${[...targets].join(', ')}`,
@@ -378,8 +388,7 @@ export class Runtime {
 
   #addOnsOf(image: ImageRecord, device: Device) {
     const bundle = image.bundle;
-    bundle.addOns ??= indexAddOnImages(bundle.images);
-    return resolveAddOnImages(image, bundle.addOns, device.facts, bundle.target);
+    return resolveAddOnImages(image, { get: (id: string) => this.#addOnPair(bundle, id) }, device.facts, bundle.target);
   }
 
   #resolve(kernel: string, main: ImageRecord, match: BundleMatch, device: Device): Resolved {
@@ -564,9 +573,10 @@ export class Runtime {
 
   /**
    * Launches `kernel` on `device` over `range` (undefined: single_task): the check, then the
-   * program (from the cache or built). Throws synchronously.
+   * program (from the cache or built), then — when `args` are given — the kernel runs on the
+   * device with them (`kernel-args.ts`; the device's backend must execute). Throws synchronously.
    */
-  launch(kernel: string, device: Device, range: Range | NdRange | undefined): KernelLaunch {
+  launch(kernel: string, device: Device, range: Range | NdRange | undefined, args?: readonly KernelArg[]): KernelLaunch {
     const nd = range !== undefined && isNdRange(range) ? range : undefined;
     const plain = range !== undefined && !isNdRange(range) ? range : undefined;
     // single_task is a 1-dimensional range of one work-item, as in intel/llvm.
@@ -575,6 +585,7 @@ export class Runtime {
     if (nd !== undefined) checkNdRangeForDevice(nd, device);
     const plan = this.#plan(kernel, device);
     const build = plan.build!;
+    const backend = device.programBackend ?? this.backend;
     let program = this.programCache.get(build.programKey);
     const hit = program !== undefined;
     if (program === undefined) {
@@ -589,8 +600,17 @@ export class Runtime {
         bytes: readBytes(image.source),
         specConstants: build.specConstants[i]!,
       }));
-      program = this.backend.build({ device, kernel, images });
+      program = backend.build({ device, kernel, images });
+      this.#builtBy.set(program, backend);
       this.programCache.set(build.programKey, program, new Set(records.map((image) => image.bundle.binary.id)));
+    }
+    let execution: Execution | undefined;
+    if (args !== undefined) {
+      if (backend.execute === undefined) {
+        throw new SyclError(errc.feature_not_supported, `the ${backend.name} backend builds programs but does not run kernels; kernel arguments need a device that executes (a CUDA device)`);
+      }
+      const kept = keptArguments(kernel, args, omittedParams(build.main.source.properties, kernel));
+      execution = backend.execute({ device, kernel, program, range, args: kept });
     }
     const global = nd?.global ?? plain;
     const d = build.description;
@@ -610,6 +630,7 @@ export class Runtime {
       workItems: global === undefined ? 1 : rangeSize(global),
       program,
       programCacheHit: hit,
+      execution,
       fellBackFrom: build === plan.first ? undefined : { bundle: plan.first.main.bundle.target, image: plan.first.main.source.name },
     };
   }

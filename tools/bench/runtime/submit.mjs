@@ -5,9 +5,10 @@
  *                 (kernel lookup, requirement check, cache hit), and ns per `runtime.checkKernel`
  *                 alone; both for a plain image and for one with two add-on images.
  *   first-submit  the first submission on a fat binary of 4,000 images written to a container
- *                 file: opening the container (index and every image record's metadata checked),
- *                 registering it, and the first submit (kernel index, bundle and image choice,
- *                 add-on resolution, check, reading one image, parsing its IR, building).
+ *                 file: opening the container (header, trailer and index with its lookup table),
+ *                 registering it, and the first submit (lookup of the kernel and the records of
+ *                 its images, bundle and image choice, add-on resolution, check, reading one
+ *                 image, parsing its IR, building).
  *
  * usage: node tools/bench/runtime/submit.mjs [--images N] [--rounds N] [--iterations N] [--json]
  */
@@ -182,9 +183,9 @@ if (JSON_OUTPUT) {
   console.log('');
   console.log(`first submit on a ${first.images}-image container (${(first.bytes / 1024 / 1024).toFixed(1)} MiB), ms, median [min–max]`);
   for (const [label, key] of [
-    ['open container (index, metadata of every image)', 'open'],
+    ['open container (header, trailer, index)', 'open'],
     ['registerFatBinary', 'register'],
-    ['first submit (index, choice, check, read, parse, build)', 'first'],
+    ['first submit (lookup, records, choice, check, read, parse, build)', 'first'],
     ['second submit of the same kernel (cache hit)', 'second'],
     ['open + register + first submit', 'total'],
   ]) {

@@ -3,14 +3,15 @@
  * and what it concludes from the numbers.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
-import { basename } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { basename, join } from 'node:path';
 import { cachedModule } from './cache.js';
 import { compareCommands, type CommandSpec, type ComparisonResult, type Runner } from './harness.js';
 import type { SizedGeneratorOptions } from './output.js';
 import { describeGrowth, growthExponent } from './stats.js';
 import { formatKilobytes, parseSize } from './units.js';
+import { compileScaling, filesystemOf, loadAverage, ratioToSum } from './scaling.js';
 
 export interface BenchmarkConfig {
   readonly cacheDir: string;
@@ -23,8 +24,12 @@ export interface BenchmarkConfig {
   readonly runs?: number;
   readonly warmup?: number;
   readonly timeoutMs: number;
-  /** Overrides the benchmark's sizes (functions for propagate, kernels for post-link-split). */
+  /** Overrides the benchmark's sizes (functions for propagate, kernels for post-link-split and compile-scaling). */
   readonly sizes?: readonly number[];
+  /** Where each run's `{tmp}` directory (the commands' output) is made; default the OS temp directory. */
+  readonly outDir?: string;
+  /** argv[1] that runs this package's CLI (`create-files` for the file-creation floor). */
+  readonly benchCli: string;
   readonly log: (message: string) => void;
 }
 
@@ -105,7 +110,7 @@ export function toolVersion(path: string): string | undefined {
   return /LLVM version ([\w.]+)/.exec(r.stdout ?? '')?.[1];
 }
 
-function inputInfo(config: BenchmarkConfig, options: SizedGeneratorOptions): InputInfo {
+export function inputInfo(config: BenchmarkConfig, options: SizedGeneratorOptions): InputInfo {
   const m = cachedModule(config.cacheDir, options, config.log);
   if (m.cached) config.log(`using cached ${m.path}`);
   return {
@@ -119,18 +124,27 @@ function inputInfo(config: BenchmarkConfig, options: SizedGeneratorOptions): Inp
   };
 }
 
-async function runCase(config: BenchmarkConfig, definition: BenchmarkDefinition, name: string, input: InputInfo, commands: CommandSpec[], size?: number): Promise<CaseReport> {
+export async function runCase(
+  config: BenchmarkConfig,
+  definition: BenchmarkDefinition,
+  name: string,
+  input: InputInfo,
+  commands: CommandSpec[],
+  size?: number,
+  rounds?: { readonly runs: number; readonly warmup: number },
+): Promise<CaseReport> {
   config.log(`${definition.name}: ${name}`);
   const comparison = await compareCommands(commands, input.path, config.runner, {
-    runs: config.runs ?? definition.defaultRuns,
-    warmup: config.warmup ?? definition.defaultWarmup,
+    runs: rounds?.runs ?? config.runs ?? definition.defaultRuns,
+    warmup: rounds?.warmup ?? config.warmup ?? definition.defaultWarmup,
     timeoutMs: config.timeoutMs,
     log: (m) => config.log(`  ${m}`),
+    ...(config.outDir !== undefined ? { tmpRoot: config.outDir } : {}),
   });
   return size === undefined ? { name, input, comparison } : { name, size, input, comparison };
 }
 
-function report(definition: BenchmarkDefinition, config: BenchmarkConfig, cases: CaseReport[], findings: string[]): BenchmarkReport {
+export function report(definition: BenchmarkDefinition, config: BenchmarkConfig, cases: CaseReport[], findings: string[]): BenchmarkReport {
   return {
     benchmark: definition.name,
     title: definition.title,
@@ -142,12 +156,12 @@ function report(definition: BenchmarkDefinition, config: BenchmarkConfig, cases:
   };
 }
 
-function llvmParsePrint(config: BenchmarkConfig): CommandSpec {
+export function llvmParsePrint(config: BenchmarkConfig): CommandSpec {
   return { label: `${toolLabel(config.llvmOpt)} -S`, argv: [config.llvmOpt, '-S', '{input}', '-o', '/dev/null'] };
 }
 
 /** For benchmarks over several sizes: each candidate's ratio at every size on one line. */
-function ratioFindings(cases: readonly CaseReport[]): string[] {
+export function ratioFindings(cases: readonly CaseReport[]): string[] {
   if (cases.length < 2) return [];
   const pairs = cases[0]!.comparison.ratios.map((r) => `${r.candidate} / ${r.baseline}`);
   return pairs.map((pair, i) => {
@@ -160,7 +174,7 @@ function ratioFindings(cases: readonly CaseReport[]): string[] {
 }
 
 /** Growth of each command's median time over the cases' sizes. */
-function growthFindings(cases: readonly CaseReport[], unit: string): string[] {
+export function growthFindings(cases: readonly CaseReport[], unit: string): string[] {
   if (cases.length < 2) return [];
   const labels = cases[0]!.comparison.commands.map((c) => c.label);
   return labels.map((label) => {
@@ -174,21 +188,27 @@ function growthFindings(cases: readonly CaseReport[], unit: string): string[] {
   });
 }
 
+/** Issue 16's target for parse-print (issue 2's 1.0x was withdrawn for a JavaScript reader). */
+export const parsePrintTargetRatio = 1.5;
+
 /**
- * Issue 2's target for parse-print: wall-time ratio <= 1.0 and peak memory no higher than
- * LLVM's. The CPU-time ratio is reported beside it: a JavaScript engine compiles and collects
- * garbage on threads beside the main one, so its CPU time exceeds its wall time.
+ * The parse-print target: wall-time ratio <= 1.5 and peak memory at most 1.5x LLVM's. The
+ * CPU-time ratio is reported beside it: a JavaScript engine compiles and collects garbage on
+ * threads beside the main one, so its CPU time exceeds its wall time.
  */
 export function parsePrintTargetFinding(c: CaseReport): string {
   const ratio = c.comparison.ratios[0];
   const [ours, llvm] = c.comparison.commands;
-  const label = 'target (ratio <= 1.0, max RSS <= LLVM 16)';
+  const label = `target (ratio <= ${parsePrintTargetRatio}, max RSS <= ${parsePrintTargetRatio}x LLVM 16)`;
   if (ratio === undefined || ratio.median === null || ours === undefined || llvm === undefined) return `${label}: n/a (${ratio?.note ?? 'no ratio'})`;
   const rss =
     ours.peakMaxRssKb === null || llvm.peakMaxRssKb === null
       ? { met: undefined, text: 'max RSS not measured' }
-      : { met: ours.peakMaxRssKb <= llvm.peakMaxRssKb, text: `max RSS ${formatKilobytes(ours.peakMaxRssKb)} vs ${formatKilobytes(llvm.peakMaxRssKb)}` };
-  const met = ratio.median <= 1 && rss.met !== false;
+      : {
+          met: ours.peakMaxRssKb <= parsePrintTargetRatio * llvm.peakMaxRssKb,
+          text: `max RSS ${formatKilobytes(ours.peakMaxRssKb)} vs ${formatKilobytes(llvm.peakMaxRssKb)} (${(ours.peakMaxRssKb / llvm.peakMaxRssKb).toFixed(2)}x)`,
+        };
+  const met = ratio.median <= parsePrintTargetRatio && rss.met !== false;
   const cpu = ratio.cpuMedian === null ? '' : `, CPU time ${ratio.cpuMedian.toFixed(2)}x`;
   return `${label}: ${met ? (rss.met === undefined ? 'time met, memory not measured' : 'met') : 'NOT met'} (${ratio.median.toFixed(2)}x${cpu}; ${rss.text})`;
 }
@@ -236,37 +256,74 @@ export const propagate: BenchmarkDefinition = {
   },
 };
 
-export const postLinkTargetRatio = 4;
+export const postLinkTargetRatio = 3;
 export const postLinkTargetKernels = 4000;
+
+/** Files and bytes under `dir` (what a run wrote). */
+export function filesUnder(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    files++;
+    bytes += statSync(join(entry.parentPath ?? entry.path, entry.name)).size;
+  }
+  return { files, bytes };
+}
 
 export const postLinkSplit: BenchmarkDefinition = {
   name: 'post-link-split',
-  title: 'sycl-post-link -split=kernel at 1k/2k/4k/8k kernels',
+  title: 'sycl-post-link -split=kernel at 1k/2k/4k/8k kernels, output on the disk',
   measures:
-    '`syclkit post-link -split=kernel -symbols -properties -S -o <tmp>/out.table X` vs LLVM 16 `opt -S X` (parse + print of the whole module), with peak memory. Target: ratio <= 4 at 4k kernels.',
+    '`syclkit post-link -split=kernel -symbols -properties -S -o <out-dir>/out.table X` vs LLVM 16 `opt -S X` (parse + print of the whole module) and the time to create as many files as post-link wrote (directly: no temporary name, no rename), with peak memory. Target: post-link <= 3x (opt -S + that floor) at 4k kernels.',
   defaultRuns: 3,
   defaultWarmup: 1,
   defaultSizes: [1000, 2000, 4000, 8000],
   async run(config) {
     const cases: CaseReport[] = [];
-    for (const kernels of config.sizes ?? this.defaultSizes!) {
-      const input = inputInfo(config, { kernels, functions: kernels * 4, tus: 16 });
-      const commands: CommandSpec[] = [
-        {
-          label: 'syclkit post-link -split=kernel',
-          argv: [...config.syclkit, 'post-link', '-split=kernel', '-symbols', '-properties', '-S', '-o', '{tmp}/out.table', '{input}'],
-          verify: ({ tmpDir }) => verifyTable(`${tmpDir}/out.table`),
-        },
-        llvmParsePrint(config),
-      ];
-      cases.push(await runCase(config, this, `${kernels} kernels`, input, commands, kernels));
+    const counts = mkdtempSync(join(tmpdir(), 'syclkit-bench-counts-'));
+    const outRoot = config.outDir ?? tmpdir();
+    const findings: string[] = [`output directory: ${outRoot} (${filesystemOf(outRoot)}); load average at the start: ${loadAverage()}`];
+    try {
+      for (const kernels of config.sizes ?? this.defaultSizes!) {
+        const input = inputInfo(config, { kernels, functions: kernels * 4, tus: 16 });
+        const countFile = join(counts, `files-${kernels}.json`);
+        const commands: CommandSpec[] = [
+          {
+            label: 'syclkit post-link -split=kernel',
+            argv: [...config.syclkit, 'post-link', '-split=kernel', '-symbols', '-properties', '-S', '-o', '{tmp}/out.table', '{input}'],
+            verify: ({ tmpDir }) => {
+              const problem = verifyTable(`${tmpDir}/out.table`);
+              if (problem === undefined) writeFileSync(countFile, JSON.stringify(filesUnder(tmpDir)));
+              return problem;
+            },
+          },
+          {
+            label: 'file-creation floor',
+            argv: [process.execPath, config.benchCli, 'create-files', '--from', countFile, '--files', String(3 * kernels + 1), '--bytes', String(input.bytes), '--dir', '{tmp}/files'],
+          },
+          llvmParsePrint(config),
+        ];
+        const c = await runCase(config, this, `${kernels} kernels`, input, commands, kernels);
+        cases.push(c);
+        if (existsSync(countFile)) {
+          const count = JSON.parse(readFileSync(countFile, 'utf8')) as { files: number; bytes: number };
+          findings.push(`${kernels} kernels: post-link wrote ${count.files} files, ${(count.bytes / 1024 ** 2).toFixed(1)} MiB; the floor created as many`);
+        }
+      }
+    } finally {
+      rmSync(counts, { recursive: true, force: true });
     }
-    const findings = [...ratioFindings(cases), ...growthFindings(cases, 'kernels')];
+    findings.push(...ratioFindings(cases), ...growthFindings(cases, 'kernels'));
     const atTarget = cases.find((c) => c.size === postLinkTargetKernels);
-    const ratio = atTarget?.comparison.ratios[0];
-    if (atTarget === undefined) findings.push(`target (ratio <= ${postLinkTargetRatio} at ${postLinkTargetKernels} kernels): not measured in this run`);
-    else if (ratio?.median == null) findings.push(`target (ratio <= ${postLinkTargetRatio} at ${postLinkTargetKernels} kernels): n/a (${ratio?.note ?? 'no ratio'})`);
-    else findings.push(`target (ratio <= ${postLinkTargetRatio} at ${postLinkTargetKernels} kernels): ${ratio.median <= postLinkTargetRatio ? 'met' : 'NOT met'} (${ratio.median.toFixed(2)}x)`);
+    const label = `target (post-link <= ${postLinkTargetRatio}x (opt -S + floor) at ${postLinkTargetKernels} kernels)`;
+    if (atTarget === undefined) {
+      findings.push(`${label}: not measured in this run`);
+    } else {
+      const [ours, floor, llvm] = atTarget.comparison.commands;
+      const ratio = ours !== undefined && floor !== undefined && llvm !== undefined ? ratioToSum(ours, llvm, floor) : null;
+      findings.push(ratio === null ? `${label}: n/a (a command failed)` : `${label}: ${ratio <= postLinkTargetRatio ? 'met' : 'NOT met'} (${ratio.toFixed(2)}x)`);
+    }
     return report(this, config, cases, findings);
   },
 };
@@ -278,7 +335,7 @@ export function verifyTable(path: string): string | undefined {
   return lines.length >= 2 ? undefined : `file table ${path} has no rows`;
 }
 
-export const benchmarks: readonly BenchmarkDefinition[] = [parsePrint, propagate, postLinkSplit];
+export const benchmarks: readonly BenchmarkDefinition[] = [parsePrint, propagate, postLinkSplit, compileScaling];
 
 export interface CompareInput {
   /** An existing file, or generator options for a cached generated module. */

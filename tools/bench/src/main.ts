@@ -1,5 +1,5 @@
 /** The `bench` command line: generate, run, compare, count, list. */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchmarks, runCompare, toolLabel, type BenchmarkConfig, type BenchmarkReport } from './benchmarks.js';
@@ -10,6 +10,7 @@ import { cachedModule } from './cache.js';
 import { countInstructions, renderCounts } from './instruction-count.js';
 import { createProcessRunner, detectMemoryProbe, resolveExecutable, type MemoryProbe } from './process-runner.js';
 import { renderMarkdown, renderText } from './report.js';
+import { createFiles, type FileCount } from './scaling.js';
 import type { CommandSpec, Runner } from './harness.js';
 import { formatBytes, formatDuration, parseSize } from './units.js';
 
@@ -33,6 +34,8 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
 export const defaultCacheDir = join(repoRoot, 'tools', 'bench', '.cache');
 export const defaultSyclkit = join(repoRoot, 'packages', 'cli', 'bin', 'syclkit.js');
 export const defaultLlvmOpt = '/usr/lib/llvm-16/bin/opt';
+/** This package's CLI, which the file-creation floor runs as a command. */
+export const benchCli = join(repoRoot, 'tools', 'bench', 'dist', 'cli.js');
 
 const usage = `usage: node tools/bench/dist/cli.js <command> [options]
 
@@ -47,6 +50,9 @@ commands:
                                             callgrind (node commands with --single-threaded --predictable):
                                             repeatable to ~0.05% on a busy host, for A/B of two builds
   list                                      list the built-in benchmarks
+  create-files --dir DIR --files N --bytes B [--from FILE]
+                                            create N files of B bytes in all in DIR, directly (the
+                                            file-creation floor; --from: a JSON {files, bytes} that wins)
 
 generator options:
   --seed N  --kernels N  --tus N  --functions N (total definitions)  --segments N (average body segments)
@@ -57,6 +63,7 @@ run options:
   --runs N  --warmup N  --sizes A,B,...  --timeout SECONDS (per run, default 1800)
   --json  --markdown FILE (append a results section)  --syclkit PATH (default packages/cli/bin/syclkit.js)
   --llvm-opt PATH (default ${defaultLlvmOpt})  --cache-dir DIR  --no-memory
+  --out-dir DIR (where the commands' output goes, default the OS temp directory)
 `;
 
 interface Parsed {
@@ -70,6 +77,7 @@ interface Parsed {
 const valueOptions = new Set([
   'seed', 'kernels', 'tus', 'functions', 'segments', 'target-size', 'o',
   'runs', 'warmup', 'sizes', 'timeout', 'markdown', 'syclkit', 'llvm-opt', 'cache-dir', 'input', 'label', 'baseline',
+  'out-dir', 'dir', 'files', 'bytes', 'from',
 ]);
 const flagOptions = new Set(['opaque', 'typed-pointers', 'debug-info', 'g', 'json', 'no-memory', 'help', 'h']);
 
@@ -172,7 +180,10 @@ function benchmarkConfig(p: Parsed, io: BenchIO, deps: BenchDependencies): Bench
   const timeout = integer(p, 'timeout', 1) ?? 1800;
   const runs = integer(p, 'runs', 1);
   const warmup = integer(p, 'warmup');
+  const outDir = single(p, 'out-dir');
   return {
+    benchCli,
+    ...(outDir !== undefined ? { outDir: resolve(outDir) } : {}),
     cacheDir: resolve(single(p, 'cache-dir') ?? defaultCacheDir),
     syclkit: syclkitPrefix(resolve(single(p, 'syclkit') ?? defaultSyclkit)),
     llvmOpt: single(p, 'llvm-opt') ?? defaultLlvmOpt,
@@ -215,6 +226,20 @@ async function generateCommand(p: Parsed, io: BenchIO): Promise<number> {
   io.stderr.write(
     `wrote ${out === '-' ? 'stdout' : out}: ${formatBytes(stats.bytes)}, ${stats.definitions} functions (${stats.kernels} kernels), ${stats.declarations} declarations, in ${formatDuration(ms)} (${((stats.bytes / 1024 ** 2) / (ms / 1000)).toFixed(1)} MiB/s)\n`,
   );
+  return 0;
+}
+
+/** `create-files`: the file-creation floor as a command of its own (timed like the others). */
+function createFilesCommand(p: Parsed): number {
+  const dir = single(p, 'dir');
+  if (dir === undefined) throw new UsageError('create-files needs --dir DIR');
+  const from = single(p, 'from');
+  let count: FileCount | undefined;
+  if (from !== undefined && existsSync(from)) count = JSON.parse(readFileSync(from, 'utf8')) as FileCount;
+  const files = count?.files ?? integer(p, 'files');
+  const bytes = count?.bytes ?? integer(p, 'bytes') ?? 0;
+  if (files === undefined) throw new UsageError('create-files needs --files N (or --from FILE)');
+  createFiles(dir, { files, bytes });
   return 0;
 }
 
@@ -289,6 +314,8 @@ export async function main(argv: readonly string[], io: BenchIO = process, deps:
         return 0;
       case 'compare':
         return await compareCommand(p, io, deps);
+      case 'create-files':
+        return createFilesCommand(p);
       case 'count':
         return await countCommand(p, io, deps);
       case 'run': {

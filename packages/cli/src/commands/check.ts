@@ -6,6 +6,7 @@ import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { builtinDevices, cellOf, compatibilityMatrix, containerKernels, formatMatrix, matrixJSON, type CompatibilityMatrix } from '../driver/check.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
+import { openFatBinary } from '../driver/fat-binary-input.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'devices', kind: 'value', repeatable: true, valueName: '<list>', help: 'Devices to check: built-in targets or aliases, comma-separated (default: every built-in device)' },
@@ -84,7 +85,7 @@ export const command: Command = {
 
     const readers: ContainerReader[] = [];
     try {
-      for (const file of files) readers.push(ContainerReader.open(file));
+      for (const file of files) readers.push(openFatBinary(file));
       const kernels = containerKernels(readers);
       const requires = (args.values.get('require') ?? []).map((spec) => {
         const at = spec.lastIndexOf('@');

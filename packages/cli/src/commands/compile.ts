@@ -5,7 +5,6 @@ import { EXPORTED_SYMBOLS_SET, IMPORTED_SYMBOLS_SET } from '@syclkit/runtime';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
-import { unitInputs } from '../read-module.js';
 import { passRegistry } from '../passes.js';
 import { DEFAULT_MIDDLE_PIPELINE, SPLIT_MODES, compileProgram, linkedPipeline, selectTargets, translationUnitPipelineText, uniquePrefix, type CompileResult, type DeviceCodeSplit } from '../driver/compile.js';
 import { DiagnosticLog, knownDriverCodes } from '../driver/diagnostics.js';
@@ -13,6 +12,7 @@ import { diagnosticsJSON, splitDiagnosticFlags } from '../driver/cli-common.js';
 import { loadPassModules } from '../driver/load-pass.js';
 import { createProgress } from '../driver/progress.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
+import { compileToFatObjects, compileUnits, deviceLinkFromCompile } from './link.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'fsycl-targets', kind: 'value', joinedOnly: true, valueName: '<list>', help: 'Targets to compile for: spir64 (JIT, default), device names (intel_gpu_pvc, nvidia_gpu_sm_80, ...), triples' },
@@ -37,10 +37,16 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'W', kind: 'value', repeatable: true, valueName: '<diag>', help: 'Diagnostics: -Werror, -Wno-<code>, -Werror=<code>, -Wno-error=<code> (written joined)' },
   { name: 'json', help: 'Print a JSON report (images, requirements, diagnostics) on stdout instead of text' },
   { name: 'v', help: 'Print the bundles and images that were written' },
+  { name: 'c', help: 'Compile one translation unit into a fat object (host object + device IR, clang-offload-bundler layout) for syclkit link' },
+  { name: 'host-object', kind: 'value', valueName: '<tu.o>', help: 'With -c: the host object of the unit (default: an empty one made by llc)' },
+  { name: 'host', kind: 'value', joinedOnly: true, valueName: '<triple>', help: 'Host triple of fat objects (default x86_64-unknown-linux-gnu)' },
+  { name: 'fsycl-link', help: 'Link the device code of fat objects and libraries into a fat object of linked images (see syclkit link)' },
+  { name: 'fno-sycl-rdc', help: "With -c or -fsycl-link: link each translation unit's device code alone" },
   { name: 'help', aliases: ['h'], help: 'Show this help' },
 ];
 
-const HELP = `usage: syclkit compile <tu.ll|tu.bc|->... -o <app.fatbin> [options]
+const HELP = `usage: syclkit compile <tu.ll|tu.bc|tu.o|lib.a|->... -o <app.fatbin> [options]
+       syclkit compile -c <tu.ll|tu.bc> [-host-object <host.o>] -o <tu.o>
 
 Compiles DPC++ device code (one LLVM IR file per translation unit, as clang -fsycl-device-only
 emits it) into a fat binary with one bundle per target:
@@ -54,6 +60,10 @@ emits it) into a fat binary with one bundle per target:
                           add-on image pairs for JIT; split with the design's requirement rule;
                           images a target cannot run kept as empty rows; then the AOT step; all
                           bundles wrapped into one container
+
+Separate compilation: 'compile -c' writes a fat object; fat objects and static libraries of
+them are inputs too (their device IR; from a library only the members the program needs), and
+'syclkit link' makes an executable of them (see 'syclkit link --help').
 
 Device code dynamic linking: 'syclkit compile --device-library lib.ll -o lib.fatbin' makes a
 fat binary whose images export the SYCL_EXTERNAL functions of lib.ll ('SYCL/exported symbols');
@@ -201,6 +211,10 @@ export const command: Command = {
       return 0;
     }
 
+    if (args.flags.has('c')) return compileToFatObjects(args, io, diagnosticFlags);
+    if (args.flags.has('fsycl-link')) return deviceLinkFromCompile(args, io, diagnosticFlags);
+    if (args.flags.has('fno-sycl-rdc')) throw new UsageError('-fno-sycl-rdc goes with -c, -fsycl-link or syclkit link');
+    if (valueOf(args, 'host-object') !== undefined) throw new UsageError('-host-object goes with -c');
     const output = valueOf(args, 'o');
     if (args.positionals.length === 0) throw new UsageError('no input files');
     if (output === undefined) throw new UsageError('no output file: give -o <app.fatbin>');
@@ -208,7 +222,7 @@ export const command: Command = {
     const policy: DiagnosticPolicy = parsedFlags.policy;
     const timer = args.flags.has('time-passes') ? timePasses() : undefined;
     const instrumentations: Instrumentation[] = timer === undefined ? [] : [timer];
-    const units = await unitInputs(args.positionals, io);
+    const units = await compileUnits(args.positionals, io, args);
     const progress = createProgress(io, 'syclkit compile');
     const saveTemps = valueOf(args, 'save-temps');
     const wrapperIR = valueOf(args, 'emit-wrapper-ir');

@@ -6,6 +6,7 @@ import type { CliIO } from '../io.js';
 import { FactsIndex } from '../driver/facts.js';
 import { answerExplain, answerJSON, factsFromContainer, factsFromUnits, formatAnswer, resolveKernelName, type FactsSource } from '../driver/explain.js';
 import { irTextOf } from '../read-module.js';
+import { isElfPath, openFatBinary } from '../driver/fat-binary-input.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'kernel', kind: 'value', valueName: '<name>', help: 'The kernel (e.g. _ZTS13ScaleVelocity, or ScaleVelocity) (required)' },
@@ -66,7 +67,7 @@ export const command: Command = {
     // standard input is read once, then taken for a fat binary or a translation unit by its first bytes
     const stdin = args.positionals.includes('-') ? await io.readStdin() : undefined;
     const stdinIsContainer = stdin !== undefined && startsWithContainerMagic(stdin);
-    const containers = args.positionals.filter((p) => (p === '-' ? stdinIsContainer : isContainer(p)));
+    const containers = args.positionals.filter((p) => (p === '-' ? stdinIsContainer : isContainer(p) || isElfPath(p)));
     if (containers.length > 0 && args.positionals.length > 1) throw new UsageError('give one fat binary, or translation units, not both');
     const target = valueOf(args, 'target');
     if (containers.length === 0 && target !== undefined) throw new UsageError('--target selects a bundle of a fat binary');
@@ -74,7 +75,7 @@ export const command: Command = {
     let source: FactsSource;
     let kernel: string;
     if (containers.length === 1) {
-      const reader = stdinIsContainer ? ContainerReader.fromBytes(stdin!) : ContainerReader.open(containers[0]!);
+      const reader = stdinIsContainer ? ContainerReader.fromBytes(stdin!) : openFatBinary(containers[0]!);
       try {
         ({ source, kernel } = factsFromContainer(reader, kernelArg, target));
       } finally {

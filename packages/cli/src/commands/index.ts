@@ -4,6 +4,7 @@ import type { Command } from '../command.js';
 export const commands: readonly { readonly name: string; readonly summary: string; readonly load: () => Promise<Command> }[] = [
   { name: 'demo', summary: 'End-to-end demo on an embedded 3-file DPC++ program: compile, images, compatibility matrix, explain, run', load: async () => (await import('./demo.js')).command },
   { name: 'compile', summary: 'Compile device IR of several translation units into a fat binary: link, device_if, aspects, split, AOT, wrap', load: async () => (await import('./compile.js')).command },
+  { name: 'link', summary: 'Link fat objects and static libraries into an executable that registers its device images (or, with -fsycl-link, a device-linked fat object)', load: async () => (await import('./link.js')).command },
   { name: 'check', summary: "Kernel x device compatibility matrix of a fat binary, with the runtime's reason for every refusal (a CI gate)", load: async () => (await import('./check.js')).command },
   { name: 'explain', summary: 'Why a kernel needs an aspect: the call chain to the instruction that uses it, with source locations', load: async () => (await import('./explain.js')).command },
   { name: 'split-plan', summary: 'For each -fsycl-device-code-split mode: the images, copied functions, sizes, and a recommendation', load: async () => (await import('./split-plan.js')).command },

@@ -65,11 +65,41 @@ describe('syclkit inspect', () => {
     const { code, out, err } = await syclkit('inspect', v1);
     expect(err).toBe('');
     expect(code).toBe(0);
-    expect(out).toMatch(new RegExp(`^${v1.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: container version 1, 2 bundles, 4 images \\(1 empty\\), \\d+ bytes\n`));
+    expect(out).toMatch(new RegExp(`^${v1.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: container version 2, 2 bundles, 4 images \\(1 empty\\), \\d+ bytes\n`));
     expect(out).toContain('\nbundle spir64 (2 images)\n  image a_0: none, ');
     expect(out).toContain('    kernels: K1\n    requirements: aspects fp64 (6)\n');
     expect(out).toContain('    kernels: K2\n    requirements: sub-group size 16\n    add-on images: 1 if [-2, 6]\n');
     expect(out).toContain('\nbundle intel_gpu_dg1 (2 images)\n  image a_0: empty: filtered out for this target, no code\n    kernels: K1\n    requirements: aspects fp64 (6); compile target intel_gpu_dg1\n');
+  });
+
+  it('reports one kernel with -kernel: the images that define it, by name or class name', async () => {
+    const { code, out, err } = await syclkit('inspect', '-kernel', 'K2', v1);
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/: container version 2, 2 bundles, 4 images, \d+ bytes$/);
+    expect(lines[1]).toBe('kernel K2: 2 images in 2 bundles');
+    expect(out).toContain('\nbundle spir64 (1 of 2 images)\n  image a_1: none, ');
+    expect(out).toContain('\nbundle intel_gpu_dg1 (1 of 2 images)\n  image a_1: none, ');
+    expect(out).not.toContain('image a_0');
+    const json = JSON.parse((await syclkit('inspect', '-kernel', 'K1', '-json', v1)).out);
+    expect(json).toMatchObject({ kernel: 'K1', containerVersion: 2 });
+    expect(json.bundles.map((b: { target: string; imageCount: number; images: { name: string; empty: boolean }[] }) => [b.target, b.imageCount, b.images.map((i) => [i.name, i.empty])])).toEqual([
+      ['spir64', 2, [['a_0', false]]],
+      ['intel_gpu_dg1', 2, [['a_0', true]]],
+    ]);
+  });
+
+  it('reads only the index and the kernel\'s records with -kernel, and says when there is no such kernel', async () => {
+    const bytes = readFileSync(v1);
+    const reader = ContainerReader.fromBytes(bytes);
+    for (const image of reader.lookup('entry', 'K1')) bytes[image.recordOffset + 30]! ^= 0xff;
+    const damaged = file('k1-damaged.fatbin', '');
+    writeFileSync(damaged, bytes);
+    expect((await syclkit('inspect', '-kernel', 'K2', damaged)).code).toBe(0);
+    expect((await syclkit('inspect', damaged)).err).toMatch(/corrupted metadata of image record 0/);
+    expect(await syclkit('inspect', '-kernel', 'K3', v1)).toMatchObject({ code: 1, err: "syclkit inspect: error: no kernel 'K3'; did you mean 'K1'? (kernels: K1, K2)\n" });
+    expect((await syclkit('inspect', '-kernel', 'K1', '-diff', v1, v2)).code).toBe(2);
   });
 
   it('lists property values with -properties', async () => {

@@ -1,34 +1,44 @@
-import { ContainerReader, diffReports, formatDiff, formatInspectReport, inspectContainer, type InspectReport } from '@syclkit/offload-wrapper';
-import { formatOptions, parseArgs, UsageError, type OptionSpec } from '../args.js';
+import { diffReports, formatDiff, formatInspectReport, inspectContainer, inspectKernel, type InspectReport } from '@syclkit/offload-wrapper';
+import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import type { Command } from '../command.js';
+import { kernelInContainer } from '../driver/explain.js';
+import { openFatBinary } from '../driver/fat-binary-input.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'json', help: 'Print JSON instead of text' },
   { name: 'properties', help: 'Also list every property value (text output)' },
+  { name: 'kernel', kind: 'value', valueName: '<name>', help: 'Only the images of this kernel (its name or class name); reads the index and those images only' },
   { name: 'diff', help: 'Compare two containers: <before.fatbin> <after.fatbin>' },
   { name: 'exit-code', help: 'With -diff, exit with status 1 when the containers differ' },
-  { name: 'verify', help: 'Also read every image and check its CRC-32 (listing reads no image bytes)' },
+  { name: 'verify', help: 'Also read every image (with -kernel: its images) and check its CRC-32 (listing reads no image bytes)' },
   { name: 'help', aliases: ['h'], help: 'Show this help' },
 ];
 
 const HELP = `usage: syclkit inspect [options] <app.fatbin>
+       syclkit inspect -kernel <name> [options] <app.fatbin>
        syclkit inspect -diff [options] <before.fatbin> <after.fatbin>
 
 Summarizes a fat-binary container written by syclkit wrap: its bundles (one per target), and for
 each image its format and size, kernels (offload entries), requirements (aspects by name, required
 sub-group and work-group sizes, compile target), add-on images, and whether it is empty (filtered
-out for the target). With -diff, says what changed between two builds: bundles and images appearing
-or vanishing, code changes, kernels moving, gaining or losing aspects or required sizes, or
-becoming empty.
+out for the target). With -kernel, only the images that define that kernel, found through the
+container's index without reading the other images. With -diff, says what changed between two
+builds: bundles and images appearing or vanishing, code changes, kernels moving, gaining or losing
+aspects or required sizes, or becoming empty.
 
 options:
 ${formatOptions(OPTIONS)}`;
 
-function report(path: string, verify: boolean): InspectReport {
-  const reader = ContainerReader.open(path);
+function report(path: string, verify: boolean, kernel?: string): InspectReport {
+  const reader = openFatBinary(path);
   try {
-    if (verify) reader.verify();
-    return inspectContainer(reader);
+    if (kernel === undefined) {
+      if (verify) reader.verify();
+      return inspectContainer(reader);
+    }
+    const found = kernelInContainer(reader, kernel);
+    if (verify) for (const image of reader.lookup('entry', found)) reader.readImageData(image);
+    return inspectKernel(reader, found);
   } finally {
     reader.close();
   }
@@ -45,7 +55,10 @@ export const command: Command = {
     }
     const json = args.flags.has('json');
     const verify = args.flags.has('verify');
+    const kernel = valueOf(args, 'kernel');
+    if (kernel === '') throw new UsageError('-kernel needs a kernel name');
     if (args.flags.has('diff')) {
+      if (kernel !== undefined) throw new UsageError('-kernel does not apply with -diff');
       if (args.positionals.length !== 2) throw new UsageError(`-diff compares two containers, got ${args.positionals.length} file${args.positionals.length === 1 ? '' : 's'}`);
       const diff = diffReports(report(args.positionals[0]!, verify), report(args.positionals[1]!, verify));
       io.stdout.write(json ? `${JSON.stringify(diff, null, 2)}\n` : formatDiff(diff));
@@ -53,7 +66,7 @@ export const command: Command = {
     }
     if (args.flags.has('exit-code')) throw new UsageError('-exit-code only applies with -diff');
     if (args.positionals.length !== 1) throw new UsageError(`expected one container, got ${args.positionals.length}`);
-    const result = report(args.positionals[0]!, verify);
+    const result = report(args.positionals[0]!, verify, kernel);
     io.stdout.write(json ? `${JSON.stringify(result, null, 2)}\n` : formatInspectReport(result, { properties: args.flags.has('properties') }));
     return 0;
   },

@@ -17,6 +17,7 @@ import { formatOptions, parseArgs, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
+import { openFatBinary } from '../driver/fat-binary-input.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'kernel', kind: 'value', valueName: '<name>', help: 'The kernel to submit (required)' },
@@ -159,7 +160,7 @@ export const command: Command = {
     const device = loadDevice(deviceSpec, config);
     const readers: ContainerReader[] = [];
     try {
-      for (const file of args.positionals) readers.push(ContainerReader.open(file));
+      for (const file of args.positionals) readers.push(openFatBinary(file));
       const runtime = new Runtime({ config, aspectTable: table, semantics });
       for (const reader of readers) runtime.registerFatBinary(reader);
       let launch: KernelLaunch;

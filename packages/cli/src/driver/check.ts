@@ -54,16 +54,16 @@ export function builtinDevices(config: DeviceConfig = DeviceConfig.builtin()): D
  * device library's functions) are not kernels.
  */
 export function containerKernels(readers: ContainerReader | readonly ContainerReader[]): string[] {
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const reader of Array.isArray(readers) ? readers : [readers]) {
     for (const bundle of reader.bundles) {
       for (const image of bundle.images) {
         if (image.properties.getSet(ADD_ON_IMAGE_SET) !== undefined) continue;
-        for (const entry of kernelEntries(image)) if (!out.includes(entry)) out.push(entry);
+        for (const entry of kernelEntries(image)) out.add(entry);
       }
     }
   }
-  return out;
+  return [...out];
 }
 
 function refusal(kernel: string, device: Device, error: unknown, stage: 'check' | 'build', where?: KernelResolution): MatrixCell {
@@ -124,9 +124,20 @@ export function compatibilityMatrix(
   return { kernels, devices, cells };
 }
 
-/** The cell of a pair. */
+const cellIndexes = new WeakMap<CompatibilityMatrix, Map<string, MatrixCell>>();
+
+/** The cell of a pair (through an index of the matrix's cells, made on first use). */
 export function cellOf(matrix: CompatibilityMatrix, kernel: string, device: string): MatrixCell | undefined {
-  return matrix.cells.find((c) => c.kernel === kernel && c.device === device);
+  let index = cellIndexes.get(matrix);
+  if (index === undefined) {
+    index = new Map();
+    for (const cell of matrix.cells) {
+      const key = `${cell.device}\u0000${cell.kernel}`;
+      if (!index.has(key)) index.set(key, cell);
+    }
+    cellIndexes.set(matrix, index);
+  }
+  return index.get(`${device}\u0000${kernel}`);
 }
 
 /**
@@ -145,6 +156,7 @@ export function formatMatrix(matrix: CompatibilityMatrix, file: string): string 
   kernels.forEach((k, i) => lines.push(`  K${i + 1}  ${k}`));
   lines.push('');
   const notes: string[] = [];
+  const noteNumbers = new Map<string, number>();
   let noImage: MatrixCell | undefined;
   const noteOf = (cell: MatrixCell): string => {
     // "No device image of kernel K is compatible with device D; ...": one legend entry for all.
@@ -153,8 +165,8 @@ export function formatMatrix(matrix: CompatibilityMatrix, file: string): string 
       return '--';
     }
     const text = `${cell.errc}: ${cell.message}`;
-    let at = notes.indexOf(text);
-    if (at < 0) at = notes.push(text) - 1;
+    let at = noteNumbers.get(text);
+    if (at === undefined) noteNumbers.set(text, (at = notes.push(text) - 1));
     return `[${at + 1}]`;
   };
   const header = ['device', ...kernels.map((_, i) => `K${i + 1}`)];

@@ -9,7 +9,7 @@ import { DeviceConfig, builtinAspectTable } from '@syclkit/device-config';
 import { decodeCondition, deviceConfigConditionNames, formatCondition } from '@syclkit/device-if';
 import { Context, parseModule } from '@syclkit/ir';
 import { unitText, type UnitInput } from '../read-module.js';
-import { ContainerReader, imageRequirements, inspectContainer } from '@syclkit/offload-wrapper';
+import { ContainerReader, imageRequirements, inspectImage } from '@syclkit/offload-wrapper';
 import { suggest } from '../args.js';
 import { CliError } from '../command.js';
 import {
@@ -149,20 +149,30 @@ export function resolveKernelName(given: string, kernels: readonly string[]): st
 }
 
 /**
+ * A kernel of a fat binary by its name or class name, found through the container's lookup table
+ * (no image read); only when neither names an entry are all images listed, for the message.
+ */
+export function kernelInContainer(reader: ContainerReader, given: string): string {
+  if (reader.lookupPositions('entry', given).length > 0) return given;
+  const typeinfo = `_ZTS${given.length}${given}`;
+  if (reader.lookupPositions('entry', typeinfo).length > 0) return typeinfo;
+  return resolveKernelName(given, [...new Set(reader.images.flatMap((image) => image.entries))]);
+}
+
+/**
  * The facts of the image that defines `kernel` in a fat binary: in bundle `target`, else spir64,
- * else the first bundle with such an image.
+ * else the first bundle with such an image. Reads the index and that image's record.
  */
 export function factsFromContainer(reader: ContainerReader, kernelArg: string, target?: string): { source: FactsSource; kernel: string } {
-  const kernels = [...new Set(reader.bundles.flatMap((b) => b.images.flatMap((i) => i.entries)))];
-  const kernel = resolveKernelName(kernelArg, kernels);
-  const bundles = target !== undefined ? reader.bundles.filter((b) => b.target === target) : reader.bundles;
+  const kernel = kernelInContainer(reader, kernelArg);
+  const bundles = target !== undefined ? reader.bundleRanges.filter((b) => b.target === target) : reader.bundleRanges;
   if (target !== undefined && bundles.length === 0) {
-    throw new CliError(`${reader.fileName} has no bundle '${target}' (bundles: ${reader.bundles.map((b) => b.target).join(', ')})`);
+    throw new CliError(`${reader.fileName} has no bundle '${target}' (bundles: ${reader.bundleRanges.map((b) => b.target).join(', ')})`);
   }
   const ordered = [...bundles.filter((b) => b.target === 'spir64'), ...bundles.filter((b) => b.target !== 'spir64')];
-  const report = inspectContainer(reader);
+  const images = reader.lookup('entry', kernel);
   for (const bundle of ordered) {
-    const image = bundle.images.find((i) => i.entries.includes(kernel));
+    const image = images.find((i) => i.target === bundle.target);
     if (image === undefined) continue;
     const value = image.properties.get(EXPLAIN_SET, EXPLAIN_PROPERTY);
     if (value === undefined) {
@@ -176,8 +186,7 @@ export function factsFromContainer(reader: ContainerReader, kernelArg: string, t
     } catch (error) {
       throw new CliError(`image '${image.name}' of ${reader.fileName}: ${(error as Error).message}`);
     }
-    const shown = report.bundles.find((b) => b.target === bundle.target)!.images.find((i) => i.name === image.name)!;
-    return { source: { facts, image: { bundle: bundle.target, name: image.name, aspects: imageRequirements(shown).aspects } }, kernel };
+    return { source: { facts, image: { bundle: bundle.target, name: image.name, aspects: imageRequirements(inspectImage(image)).aspects } }, kernel };
   }
   throw new CliError(`no ${target === undefined ? '' : `'${target}' `}image of ${reader.fileName} defines kernel '${kernel}'`);
 }

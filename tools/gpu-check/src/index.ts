@@ -1,0 +1,14 @@
+export { DEMO_CASES, REFUSED_CASES } from './demo-cases.js';
+export type { DemoCase, DemoRun, RefusedCase } from './demo-cases.js';
+export { kernelParams } from './kernel-params.js';
+export type { ParamKind } from './kernel-params.js';
+export { compare, fromHalfBits, seededRandom, toHalfBits, ulpDistance32 } from './numbers.js';
+export type { Comparison } from './numbers.js';
+export { pickFirstKernel, prepare } from './prepare.js';
+export type { Manifest, PrepareOptions } from './prepare.js';
+export { countingDriver, ptxImages, runGpuCheck } from './run.js';
+export type { RunOptions, RunReport } from './run.js';
+export { argumentsFor, firstLaunch, jitTimes } from './children.js';
+export type { FirstLaunchResult, JitTimesResult } from './children.js';
+export { CARRY, DEVICE_COMMAND, closure, pack } from './pack.js';
+export type { PackOptions, PackResult } from './pack.js';

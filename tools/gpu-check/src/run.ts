@@ -1,0 +1,368 @@
+/**
+ * `gpu-check run`: on the GPU machine, over the fat binaries `gpu-check prepare` compiled.
+ *
+ * 1. the device, as the CUDA back end sees it (driver attributes → target, aspects, sub-groups);
+ * 2. every PTX image through `ptxas -arch=sm_XX` (and `.target` / `.entry` per kernel checked);
+ * 3. every demo kernel on the GPU with seeded data, compared with the same computation in
+ *    JavaScript, for the per_kernel and the auto split; both splits must give the same bytes;
+ * 4. the requirement check firing before anything reaches the driver (required sub-group size 8);
+ * 5. JIT time per image, cold (driver cache off), from the driver's disk cache, and from the
+ *    runtime's program cache, in child processes;
+ * 6. time to first launch on the 1,000-kernel module, per_kernel against off, cold and warm.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ContainerReader } from '@syclkit/offload-wrapper';
+import { Runtime, SyclError, isPtxText, loadCudaDriver, openCudaPlatform, readPtx, type CudaDriver, type CudaPlatform } from '@syclkit/runtime';
+import { DEMO_CASES, REFUSED_CASES } from './demo-cases.js';
+import type { Comparison } from './numbers.js';
+import type { Manifest } from './prepare.js';
+import type { FirstLaunchResult, JitTimesResult } from './children.js';
+
+export interface RunOptions {
+  /** The folder `prepare` wrote (manifest.json and the fat binaries). */
+  readonly input: string;
+  /** Where the report files go (gpu-check.json, jit-times.tsv, ptxas.log); default: none. */
+  readonly out?: string;
+  /** A driver to use (tests); default libcuda through koffi. */
+  readonly driver?: CudaDriver;
+  /** ptxas to run (default /usr/local/cuda/bin/ptxas, then `ptxas` on PATH); `false` skips the step. */
+  readonly ptxas?: string | false;
+  /** Run the timing steps in child processes (default true). */
+  readonly timings?: boolean;
+  /** Prints one line of the transcript. */
+  readonly log: (line: string) => void;
+}
+
+/** A driver that counts the calls made through it (to show what did not reach the driver). */
+export function countingDriver(driver: CudaDriver): { driver: CudaDriver; counts: Map<string, number> } {
+  const counts = new Map<string, number>();
+  const wrapped = new Proxy(driver, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function' || typeof key !== 'string') return value;
+      return (...args: unknown[]) => {
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { driver: wrapped, counts };
+}
+
+interface PtxImage {
+  readonly fatbin: string;
+  readonly name: string;
+  readonly entries: readonly string[];
+  readonly bytes: Uint8Array;
+}
+
+/** The non-empty images of a fat binary's bundle for `target`. */
+export function ptxImages(file: string, target: string): PtxImage[] {
+  const reader = ContainerReader.open(file);
+  try {
+    const bundle = reader.bundles.find((b) => b.target === target);
+    if (bundle === undefined) throw new Error(`${file} has no bundle for ${target} (bundles: ${reader.bundles.map((b) => b.target).join(', ')})`);
+    return bundle.images.filter((image) => !image.empty).map((image) => ({ fatbin: file, name: image.name, entries: image.entries, bytes: reader.readImageData(image) }));
+  } finally {
+    reader.close();
+  }
+}
+
+function findPtxas(option: string | undefined): string | undefined {
+  const candidates = option === undefined ? ['/usr/local/cuda/bin/ptxas', 'ptxas'] : [option];
+  return candidates.find((candidate) => spawnSync(candidate, ['--version']).status === 0);
+}
+
+interface PtxasResult {
+  readonly image: string;
+  readonly ok: boolean;
+  readonly problems: readonly string[];
+}
+
+/** ptxas on every image (in parallel), plus `.target` and one `.entry` per kernel of the image. */
+async function checkPtx(ptxas: string, arch: string, images: readonly PtxImage[]): Promise<PtxasResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'gpu-check-ptx-'));
+  const results: PtxasResult[] = new Array(images.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < images.length) {
+      const i = next++;
+      const image = images[i]!;
+      const problems: string[] = [];
+      const info = readPtx(Buffer.from(image.bytes).toString('utf8'));
+      if (!info.target.includes(arch)) problems.push(`.target is ${info.target.join(', ') || 'missing'}, not ${arch}`);
+      const entries = new Set(info.entries.map((e) => e.name));
+      for (const kernel of image.entries) if (!entries.has(kernel)) problems.push(`no .entry for kernel ${kernel}`);
+      const file = join(dir, `${i}.ptx`);
+      writeFileSync(file, image.bytes);
+      const stderr = await new Promise<string>((resolve) => {
+        const child = spawn(ptxas, [`-arch=${arch}`, '-c', file, '-o', join(dir, `${i}.cubin`)]);
+        let text = '';
+        child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        child.on('close', (code) => resolve(code === 0 ? '' : text.trim() || `ptxas exited with ${code}`));
+        child.on('error', (error) => resolve(error.message));
+      });
+      if (stderr !== '') problems.push(stderr);
+      rmSync(join(dir, `${i}.cubin`), { force: true });
+      results[i] = { image: `${image.fatbin.split('/').pop()}:${image.name}`, ok: problems.length === 0, problems };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(cpus().length, 16)) }, worker));
+  rmSync(dir, { recursive: true, force: true });
+  return results;
+}
+
+function describeComparison(c: Comparison): string {
+  const base = `${c.exact}/${c.elements} bit-identical, largest difference ${c.maxDifference}`;
+  if (c.ok) return base;
+  const m = c.firstMismatch!;
+  return `${base}; first mismatch at [${m.index}]: device ${String(m.device)}, host ${String(m.host)}`;
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)} ms` : 'n/a');
+
+/** Runs `gpu-check child …` and parses the JSON it prints. */
+function child<T>(args: readonly string[], env: Record<string, string>): T {
+  const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
+  const result = spawnSync(process.execPath, [cli, 'child', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) throw new Error(`child ${args[0]} failed (${result.status}): ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** Everything the run found (written to gpu-check.json). */
+export interface RunReport {
+  readonly ok: boolean;
+  readonly device: Record<string, unknown>;
+  readonly ptxas: { readonly tool: string | undefined; readonly images: number; readonly failed: number };
+  readonly demo: Record<string, unknown>[];
+  readonly refused: Record<string, unknown>[];
+  readonly splitsAgree: boolean | undefined;
+  readonly jit: Record<string, unknown>[];
+  readonly firstLaunch: Record<string, unknown>[];
+  readonly failures: string[];
+}
+
+export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
+  const { log } = options;
+  const manifest = JSON.parse(readFileSync(join(options.input, 'manifest.json'), 'utf8')) as Manifest;
+  const file = (name: string): string => join(options.input, name);
+  const arch = `sm_${manifest.target.slice('nvidia_gpu_sm_'.length)}`;
+  const failures: string[] = [];
+  const fail = (what: string): void => {
+    failures.push(what);
+    log(`FAIL ${what}`);
+  };
+  if (options.out !== undefined) mkdirSync(options.out, { recursive: true });
+
+  // 1. The device.
+  const counting = countingDriver(options.driver ?? loadCudaDriver());
+  let cuda: CudaPlatform;
+  try {
+    cuda = openCudaPlatform({ driver: counting.driver });
+  } catch (error) {
+    throw new Error(`no CUDA device: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const device = cuda.devices[0]!;
+  const attributes = cuda.attributes[0]!;
+  const version = `${Math.floor(cuda.driverVersion / 1000)}.${(cuda.driverVersion % 1000) / 10}`;
+  log(`== 1. device (CUDA driver ${version}, through ${cuda.driver.source})`);
+  log(`${device.name}: compute capability ${attributes.computeCapability.join('.')} → target ${device.target ?? '(none)'}${device.targetAliases.length > 0 ? ` (also ${device.targetAliases.join(', ')})` : ''}`);
+  log(`sub-group sizes ${JSON.stringify(device.subGroupSizes)}, max work-group size ${device.maxWorkGroupSize}, max_work_item_sizes ${JSON.stringify(device.maxWorkItemSizes)}, ${attributes.multiprocessors} multiprocessors, ${(attributes.totalMemory / 2 ** 30).toFixed(1)} GiB`);
+  const aspectNames = device.aspects.map((value) => new Runtime().aspectTable.nameOf(value) ?? String(value));
+  log(`aspects (${aspectNames.length}): ${aspectNames.join(' ')}`);
+  if (device.target !== manifest.target && !device.targetAliases.includes(manifest.target)) {
+    fail(`the device is ${device.target ?? 'of no known target'}, the binaries were compiled for ${manifest.target}`);
+  }
+
+  // 2. ptxas.
+  log('');
+  log(`== 2. every PTX image through ptxas -arch=${arch}`);
+  const fatbins = [...Object.values(manifest.demo), ...Object.values(manifest.bench.fatbins)];
+  const images = fatbins.flatMap((name) => ptxImages(file(name), manifest.target));
+  const notPtx = images.filter((image) => !isPtxText(image.bytes));
+  if (notPtx.length > 0) fail(`${notPtx.length} images are not PTX (first: ${notPtx[0]!.name})`);
+  const ptxas = options.ptxas === false ? undefined : findPtxas(options.ptxas);
+  let ptxasFailed = 0;
+  if (options.ptxas === false) {
+    log('skipped (--ptxas false)');
+  } else if (ptxas === undefined) {
+    fail('ptxas not found (/usr/local/cuda/bin/ptxas, PATH)');
+  } else {
+    const version = spawnSync(ptxas, ['--version'], { encoding: 'utf8' }).stdout.split('\n').find((line) => line.includes('release'))?.trim() ?? ptxas;
+    const start = performance.now();
+    const results = await checkPtx(ptxas, arch, images.filter((image) => isPtxText(image.bytes)));
+    const bad = results.filter((r) => !r.ok);
+    ptxasFailed = bad.length;
+    for (const name of fatbins) {
+      const mine = results.filter((r) => r.image.startsWith(`${name}:`));
+      log(`${name}: ${mine.length} PTX images, ${mine.filter((r) => r.ok).length} accepted`);
+    }
+    log(`${results.length} images checked with ${version} in ${ms(performance.now() - start)}; ${bad.length} rejected`);
+    for (const r of bad.slice(0, 5)) log(`  ${r.image}: ${r.problems.join(' / ').split('\n').slice(0, 3).join(' ')}`);
+    if (bad.length > 0) fail(`ptxas rejected ${bad.length} of ${results.length} images`);
+    if (options.out !== undefined) writeFileSync(join(options.out, 'ptxas.log'), results.map((r) => `${r.ok ? 'ok  ' : 'FAIL'} ${r.image}${r.ok ? '' : `\n${r.problems.join('\n').replace(/^/gm, '     ')}`}`).join('\n') + '\n');
+  }
+
+  // 3. The demo kernels on the GPU.
+  log('');
+  log('== 3. the demo kernels on the GPU, compared with the same computation in JavaScript');
+  const demo: Record<string, unknown>[] = [];
+  const outputs = new Map<string, Map<string, Uint8Array>>();
+  for (const [split, name] of Object.entries(manifest.demo)) {
+    const runtime = new Runtime();
+    const reader = ContainerReader.open(file(name));
+    runtime.registerFatBinary(reader, { name });
+    log(`-- ${name} (-fsycl-device-code-split=${split}): ${reader.bundles.find((b) => b.target === manifest.target)?.images.length ?? 0} images`);
+    const mine = new Map<string, Uint8Array>();
+    outputs.set(split, mine);
+    for (const c of DEMO_CASES) {
+      const run = c.make(1);
+      try {
+        const launch = runtime.queue(device).parallelFor(c.kernel, [...c.range], run.args);
+        const comparison = run.check();
+        mine.set(c.kernel, run.output());
+        const e = launch.execution!;
+        log(`${comparison.ok ? 'ok  ' : 'FAIL'} ${c.label.padEnd(15)} image ${launch.image}, grid ${e.grid.join('x')} block ${e.block.join('x')}, build ${ms(launch.program.buildMilliseconds ?? Number.NaN)}, run ${ms(e.milliseconds)}: ${describeComparison(comparison)} (tolerance: ${c.tolerance})`);
+        demo.push({ split, kernel: c.label, image: launch.image, grid: e.grid, block: e.block, buildMs: launch.program.buildMilliseconds, runMs: e.milliseconds, ...comparison });
+        if (!comparison.ok) fail(`${c.label} (${split}) differs from the host`);
+      } catch (error) {
+        const text = error instanceof SyclError ? error.render() : error instanceof Error ? error.message : String(error);
+        log(`FAIL ${c.label.padEnd(15)} ${text.split('\n').slice(0, 6).join('\n     ')}`);
+        demo.push({ split, kernel: c.label, error: text });
+        fail(`${c.label} (${split}) did not run: ${text.split('\n')[0]}`);
+      }
+    }
+    reader.close();
+  }
+  const splits = [...outputs.values()];
+  let splitsAgree: boolean | undefined;
+  if (splits.length === 2) {
+    const [a, b] = splits as [Map<string, Uint8Array>, Map<string, Uint8Array>];
+    const compared = DEMO_CASES.filter((c) => a.has(c.kernel) && b.has(c.kernel));
+    const same = compared.filter((c) => Buffer.compare(Buffer.from(a.get(c.kernel)!), Buffer.from(b.get(c.kernel)!)) === 0);
+    splitsAgree = same.length === compared.length && compared.length === DEMO_CASES.length;
+    log(`${splitsAgree ? 'ok  ' : 'FAIL'} per_kernel and auto: ${same.length} of ${DEMO_CASES.length} kernels give byte-identical results`);
+    if (!splitsAgree) fail('per_kernel and auto results differ');
+  }
+
+  // 4. The requirement check fires before anything reaches the driver.
+  log('');
+  log('== 4. requirements checked at submission, before any build or launch');
+  const refused: Record<string, unknown>[] = [];
+  {
+    const runtime = new Runtime();
+    const reader = ContainerReader.open(file(manifest.demo['per_kernel'] ?? Object.values(manifest.demo)[0]!));
+    runtime.registerFatBinary(reader);
+    for (const c of REFUSED_CASES) {
+      const before = new Map(counting.counts);
+      let outcome = 'ran';
+      try {
+        runtime.queue(device).parallelFor(c.kernel, [...c.range], [
+          { kind: 'buffer', data: new Float32Array(c.range[0]!), access: 'read' },
+          { kind: 'buffer', data: new Float32Array(c.range[0]!), access: 'write' },
+        ]);
+      } catch (error) {
+        outcome = error instanceof SyclError ? error.render() : String(error);
+      }
+      const calls = [...counting.counts].filter(([name, n]) => n !== (before.get(name) ?? 0)).map(([name]) => name);
+      const ok = outcome === c.expected && calls.length === 0;
+      log(`${ok ? 'ok  ' : 'FAIL'} ${c.label}: ${outcome}; driver calls during the submission: ${calls.length === 0 ? 'none' : calls.join(', ')}`);
+      refused.push({ kernel: c.label, outcome, driverCalls: calls });
+      if (!ok) fail(`${c.label} was not refused before reaching the driver`);
+    }
+    reader.close();
+  }
+  cuda.close();
+
+  // 5 and 6 run in child processes, each a fresh driver and a fresh runtime.
+  const jit: Record<string, unknown>[] = [];
+  const firstLaunch: Record<string, unknown>[] = [];
+  if (options.timings !== false) {
+    log('');
+    log('== 5. JIT time per image (child processes; cold = CUDA_CACHE_DISABLE=1, disk = the driver\'s JIT cache filled by a previous process, program cache = the runtime\'s second submission)');
+    const cacheDir = mkdtempSync(join(tmpdir(), 'gpu-check-cuda-cache-'));
+    const tsv: string[] = ['fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms'];
+    const jitFatbins = [manifest.demo['per_kernel'], manifest.bench.fatbins['per_kernel'], manifest.bench.fatbins['off']].filter((n): n is string => n !== undefined);
+    for (const name of jitFatbins) {
+      try {
+        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_DISABLE: '1' });
+        child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
+        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
+        const finite = (values: number[]): number[] => values.filter((v) => Number.isFinite(v));
+        const coldMs = finite(cold.images.map((i) => i.buildMs));
+        const driverMs = finite(cold.images.map((i) => i.driverMs ?? Number.NaN));
+        const warmMs = finite(warm.images.map((i) => i.buildMs));
+        const hitMs = finite(cold.images.map((i) => i.cachedMs));
+        cold.images.forEach((image, i) =>
+          tsv.push(`${name}\t${image.image}\t${image.kernels}\t${image.bytes}\t${image.buildMs.toFixed(3)}\t${(image.driverMs ?? Number.NaN).toFixed(3)}\t${(warm.images[i]?.buildMs ?? Number.NaN).toFixed(3)}\t${image.cachedMs.toFixed(4)}`),
+        );
+        const sum = (v: number[]): number => v.reduce((a, b) => a + b, 0);
+        log(
+          `${name}: ${cold.images.length} images; cold median ${ms(median(coldMs))} (driver's JIT ${ms(median(driverMs))}; max ${ms(Math.max(...coldMs))}, total ${ms(sum(coldMs))}); disk cache median ${ms(median(warmMs))} (total ${ms(sum(warmMs))}); program cache median ${(median(hitMs) * 1000).toFixed(1)} µs`,
+        );
+        if (cold.images.length <= 8) for (const image of cold.images) log(`  ${image.image} (${image.kernels} kernels, ${image.bytes} bytes of PTX): cold ${ms(image.buildMs)}, driver JIT ${ms(image.driverMs ?? Number.NaN)}`);
+        const errors = cold.images.filter((i) => i.error !== undefined);
+        for (const image of errors.slice(0, 3)) log(`  ${image.image}: ${image.error!.split('\n')[0]}`);
+        if (errors.length > 0) fail(`${errors.length} images of ${name} did not build`);
+        jit.push({ fatbin: name, images: cold.images.length, coldMedianMs: median(coldMs), coldDriverJitMedianMs: median(driverMs), coldTotalMs: sum(coldMs), diskCacheMedianMs: median(warmMs), diskCacheTotalMs: sum(warmMs), programCacheMedianMs: median(hitMs), failed: errors.length });
+      } catch (error) {
+        fail(`JIT times of ${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (options.out !== undefined) writeFileSync(join(options.out, 'jit-times.tsv'), tsv.join('\n') + '\n');
+
+    log('');
+    log(`== 6. time to first launch on the ${manifest.bench.kernelCount}-kernel module (child processes: register the fat binary, submit one kernel with arguments, wait for it)`);
+    const first = manifest.bench.firstKernel;
+    for (const [label, env] of [
+      ['cold', { CUDA_CACHE_DISABLE: '1' }],
+      ['disk cache', { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' }],
+    ] as const) {
+      for (const split of ['per_kernel', 'off'] as const) {
+        const name = manifest.bench.fatbins[split];
+        if (name === undefined) continue;
+        let r: FirstLaunchResult;
+        try {
+          if (label === 'disk cache') child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
+          r = child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
+        } catch (error) {
+          fail(`first launch (${label}, ${split}): ${error instanceof Error ? error.message : String(error)}`);
+          continue;
+        }
+        log(
+          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}`,
+        );
+        firstLaunch.push({ cache: label, split, ...r });
+      }
+    }
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+
+  const report: RunReport = {
+    ok: failures.length === 0,
+    device: { name: device.name, target: device.target, computeCapability: attributes.computeCapability, driverVersion: cuda.driverVersion, aspects: aspectNames, subGroupSizes: device.subGroupSizes },
+    ptxas: { tool: ptxas, images: images.length, failed: ptxasFailed },
+    demo,
+    refused,
+    splitsAgree,
+    jit,
+    firstLaunch,
+    failures,
+  };
+  if (options.out !== undefined) writeFileSync(join(options.out, 'gpu-check.json'), JSON.stringify(report, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2) + '\n');
+  log('');
+  log(failures.length === 0 ? 'gpu-check: all checks passed' : `gpu-check: ${failures.length} check(s) failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+  return report;
+}
+
