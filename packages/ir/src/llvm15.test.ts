@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusFiles, corpusRoot, llvm15, llvm16 } from '../test/support.js';
 import { formatMemoryEffects, unpackMemoryEffects } from './attributes.js';
@@ -8,6 +9,7 @@ import { IrError } from './errors.js';
 import { legacyMemoryAttributes } from './llvm15.js';
 import { parseModule } from './parser.js';
 import { PrintCache, printModule, printModuleTo } from './printer.js';
+import { withoutNoOpCasts } from './testing/casts.js';
 
 // printModule(m, { llvmVersion: 15 }): text LLVM 15 reads, checked with LLVM 15's llvm-as, and
 // what it means checked by reading LLVM 15's bitcode back with LLVM 16 (which upgrades what 15
@@ -257,5 +259,173 @@ describe('every intel/llvm corpus input LLVM 16 reads', () => {
       expect(written).toBeGreaterThan(150);
     },
     240_000,
+  );
+});
+
+describe("typed pointers for LLVM 15 (pointers: 'typed')", () => {
+  const typed = (text: string): string => printModule(parseModule(text, { filename: 't.ll' }), { llvmVersion: 15, pointers: 'typed' });
+  const typedReads = (text: string): { ok: boolean; error?: string } => {
+    try {
+      execFileSync(as15!, ['-opaque-pointers=0', '-o', '/dev/null', '-'], { input: Buffer.from(text, 'latin1'), stdio: ['pipe', 'ignore', 'pipe'] });
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, error: String((error as { stderr?: Buffer }).stderr) };
+    }
+  };
+  // the SYCL accessor pattern LLVM 15's SPIR-V translator crashes on in opaque form
+  const accessor = `define spir_func void @init(ptr %this, ptr addrspace(1) %p) {
+  store ptr addrspace(1) %p, ptr %this, align 8
+  ret void
+}
+
+define spir_kernel void @K(ptr addrspace(1) %in, ptr addrspace(1) %out) {
+  %k = alloca ptr addrspace(1), align 8
+  call spir_func void @init(ptr %k, ptr addrspace(1) %in)
+  call spir_func void @init(ptr %k, ptr addrspace(1) %out)
+  ret void
+}
+`;
+
+  it('writes every ptr as i8*, with bitcasts where an instruction needs another pointee', () => {
+    expect(typed(accessor)).toBe(`; ModuleID = 't.ll'
+source_filename = "t.ll"
+
+define spir_func void @init(i8* %this, i8 addrspace(1)* %p) {
+  %__typed15.0 = bitcast i8* %this to i8 addrspace(1)**
+  store i8 addrspace(1)* %p, i8 addrspace(1)** %__typed15.0, align 8
+  ret void
+}
+
+define spir_kernel void @K(i8 addrspace(1)* %in, i8 addrspace(1)* %out) {
+  %k = alloca i8 addrspace(1)*, align 8
+  %__typed15.0 = bitcast i8 addrspace(1)** %k to i8*
+  call spir_func void @init(i8* %__typed15.0, i8 addrspace(1)* %in)
+  call spir_func void @init(i8* %__typed15.0, i8 addrspace(1)* %out)
+  ret void
+}
+`);
+  });
+
+  const structs = `%S = type { i32, ptr }
+@g = global i32 0
+@table = global [2 x ptr] [ptr @f, ptr @g]
+@field = global ptr getelementptr inbounds (%S, ptr @s, i32 0, i32 1)
+@s = global %S zeroinitializer
+
+declare void @llvm.memcpy.p0.p0.i64(ptr noalias nocapture writeonly, ptr noalias nocapture readonly, i64, i1 immarg)
+
+define void @f(ptr byval(%S) %in, ptr %out) {
+entry:
+  %x = alloca i32, align 4
+  %p = getelementptr inbounds %S, ptr %in, i32 0, i32 1
+  %q = load ptr, ptr %p, align 8
+  store i32 7, ptr %x, align 4
+  %v = load i32, ptr %q, align 4
+  call void @llvm.memcpy.p0.p0.i64(ptr %out, ptr %in, i64 16, i1 false)
+  call void @f(ptr byval(%S) %out, ptr %x)
+  %c = icmp eq ptr %q, @g
+  ret void
+}
+`;
+
+  it('types byval arguments, allocas, GEPs, globals and functions by what they point to, and names intrinsics with typed manglings', () => {
+    const out = typed(structs);
+    for (const line of [
+      '%S = type { i32, i8* }',
+      '@table = global [2 x i8*] [i8* bitcast (void (%S*, i8*)* @f to i8*), i8* bitcast (i32* @g to i8*)]',
+      '@field = global i8* bitcast (i8** getelementptr inbounds (%S, %S* @s, i32 0, i32 1) to i8*)',
+      'declare void @llvm.memcpy.p0i8.p0i8.i64(i8* noalias nocapture writeonly, i8* noalias nocapture readonly, i64, i1 immarg) #0',
+      'define void @f(%S* byval(%S) %in, i8* %out) {',
+      '  %__typed15.0 = bitcast %S* %in to i8*',
+      '  %p = getelementptr inbounds %S, %S* %in, i32 0, i32 1',
+      '  %q = load i8*, i8** %p, align 8',
+      '  store i32 7, i32* %x, align 4',
+      '  call void @llvm.memcpy.p0i8.p0i8.i64(i8* %out, i8* %__typed15.0, i64 16, i1 false)',
+      '  %__typed15.4 = bitcast i8* %out to %S*',
+      '  call void @f(%S* byval(%S) %__typed15.4, i8* %__typed15.1)',
+      '  %c = icmp eq i8* %q, bitcast (i32* @g to i8*)',
+    ]) {
+      expect(out).toContain(`${line}\n`);
+    }
+  });
+
+  it('gives a value in metadata the type it is defined with', () => {
+    const out = typed(withRecords('  %a = alloca i32, align 4\n  #dbg_declare(ptr %a, !8, !DIExpression(), !9)'));
+    expect(out).toContain('  call void @llvm.dbg.declare(metadata i32* %a, metadata !6, metadata !DIExpression()), !dbg !8\n');
+  });
+
+  it('refuses what it cannot type, and needs llvmVersion 15', () => {
+    const vectorGep = 'define <2 x ptr> @f(<2 x ptr> %p) {\n  %q = getelementptr i32, <2 x ptr> %p, i64 1\n  ret <2 x ptr> %q\n}\n';
+    expect(() => typed(vectorGep)).toThrow('cannot write this module for LLVM 15, which cannot express: @f: vector getelementptr (typed pointers)');
+    const ctors = '@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 1, ptr @c, ptr null }]\ndefine void @c() {\n  ret void\n}\n';
+    expect(() => typed(ctors)).toThrow('@llvm.global_ctors (typed pointers want void ()* fields)');
+    expect(() => printModule(parseModule(accessor, { filename: 't.ll' }), { pointers: 'typed' })).toThrow("pointers: 'typed' is for llvmVersion 15");
+  });
+
+  it('prints a module read with typed pointers as it is', () => {
+    const m = parseModule('define i32 @f(i32* %p) {\n  %v = load i32, i32* %p\n  ret i32 %v\n}\n', { filename: 't.ll', pointers: 'preserve-typed' });
+    expect(printModule(m, { llvmVersion: 15, pointers: 'typed' })).toBe(printModule(m, { llvmVersion: 15 }));
+  });
+
+  it.skipIf(!as15)('LLVM 15 reads them with typed pointers (-opaque-pointers=0)', () => {
+    expect(typedReads(typed(accessor))).toEqual({ ok: true });
+    expect(typedReads(typed(structs))).toEqual({ ok: true });
+  });
+
+  const spirv = '/usr/bin/llvm-spirv-15';
+  const spirvVal = '/usr/bin/spirv-val';
+  it.skipIf(!as15 || !existsSync(spirv) || !existsSync(spirvVal))("LLVM 15's SPIR-V translator translates the accessor pattern from them into SPIR-V spirv-val accepts", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ir-typed15-'));
+    try {
+      execFileSync(as15!, ['-opaque-pointers=0', '-o', join(dir, 'a.bc'), '-'], { input: Buffer.from(`target triple = "spir64-unknown-unknown"\n${typed(accessor)}`, 'latin1') });
+      execFileSync(spirv, [join(dir, 'a.bc'), '-o', join(dir, 'a.spv')], { stdio: 'pipe' });
+      execFileSync(spirvVal, [join(dir, 'a.spv')], { stdio: 'pipe' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /** LLVM 16's reading of bitcode, without the no-op pointer casts the typed form adds. */
+  function meaning(bc: Buffer): string {
+    const text = execFileSync(dis16!, ['-o', '-', '-'], { input: bc, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 28 }).toString('latin1');
+    return withoutNoOpCasts(text);
+  }
+
+  const files = corpusFiles();
+  it.skipIf(files.length === 0 || !as15 || !as16 || !dis16)(
+    'writes every corpus input LLVM 16 reads so that LLVM 15 reads it typed, meaning the same to LLVM 16 apart from no-op casts, or refuses it for its target extension types',
+    () => {
+      let written = 0;
+      const unreadable: string[] = [];
+      const different: string[] = [];
+      for (const file of files) {
+        const text = readFileSync(file, 'latin1');
+        const bc16 = tool(as16!, text);
+        if (!bc16.ok) continue;
+        const id = relative(corpusRoot, file);
+        const m = parseModule(text, { filename: '<stdin>', odrTypeUniquing: false });
+        let out: string;
+        try {
+          out = printModule(m, { llvmVersion: 15, pointers: 'typed' });
+        } catch (error) {
+          expect((error as Error).message).toContain('target extension type');
+          continue;
+        }
+        written++;
+        let bc15: Buffer;
+        try {
+          bc15 = execFileSync(as15!, ['-opaque-pointers=0', '-o', '-', '-'], { input: Buffer.from(out, 'latin1'), stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+        } catch {
+          unreadable.push(id);
+          continue;
+        }
+        const ours16 = execFileSync(as16!, ['-o', '-', '-'], { input: Buffer.from(printModule(m), 'latin1'), stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+        if (meaning(bc15) !== meaning(ours16)) different.push(id);
+      }
+      expect(unreadable).toEqual([]);
+      expect(different).toEqual([]);
+      expect(written).toBeGreaterThan(150);
+    },
+    300_000,
   );
 });

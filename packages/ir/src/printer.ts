@@ -24,6 +24,8 @@ import {
 } from './instructions.js';
 import { printDINode } from './di-printer.js';
 import { IrError } from './errors.js';
+import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
+import { gepIndexedType } from './parser.js';
 import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
 import { constantOperands } from './uses.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
@@ -32,6 +34,7 @@ import type { Module } from './module.js';
 import { subtypes, type StructType, type Type } from './types.js';
 import {
   isConstant,
+  isGlobalValue,
   predecessorEdges,
   type BasicBlock,
   type Comdat,
@@ -64,17 +67,21 @@ export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void
   if (options.llvmVersion !== undefined && options.llvmVersion !== 15 && options.llvmVersion !== 16) {
     throw new IrError(`llvmVersion must be 15 or 16, not ${String(options.llvmVersion)}`);
   }
+  const typed = options.pointers === 'typed' && !module.typedPointers;
+  if (options.pointers !== undefined && options.pointers !== 'opaque' && options.pointers !== 'typed') throw new IrError(`pointers must be 'opaque' or 'typed', not ${String(options.pointers)}`);
+  if (options.pointers === 'typed' && !llvm15) throw new IrError("pointers: 'typed' is for llvmVersion 15 (LLVM 16 reads opaque pointers)");
   if (llvm15) {
     // everything is checked before the first byte is written
     const report = llvm15Report(module);
-    assertWritableForLLVM15(module, report);
+    const problems = typed ? [...report.problems, ...typedPointerProblems(module)] : report.problems;
+    assertWritableForLLVM15(module, { problems, losses: report.losses });
     if (options.onLossy) for (const loss of report.losses) options.onLossy(loss);
   }
   if (options.cache) {
     const version = llvm15 ? 15 : 16;
     if ((options.cache.version ??= version) !== version) throw new IrError('a PrintCache serves prints for one LLVM version; use another cache for the other');
   }
-  new ModulePrinter(module, write, options.cache, llvm15).print();
+  new ModulePrinter(module, write, typed ? undefined : options.cache, llvm15, typed).print();
 }
 
 /** A value to describe, with the function whose local numbering it is printed in. */
@@ -116,6 +123,13 @@ export interface PrintOptions {
    * promises something, memory effects written with words that allow more).
    */
   readonly onLossy?: (note: string) => void;
+  /**
+   * With `llvmVersion: 15`: `'typed'` writes typed pointers, as tools of the typed-pointer era
+   * read best (LLVM 15's SPIR-V translator crashes on some opaque-pointer IR): every `ptr` is
+   * `i8*` (in its address space), and `bitcast`s give loads, stores, GEPs, calls and `byval`-like
+   * arguments the pointer types they need (see `src/llvm15-typed.ts`). Default `'opaque'`.
+   */
+  readonly pointers?: 'opaque' | 'typed';
 }
 
 /** A function's printed text with holes for the numbers that differ between modules. */
@@ -343,11 +357,16 @@ class ModulePrinter {
   private readonly llvm15: boolean;
   private readonly lists15 = new Map<AttributeList, AttributeList>();
 
-  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false) {
+  /** Typed pointers for LLVM 15 (see `src/llvm15-typed.ts`); the per-function state of that form. */
+  private readonly typed15: boolean;
+  private typedState: TypedFunctionState | undefined;
+
+  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false, typed15 = false) {
     this.m = m;
     this.sink = sink;
     this.cache = cache;
     this.llvm15 = llvm15;
+    this.typed15 = typed15;
   }
 
   /** A function's or call's attributes as printed: LLVM 15's spelling when printing for it. */
@@ -674,6 +693,7 @@ class ModulePrinter {
   }
 
   private typeText(t: Type): string {
+    if (this.typed15 && t.kind === 'pointer' && t.pointee === undefined) return t.addressSpace === 0 ? 'i8*' : `i8 addrspace(${t.addressSpace})*`;
     return formatType(t, (struct) => this.numberedTypes.get(struct), (sub) => this.type(sub));
   }
 
@@ -793,6 +813,7 @@ class ModulePrinter {
   // --- global values -----------------------------------------------------------------------------
 
   private globalRef(g: GlobalValue): string {
+    if (this.typed15 && g.vk === 'function' && g.name.startsWith('llvm.')) return formatName('@', typedIntrinsicName(g.name));
     if (g.name !== '') return formatName('@', g.name);
     const n = this.globalSlots.get(g);
     return n === undefined ? '<badref>' : `@${n}`;
@@ -876,7 +897,10 @@ class ModulePrinter {
     let s = `${this.globalRef(a)} = ${this.commonPrefix(a)}${this.threadLocal(a)}`;
     if (a.unnamedAddr !== 'none') s += a.unnamedAddr + ' ';
     s += `alias ${this.type(a.valueType)}, `;
-    s += a.aliasee.vk === 'expr' ? this.operand(a.aliasee) : this.typedOperand(a.aliasee);
+    if (this.typed15) {
+      const want = this.m.context.typedPtr(a.valueType, a.addressSpace);
+      s += `${this.type(want)} ${this.constantAs(a.aliasee, want)}`;
+    } else s += a.aliasee.vk === 'expr' ? this.operand(a.aliasee) : this.typedOperand(a.aliasee);
     if (a.partition !== '') s += `, partition "${escapeString(a.partition)}"`;
     this.w(s + '\n');
   }
@@ -1001,15 +1025,17 @@ class ModulePrinter {
     if (!attrs.ret.isEmpty) s += this.attrSetText(attrs.ret) + ' ';
     s += this.type(f.returnType) + ' ' + this.globalRef(f) + '(';
     const params: string[] = [];
+    const paramTypes = this.typed15 ? typedFunctionType(this.m.context, f.functionType, f.attributes).params : f.functionType.params;
     if (f.isDeclaration) {
-      f.functionType.params.forEach((t, i) => {
+      paramTypes.forEach((t, i) => {
         const pa = attrs.param(i);
         params.push(pa.isEmpty ? this.type(t) : `${this.type(t)} ${this.attrSetText(pa)}`);
       });
     } else {
+      if (this.typed15) this.typedState = new TypedFunctionState(f, paramTypes);
       f.args.forEach((a, i) => {
         const pa = attrs.param(i);
-        let p = this.type(a.type);
+        let p = this.type(paramTypes[i] ?? a.type);
         if (!pa.isEmpty) p += ' ' + this.attrSetText(pa);
         p += ' ' + (a.name !== '' ? formatName('%', a.name) : `%${this.localSlots.get(a) ?? '<badref>'}`);
         params.push(p);
@@ -1037,6 +1063,7 @@ class ModulePrinter {
       this.w('}\n');
     }
     this.currentFunction = undefined;
+    this.typedState = undefined;
   }
 
   private printBlock(b: BasicBlock, isEntry: boolean): void {
@@ -1060,11 +1087,13 @@ class ModulePrinter {
       }
     }
     this.ch(10);
+    if (isEntry && this.typedState !== undefined) this.printTypedArgumentCasts();
     const insts = b.instructions;
     for (let i = 0; i < insts.length; i++) {
       const inst = insts[i]!;
       if (inst.debugRecords) for (const r of inst.debugRecords) this.w(this.llvm15 ? `  ${this.debugRecordCallText(r)}\n` : `    ${this.debugRecordText(r)}\n`);
       if (this.capture?.instructions.has(inst)) this.captureInstruction(inst);
+      else if (this.typed15) this.printTypedInstruction(inst);
       else this.printInstruction(inst);
       this.ch(10);
     }
@@ -1144,6 +1173,168 @@ class ModulePrinter {
       if (this.m.getFunction(name) !== undefined) continue;
       this.w(`\ndeclare void @${name}(${Array.from({ length: params }, () => 'metadata').join(', ')})\n`);
     }
+  }
+
+  // --- typed pointers for LLVM 15 (see src/llvm15-typed.ts) --------------------------------------
+
+  /** `T*` in `addressSpace`; `i8*` is the opaque pointer itself, which prints as `i8*` here. */
+  private pointerTo(t: Type, addressSpace: number): Type {
+    return t === this.m.context.i8 ? this.m.context.ptr(addressSpace) : this.m.context.typedPtr(t, addressSpace);
+  }
+
+  /** The type a local value has where it is defined in the typed form. */
+  private naturalType(v: Value): Type {
+    if (v.vk === 'argument') {
+      const st = this.typedState;
+      return st !== undefined && v.parent === st.fn ? (st.params[v.index] ?? v.type) : v.type;
+    }
+    if (v instanceof AllocaInst) return this.pointerTo(v.allocatedType, v.addressSpace);
+    if (v instanceof GetElementPtrInst && v.type.kind === 'pointer') {
+      const selected = gepIndexedType(v.sourceElementType, v.operands);
+      return selected === undefined ? v.type : this.pointerTo(selected, v.type.addressSpace);
+    }
+    return v.type;
+  }
+
+  /** A constant's text and the type it has in the typed form (a global is `valueType*`, ...). */
+  private naturalConstant(c: Constant): { type: Type; text: string } {
+    const ctx = this.m.context;
+    switch (c.vk) {
+      case 'global':
+      case 'alias':
+        return { type: this.pointerTo(c.valueType, c.addressSpace), text: this.globalRef(c) };
+      case 'function':
+        return { type: ctx.typedPtr(typedFunctionType(ctx, c.functionType, c.attributes), c.addressSpace), text: this.globalRef(c) };
+      case 'dso_local_equivalent':
+      case 'no_cfi':
+        return { type: isConstant(c.global) ? this.naturalConstant(c.global as Constant).type : c.type, text: this.constant(c) };
+      case 'expr': {
+        if (c.opcode !== 'getelementptr' || c.type.kind !== 'pointer') return { type: c.type, text: this.constant(c) };
+        const e = c.extra;
+        const source = e.sourceElementType!;
+        const base = c.operands[0]!;
+        const addressSpace = c.type.addressSpace;
+        const baseType = this.pointerTo(source, addressSpace);
+        const indices = c.operands.slice(1).map((o, i) => `${e.inRangeOperand === i + 1 ? 'inrange ' : ''}${this.type(o.type)} ${this.constantAs(o, o.type)}`);
+        const inbounds = e.flags?.includes('inbounds') ? ' inbounds' : '';
+        const text = `getelementptr${inbounds} (${this.type(source)}, ${this.type(baseType)} ${this.constantAs(base, baseType)}${indices.map((i) => `, ${i}`).join('')})`;
+        const selected = gepIndexedType(source, c.operands);
+        return { type: selected === undefined ? c.type : this.pointerTo(selected, addressSpace), text };
+      }
+      default:
+        return { type: c.type, text: this.constant(c) };
+    }
+  }
+
+  /** A constant written where a value of type `want` goes: cast to it when its typed form differs. */
+  private constantAs(c: Constant, want: Type): string {
+    if (want.kind === 'pointer' && (c.vk === 'null' || c.vk === 'undef' || c.vk === 'poison' || c.vk === 'zero')) return this.constant(c);
+    const natural = this.naturalConstant(c);
+    if (natural.type === want || want.kind !== 'pointer' || natural.type.kind !== 'pointer') return natural.text;
+    const from = this.type(natural.type);
+    const to = this.type(want);
+    if (from === to) return natural.text;
+    return `${natural.type.addressSpace === want.addressSpace ? 'bitcast' : 'addrspacecast'} (${from} ${natural.text} to ${to})`;
+  }
+
+  /** A value as a metadata operand: with the type it has where it is defined. */
+  private naturalOperand(v: Value): string {
+    if (isConstant(v)) {
+      if (v.vk === 'null' || v.vk === 'undef' || v.vk === 'poison' || v.vk === 'zero') return this.typedOperand(v);
+      const n = this.naturalConstant(v);
+      return `${this.type(n.type)} ${n.text}`;
+    }
+    if (v.vk === 'argument' || v.vk === 'instruction') return `${this.type(this.naturalType(v))} ${this.localRef(v)}`;
+    return this.typedOperand(v);
+  }
+
+  /** `v` where an operand of type `want` goes, after the casts that takes (written before the instruction). */
+  private typedUse(v: Value, want: Type): Value {
+    if (v.vk === 'argument' || v.vk === 'instruction') {
+      const natural = this.naturalType(v);
+      if (natural === want && want === v.type) return v;
+      if (this.type(natural) === this.type(want)) return new TextValue(want, this.localRef(v)) as unknown as Value;
+      const st = this.typedState!;
+      if (this.type(want) === this.type(v.type)) {
+        const cast = st.uniform.get(v);
+        if (cast !== undefined) return new TextValue(want, cast) as unknown as Value;
+      }
+      const name = st.fresh();
+      this.w(`  ${name} = bitcast ${this.type(natural)} ${this.localRef(v)} to ${this.type(want)}\n`);
+      return new TextValue(want, name) as unknown as Value;
+    }
+    if (isConstant(v)) {
+      if (want === v.type && !typeHasPointer(v.type)) return v;
+      return new TextValue(want, this.constantAs(v, want)) as unknown as Value;
+    }
+    return v;
+  }
+
+  /** The operand types an instruction needs in the typed form (undefined: the operand's own). */
+  private typedOperandTypes(inst: Instruction): (Type | undefined)[] {
+    const ops = inst.operands;
+    const space = (v: Value): number => (v.type.kind === 'pointer' ? v.type.addressSpace : 0);
+    switch (inst.opcode) {
+      case 'load':
+        return [this.pointerTo(inst.type, space(ops[0]!))];
+      case 'store':
+        return [undefined, this.pointerTo(ops[0]!.type, space(ops[1]!))];
+      case 'cmpxchg':
+      case 'atomicrmw':
+        return [this.pointerTo(ops[1]!.type, space(ops[0]!))];
+      case 'getelementptr':
+        return [this.pointerTo((inst as GetElementPtrInst).sourceElementType, space(ops[0]!))];
+      case 'call':
+      case 'invoke':
+      case 'callbr': {
+        const c = inst as CallInst;
+        const fnType = typedFunctionType(this.m.context, c.functionType, c.attributes);
+        const callee = ops[0]!;
+        return [callee.vk === 'asm' ? undefined : this.m.context.typedPtr(fnType, space(callee)), ...fnType.params];
+      }
+      default:
+        return [];
+    }
+  }
+
+  /** One instruction in the typed form: the casts its operands need, itself, and its own `i8*` cast. */
+  private printTypedInstruction(inst: Instruction): void {
+    const wanted = this.typedOperandTypes(inst);
+    const ops = inst.operands;
+    let shown = inst;
+    const typedOps = ops.map((v, i) => this.typedUse(v, wanted[i] ?? v.type));
+    const isCall = inst instanceof CallInst;
+    if (isCall || typedOps.some((v, i) => v !== ops[i])) {
+      shown = Object.create(inst) as Instruction;
+      shown.operands = typedOps;
+      if (isCall) {
+        const c = inst as CallInst;
+        const s = shown as CallInst;
+        s.functionType = typedFunctionType(this.m.context, c.functionType, c.attributes);
+        if (c.bundles.length > 0) s.bundles = c.bundles.map((b) => ({ ...b, inputs: b.inputs.map((v) => this.typedUse(v, v.type)) }));
+      }
+      const slot = this.localSlots.get(inst);
+      if (slot !== undefined) this.localSlots.set(shown, slot);
+    }
+    this.printInstruction(shown);
+    const natural = this.naturalType(inst);
+    if (natural !== inst.type && this.type(natural) !== this.type(inst.type)) {
+      const name = this.typedState!.fresh();
+      this.w(`\n  ${name} = bitcast ${this.type(natural)} ${this.localRef(inst)} to ${this.type(inst.type)}`);
+      this.typedState!.uniform.set(inst, name);
+    }
+  }
+
+  /** At the top of the entry block: `i8*` casts of the arguments typed `T*` (byval and the like). */
+  private printTypedArgumentCasts(): void {
+    const st = this.typedState!;
+    st.fn.args.forEach((a, i) => {
+      const natural = st.params[i] ?? a.type;
+      if (natural === a.type || this.type(natural) === this.type(a.type)) return;
+      const name = st.fresh();
+      this.w(`  ${name} = bitcast ${this.type(natural)} ${this.localRef(a)} to ${this.type(a.type)}\n`);
+      st.uniform.set(a, name);
+    });
   }
 
   // --- instructions ------------------------------------------------------------------------------
@@ -1475,8 +1666,15 @@ class ModulePrinter {
     return `${this.type(v.type)} ${this.operand(v)}`;
   }
 
+  /** A global's name as written in `blockaddress(@f, ...)` and the like (never cast). */
+  private plainRef(v: Value): string {
+    return isGlobalValue(v) ? this.globalRef(v) : this.operand(v);
+  }
+
   /** `WriteAsOperandInternal` for values. */
   private operand(v: Value): string {
+    if ((v as unknown as TextValue).vk === 'text15') return (v as unknown as TextValue).text;
+    if (this.typed15 && isConstant(v)) return this.constantAs(v, v.type);
     switch (v.vk) {
       case 'global':
       case 'function':
@@ -1543,12 +1741,12 @@ class ModulePrinter {
           const slots = this.functionLocalSlots(block.parent);
           blockText = `%${slots.get(block) ?? '<badref>'}`;
         }
-        return `blockaddress(${this.operand(fn)}, ${blockText})`;
+        return `blockaddress(${this.plainRef(fn)}, ${blockText})`;
       }
       case 'dso_local_equivalent':
-        return `dso_local_equivalent ${this.operand(c.global)}`;
+        return `dso_local_equivalent ${this.plainRef(c.global)}`;
       case 'no_cfi':
-        return `no_cfi ${this.operand(c.global)}`;
+        return `no_cfi ${this.plainRef(c.global)}`;
       case 'expr': {
         const e = c.extra;
         let s = c.opcode;
@@ -1598,11 +1796,11 @@ class ModulePrinter {
       case 'expr':
         return this.expressionText(md);
       case 'arglist':
-        return `!DIArgList(${md.args.map((a) => this.typedOperand(a.value)).join(', ')})`;
+        return `!DIArgList(${md.args.map((a) => (this.typed15 ? this.naturalOperand(a.value) : this.typedOperand(a.value))).join(', ')})`;
       case 'string':
         return `!"${escapeString(md.value)}"`;
       case 'value':
-        return this.typedOperand(md.value);
+        return this.typed15 ? this.naturalOperand(md.value) : this.typedOperand(md.value);
       default:
         return this.mdRef(md);
     }
@@ -1680,4 +1878,19 @@ function toTemplate(text: Buffer, holes: readonly (MDNode | AttributeSet)[]): Fu
   segments.push(text.subarray(from));
   if (segments.length !== holes.length + 1) throw new Error('print cache: hole markers and holes disagree');
   return { segments, holes };
+}
+
+/** Whether a type is, or holds, a pointer. */
+function typeHasPointer(t: Type): boolean {
+  switch (t.kind) {
+    case 'pointer':
+      return true;
+    case 'array':
+    case 'vector':
+      return typeHasPointer(t.element);
+    case 'struct':
+      return (t.elements ?? []).some(typeHasPointer);
+    default:
+      return false;
+  }
 }

@@ -9,13 +9,15 @@ import type { GeneratorOptions } from './options.js';
 import { haveTool } from './testing.js';
 
 // Generated modules, and the images `syclkit post-link -split=kernel` makes of them, printed for
-// LLVM 15's reader by `syclkit opt -S -llvm-version=15`: LLVM 15's llvm-as reads every one.
+// LLVM 15's reader by `syclkit opt -S -llvm-version=15`: LLVM 15's llvm-as reads every one; in
+// two configurations also their typed-pointer form (`-typed-pointers`, read with
+// `-opaque-pointers=0`, which checks every pointee type).
 const as15 = '/usr/lib/llvm-15/bin/llvm-as';
 
-const configurations: (Partial<GeneratorOptions> & { name: string })[] = [
-  { name: 'default shape', seed: 1, kernels: 8, tus: 2, functions: 40 },
+const configurations: (Partial<GeneratorOptions> & { name: string; typed?: boolean })[] = [
+  { name: 'default shape', seed: 1, kernels: 8, tus: 2, functions: 40, typed: true },
   { name: 'many TUs, few functions (inlined kernels)', seed: 2, kernels: 8, tus: 6, functions: 14 },
-  { name: 'debug info', seed: 4, kernels: 6, tus: 3, functions: 60, debugInfo: true },
+  { name: 'debug info', seed: 4, kernels: 6, tus: 3, functions: 60, debugInfo: true, typed: true },
   { name: 'typed pointers', seed: 5, kernels: 6, tus: 3, functions: 60, pointers: 'typed' },
   { name: 'no kernels (SYCL_EXTERNAL library)', seed: 7, kernels: 0, tus: 2, functions: 40 },
 ];
@@ -25,11 +27,11 @@ function syclkit(args: readonly string[]): { status: number | null; stdout: stri
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-function llvm15Reads(file: string): string {
-  const printed = syclkit(['opt', '-S', '-llvm-version=15', file]);
+function llvm15Reads(file: string, typed: boolean): string {
+  const printed = syclkit(['opt', '-S', '-llvm-version=15', ...(typed ? ['-typed-pointers'] : []), file]);
   if (printed.status !== 0) return `syclkit opt -llvm-version=15 ${file}: ${printed.stderr}`;
-  const r = spawnSync(as15, ['-o', '/dev/null', '-'], { input: Buffer.from(printed.stdout, 'latin1'), encoding: 'utf8' });
-  return r.status === 0 ? '' : `llvm-as-15 ${file}: ${r.stderr}`;
+  const r = spawnSync(as15, [...(typed ? ['-opaque-pointers=0'] : []), '-o', '/dev/null', '-'], { input: Buffer.from(printed.stdout, 'latin1'), encoding: 'utf8' });
+  return r.status === 0 ? '' : `llvm-as-15 ${typed ? '(typed) ' : ''}${file}: ${r.stderr}`;
 }
 
 const dirs: string[] = [];
@@ -38,8 +40,8 @@ afterAll(() => {
 });
 
 describe.skipIf(!haveTool(as15) || !existsSync(defaultSyclkit))(`LLVM 15 reads generated modules and their images printed for it (skipped: needs ${as15} and a built syclkit)`, () => {
-  for (const { name, ...options } of configurations) {
-    it(`${name}: the module and every per-kernel image`, () => {
+  for (const { name, typed, ...options } of configurations) {
+    it(`${name}: the module and every per-kernel image${typed ? ', also with typed pointers' : ''}`, () => {
       const dir = mkdtempSync(join(tmpdir(), 'bench-llvm15-'));
       dirs.push(dir);
       const input = join(dir, 'module.ll');
@@ -48,8 +50,9 @@ describe.skipIf(!haveTool(as15) || !existsSync(defaultSyclkit))(`LLVM 15 reads g
       expect(split.stderr).toBe('');
       const images = readdirSync(dir).filter((f) => /^out_\d+\.ll$/.test(f));
       if (options.kernels !== 0) expect(images.length).toBeGreaterThan(0);
-      const problems = [input, ...images.map((f) => join(dir, f))].map(llvm15Reads).filter((p) => p !== '');
+      const files = [input, ...images.map((f) => join(dir, f))];
+      const problems = [...files.map((f) => llvm15Reads(f, false)), ...(typed ? files.map((f) => llvm15Reads(f, true)) : [])].filter((p) => p !== '');
       expect(problems).toEqual([]);
-    }, 120_000);
+    }, 240_000);
   }
 });

@@ -63,4 +63,20 @@ describe('syclkit opt -llvm-version', () => {
     expect(execFileSync(dis15, ['-o', '-', out]).toString()).toContain('attributes #0 = { argmemonly readonly }');
     expect(readFileSync(out).subarray(0, 2).toString()).toBe('BC');
   });
+
+  it('-typed-pointers writes every ptr as i8*, with the bitcasts instructions need, and needs -llvm-version=15', async () => {
+    const r = await runSyclkit(['opt', '-S', '-llvm-version=15', '-typed-pointers', '-'], 'define void @f(ptr %p) {\n  store i32 1, ptr %p, align 4\n  ret void\n}\n');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('define void @f(i8* %p) {\n  %__typed15.0 = bitcast i8* %p to i32*\n  store i32 1, i32* %__typed15.0, align 4\n');
+    const refused = await runSyclkit(['opt', '-S', '-typed-pointers', '-'], 'declare void @f()\n');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toBe('syclkit opt: error: -typed-pointers needs -llvm-version=15\n');
+  });
+
+  it.skipIf(!existsSync(as15) || !existsSync(dis15))('-typed-pointers without -S writes typed LLVM 15 bitcode', async () => {
+    const out = join(scratch.dir, 'typed.bc');
+    const r = await runSyclkit(['opt', '-llvm-version=15', '-typed-pointers', '-', '-o', out], 'define void @f(ptr %p) {\n  store i32 1, ptr %p, align 4\n  ret void\n}\n');
+    expect(r.code).toBe(0);
+    expect(execFileSync(dis15, ['-opaque-pointers=0', '-o', '-', out]).toString()).toContain('store i32 1, i32* %');
+  });
 });
