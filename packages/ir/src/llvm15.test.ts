@@ -7,8 +7,9 @@ import { corpusFiles, corpusRoot, llvm15, llvm16 } from '../test/support.js';
 import { formatMemoryEffects, unpackMemoryEffects } from './attributes.js';
 import { IrError } from './errors.js';
 import { legacyMemoryAttributes } from './llvm15.js';
+import { mangledPointees } from './llvm15-typed.js';
 import { parseModule } from './parser.js';
-import { PrintCache, printModule, printModuleTo } from './printer.js';
+import { formatType, PrintCache, printModule, printModuleTo } from './printer.js';
 import { withoutNoOpCasts } from './testing/casts.js';
 
 // printModule(m, { llvmVersion: 15 }): text LLVM 15 reads, checked with LLVM 15's llvm-as, and
@@ -349,6 +350,44 @@ entry:
     }
   });
 
+  const atomic = `target triple = "spir64-unknown-unknown"
+
+declare spir_func i64 @_Z18__spirv_AtomicIAddPU3AS4mN5__spv5Scope4FlagENS1_19MemorySemanticsMask4FlagEm(ptr addrspace(4) noundef, i32 noundef, i32 noundef, i64 noundef)
+
+define spir_kernel void @K(ptr addrspace(1) %out) {
+  %p = addrspacecast ptr addrspace(1) %out to ptr addrspace(4)
+  %old = call spir_func i64 @_Z18__spirv_AtomicIAddPU3AS4mN5__spv5Scope4FlagENS1_19MemorySemanticsMask4FlagEm(ptr addrspace(4) noundef %p, i32 noundef 1, i32 noundef 912, i64 noundef 1)
+  ret void
+}
+`;
+
+  it('gives a declared builtin the pointer types its mangled name spells, as DPC++ declared them', () => {
+    const out = typed(atomic);
+    expect(out).toContain('declare spir_func i64 @_Z18__spirv_AtomicIAddPU3AS4mN5__spv5Scope4FlagENS1_19MemorySemanticsMask4FlagEm(i64 addrspace(4)* noundef, i32 noundef, i32 noundef, i64 noundef)\n');
+    expect(out).toContain('  %__typed15.0 = bitcast i8 addrspace(4)* %p to i64 addrspace(4)*\n');
+    expect(out).toContain('(i64 addrspace(4)* noundef %__typed15.0, i32 noundef 1, i32 noundef 912, i64 noundef 1)');
+  });
+
+  it('reads the pointee types of pointer parameters from Itanium manglings, substitutions included', () => {
+    const ctx = parseModule('', { filename: 't.ll' }).context;
+    const pointees = (name: string, count: number, varArgs = false): string[] | undefined =>
+      mangledPointees(ctx, name, count, varArgs)?.map((p) => (p === undefined ? '-' : `${formatType(p.pointee)} as${p.addressSpace}`));
+    expect(pointees('_Z18__spirv_AtomicIAddPU3AS4mN5__spv5Scope4FlagENS1_19MemorySemanticsMask4FlagEm', 4)).toEqual(['i64 as4', '-', '-', '-']);
+    expect(pointees('_Z18__spirv_ocl_printfPU3AS2Kcz', 1, true)).toEqual(['i8 as2']);
+    expect(pointees('_Z5fractfPU3AS1f', 2)).toEqual(['-', 'float as1']);
+    expect(pointees('_Z7vstore4Dv4_fmPU3AS1f', 3)).toEqual(['-', '-', 'float as1']);
+    expect(pointees('_Z3fooPiS_', 2)).toEqual(['i32 as0', 'i32 as0']);
+    // S_ is the qualified int, S0_ the pointer to it
+    expect(pointees('_Z3fooPU3AS1KiS_', 2)).toEqual(['i32 as1', '-']);
+    expect(pointees('_Z3fooPU3AS1KiS0_', 2)).toEqual(['i32 as1', 'i32 as1']);
+    expect(pointees('_Z3barPDv4_f', 1)).toEqual(['<4 x float> as0']);
+    expect(pointees('_Z3bazv', 0)).toEqual([]);
+    // parameter counts that disagree, templates and names that are not manglings give nothing
+    expect(pointees('_Z3fooPi', 2)).toBeUndefined();
+    expect(pointees('_Z3fooIiEvPT_', 1)).toBeUndefined();
+    expect(pointees('foo', 1)).toBeUndefined();
+  });
+
   it('gives a value in metadata the type it is defined with', () => {
     const out = typed(withRecords('  %a = alloca i32, align 4\n  #dbg_declare(ptr %a, !8, !DIExpression(), !9)'));
     expect(out).toContain('  call void @llvm.dbg.declare(metadata i32* %a, metadata !6, metadata !DIExpression()), !dbg !8\n');
@@ -374,12 +413,14 @@ entry:
 
   const spirv = '/usr/bin/llvm-spirv-15';
   const spirvVal = '/usr/bin/spirv-val';
-  it.skipIf(!as15 || !existsSync(spirv) || !existsSync(spirvVal))("LLVM 15's SPIR-V translator translates the accessor pattern from them into SPIR-V spirv-val accepts", () => {
+  it.skipIf(!as15 || !existsSync(spirv) || !existsSync(spirvVal))("LLVM 15's SPIR-V translator translates the accessor pattern and a builtin atomic from them into SPIR-V spirv-val accepts", () => {
     const dir = mkdtempSync(join(tmpdir(), 'ir-typed15-'));
     try {
-      execFileSync(as15!, ['-opaque-pointers=0', '-o', join(dir, 'a.bc'), '-'], { input: Buffer.from(`target triple = "spir64-unknown-unknown"\n${typed(accessor)}`, 'latin1') });
-      execFileSync(spirv, [join(dir, 'a.bc'), '-o', join(dir, 'a.spv')], { stdio: 'pipe' });
-      execFileSync(spirvVal, [join(dir, 'a.spv')], { stdio: 'pipe' });
+      for (const [name, text] of [['accessor', `target triple = "spir64-unknown-unknown"\n${accessor}`], ['atomic', atomic]] as const) {
+        execFileSync(as15!, ['-opaque-pointers=0', '-o', join(dir, `${name}.bc`), '-'], { input: Buffer.from(typed(text), 'latin1') });
+        execFileSync(spirv, [join(dir, `${name}.bc`), '-o', join(dir, `${name}.spv`)], { stdio: 'pipe' });
+        execFileSync(spirvVal, [join(dir, `${name}.spv`)], { stdio: 'pipe' });
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

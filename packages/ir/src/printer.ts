@@ -31,7 +31,7 @@ import { constantOperands } from './uses.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
 import { forEachDIOperand } from './metadata.js';
 import type { Module } from './module.js';
-import { subtypes, type StructType, type Type } from './types.js';
+import { subtypes, type FunctionType, type StructType, type Type } from './types.js';
 import {
   isConstant,
   isGlobalValue,
@@ -1025,7 +1025,7 @@ class ModulePrinter {
     if (!attrs.ret.isEmpty) s += this.attrSetText(attrs.ret) + ' ';
     s += this.type(f.returnType) + ' ' + this.globalRef(f) + '(';
     const params: string[] = [];
-    const paramTypes = this.typed15 ? typedFunctionType(this.m.context, f.functionType, f.attributes).params : f.functionType.params;
+    const paramTypes = this.typed15 ? typedFunctionType(this.m.context, f.functionType, f.attributes, f.isDeclaration ? f.name : undefined).params : f.functionType.params;
     if (f.isDeclaration) {
       paramTypes.forEach((t, i) => {
         const pa = attrs.param(i);
@@ -1087,10 +1087,24 @@ class ModulePrinter {
       }
     }
     this.ch(10);
-    if (isEntry && this.typedState !== undefined) this.printTypedArgumentCasts();
     const insts = b.instructions;
+    // typed form: the i8* casts of arguments and of the entry block's leading allocas come after
+    // those allocas (SPIR-V wants a function's variables first)
+    let leadingAllocas = -1;
+    if (isEntry && this.typedState !== undefined) {
+      leadingAllocas = 0;
+      while (leadingAllocas < insts.length && insts[leadingAllocas] instanceof AllocaInst) leadingAllocas++;
+      if (leadingAllocas === 0) this.printTypedArgumentCasts([]);
+    }
     for (let i = 0; i < insts.length; i++) {
       const inst = insts[i]!;
+      if (i < leadingAllocas) {
+        if (inst.debugRecords) for (const r of inst.debugRecords) this.w(`  ${this.debugRecordCallText(r)}\n`);
+        this.printTypedInstruction(inst, true);
+        this.ch(10);
+        if (i === leadingAllocas - 1) this.printTypedArgumentCasts(insts.slice(0, leadingAllocas));
+        continue;
+      }
       if (inst.debugRecords) for (const r of inst.debugRecords) this.w(this.llvm15 ? `  ${this.debugRecordCallText(r)}\n` : `    ${this.debugRecordText(r)}\n`);
       if (this.capture?.instructions.has(inst)) this.captureInstruction(inst);
       else if (this.typed15) this.printTypedInstruction(inst);
@@ -1204,7 +1218,7 @@ class ModulePrinter {
       case 'alias':
         return { type: this.pointerTo(c.valueType, c.addressSpace), text: this.globalRef(c) };
       case 'function':
-        return { type: ctx.typedPtr(typedFunctionType(ctx, c.functionType, c.attributes), c.addressSpace), text: this.globalRef(c) };
+        return { type: ctx.typedPtr(typedFunctionType(ctx, c.functionType, c.attributes, c.isDeclaration ? c.name : undefined), c.addressSpace), text: this.globalRef(c) };
       case 'dso_local_equivalent':
       case 'no_cfi':
         return { type: isConstant(c.global) ? this.naturalConstant(c.global as Constant).type : c.type, text: this.constant(c) };
@@ -1288,7 +1302,7 @@ class ModulePrinter {
       case 'invoke':
       case 'callbr': {
         const c = inst as CallInst;
-        const fnType = typedFunctionType(this.m.context, c.functionType, c.attributes);
+        const fnType = this.typedCallType(c);
         const callee = ops[0]!;
         return [callee.vk === 'asm' ? undefined : this.m.context.typedPtr(fnType, space(callee)), ...fnType.params];
       }
@@ -1297,8 +1311,15 @@ class ModulePrinter {
     }
   }
 
+  /** A call's function type in the typed form: its declared callee's, mangled pointees included, when they agree. */
+  private typedCallType(c: CallInst): FunctionType {
+    const callee = c.operands[0]!;
+    const declared = callee.vk === 'function' && callee.isDeclaration && callee.functionType === c.functionType ? callee.name : undefined;
+    return typedFunctionType(this.m.context, c.functionType, c.attributes, declared);
+  }
+
   /** One instruction in the typed form: the casts its operands need, itself, and its own `i8*` cast. */
-  private printTypedInstruction(inst: Instruction): void {
+  private printTypedInstruction(inst: Instruction, deferCast = false): void {
     const wanted = this.typedOperandTypes(inst);
     const ops = inst.operands;
     let shown = inst;
@@ -1310,13 +1331,14 @@ class ModulePrinter {
       if (isCall) {
         const c = inst as CallInst;
         const s = shown as CallInst;
-        s.functionType = typedFunctionType(this.m.context, c.functionType, c.attributes);
+        s.functionType = this.typedCallType(c);
         if (c.bundles.length > 0) s.bundles = c.bundles.map((b) => ({ ...b, inputs: b.inputs.map((v) => this.typedUse(v, v.type)) }));
       }
       const slot = this.localSlots.get(inst);
       if (slot !== undefined) this.localSlots.set(shown, slot);
     }
     this.printInstruction(shown);
+    if (deferCast) return;
     const natural = this.naturalType(inst);
     if (natural !== inst.type && this.type(natural) !== this.type(inst.type)) {
       const name = this.typedState!.fresh();
@@ -1325,16 +1347,20 @@ class ModulePrinter {
     }
   }
 
-  /** At the top of the entry block: `i8*` casts of the arguments typed `T*` (byval and the like). */
-  private printTypedArgumentCasts(): void {
+  /**
+   * In the entry block, after its leading allocas: the `i8*` casts of the arguments typed `T*`
+   * (byval and the like) and of those allocas.
+   */
+  private printTypedArgumentCasts(allocas: readonly Instruction[]): void {
     const st = this.typedState!;
-    st.fn.args.forEach((a, i) => {
-      const natural = st.params[i] ?? a.type;
-      if (natural === a.type || this.type(natural) === this.type(a.type)) return;
+    const cast = (v: Value, natural: Type): void => {
+      if (natural === v.type || this.type(natural) === this.type(v.type)) return;
       const name = st.fresh();
-      this.w(`  ${name} = bitcast ${this.type(natural)} ${this.localRef(a)} to ${this.type(a.type)}\n`);
-      st.uniform.set(a, name);
-    });
+      this.w(`  ${name} = bitcast ${this.type(natural)} ${this.localRef(v)} to ${this.type(v.type)}\n`);
+      st.uniform.set(v, name);
+    };
+    st.fn.args.forEach((a, i) => cast(a, st.params[i] ?? a.type));
+    for (const a of allocas) cast(a, this.naturalType(a));
   }
 
   // --- instructions ------------------------------------------------------------------------------
