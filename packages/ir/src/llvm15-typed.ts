@@ -116,6 +116,8 @@ export function typedPointerProblems(m: Module): string[] {
 /** Per function: the typed parameter types, the `i8*` casts of values defined with another type, and fresh names. */
 export class TypedFunctionState {
   readonly uniform = new Map<Value, string>();
+  /** The pointer type each GEP gives (its indices walked once). */
+  readonly gepTypes = new Map<Value, Type>();
   private next = 0;
   private readonly names: Set<string>;
   constructor(

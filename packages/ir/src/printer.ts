@@ -359,7 +359,8 @@ class ModulePrinter {
 
   /** Typed pointers for LLVM 15 (see `src/llvm15-typed.ts`); the per-function state of that form. */
   private readonly typed15: boolean;
-  private typedState: TypedFunctionState | undefined;
+  // initialized here so that every printer has one shape (a field added later slows every access)
+  private typedState: TypedFunctionState | undefined = undefined;
 
   constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false, typed15 = false) {
     this.m = m;
@@ -1063,7 +1064,7 @@ class ModulePrinter {
       this.w('}\n');
     }
     this.currentFunction = undefined;
-    this.typedState = undefined;
+    if (this.typed15) this.typedState = undefined;
   }
 
   private printBlock(b: BasicBlock, isEntry: boolean): void {
@@ -1088,28 +1089,39 @@ class ModulePrinter {
     }
     this.ch(10);
     const insts = b.instructions;
-    // typed form: the i8* casts of arguments and of the entry block's leading allocas come after
-    // those allocas (SPIR-V wants a function's variables first)
-    let leadingAllocas = -1;
-    if (isEntry && this.typedState !== undefined) {
-      leadingAllocas = 0;
+    if (this.typed15) {
+      this.printTypedInstructions(insts, isEntry);
+      return;
+    }
+    for (let i = 0; i < insts.length; i++) {
+      const inst = insts[i]!;
+      if (inst.debugRecords) this.printDebugRecords(inst.debugRecords);
+      if (this.capture?.instructions.has(inst)) this.captureInstruction(inst);
+      else this.printInstruction(inst);
+      this.ch(10);
+    }
+  }
+
+  private printDebugRecords(records: readonly DebugRecord[]): void {
+    for (const r of records) this.w(this.llvm15 ? `  ${this.debugRecordCallText(r)}\n` : `    ${this.debugRecordText(r)}\n`);
+  }
+
+  /**
+   * A block's instructions in the typed form; in the entry block the `i8*` casts of arguments and
+   * of its leading allocas come after those allocas (SPIR-V wants a function's variables first).
+   */
+  private printTypedInstructions(insts: readonly Instruction[], isEntry: boolean): void {
+    let leadingAllocas = 0;
+    if (isEntry) {
       while (leadingAllocas < insts.length && insts[leadingAllocas] instanceof AllocaInst) leadingAllocas++;
       if (leadingAllocas === 0) this.printTypedArgumentCasts([]);
     }
     for (let i = 0; i < insts.length; i++) {
       const inst = insts[i]!;
-      if (i < leadingAllocas) {
-        if (inst.debugRecords) for (const r of inst.debugRecords) this.w(`  ${this.debugRecordCallText(r)}\n`);
-        this.printTypedInstruction(inst, true);
-        this.ch(10);
-        if (i === leadingAllocas - 1) this.printTypedArgumentCasts(insts.slice(0, leadingAllocas));
-        continue;
-      }
-      if (inst.debugRecords) for (const r of inst.debugRecords) this.w(this.llvm15 ? `  ${this.debugRecordCallText(r)}\n` : `    ${this.debugRecordText(r)}\n`);
-      if (this.capture?.instructions.has(inst)) this.captureInstruction(inst);
-      else if (this.typed15) this.printTypedInstruction(inst);
-      else this.printInstruction(inst);
+      if (inst.debugRecords) this.printDebugRecords(inst.debugRecords);
+      this.printTypedInstruction(inst, i < leadingAllocas);
       this.ch(10);
+      if (i === leadingAllocas - 1) this.printTypedArgumentCasts(insts.slice(0, leadingAllocas));
     }
   }
 
@@ -1202,10 +1214,17 @@ class ModulePrinter {
       const st = this.typedState;
       return st !== undefined && v.parent === st.fn ? (st.params[v.index] ?? v.type) : v.type;
     }
+    if (v.type.kind !== 'pointer') return v.type;
     if (v instanceof AllocaInst) return this.pointerTo(v.allocatedType, v.addressSpace);
-    if (v instanceof GetElementPtrInst && v.type.kind === 'pointer') {
-      const selected = gepIndexedType(v.sourceElementType, v.operands);
-      return selected === undefined ? v.type : this.pointerTo(selected, v.type.addressSpace);
+    if (v instanceof GetElementPtrInst) {
+      const st = this.typedState!;
+      let natural = st.gepTypes.get(v);
+      if (natural === undefined) {
+        const selected = gepIndexedType(v.sourceElementType, v.operands);
+        natural = selected === undefined ? v.type : this.pointerTo(selected, v.type.addressSpace);
+        st.gepTypes.set(v, natural);
+      }
+      return natural;
     }
     return v.type;
   }
@@ -1264,6 +1283,8 @@ class ModulePrinter {
 
   /** `v` where an operand of type `want` goes, after the casts that takes (written before the instruction). */
   private typedUse(v: Value, want: Type): Value {
+    // the common case: an operand that is not a pointer and no constant holding one
+    if (want === v.type && v.type.kind !== 'pointer' && (v.vk === 'argument' || v.vk === 'instruction' || !typeHasPointer(v.type))) return v;
     if (v.vk === 'argument' || v.vk === 'instruction') {
       const natural = this.naturalType(v);
       if (natural === want && want === v.type) return v;
@@ -1285,7 +1306,7 @@ class ModulePrinter {
   }
 
   /** The operand types an instruction needs in the typed form (undefined: the operand's own). */
-  private typedOperandTypes(inst: Instruction): (Type | undefined)[] {
+  private typedOperandTypes(inst: Instruction): readonly (Type | undefined)[] {
     const ops = inst.operands;
     const space = (v: Value): number => (v.type.kind === 'pointer' ? v.type.addressSpace : 0);
     switch (inst.opcode) {
@@ -1307,7 +1328,7 @@ class ModulePrinter {
         return [callee.vk === 'asm' ? undefined : this.m.context.typedPtr(fnType, space(callee)), ...fnType.params];
       }
       default:
-        return [];
+        return NO_TYPES;
     }
   }
 
@@ -1323,16 +1344,24 @@ class ModulePrinter {
     const wanted = this.typedOperandTypes(inst);
     const ops = inst.operands;
     let shown = inst;
-    const typedOps = ops.map((v, i) => this.typedUse(v, wanted[i] ?? v.type));
+    let typedOps: Value[] | undefined;
+    for (let i = 0; i < ops.length; i++) {
+      const v = ops[i]!;
+      const u = this.typedUse(v, wanted[i] ?? v.type);
+      if (u !== v) (typedOps ??= ops.slice())[i] = u;
+    }
     const isCall = inst instanceof CallInst;
-    if (isCall || typedOps.some((v, i) => v !== ops[i])) {
+    const callType = isCall ? this.typedCallType(inst) : undefined;
+    const bundles = isCall && inst.bundles.length > 0 ? inst.bundles.map((b) => ({ ...b, inputs: b.inputs.map((v) => this.typedUse(v, v.type)) })) : undefined;
+    const bundlesChange = bundles !== undefined && bundles.some((b, i) => b.inputs.some((v, j) => v !== (inst as CallInst).bundles[i]!.inputs[j]));
+    if (typedOps !== undefined || (isCall && (callType !== inst.functionType || bundlesChange))) {
       shown = Object.create(inst) as Instruction;
-      shown.operands = typedOps;
+      shown.operands = typedOps ?? ops;
       if (isCall) {
         const c = inst as CallInst;
         const s = shown as CallInst;
-        s.functionType = this.typedCallType(c);
-        if (c.bundles.length > 0) s.bundles = c.bundles.map((b) => ({ ...b, inputs: b.inputs.map((v) => this.typedUse(v, v.type)) }));
+        s.functionType = callType!;
+        if (bundlesChange) s.bundles = bundles!;
       }
       const slot = this.localSlots.get(inst);
       if (slot !== undefined) this.localSlots.set(shown, slot);
@@ -1699,14 +1728,12 @@ class ModulePrinter {
 
   /** `WriteAsOperandInternal` for values. */
   private operand(v: Value): string {
-    if ((v as unknown as TextValue).vk === 'text15') return (v as unknown as TextValue).text;
-    if (this.typed15 && isConstant(v)) return this.constantAs(v, v.type);
     switch (v.vk) {
       case 'global':
       case 'function':
       case 'alias':
       case 'ifunc':
-        return this.globalRef(v);
+        return this.typed15 ? this.constantAs(v, v.type) : this.globalRef(v);
       case 'argument':
       case 'block':
       case 'instruction':
@@ -1722,6 +1749,8 @@ class ModulePrinter {
         return `${s}"${escapeString(v.asm)}", "${escapeString(v.constraints)}"`;
       }
       default:
+        // typed form: an operand already written (text15), a constant with its casts
+        if (this.typed15) return (v as unknown as TextValue).vk === 'text15' ? (v as unknown as TextValue).text : this.constantAs(v, v.type);
         return this.constant(v);
     }
   }
@@ -1920,3 +1949,5 @@ function typeHasPointer(t: Type): boolean {
       return false;
   }
 }
+
+const NO_TYPES: readonly (Type | undefined)[] = [];
