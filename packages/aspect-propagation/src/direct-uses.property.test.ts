@@ -22,7 +22,7 @@ import { inspect, parse } from '../test/helpers.js';
 import { AspectSet } from './aspect-set.js';
 import { directAspectUses } from './direct-uses.js';
 import { collectFunctionFacts } from './function-facts.js';
-import { MD_USED_ASPECTS, readAspectList } from './metadata.js';
+import { SyclMetadata, readAspectValues } from '@syclkit/sycl-conventions';
 import { readModuleRules } from './module-rules.js';
 import { propagateAspectsUsage } from './propagate.js';
 
@@ -129,9 +129,9 @@ function reach(fns: readonly GenFunction[], start: number): Set<number> {
 }
 
 function instructionList(module: Module, inst: Instruction): number[] {
-  const kind = module.context.md.kinds.lookup(MD_USED_ASPECTS);
+  const kind = module.context.md.kinds.lookup(SyclMetadata.usedAspects);
   const node = inst.attachments?.find((a) => a.kind === kind)?.node;
-  return node === undefined ? [] : readAspectList(node).values;
+  return node === undefined ? [] : readAspectValues(node).values;
 }
 
 describe('directAspectUses properties', { timeout: 120_000 }, () => {

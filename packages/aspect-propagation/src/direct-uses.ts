@@ -12,7 +12,7 @@
 import type { Argument, Instruction, IRFunction, Module, Type } from '@syclkit/ir';
 import { AspectSet } from './aspect-set.js';
 import { functionAspectLists, signatureSkipsFp64, skipsFp64, walkInstruction, type InstructionSink } from './function-facts.js';
-import { MD_DECLARED_ASPECTS, MD_USED_ASPECTS } from './metadata.js';
+import { SyclMetadata } from '@syclkit/sycl-conventions';
 import { readModuleRules } from './module-rules.js';
 import type { TypeAspects } from './type-aspects.js';
 
@@ -110,8 +110,8 @@ export class DirectUseWalker {
     private readonly fp64ConvEmu: boolean,
   ) {
     // Looked up, not registered: reading must not add metadata kinds to the context.
-    this.usedKind = module.context.md.kinds.lookup(MD_USED_ASPECTS) ?? -1;
-    this.declaredKind = module.context.md.kinds.lookup(MD_DECLARED_ASPECTS) ?? -1;
+    this.usedKind = module.context.md.kinds.lookup(SyclMetadata.usedAspects) ?? -1;
+    this.declaredKind = module.context.md.kinds.lookup(SyclMetadata.declaredAspects) ?? -1;
   }
 
   usesOf(fn: IRFunction): FunctionAspectUses {

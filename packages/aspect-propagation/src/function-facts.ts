@@ -27,13 +27,9 @@ import {
   type Value,
 } from '@syclkit/ir';
 import { conditionalCallerForm, conditionalCallSite, type ConditionalCallerForm } from '@syclkit/device-if';
+import { SyclAttribute, SyclMetadata, isEntryPoint, readAspectValues } from '@syclkit/sycl-conventions';
 import { AspectSet } from './aspect-set.js';
-import { isEntryPoint } from './entry-points.js';
-import { MD_DECLARED_ASPECTS, MD_USED_ASPECTS, readAspectList } from './metadata.js';
 import type { TypeAspects } from './type-aspects.js';
-
-/** Attribute of the header's `call_if_on_device_conditionally` (the _Conditional Caller_). */
-export { CONDITIONAL_CALLER_ATTRIBUTE } from '@syclkit/device-if';
 
 /** A call to a conditional caller. */
 export interface ConditionalCall {
@@ -87,14 +83,6 @@ export interface CollectOptions {
 }
 
 /**
- * True for functions that behave as conditional callers (DeviceIf.md), by `@syclkit/device-if`'s
- * rules (`conditionalCallerForm`), so propagation and the device_if passes always agree.
- */
-export function isConditionalCaller(fn: IRFunction): boolean {
-  return conditionalCallerForm(fn) !== undefined;
-}
-
-/**
  * Facts for every function of `module`, in module order (`facts[i].fn === module.functions[i]`).
  *
  * With `fp64ConvEmu`, `fp64` is not recorded where intel/llvm's `-fsycl-fp64-conv-emu` skips it:
@@ -105,14 +93,14 @@ export function isConditionalCaller(fn: IRFunction): boolean {
  */
 export function collectFunctionFacts(module: Module, options: CollectOptions): FunctionFacts[] {
   const context = module.context;
-  const usedKind = context.md.kinds.id(MD_USED_ASPECTS);
-  const declaredKind = context.md.kinds.id(MD_DECLARED_ASPECTS);
+  const usedKind = context.md.kinds.id(SyclMetadata.usedAspects);
+  const declaredKind = context.md.kinds.id(SyclMetadata.declaredAspects);
   const functions = module.functions;
   const indexOf = new Map<IRFunction, number>();
   functions.forEach((fn, i) => indexOf.set(fn, i));
   const lastCaller = new Int32Array(functions.length).fill(-1);
   const { types, fp64, fp64ConvEmu } = options;
-  const vtables = functions.some((fn) => fn.attributes.fn.hasString('indirectly-callable')) ? new VtableFinder() : undefined;
+  const vtables = functions.some((fn) => fn.attributes.fn.hasString(SyclAttribute.indirectlyCallable)) ? new VtableFinder() : undefined;
   const callerForms = functions.map(conditionalCallerForm);
   const gatherer = new Gatherer(types);
 
@@ -120,7 +108,7 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
   for (let index = 0; index < functions.length; index++) {
     const fn = functions[index]!;
     const fnAttributes = fn.attributes.fn;
-    const callsIndirectly = fnAttributes.getString('calls-indirectly');
+    const callsIndirectly = fnAttributes.getString(SyclAttribute.callsIndirectly);
     const record: FunctionFacts = {
       fn,
       index,
@@ -134,7 +122,7 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
       makesVirtualCall: false,
       referencesVtable: false,
       callsIndirectly: callsIndirectly === undefined ? [] : callsIndirectly.split(',').filter((s) => s !== ''),
-      indirectlyCallable: fnAttributes.getString('indirectly-callable'),
+      indirectlyCallable: fnAttributes.getString(SyclAttribute.indirectlyCallable),
       malformedMetadata: 0,
     };
     let direct: AspectSet | undefined;
@@ -222,7 +210,7 @@ export function walkInstruction(inst: Instruction, usedKind: number, sink: Instr
   const attachments = inst.attachments;
   if (attachments !== null) {
     for (const attachment of attachments) {
-      if (attachment.kind === usedKind) sink.metadata(readAspectList(attachment.node).values);
+      if (attachment.kind === usedKind) sink.metadata(readAspectValues(attachment.node).values);
     }
   }
 }
@@ -299,11 +287,11 @@ export function functionAspectLists(
   let malformed = 0;
   for (const attachment of fn.attachments) {
     if (attachment.kind === usedKind) {
-      const list = readAspectList(attachment.node);
+      const list = readAspectValues(attachment.node);
       used = list.values;
       malformed += list.malformed;
     } else if (attachment.kind === declaredKind) {
-      const list = readAspectList(attachment.node);
+      const list = readAspectValues(attachment.node);
       declared = list.values;
       malformed += list.malformed;
     }
@@ -428,7 +416,7 @@ function refersToIndirectlyCallable(value: Value, depth: number): boolean {
   if (depth > 32) return false;
   switch (value.vk) {
     case 'function':
-      return value.attributes.fn.hasString('indirectly-callable');
+      return value.attributes.fn.hasString(SyclAttribute.indirectlyCallable);
     case 'expr':
       return value.operands.some((op) => refersToIndirectlyCallable(op, depth + 1));
     case 'array':

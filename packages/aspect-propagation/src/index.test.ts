@@ -6,15 +6,11 @@ describe('aspect-propagation public surface', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
         'AspectSet',
-        'CONDITIONAL_CALLER_ATTRIBUTE',
         'POST_OPTIMIZATION',
         'PRE_OPTIMIZATION',
         'aspectPropagationDiagnostics',
         'demangle',
         'directAspectUses',
-        'isConditionalCaller',
-        'isEntryPoint',
-        'isSpirvSyclBuiltin',
         'propagateAspectsUsage',
         'syclPropagateAspectsUsage',
       ].sort(),

@@ -5,8 +5,6 @@ export type { ConditionalSemantics, ConditionalSemanticsOption } from './conditi
 export { aspectPropagationDiagnostics } from './diagnostics.js';
 export type { AspectPropagationDiagnosticCode } from './diagnostics.js';
 export { AspectSet } from './aspect-set.js';
-export { isEntryPoint, isSpirvSyclBuiltin } from './entry-points.js';
-export { isConditionalCaller, CONDITIONAL_CALLER_ATTRIBUTE } from './function-facts.js';
 export { demangle } from './demangle.js';
 export { directAspectUses } from './direct-uses.js';
 export type {

@@ -4,7 +4,8 @@
  * and by {@link directAspectUses} alike.
  */
 import type { Module } from '@syclkit/ir';
-import { readAspectTable, readTypesThatUseAspects, type MetadataProblem, type ModuleAspectTable } from './metadata.js';
+import { readAspectTable, type ModuleAspectTable } from '@syclkit/sycl-conventions';
+import { aspectTableProblems, readTypesThatUseAspects, type MetadataProblem } from './metadata.js';
 import { TypeAspects } from './type-aspects.js';
 
 /** intel/llvm's `fp64` value, used when a module has no `!sycl_aspects` (older test modules). */
@@ -21,7 +22,8 @@ export interface ModuleRules {
 
 /** Reads the module's rules; malformed metadata is skipped and described in `problems`. */
 export function readModuleRules(module: Module, problems: MetadataProblem[]): ModuleRules {
-  const table = readAspectTable(module, problems);
+  const table = readAspectTable(module);
+  problems.push(...aspectTableProblems(table));
   const listedTypes = readTypesThatUseAspects(module, problems);
   const value = table.valueOf('fp64');
   const fp64 = value ?? DEFAULT_FP64;

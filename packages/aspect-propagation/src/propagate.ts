@@ -5,7 +5,7 @@
  */
 import { setMetadata, type MDNode, type Module } from '@syclkit/ir';
 import type { DiagnosticInput } from '@syclkit/pass-manager';
-import { AspectTable, DeviceConfig, builtinAspectTable } from '@syclkit/device-config';
+import { DeviceConfig } from '@syclkit/device-config';
 import { AspectSet } from './aspect-set.js';
 import { closeOverCallGraph, stronglyConnectedComponents } from './call-graph.js';
 import {
@@ -19,14 +19,8 @@ import {
 import { DirectUseWalker } from './direct-uses.js';
 import { collectFunctionFacts, type FunctionFacts } from './function-facts.js';
 import { displayName, instructionLocation } from './locations.js';
-import {
-  MD_CONDITIONALLY_USED_ASPECTS,
-  MD_DECLARED_ASPECTS,
-  MD_FIXED_TARGETS,
-  MD_USED_ASPECTS,
-  aspectListNode,
-  type MetadataProblem,
-} from './metadata.js';
+import { SyclMetadata, aspectTableOf } from '@syclkit/sycl-conventions';
+import { aspectListNode, type MetadataProblem } from './metadata.js';
 import { DEFAULT_FP64, readModuleRules } from './module-rules.js';
 import { checkDeclaredAspects, checkFixedTargets, type ValidationInput } from './validate.js';
 
@@ -69,15 +63,15 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   const report = (d: DiagnosticInput): void => void diagnostics.push(d);
   const context = module.context;
   // Kinds are registered in intel/llvm's order (they decide the order attachments print in).
-  context.md.kinds.id(MD_USED_ASPECTS);
-  context.md.kinds.id(MD_DECLARED_ASPECTS);
+  context.md.kinds.id(SyclMetadata.usedAspects);
+  context.md.kinds.id(SyclMetadata.declaredAspects);
 
   const problems: MetadataProblem[] = [];
   const { table, fp64, fp64Missing, types } = readModuleRules(module, problems);
   for (const p of problems) report({ code: 'malformed-aspect-metadata', message: p.message });
   if (fp64Missing) report({ code: 'missing-fp64-aspect', message: `!sycl_aspects has no 'fp64' entry; double is taken to use aspect ${DEFAULT_FP64}` });
-  const deviceAspectTable = table.present ? AspectTable.fromPairs(table.uniquePairs()) : builtinAspectTable;
-  const aspectName = (value: number): string => table.nameOf(value) ?? (table.present ? undefined : builtinAspectTable.nameOf(value)) ?? String(value);
+  const deviceAspectTable = aspectTableOf(module, { mergeBase: false });
+  const aspectName = (value: number): string => deviceAspectTable.nameOf(value) ?? String(value);
 
   const excluded = excludedValues(options.excludeAspects ?? [], table, report);
   const facts = collectFunctionFacts(module, { types, fp64, fp64ConvEmu: options.fp64ConvEmu === true });
@@ -141,7 +135,7 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   let changed = false;
   // Conditionally used aspects.
   if (semantics !== undefined) {
-    const condKind = MD_CONDITIONALLY_USED_ASPECTS;
+    const condKind = SyclMetadata.conditionallyUsedAspects;
     const byFunction = conditionalAspects({
       facts,
       semantics,
@@ -168,7 +162,7 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   for (const f of facts) {
     const set = saved[f.index];
     if (set === undefined || set.size === 0) continue;
-    changed = attach(f, MD_USED_ASPECTS, aspectListNode(context, set), module) || changed;
+    changed = attach(f, SyclMetadata.usedAspects, aspectListNode(context, set), module) || changed;
   }
 
   // !sycl_fixed_targets on every entry point (only when the module has an aspect table: the
@@ -181,7 +175,7 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
       if (value !== undefined) values.push(value);
     }
     const node = aspectListNode(context, values);
-    for (const f of facts) if (f.entryPoint) changed = attach(f, MD_FIXED_TARGETS, node, module) || changed;
+    for (const f of facts) if (f.entryPoint) changed = attach(f, SyclMetadata.fixedTargets, node, module) || changed;
   }
   return { diagnostics, changed, conditionalSemantics: semantics };
 }

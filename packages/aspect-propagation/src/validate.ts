@@ -19,11 +19,11 @@
 import { CallInst, type IRFunction, type Module } from '@syclkit/ir';
 import type { DiagnosticInput, DiagnosticNote } from '@syclkit/pass-manager';
 import { aspectSupport, subGroupSizeSupport, workGroupSizeSupport, type AspectTable, type DeviceConfig, type ResolvedTarget } from '@syclkit/device-config';
+import { SyclMetadata } from '@syclkit/sycl-conventions';
 import type { AspectSet } from './aspect-set.js';
 import type { DirectUseWalker } from './direct-uses.js';
 import type { FunctionFacts } from './function-facts.js';
 import { displayName, functionLocation, instructionLocation } from './locations.js';
-import { intOperand } from './metadata.js';
 
 export interface ValidationInput {
   readonly module: Module;
@@ -133,14 +133,14 @@ export function checkFixedTargets(input: FixedTargetsInput): void {
   }
 
   const context = input.module.context;
-  const subGroupKind = context.md.kinds.lookup('intel_reqd_sub_group_size');
-  const workGroupKind = context.md.kinds.lookup('reqd_work_group_size');
+  const subGroupKind = context.md.kinds.lookup(SyclMetadata.reqdSubGroupSize);
+  const workGroupKind = context.md.kinds.lookup(SyclMetadata.reqdWorkGroupSize);
   if (subGroupKind === undefined && workGroupKind === undefined) return;
   for (const f of facts) {
     if (f.fn.isDeclaration) continue;
     for (const attachment of f.fn.attachments) {
       if (attachment.node.mk !== 'tuple') continue;
-      const values = attachment.node.operands.map(intOperand);
+      const values = attachment.node.operands.map((op) => (op?.mk === 'value' && op.value.vk === 'int' ? op.value.num : undefined));
       if (values.length === 0 || values.some((v) => v === undefined)) continue;
       const sizes = values as number[];
       if (attachment.kind === subGroupKind) {

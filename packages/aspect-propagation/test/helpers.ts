@@ -4,7 +4,7 @@
 import { getMetadata, parseModule, printModule, type Module } from '@syclkit/ir';
 import type { DiagnosticInput } from '@syclkit/pass-manager';
 import { propagateAspectsUsage, type PropagateAspectsOptions } from '../src/propagate.js';
-import { readAspectList } from '../src/metadata.js';
+import { readAspectValues } from '@syclkit/sycl-conventions';
 
 export interface Run {
   readonly module: Module;
@@ -38,7 +38,7 @@ export function inspect(module: Module, diagnostics: readonly DiagnosticInput[] 
   };
   const list = (name: string, kind: string): number[] | undefined => {
     const node = getMetadata(fn(name), module.context, kind);
-    return node === undefined ? undefined : readAspectList(node).values;
+    return node === undefined ? undefined : readAspectValues(node).values;
   };
   return {
     module,
@@ -55,7 +55,7 @@ export function inspect(module: Module, diagnostics: readonly DiagnosticInput[] 
         if (pair === null || pair.mk !== 'tuple') throw new Error('pair is not a tuple');
         const [c, a] = pair.operands;
         if (c?.mk !== 'tuple' || a?.mk !== 'tuple') throw new Error('pair operands are not tuples');
-        return [readAspectList(c).values, readAspectList(a).values];
+        return [readAspectValues(c).values, readAspectValues(a).values];
       });
     },
     codes: () => diagnostics.map((d) => d.code),

@@ -1,4 +1,4 @@
-import type { SourceLocation } from './diagnostics.js';
+import type { FileLocation } from './diagnostics.js';
 
 /** One `aot-toolchain-<option>: <value>` line of a configuration entry. */
 export interface AotToolchainOption {
@@ -8,7 +8,7 @@ export interface AotToolchainOption {
 }
 
 /** Where an entry came from: the built-in table, or a user file (location of its key). */
-export type EntrySource = { readonly kind: 'builtin' } | { readonly kind: 'file'; readonly location: SourceLocation };
+export type EntrySource = { readonly kind: 'builtin' } | { readonly kind: 'file'; readonly location: FileLocation };
 
 /**
  * One target of the device configuration (DeviceConfigFile.md): what every device of the target

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { AspectTable } from './aspects.js';
 import { applyDeviceConfigYaml, DeviceConfigFileError, loadDeviceConfigFile } from './config-file.js';
 import { DeviceConfig } from './config.js';
-import { renderDiagnostic } from './diagnostics.js';
+import { formatDiagnostic, type Diagnostic } from '@syclkit/pass-manager';
+
+/** Clang-style text of one diagnostic, without the trailing newline. */
+const renderDiagnostic = (d: Diagnostic): string => formatDiagnostic(d, { showCodes: false }).replace(/\n$/, '');
 
 const builtin = DeviceConfig.builtin();
 const fixture = (name: string) => fileURLToPath(new URL(`../test/fixtures/${name}/config.yaml`, import.meta.url));
@@ -14,7 +17,7 @@ function failure(text: string, file = 'user.yaml'): string[] {
     applyDeviceConfigYaml(builtin, text, { file });
   } catch (error) {
     expect(error).toBeInstanceOf(DeviceConfigFileError);
-    return (error as DeviceConfigFileError).render().split('\n');
+    return (error as DeviceConfigFileError).render().trimEnd().split('\n');
   }
   throw new Error('expected the file to be rejected');
 }
@@ -107,7 +110,7 @@ describe('applyDeviceConfigYaml: bad files', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(DeviceConfigFileError);
-    expect((error as DeviceConfigFileError).render().split('\n')).toEqual([
+    expect((error as DeviceConfigFileError).render().trimEnd().split('\n')).toEqual([
       `${file}:1:1: error: target 'intel_gpu_pvc' is missing the required key 'sub-group-sizes'`,
       `${file}:2:19: error: unknown aspect 'fp46' in target 'intel_gpu_pvc'; did you mean 'fp16'?`,
       `${file}:3:3: error: unknown key 'sub_group_sizes' in the entry of target 'intel_gpu_pvc'; did you mean 'sub-group-sizes'?`,
@@ -117,10 +120,17 @@ describe('applyDeviceConfigYaml: bad files', () => {
     ]);
   });
 
-  it('uses the first error as the message, for callers that do not render', () => {
-    expect(() => applyDeviceConfigYaml(builtin, 'a: 1\n', { file: 'f.yaml' })).toThrow(
-      "f.yaml:1:4: error: the entry of target 'a' must be a mapping of aspects, may_support_other_aspects, sub-group-sizes, aot-toolchain and aot-toolchain-<option>",
-    );
+  it('carries its diagnostics; the message is the first error, its location in the diagnostic', () => {
+    let error: unknown;
+    try {
+      applyDeviceConfigYaml(builtin, 'a: 1\n', { file: 'f.yaml' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(DeviceConfigFileError);
+    const message = "the entry of target 'a' must be a mapping of aspects, may_support_other_aspects, sub-group-sizes, aot-toolchain and aot-toolchain-<option>";
+    expect((error as DeviceConfigFileError).message).toBe(message);
+    expect((error as DeviceConfigFileError).diagnostic).toMatchObject({ severity: 'error', code: 'expected-mapping', message, location: { file: 'f.yaml', line: 1, column: 4 } });
   });
 
   it('reports YAML syntax errors with their position', () => {

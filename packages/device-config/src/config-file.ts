@@ -19,9 +19,9 @@ import { loadYaml } from './yaml.js';
 import type { AspectTable } from './aspects.js';
 import type { AotToolchainOption, TargetConfigEntry } from './config-entry.js';
 import type { DeviceConfig } from './config.js';
-import { hasErrors, renderDiagnostic, type Diagnostic, type SourceLocation } from './diagnostics.js';
+import { DiagnosticError, didYouMean, hasErrors, type Diagnostic } from '@syclkit/pass-manager';
+import { configDiagnostic, type DeviceConfigDiagnosticCode, type FileLocation } from './diagnostics.js';
 import { oclocDeviceFor } from './builtin-targets.js';
-import { didYouMean } from './suggest.js';
 
 export interface ConfigFileOptions {
   /** File name used in diagnostics (default `<config>`). */
@@ -37,19 +37,14 @@ export interface ConfigFileResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** A configuration file that could not be applied; `render()` prints every diagnostic clang-style. */
-export class DeviceConfigFileError extends Error {
+/** A configuration file that could not be applied: carries every diagnostic; `render()` prints them clang-style. */
+export class DeviceConfigFileError extends DiagnosticError {
   override readonly name = 'DeviceConfigFileError';
   constructor(
     readonly file: string,
-    readonly diagnostics: readonly Diagnostic[],
+    diagnostics: readonly Diagnostic[],
   ) {
-    const first = diagnostics.find((d) => d.severity === 'error');
-    super(first === undefined ? `${file}: invalid device configuration file` : renderDiagnostic(first));
-  }
-
-  render(): string {
-    return this.diagnostics.map(renderDiagnostic).join('\n');
+    super(diagnostics);
   }
 }
 
@@ -113,7 +108,7 @@ class ConfigFileReader {
       return [];
     }
     const entries: TargetConfigEntry[] = [];
-    const firstDefinition = new Map<string, { spelling: string; location: SourceLocation }>();
+    const firstDefinition = new Map<string, { spelling: string; location: FileLocation }>();
     for (const pair of root.items) {
       const key = this.#keyText(pair, 'target names');
       if (key === undefined) continue;
@@ -126,15 +121,16 @@ class ConfigFileReader {
       const previous = firstDefinition.get(canonical);
       if (previous !== undefined) {
         const sameSpelling = previous.spelling === key;
-        this.diagnostics.push({
-          severity: 'warning',
-          code: 'duplicate-target',
-          message: sameSpelling
-            ? `target '${key}' is defined more than once; the last definition is used`
-            : `'${key}' names the same target as '${previous.spelling}' (${canonical}); the last definition is used`,
-          location: keyLocation,
-          notes: [{ message: `previous definition of '${previous.spelling}' is here`, location: previous.location }],
-        });
+        this.diagnostics.push(
+          configDiagnostic(
+            'duplicate-target',
+            sameSpelling
+              ? `target '${key}' is defined more than once; the last definition is used`
+              : `'${key}' names the same target as '${previous.spelling}' (${canonical}); the last definition is used`,
+            keyLocation,
+            [{ message: `previous definition of '${previous.spelling}' is here`, location: previous.location }],
+          ),
+        );
       } else {
         firstDefinition.set(canonical, { spelling: key, location: keyLocation });
       }
@@ -144,7 +140,7 @@ class ConfigFileReader {
     return entries;
   }
 
-  #entry(name: string, spelling: string, rawValue: Node | null, keyLocation: SourceLocation): TargetConfigEntry | undefined {
+  #entry(name: string, spelling: string, rawValue: Node | null, keyLocation: FileLocation): TargetConfigEntry | undefined {
     const value = this.#deref(rawValue);
     if (value === null || (this.#yaml.isScalar(value) && value.value === null)) {
       this.#reportAt('error', 'empty-entry', `target '${spelling}' has no entry; it needs at least '${KEY_ASPECTS}' and '${KEY_SUB_GROUP_SIZES}'`, keyLocation);
@@ -297,16 +293,18 @@ class ConfigFileReader {
     return node.range?.[0] ?? 0;
   }
 
-  #location(offset: number): SourceLocation {
+  #location(offset: number): FileLocation {
     const { line, col } = this.#lineCounter.linePos(offset);
     return { file: this.file, line, column: col };
   }
 
-  #report(severity: Diagnostic['severity'], code: string, message: string, offset: number): void {
+  #report(severity: Diagnostic['severity'], code: DeviceConfigDiagnosticCode, message: string, offset: number): void {
     this.#reportAt(severity, code, message, this.#location(offset));
   }
 
-  #reportAt(severity: Diagnostic['severity'], code: string, message: string, location: SourceLocation): void {
-    this.diagnostics.push({ severity, code, message, location });
+  /** `severity` restates the catalog's, so each call reads as what it is. */
+  #reportAt(severity: Diagnostic['severity'], code: DeviceConfigDiagnosticCode, message: string, location: FileLocation): void {
+    const diagnostic = configDiagnostic(code, message, location);
+    this.diagnostics.push(diagnostic.severity === severity ? diagnostic : { ...diagnostic, severity });
   }
 }

@@ -22,9 +22,11 @@ export type { Backend, KnownTarget, SimulatedDeviceTraits, TargetKind } from './
 export { DeviceConfig } from './config.js';
 export type { ResolvedTarget, TargetDescription } from './config.js';
 export { DeviceConfigFileError, applyDeviceConfigYaml, loadDeviceConfigFile } from './config-file.js';
+export { loadYaml } from './yaml.js';
+export type { Yaml } from './yaml.js';
 export type { ConfigFileOptions, ConfigFileResult } from './config-file.js';
-export { renderDiagnostic } from './diagnostics.js';
-export type { Diagnostic, DiagnosticSeverity, SourceLocation } from './diagnostics.js';
+export { deviceConfigDiagnostics } from './diagnostics.js';
+export type { DeviceConfigDiagnosticCode, FileLocation } from './diagnostics.js';
 export {
   UnknownTargetError,
   aspectSupport,

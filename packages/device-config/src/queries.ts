@@ -11,7 +11,7 @@ import { architectureByName, truncateArchitectureToInt32, type ArchitectureInfo 
 import { builtinAspectTable, type AspectRef, type AspectTable } from './aspects.js';
 import type { TargetConfigEntry } from './config-entry.js';
 import type { DeviceConfig, ResolvedTarget } from './config.js';
-import { closestMatch } from './suggest.js';
+import { suggest } from '@syclkit/pass-manager';
 
 /** A target given by name, alias or triple, or already resolved. */
 export type TargetRef = string | ResolvedTarget;
@@ -44,7 +44,7 @@ export function resolveTarget(config: DeviceConfig, target: TargetRef): Resolved
   if (typeof target !== 'string') return target;
   const resolved = config.resolve(target);
   if (resolved !== undefined) return resolved;
-  throw new UnknownTargetError(target, closestMatch(target, config.selectableNames()));
+  throw new UnknownTargetError(target, suggest(target, config.selectableNames()));
 }
 
 /** The configuration entry of a target, or undefined when it has none. */

@@ -25,7 +25,7 @@ describe('parseSyclTargets', () => {
     const result = parseSyclTargets(config, 'intel_gpu_pvcc');
     expect(result.targets).toEqual([]);
     expect(result.diagnostics).toEqual([
-      { severity: 'error', code: 'invalid-target', message: "SYCL target is invalid: 'intel_gpu_pvcc'; did you mean 'intel_gpu_pvc'?" },
+      { severity: 'error', code: 'invalid-target', message: "SYCL target is invalid: 'intel_gpu_pvcc'; did you mean 'intel_gpu_pvc'?", notes: [], fatal: false },
     ]);
   });
 
@@ -37,7 +37,7 @@ describe('parseSyclTargets', () => {
   it('warns about an empty value and returns no targets', () => {
     expect(parseSyclTargets(config, '')).toEqual({
       targets: [],
-      diagnostics: [{ severity: 'warning', code: 'empty-target-list', message: "joined argument expects additional value: '-fsycl-targets='" }],
+      diagnostics: [{ severity: 'warning', code: 'empty-target-list', message: "joined argument expects additional value: '-fsycl-targets='", notes: [], fatal: false }],
     });
   });
 
@@ -49,6 +49,8 @@ describe('parseSyclTargets', () => {
         severity: 'warning',
         code: 'duplicate-target',
         message: "SYCL offloading target 'spir64-unknown-unknown' is similar to target 'spir64' already specified; will be ignored",
+        notes: [],
+        fatal: false,
       },
     ]);
   });
@@ -69,6 +71,8 @@ describe('parseSyclTargets', () => {
         severity: 'error',
         code: 'spir64-gen-with-devices',
         message: "'spir64_gen' cannot be combined with Intel GPU device names ('intel_gpu_dg1') in '-fsycl-targets'; list the devices only",
+        notes: [],
+        fatal: false,
       },
     ]);
     expect(codes('spir64_gen,nvidia_gpu_sm_80')).toEqual([]);

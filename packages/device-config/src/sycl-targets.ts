@@ -4,8 +4,9 @@
  */
 
 import type { DeviceConfig, ResolvedTarget } from './config.js';
-import type { Diagnostic } from './diagnostics.js';
-import { didYouMean } from './suggest.js';
+import type { Diagnostic } from '@syclkit/pass-manager';
+import { configDiagnostic } from './diagnostics.js';
+import { didYouMean } from '@syclkit/pass-manager';
 
 export interface SyclTargetList {
   /** Targets in command-line order, duplicates dropped. */
@@ -36,7 +37,7 @@ export function parseSyclTargets(config: DeviceConfig, value: string, options: P
   const option = options.option ?? '-fsycl-targets';
   const diagnostics: Diagnostic[] = [];
   if (value === '') {
-    diagnostics.push({ severity: 'warning', code: 'empty-target-list', message: `joined argument expects additional value: '${option}='` });
+    diagnostics.push(configDiagnostic('empty-target-list', `joined argument expects additional value: '${option}='`));
     return { targets: [], diagnostics };
   }
   const targets: ResolvedTarget[] = [];
@@ -45,7 +46,7 @@ export function parseSyclTargets(config: DeviceConfig, value: string, options: P
     const resolved = config.resolve(spelling);
     if (resolved === undefined) {
       const what = spelling === '' ? `empty target name in '${option}=${value}'` : `SYCL target is invalid: '${spelling}'`;
-      diagnostics.push({ severity: 'error', code: 'invalid-target', message: `${what}${spelling === '' ? '' : didYouMean(spelling, config.selectableNames())}` });
+      diagnostics.push(configDiagnostic('invalid-target', `${what}${spelling === '' ? '' : didYouMean(spelling, config.selectableNames())}`));
       continue;
     }
     // The driver keys duplicates on the normalized triple of the value; a device name keys on the
@@ -53,11 +54,7 @@ export function parseSyclTargets(config: DeviceConfig, value: string, options: P
     const key = resolved.kind === 'generic' ? `triple:${resolved.triple ?? resolved.name}` : `device:${resolved.name}`;
     const first = firstSpellingByKey.get(key);
     if (first !== undefined) {
-      diagnostics.push({
-        severity: 'warning',
-        code: 'duplicate-target',
-        message: `SYCL offloading target '${spelling}' is similar to target '${first}' already specified; will be ignored`,
-      });
+      diagnostics.push(configDiagnostic('duplicate-target', `SYCL offloading target '${spelling}' is similar to target '${first}' already specified; will be ignored`));
       continue;
     }
     firstSpellingByKey.set(key, spelling);
@@ -66,11 +63,12 @@ export function parseSyclTargets(config: DeviceConfig, value: string, options: P
   const gen = targets.find((t) => t.kind === 'generic' && t.name === 'spir64_gen');
   const intelDevices = targets.filter((t) => t.kind === 'intel_gpu');
   if (gen !== undefined && intelDevices.length > 0) {
-    diagnostics.push({
-      severity: 'error',
-      code: 'spir64-gen-with-devices',
-      message: `'${gen.spelling}' cannot be combined with Intel GPU device names (${intelDevices.map((t) => `'${t.spelling}'`).join(', ')}) in '${option}'; list the devices only`,
-    });
+    diagnostics.push(
+      configDiagnostic(
+        'spir64-gen-with-devices',
+        `'${gen.spelling}' cannot be combined with Intel GPU device names (${intelDevices.map((t) => `'${t.spelling}'`).join(', ')}) in '${option}'; list the devices only`,
+      ),
+    );
   }
   return { targets, diagnostics };
 }
@@ -93,11 +91,9 @@ export function selectAotTargets(targets: readonly ResolvedTarget[], fixedTarget
   const fixed = new Set(fixedTargets.map((t) => t.name));
   const compiled = targets.filter((t) => !t.aot || fixed.has(t.name));
   const skipped = targets.filter((t) => t.aot && !fixed.has(t.name));
-  const diagnostics: Diagnostic[] = skipped.map((t) => ({
-    severity: 'warning',
-    code: 'target-not-fixed',
-    message: `'-fsycl-targets' lists '${t.spelling}' but '-fsycl-fixed-targets' does not; device code is not compiled ahead of time for it`,
-  }));
+  const diagnostics: Diagnostic[] = skipped.map((t) =>
+    configDiagnostic('target-not-fixed', `'-fsycl-targets' lists '${t.spelling}' but '-fsycl-fixed-targets' does not; device code is not compiled ahead of time for it`),
+  );
   return { compiled, skipped, diagnostics };
 }
 

@@ -52,7 +52,7 @@ describe('rewriteConditionalCallers properties', () => {
       .functions.filter((fn) => fn.name.startsWith('cc_'))
       .map((fn) => fn.name);
     const { module, result, calls } = rewrittenCalls(text, false);
-    expect(result.problems).toEqual([]);
+    expect(result.diagnostics).toEqual([]);
     expect(result.callers.map((c) => c.declarations)).toEqual(callerOrder.map((name, i) => [`${name}_P_${i + 1}`]));
     expect(markedFunctions(module).every((fn) => fn.isDeclaration)).toBe(true);
     expect(markedFunctions(module).map((fn) => fn.name)).toEqual(callerOrder.map((name, i) => `${name}_P_${i + 1}`));
@@ -77,7 +77,7 @@ describe('rewriteConditionalCallers properties', () => {
     '4: normalize writes normal forms that hold on the same devices',
     (gen, devices) => {
       const { calls, result } = rewrittenCalls(moduleText(gen), true);
-      expect(result.problems).toEqual([]);
+      expect(result.diagnostics).toEqual([]);
       const sites = sitesOf(gen);
       for (const call of calls) {
         const normal = normalizeCondition(decodeCondition(call.condition));

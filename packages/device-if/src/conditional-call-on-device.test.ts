@@ -38,7 +38,7 @@ describe('rewriteConditionalCallers', () => {
   it('reproduces intel/llvm on conditional-call-on-device-1.ll, byte for byte apart from the kept marker attribute', () => {
     const module = parse(fixture('conditional-call-on-device-1/input.ll'));
     const result = rewriteConditionalCallers(module, { uniquePrefix: 'PREFIX', markDeclarations: false });
-    expect(result.problems).toEqual([]);
+    expect(result.diagnostics).toEqual([]);
     expect(print(module)).toBe(fixture('conditional-call-on-device-1/output.ll'));
   });
 
@@ -170,7 +170,7 @@ declare void @llvm.lifetime.start.p0(i64 immarg, ptr nocapture)
 declare void @llvm.lifetime.end.p0(i64 immarg, ptr nocapture)
 ${CALLER_ATTRIBUTES}`);
     const result = rewriteConditionalCallers(module);
-    expect(result.problems).toEqual([]);
+    expect(result.diagnostics).toEqual([]);
     expect(result.callers.map((c) => c.action)).toEqual(['action']);
   });
 
@@ -179,7 +179,7 @@ ${CALLER_ATTRIBUTES}`);
     rewriteConditionalCallers(module, { uniquePrefix: 'P' });
     const once = print(module);
     const again = rewriteConditionalCallers(module, { uniquePrefix: 'P' });
-    expect(again).toEqual({ changed: false, callers: [], problems: [] });
+    expect(again).toEqual({ changed: false, callers: [], diagnostics: [] });
     expect(print(module)).toBe(once);
 
     const kernel = parse(`define spir_kernel void @k() #0 {\nentry:\n  call void @f()\n  ret void\n}\ndeclare void @f()\n${CALLER_ATTRIBUTES}`);
@@ -203,12 +203,12 @@ ${callerDefinition('good', 'action', 1)}
 ${actionDefinition('action')}
 ${CALLER_ATTRIBUTES}`);
     const result = rewriteConditionalCallers(module, { uniquePrefix: 'P' });
-    expect(result.problems.map((p) => [p.code, p.severity, p.function])).toEqual([
+    expect(result.diagnostics.map((p) => [p.code, p.severity, p.location?.function])).toEqual([
       ['conditional-caller-malformed', 'error', 'two_calls'],
       ['conditional-caller-malformed', 'error', 'indirect'],
     ]);
-    expect(result.problems[0]!.message).toContain('exactly one call (intrinsics aside), found 2');
-    expect(result.problems[1]!.message).toContain('does not call its action directly');
+    expect(result.diagnostics[0]!.message).toContain('exactly one call (intrinsics aside), found 2');
+    expect(result.diagnostics[1]!.message).toContain('does not call its action directly');
     expect(result.callers.map((c) => c.declarations)).toEqual([['good_P_1']]);
     expect(functionNames(module)).toEqual(['two_calls', 'indirect', 'action', 'good_P_1']);
   });
@@ -227,8 +227,8 @@ ${actionDefinition('action')}
 ${CALLER_ATTRIBUTES}`);
     const before = print(module);
     const result = rewriteConditionalCallers(module);
-    expect(result.problems.map((p) => p.code)).toEqual(['conditional-caller-address-taken']);
-    expect(result.problems[0]!.message).toContain('the initializer of @table');
+    expect(result.diagnostics.map((p) => p.code)).toEqual(['conditional-caller-address-taken']);
+    expect(result.diagnostics[0]!.message).toContain('the initializer of @table');
     expect(result.changed).toBe(false);
     expect(print(module)).toBe(before);
   });
@@ -276,7 +276,7 @@ ${CALLER_ATTRIBUTES}`;
     it('rewrites a condition to its normal form when it keeps its length', () => {
       const module = parse(withCondition([-4, -1, 6, -1, 5]));
       const result = rewriteConditionalCallers(module, { normalize: true });
-      expect(result.problems).toEqual([]);
+      expect(result.diagnostics).toEqual([]);
       expect(functionText(module, 'kernel')).toContain('@cc__1(ptr @action, ptr %c0, i32 -4, i32 -1, i32 5, i32 -1, i32 6)');
     });
 
@@ -304,7 +304,7 @@ ${CALLER_ATTRIBUTES}`;
     it('keeps a condition that does not decode, with a warning', () => {
       const module = parse(withCondition([0, 0]));
       const result = rewriteConditionalCallers(module, { normalize: true });
-      expect(result.problems.map((p) => [p.code, p.severity, p.function])).toEqual([['condition-undecodable', 'warning', 'kernel']]);
+      expect(result.diagnostics.map((p) => [p.code, p.severity, p.location?.function])).toEqual([['condition-undecodable', 'warning', 'kernel']]);
       expect(functionText(module, 'kernel')).toContain('@cc__1(ptr @action, ptr %c0, i32 0, i32 0)');
     });
   });

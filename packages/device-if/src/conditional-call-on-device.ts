@@ -15,11 +15,11 @@ import {
   type Type,
   type Value,
 } from '@syclkit/ir';
-import { PreservedAnalyses, definePass, flag, option } from '@syclkit/pass-manager';
+import { PreservedAnalyses, definePass, flag, option, type Diagnostic } from '@syclkit/pass-manager';
+import { SyclAttribute, isKernel } from '@syclkit/sycl-conventions';
 import { ConditionError, decodeCondition, encodeCondition } from './condition.js';
 import { actionCallsOf } from './conditional-calls.js';
 import {
-  CONDITIONAL_CALLER_ATTRIBUTE,
   debugAttachmentOf,
   debugLocationOf,
   functionReferences,
@@ -27,7 +27,7 @@ import {
   replaceInstruction,
 } from './ir-utils.js';
 import { normalizeCondition } from './normalize.js';
-import { CONDITIONAL_CALL_ON_DEVICE_DIAGNOSTICS, type DeviceIfProblem } from './problems.js';
+import { CONDITIONAL_CALL_ON_DEVICE_DIAGNOSTICS, deviceIfDiagnostic } from './diagnostics.js';
 
 export interface RewriteConditionalCallersOptions {
   /**
@@ -70,7 +70,7 @@ export interface RewriteConditionalCallersResult {
   readonly changed: boolean;
   /** Rewritten callers, in module order (which is also their numbering). */
   readonly callers: readonly RewrittenConditionalCaller[];
-  readonly problems: readonly DeviceIfProblem[];
+  readonly diagnostics: readonly Diagnostic[];
 }
 
 interface Plan {
@@ -97,23 +97,23 @@ export function rewriteConditionalCallers(module: Module, options: RewriteCondit
   const normalize = options.normalize ?? false;
   const mark = options.markDeclarations ?? true;
   const context = module.context;
-  const problems: DeviceIfProblem[] = [];
+  const diagnostics: Diagnostic[] = [];
 
   const plans: Plan[] = [];
   for (const fn of module.functions) {
-    if (fn.isDeclaration || fn.callingConv === 'spir_kernel' || !fn.attributes.fn.hasString(CONDITIONAL_CALLER_ATTRIBUTE)) continue;
+    if (fn.isDeclaration || isKernel(fn) || !fn.attributes.fn.hasString(SyclAttribute.conditionalCaller)) continue;
     const calls = actionCallsOf(fn);
     const action = calls.length === 1 ? calls[0]!.calledFunction : undefined;
     if (action === undefined) {
-      problems.push({
-        code: 'conditional-caller-malformed',
-        severity: 'error',
-        message:
+      diagnostics.push(
+        deviceIfDiagnostic(
+          'conditional-caller-malformed',
           calls.length === 1
             ? `conditional caller '${fn.name}' does not call its action directly`
             : `conditional caller '${fn.name}' must contain exactly one call (intrinsics aside), found ${calls.length}`,
-        function: fn.name,
-      });
+          { function: fn.name },
+        ),
+      );
       continue;
     }
     plans.push({ caller: fn, action });
@@ -126,12 +126,11 @@ export function rewriteConditionalCallers(module: Module, options: RewriteCondit
     const refs = references.get(caller)!;
     const other = refs.find((ref) => ref.kind === 'other');
     if (other !== undefined) {
-      problems.push({
-        code: 'conditional-caller-address-taken',
-        severity: 'error',
-        message: `conditional caller '${caller.name}' is used in ${other.where}, not only called; it is left alone`,
-        function: caller.name,
-      });
+      diagnostics.push(
+        deviceIfDiagnostic('conditional-caller-address-taken', `conditional caller '${caller.name}' is used in ${other.where}, not only called; it is left alone`, {
+          function: caller.name,
+        }),
+      );
       continue;
     }
     const baseName = `${caller.name}_${prefix}_${number++}`;
@@ -143,7 +142,7 @@ export function rewriteConditionalCallers(module: Module, options: RewriteCondit
       const call = (ref as { call: CallInst }).call;
       const args: Value[] = [action, ...call.args];
       if (!normalize || oldType.varArgs) return { call, args, params: originalParams };
-      const normalized = normalizedConditionArgs(call, caller, problems, module);
+      const normalized = normalizedConditionArgs(call, caller, diagnostics, module);
       if (normalized === undefined) return { call, args, params: originalParams };
       return {
         call,
@@ -157,9 +156,9 @@ export function rewriteConditionalCallers(module: Module, options: RewriteCondit
       const existing = declarations.get(params.length);
       if (existing !== undefined) return existing;
       const name = declarations.size === 0 ? baseName : `${baseName}_${declarations.size + 1}`;
-      const marker = caller.attributes.fn.getString(CONDITIONAL_CALLER_ATTRIBUTE)!;
+      const marker = caller.attributes.fn.getString(SyclAttribute.conditionalCaller)!;
       const declaration = module.createFunction(name, context.fn(oldType.returnType, params, oldType.varArgs), {
-        attributes: mark ? AttributeList.empty.withFn(AttributeSet.of([stringAttr(CONDITIONAL_CALLER_ATTRIBUTE, marker)])) : AttributeList.empty,
+        attributes: mark ? AttributeList.empty.withFn(AttributeSet.of([stringAttr(SyclAttribute.conditionalCaller, marker)])) : AttributeList.empty,
       });
       declaration.callingConv = caller.callingConv;
       declarations.set(params.length, declaration);
@@ -182,24 +181,19 @@ export function rewriteConditionalCallers(module: Module, options: RewriteCondit
       calls: rewrites.length,
     });
   }
-  return { changed: callers.length > 0, callers, problems };
+  return { changed: callers.length > 0, callers, diagnostics };
 }
 
 /** The normalized condition of a call as `i32` constants, or undefined (with a warning) when it has none. */
-function normalizedConditionArgs(call: CallInst, caller: IRFunction, problems: DeviceIfProblem[], module: Module): Value[] | undefined {
+function normalizedConditionArgs(call: CallInst, caller: IRFunction, diagnostics: Diagnostic[], module: Module): Value[] | undefined {
   const args = call.args.slice(1);
   const where = call.parent!.parent.name;
-  const loc = debugLocationOf(call, module.context);
-  const located = loc === undefined ? {} : { debugLoc: loc };
+  const at = { function: where, debugLoc: debugLocationOf(call) };
   const values = args.map(int32Value);
   if (args.length === 0 || values.some((v) => v === undefined) || args.some((a) => a.type !== module.context.i32)) {
-    problems.push({
-      code: 'condition-not-constant',
-      severity: 'warning',
-      message: `the condition of a call to '${caller.name}' is not a list of i32 constants; it is kept as written`,
-      function: where,
-      ...located,
-    });
+    diagnostics.push(
+      deviceIfDiagnostic('condition-not-constant', `the condition of a call to '${caller.name}' is not a list of i32 constants; it is kept as written`, at, 'warning'),
+    );
     return undefined;
   }
   try {
@@ -207,13 +201,14 @@ function normalizedConditionArgs(call: CallInst, caller: IRFunction, problems: D
     return encodeCondition(condition, { constants: 'tautology' }).map((v) => module.context.constI32(v));
   } catch (error) {
     if (!(error instanceof ConditionError)) throw error;
-    problems.push({
-      code: 'condition-undecodable',
-      severity: 'warning',
-      message: `the condition [${values.join(', ')}] of a call to '${caller.name}' does not decode (${error.message}); it is kept as written`,
-      function: where,
-      ...located,
-    });
+    diagnostics.push(
+      deviceIfDiagnostic(
+        'condition-undecodable',
+        `the condition [${values.join(', ')}] of a call to '${caller.name}' does not decode (${error.message}); it is kept as written`,
+        at,
+        'warning',
+      ),
+    );
     return undefined;
   }
 }
@@ -251,14 +246,7 @@ export const conditionalCallOnDevicePass = definePass({
         normalize: options.normalize,
         markDeclarations: options.markDeclarations,
       });
-      for (const problem of result.problems) {
-        ctx.report({
-          code: problem.code,
-          severity: problem.severity,
-          message: problem.message,
-          location: { ...(problem.function !== undefined && { function: problem.function }), ...(problem.debugLoc !== undefined && { debugLoc: problem.debugLoc }) },
-        });
-      }
+      for (const diagnostic of result.diagnostics) ctx.report(diagnostic);
       return result.changed ? PreservedAnalyses.none() : PreservedAnalyses.all();
     },
 });

@@ -11,7 +11,7 @@
  *     call void @cc_PREFIX_1(ptr @Action, ptr %callable, i32 -2, i32 251660032)
  */
 import { stripPointerCasts, type CallInst, type IRFunction, type Module, type Value } from '@syclkit/ir';
-import { CONDITIONAL_CALLER_ATTRIBUTE } from './ir-utils.js';
+import { SyclAttribute, isKernel } from '@syclkit/sycl-conventions';
 
 /** How a function takes part as a conditional caller, if it does. */
 export type ConditionalCallerForm = 'definition' | 'declaration';
@@ -24,8 +24,8 @@ export type ConditionalCallerForm = 'definition' | 'declaration';
  * (not `…_helper…`) whose first parameter is a pointer and which has at least two parameters.
  */
 export function conditionalCallerForm(fn: IRFunction): ConditionalCallerForm | undefined {
-  const marked = fn.attributes.fn.hasString(CONDITIONAL_CALLER_ATTRIBUTE);
-  if (!fn.isDeclaration) return marked && fn.callingConv !== 'spir_kernel' ? 'definition' : undefined;
+  const marked = fn.attributes.fn.hasString(SyclAttribute.conditionalCaller);
+  if (!fn.isDeclaration) return marked && !isKernel(fn) ? 'definition' : undefined;
   if (marked) return 'declaration';
   const params = fn.functionType.params;
   const named = fn.name.includes('call_if_on_device_conditionally') && !fn.name.includes('call_if_on_device_conditionally_helper');

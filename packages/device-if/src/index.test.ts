@@ -5,7 +5,6 @@ describe('device-if public surface', () => {
   it('exports exactly these names (types are erased at runtime)', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
-        'CONDITIONAL_CALLER_ATTRIBUTE',
         'ConditionError',
         'ConditionOpcode',
         'ConditionalAspectsFormatError',
@@ -39,9 +38,8 @@ describe('device-if public surface', () => {
         'simplifyConditionallyUsedAspects',
         'toConditionallyUsedAspectsOperands',
         'truncateArchitecture',
-        'RESOLVE_DEVICE_IF_DIAGNOSTICS',
+        'deviceIfDiagnostics',
         'Phase1Error',
-        'aspectTableForModule',
         'conditionalCallOnDevicePass',
         'conditionalCallSite',
         'conditionalCallerForm',

@@ -62,7 +62,6 @@ export type {
 } from './conditional-propagation.js';
 
 export { conditionalCallSite, conditionalCallerForm } from './conditional-calls.js';
-export { CONDITIONAL_CALLER_ATTRIBUTE } from './ir-utils.js';
 export type { ConditionalCallSite, ConditionalCallerForm } from './conditional-calls.js';
 
 export { conditionalCallOnDevicePass, rewriteConditionalCallers } from './conditional-call-on-device.js';
@@ -80,10 +79,10 @@ export type {
   ResolvedConditionalCall,
 } from './resolve.js';
 
-export { RESOLVE_DEVICE_IF_DIAGNOSTICS } from './problems.js';
-export type { DeviceIfProblem, DeviceIfProblemCode } from './problems.js';
+export { deviceIfDiagnostics } from './diagnostics.js';
+export type { DeviceIfDiagnosticCode } from './diagnostics.js';
 
-export { aspectTableForModule, deviceConfigConditionNames, targetArchitectureAspects, targetDeviceFacts } from './targets.js';
+export { deviceConfigConditionNames, targetArchitectureAspects, targetDeviceFacts } from './targets.js';
 export type { TargetDeviceFacts, TargetFactsOptions } from './targets.js';
 
 export { Phase1Error, phase1TargetView, selectPhase1Clause } from './phase1.js';

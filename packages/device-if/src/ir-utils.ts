@@ -1,16 +1,19 @@
 /**
- * Small IR helpers shared by the passes of this package: reading and writing the aspect metadata,
- * debug locations for diagnostics, and finding every reference to a set of functions.
+ * Small IR helpers shared by the passes of this package: writing the aspect metadata, debug
+ * locations for diagnostics, and finding every reference to a set of functions.
  *
- * `@syclkit/ir` has no use-lists, so references are found by walking the module. The walk covers
- * instruction operands (looking into constant expressions and aggregates), global initializers,
- * aliases, ifuncs and a function's prefix, prologue and personality. Metadata is not walked: like
- * LLVM, which drops metadata references to a deleted function instead of keeping it alive, a
- * reference from metadata does not count.
+ * `@syclkit/ir` has no use-lists, so references are found with its `forEachReference` walk (looking
+ * into constant expressions and aggregates). Metadata is not walked: like LLVM, which drops
+ * metadata references to a deleted function instead of keeping it alive, a reference from
+ * metadata does not count.
  */
 import {
+  ConstantGlobals,
+  NOT_AN_OPERAND,
+  forEachReference,
   getMetadata,
   setMetadata,
+  type ReferenceHolder,
   type CallInst,
   type Context,
   type IRFunction,
@@ -21,9 +24,7 @@ import {
   type Value,
 } from '@syclkit/ir';
 import type { DebugLocation } from '@syclkit/pass-manager';
-
-/** The attribute the device headers put on `call_if_on_device_conditionally`. */
-export const CONDITIONAL_CALLER_ATTRIBUTE = 'sycl-call-if-on-device-conditionally';
+import { SyclMetadata, attachment, debugNodeOf, fileOf, isDINode, readAspectValues } from '@syclkit/sycl-conventions';
 
 /** A `ConstantInt` of at most 32 bits as a number, else undefined. */
 export function int32Value(value: Value): number | undefined {
@@ -31,26 +32,9 @@ export function int32Value(value: Value): number | undefined {
   return value.num;
 }
 
-/** The integers of a metadata operand: `i32 6` gives 6, `!{!"fp64", i32 6}` gives 6. */
-function aspectOperandValue(operand: Metadata | null): number | undefined {
-  if (operand === null) return undefined;
-  if (operand.mk === 'value') return int32Value(operand.value);
-  if (operand.mk === 'tuple' && operand.operands.length === 2 && operand.operands[0]?.mk === 'string') {
-    return aspectOperandValue(operand.operands[1] ?? null);
-  }
-  return undefined;
-}
-
 /** Aspect numbers of a function's `!sycl_used_aspects`, in order (both the plain and the named form). */
 export function readUsedAspects(fn: IRFunction, context: Context): number[] {
-  const node = getMetadata(fn, context, 'sycl_used_aspects');
-  if (node === undefined || node.mk !== 'tuple') return [];
-  const out: number[] = [];
-  for (const operand of node.operands) {
-    const value = aspectOperandValue(operand);
-    if (value !== undefined) out.push(value);
-  }
-  return out;
+  return readAspectValues(attachment(fn, context, SyclMetadata.usedAspects)).values;
 }
 
 /**
@@ -60,7 +44,7 @@ export function readUsedAspects(fn: IRFunction, context: Context): number[] {
  */
 export function appendUsedAspects(fn: IRFunction, context: Context, aspects: readonly number[], names: ReadonlyMap<number, string>): void {
   if (aspects.length === 0) return;
-  const node = getMetadata(fn, context, 'sycl_used_aspects');
+  const node = getMetadata(fn, context, SyclMetadata.usedAspects);
   const existing = node?.mk === 'tuple' ? node.operands : [];
   const named = existing.some((operand) => operand?.mk === 'tuple');
   const md = context.md;
@@ -69,7 +53,7 @@ export function appendUsedAspects(fn: IRFunction, context: Context, aspects: rea
     const name = names.get(aspect);
     return named && name !== undefined ? md.tuple([md.string(name), value]) : value;
   });
-  setMetadata(fn, context, 'sycl_used_aspects', md.tuple([...existing, ...added]));
+  setMetadata(fn, context, SyclMetadata.usedAspects, md.tuple([...existing, ...added]));
 }
 
 /** Drops one metadata attachment from a function; returns whether it was there. */
@@ -80,32 +64,10 @@ export function dropFunctionMetadata(fn: IRFunction, context: Context, kind: str
   return true;
 }
 
-/** `(name, value)` pairs of the module's `!sycl_aspects`, in order; malformed operands are skipped. */
-export function moduleAspectPairs(module: Module): [string, number][] {
-  const pairs: [string, number][] = [];
-  for (const node of module.getNamedMetadata('sycl_aspects') ?? []) {
-    if (node.mk !== 'tuple' || node.operands.length !== 2) continue;
-    const [name, value] = node.operands;
-    const number = aspectOperandValue(value ?? null);
-    if (name?.mk === 'string' && number !== undefined) pairs.push([name.value, number]);
-  }
-  return pairs;
-}
-
 // --- debug locations ----------------------------------------------------------------------------
 
 function field(node: MDNode, name: string): Metadata | null | undefined {
   return node.mk === 'di' ? node.mdField(name) : undefined;
-}
-
-function fileOf(scope: Metadata | null | undefined): string | undefined {
-  for (let node = scope, depth = 0; node != null && node.mk === 'di' && depth < 16; depth++) {
-    if (node.className === 'DIFile') return node.strField('filename');
-    const file = field(node, 'file');
-    if (file != null && file.mk === 'di' && file.className === 'DIFile') return file.strField('filename');
-    node = field(node, 'scope');
-  }
-  return undefined;
 }
 
 function toDebugLocation(node: MDNode, depth: number): DebugLocation | undefined {
@@ -114,7 +76,7 @@ function toDebugLocation(node: MDNode, depth: number): DebugLocation | undefined
   if (line === undefined) return undefined;
   const column = node.intField('column');
   const scope = field(node, 'scope');
-  const file = fileOf(scope);
+  const file = isDINode(scope) ? fileOf(scope) : undefined;
   let scopeName: string | undefined;
   for (let s = scope, d = 0; s != null && s.mk === 'di' && d < 16 && scopeName === undefined; d++) {
     if (s.className === 'DISubprogram') scopeName = s.strField('linkageName') ?? s.strField('name');
@@ -132,9 +94,8 @@ function toDebugLocation(node: MDNode, depth: number): DebugLocation | undefined
 }
 
 /** The `!dbg` location of an instruction, for diagnostics. */
-export function debugLocationOf(inst: Instruction, context: Context): DebugLocation | undefined {
-  const dbg = context.md.kinds.lookup('dbg');
-  const node = dbg === undefined ? undefined : inst.attachments?.find((a) => a.kind === dbg)?.node;
+export function debugLocationOf(inst: Instruction): DebugLocation | undefined {
+  const node = debugNodeOf(inst);
   return node === undefined ? undefined : toDebugLocation(node, 0);
 }
 
@@ -145,71 +106,36 @@ export type FunctionReference =
   | { readonly kind: 'call'; readonly call: CallInst }
   | { readonly kind: 'other'; readonly where: string };
 
-/** Calls `visit` for every function of `targets` that `value` mentions (looking into constants). */
-function forEachFunctionIn(value: Value, targets: ReadonlySet<IRFunction>, visit: (fn: IRFunction) => void, seen: Set<Value>): void {
-  switch (value.vk) {
-    case 'function':
-      if (targets.has(value)) visit(value);
-      return;
-    case 'expr':
-    case 'array':
-    case 'struct':
-    case 'vector': {
-      if (seen.has(value)) return;
-      seen.add(value);
-      const parts = value.vk === 'expr' ? value.operands : value.vk === 'struct' ? value.fields : value.elements;
-      for (const part of parts) forEachFunctionIn(part, targets, visit, seen);
-      return;
-    }
-    case 'blockaddress':
-      forEachFunctionIn(value.fn, targets, visit, seen);
-      return;
-    case 'dso_local_equivalent':
-    case 'no_cfi':
-      forEachFunctionIn(value.global, targets, visit, seen);
-      return;
-    default:
-      return;
+/** Where a value held by `holder` is, for messages. */
+function placeOf(holder: ReferenceHolder, operand: number): string {
+  if (holder.vk !== 'instruction') {
+    if (holder.vk === 'global') return `the initializer of @${holder.name}`;
+    if (holder.vk === 'function') return `a prefix, prologue or personality of @${holder.name}`;
+    return `${holder.vk} @${holder.name}`;
   }
+  const fn = holder.function?.name ?? '?';
+  return operand === NOT_AN_OPERAND ? `an operand bundle in @${fn}` : `an operand of ${holder.opcode} in @${fn}`;
 }
 
 /**
- * Every reference to the functions in `targets`, in module order. A `call` whose callee operand is
- * the function is a `call` reference; the function as an argument, in an `invoke`, in a constant or
- * an initializer is `other`.
+ * Every reference to the functions in `targets`, in `forEachReference` order. A `call` whose
+ * callee operand is the function is a `call` reference; the function as an argument, in an
+ * `invoke`, in a constant or an initializer is `other`.
  */
 export function functionReferences(module: Module, targets: ReadonlySet<IRFunction>): Map<IRFunction, FunctionReference[]> {
   const refs = new Map<IRFunction, FunctionReference[]>();
   for (const fn of targets) refs.set(fn, []);
   if (targets.size === 0) return refs;
-  const seen = new Set<Value>();
-  const other = (where: string) => (fn: IRFunction) => refs.get(fn)!.push({ kind: 'other', where });
-  for (const gv of module.globals) {
-    if (gv.initializer !== undefined) forEachFunctionIn(gv.initializer, targets, other(`the initializer of @${gv.name}`), seen);
-  }
-  for (const fn of module.functions) {
-    for (const extra of [fn.prefix, fn.prologue, fn.personality]) {
-      if (extra !== undefined) forEachFunctionIn(extra, targets, other(`a prefix, prologue or personality of @${fn.name}`), seen);
+  const inConstants = new ConstantGlobals();
+  forEachReference(module, (value, holder, operand) => {
+    if (operand === 0 && value.vk === 'function' && holder.vk === 'instruction' && holder.opcode === 'call') {
+      if (targets.has(value)) refs.get(value)!.push({ kind: 'call', call: holder as CallInst });
+      return;
     }
-    for (const block of fn.blocks) {
-      for (const inst of block.instructions) {
-        inst.operands.forEach((operand, index) => {
-          if (index === 0 && inst.opcode === 'call' && operand.vk === 'function') {
-            if (targets.has(operand)) refs.get(operand)!.push({ kind: 'call', call: inst as CallInst });
-            return;
-          }
-          forEachFunctionIn(operand, targets, other(`an operand of ${inst.opcode} in @${fn.name}`), seen);
-        });
-        if (inst.opcode === 'call' || inst.opcode === 'invoke' || inst.opcode === 'callbr') {
-          for (const bundle of (inst as CallInst).bundles) {
-            for (const input of bundle.inputs) forEachFunctionIn(input, targets, other(`an operand bundle in @${fn.name}`), seen);
-          }
-        }
-      }
+    for (const g of inConstants.of(value)) {
+      if (g.vk === 'function' && targets.has(g)) refs.get(g)!.push({ kind: 'other', where: placeOf(holder, operand) });
     }
-  }
-  for (const alias of module.aliases) forEachFunctionIn(alias.aliasee, targets, other(`alias @${alias.name}`), seen);
-  for (const ifunc of module.ifuncs) forEachFunctionIn(ifunc.resolver, targets, other(`ifunc @${ifunc.name}`), seen);
+  });
   return refs;
 }
 

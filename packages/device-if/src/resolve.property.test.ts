@@ -29,7 +29,7 @@ describe('resolveConditionalCallsForTarget properties', () => {
       const module = parse(moduleText(gen));
       const result = resolveConditionalCallsForTarget(module, dev.facts);
       // Devices know everything, so nothing is left undecided; arch(0) may warn on x86_64 or tgllp.
-      expect(result.problems.filter((p) => p.code !== 'condition-ambiguous-architecture')).toEqual([]);
+      expect(result.diagnostics.filter((p) => p.code !== 'condition-ambiguous-architecture')).toEqual([]);
       expect(observe(module)).toEqual(expected(gen, dev.aspects, dev.architecture));
       expect(module.functions.filter((fn) => fn.name.startsWith('cc_'))).toEqual([]);
     },

@@ -70,7 +70,7 @@ describe('resolveConditionalCallsForTarget', () => {
       { function: 'kernel', caller: 'cc_1', action: 'a1', condition: [-1, 5], outcome: 'called' },
       { function: 'kernel', caller: 'cc_2', action: 'a2', condition: [-2, PVC_OPERAND], outcome: 'removed' },
     ]);
-    expect(result.problems).toEqual([]);
+    expect(result.diagnostics).toEqual([]);
     const kernel = functionText(module, 'kernel');
     expect(kernel).toMatch(/ {2}%0 = addrspacecast ptr %x to ptr addrspace\(4\), !dbg !\d+\n {2}call spir_func void @a1\(ptr addrspace\(4\) %0\), !dbg !\d+\n {2}ret void/);
     expect(kernel).not.toContain('@a2');
@@ -219,35 +219,35 @@ ${CALLER_ATTRIBUTES}`;
     const spir64Gen = targetDeviceFacts(config, 'spir64_gen');
     const result = resolveConditionalCallsForTarget(module, spir64Gen);
     expect(result.calls.map((c) => c.outcome)).toEqual(['kept', 'kept', 'kept', 'kept']);
-    expect(result.problems.map((p) => [p.code, p.severity])).toEqual([
+    expect(result.diagnostics.map((p) => [p.code, p.severity])).toEqual([
       ['condition-undecided', 'error'],
       ['condition-undecided', 'error'],
       ['condition-undecodable', 'error'],
       ['condition-not-constant', 'error'],
     ]);
-    expect(result.problems[0]!.message).toBe(
+    expect(result.diagnostics[0]!.message).toBe(
       "'spir64_gen' cannot decide 'fp16' (the call to 'cc_1' with action 'a1'): it may or may not hold on its devices",
     );
-    expect(result.problems[0]!.debugLoc).toEqual({ line: 12, column: 7, file: 't.cpp', scope: 'kernel' });
-    expect(result.problems[1]!.message).toContain("cannot decide 'arch(intel_gpu_pvc)'");
+    expect(result.diagnostics[0]!.location?.debugLoc).toEqual({ line: 12, column: 7, file: 't.cpp', scope: 'kernel' });
+    expect(result.diagnostics[1]!.message).toContain("cannot decide 'arch(intel_gpu_pvc)'");
     expect(result.changed).toBe(false);
   });
 
   it('decides every condition for a target with a fixed architecture and a closed aspect list', () => {
     const result = resolveConditionalCallsForTarget(parse(rewritten()), targetDeviceFacts(config, 'intel_gpu_pvc'));
     expect(result.calls.map((c) => c.outcome)).toEqual(['called', 'called']);
-    expect(result.problems).toEqual([]);
+    expect(result.diagnostics).toEqual([]);
   });
 
   it('warns when the target matches an architecture operand that stands for several architectures', () => {
     const module = parse(rewritten().replace(`i32 -2, i32 ${PVC_OPERAND}`, 'i32 -2, i32 0'));
     const result = resolveConditionalCallsForTarget(module, targetDeviceFacts(config, 'intel_gpu_tgllp'));
     expect(result.calls[1]!.outcome).toBe('called');
-    expect(result.problems.map((p) => [p.code, p.severity])).toEqual([['condition-ambiguous-architecture', 'warning']]);
-    expect(result.problems[0]!.message).toContain('stands for x86_64, intel_gpu_bdw, intel_gpu_tgllp');
+    expect(result.diagnostics.map((p) => [p.code, p.severity])).toEqual([['condition-ambiguous-architecture', 'warning']]);
+    expect(result.diagnostics[0]!.message).toContain('stands for x86_64, intel_gpu_bdw, intel_gpu_tgllp');
     // A target that does not match the operand gets no warning.
     const other = resolveConditionalCallsForTarget(parse(rewritten().replace(`i32 -2, i32 ${PVC_OPERAND}`, 'i32 -2, i32 0')), deviceFacts([], DG1));
-    expect(other.problems).toEqual([]);
+    expect(other.diagnostics).toEqual([]);
   });
 
   it('keeps a call whose action cannot take the callable object', () => {
@@ -276,9 +276,9 @@ declare spir_func void @cc(ptr, ptr, i32, i32) #0
 ${CALLER_ATTRIBUTES}`);
     const result = resolveConditionalCallsForTarget(module, deviceFacts([5], DG1));
     expect(result.calls.map((c) => c.outcome)).toEqual(['kept', 'kept', 'called']);
-    expect(result.problems.map((p) => p.code)).toEqual(['conditional-action-mismatch', 'conditional-action-mismatch']);
-    expect(result.problems[0]!.message).toContain("action 'two' of the call to 'cc' takes 2 parameters");
-    expect(result.problems[1]!.message).toContain("action 'int' of the call to 'cc' takes an i32, but the callable object is a pointer");
+    expect(result.diagnostics.map((p) => p.code)).toEqual(['conditional-action-mismatch', 'conditional-action-mismatch']);
+    expect(result.diagnostics[0]!.message).toContain("action 'two' of the call to 'cc' takes 2 parameters");
+    expect(result.diagnostics[1]!.message).toContain("action 'int' of the call to 'cc' takes an i32, but the callable object is a pointer");
     expect(functionText(module, 'kernel')).toContain('call spir_func void @none()');
   });
 

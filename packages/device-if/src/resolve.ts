@@ -11,7 +11,6 @@ import {
   ARCHITECTURES,
   DeviceConfig,
   UnknownTargetError,
-  builtinAspectTable,
   resolveTarget,
   type AspectTable,
 } from '@syclkit/device-config';
@@ -25,7 +24,8 @@ import {
   type Type,
   type Value,
 } from '@syclkit/ir';
-import { PreservedAnalyses, definePass, option } from '@syclkit/pass-manager';
+import { PreservedAnalyses, definePass, option, type Diagnostic } from '@syclkit/pass-manager';
+import { SyclMetadata, aspectTableOf, readAspectTable } from '@syclkit/sycl-conventions';
 import { ambiguousArchitectureOperands, truncateArchitecture } from './architecture.js';
 import { ConditionError, decodeCondition, type Condition } from './condition.js';
 import { conditionalCallSite, conditionalCallers, type ConditionalCallSite } from './conditional-calls.js';
@@ -40,12 +40,11 @@ import {
   functionReferences,
   insertBefore,
   int32Value,
-  moduleAspectPairs,
   readUsedAspects,
   replaceInstruction,
 } from './ir-utils.js';
-import { RESOLVE_DEVICE_IF_DIAGNOSTICS, type DeviceIfProblem, type DeviceIfProblemCode } from './problems.js';
-import { aspectTableForModule, targetDeviceFacts } from './targets.js';
+import { RESOLVE_DEVICE_IF_DIAGNOSTICS, deviceIfDiagnostic, type DeviceIfDiagnosticCode } from './diagnostics.js';
+import { targetDeviceFacts } from './targets.js';
 
 export interface ResolveConditionalCallsOptions {
   /**
@@ -83,7 +82,7 @@ export interface ResolvedConditionalCall {
   readonly action: string | undefined;
   /** The condition's integers, when they are constants. */
   readonly condition: readonly number[] | undefined;
-  /** `called`: now a direct call of the action; `removed`: deleted; `kept`: left alone (see the problems). */
+  /** `called`: now a direct call of the action; `removed`: deleted; `kept`: left alone (see the diagnostics). */
   readonly outcome: ConditionalCallOutcome;
 }
 
@@ -91,7 +90,7 @@ export interface ConditionalCallResolution {
   readonly changed: boolean;
   /** Every call to a conditional caller, in module order. */
   readonly calls: readonly ResolvedConditionalCall[];
-  readonly problems: readonly DeviceIfProblem[];
+  readonly diagnostics: readonly Diagnostic[];
   /** Aspects added to `!sycl_used_aspects`, by function name, in the order added. */
   readonly addedAspects: ReadonlyMap<string, readonly number[]>;
   /** Conditional callers deleted because nothing referred to them any more. */
@@ -129,14 +128,14 @@ export function resolveConditionalCallsForTarget(
   const context = module.context;
   const updateAspects = options.updateAspects ?? true;
   const architectures = [...(options.architectures ?? DEFAULT_ARCHITECTURES)];
-  const aspectTable = options.aspectTable ?? aspectTableForModule(module, builtinAspectTable);
+  const aspectTable = options.aspectTable ?? aspectTableOf(module);
   const names: ConditionNames = createConditionNames({
     aspects: aspectTable.values().map((value) => [aspectTable.nameOf(value)!, value] as const),
     architectures,
   });
   const targetName =
     options.targetName ?? ('target' in target && typeof target.target === 'string' ? `'${target.target}'` : 'the target');
-  const problems: DeviceIfProblem[] = [];
+  const diagnostics: Diagnostic[] = [];
   const calls: ResolvedConditionalCall[] = [];
   const callers = conditionalCallers(module);
 
@@ -149,7 +148,7 @@ export function resolveConditionalCallsForTarget(
       const form = callee === undefined ? undefined : callers.get(callee);
       if (callee === undefined || form === undefined) continue;
       if (inst.opcode !== 'call') {
-        problems.push(problem('conditional-call-unsupported', `@${callee.name} is reached through ${inst.opcode}; only call is supported`, fn, inst, module));
+        diagnostics.push(diagnosticAt('conditional-call-unsupported', `@${callee.name} is reached through ${inst.opcode}; only call is supported`, fn, inst));
         calls.push({ function: fn.name, caller: callee.name, action: undefined, condition: undefined, outcome: 'kept' });
         continue;
       }
@@ -163,8 +162,8 @@ export function resolveConditionalCallsForTarget(
     const record = (outcome: ConditionalCallOutcome, condition: readonly number[] | undefined): void => {
       calls.push({ function: site.function.name, caller: site.caller.name, action: site.action?.name, condition, outcome });
     };
-    const report = (code: DeviceIfProblemCode, message: string): void => {
-      problems.push(problem(code, message, site.function, site.call, module));
+    const report = (code: DeviceIfDiagnosticCode, message: string): void => {
+      diagnostics.push(diagnosticAt(code, message, site.function, site.call));
     };
     if (site.action === undefined) {
       report(
@@ -236,7 +235,7 @@ export function resolveConditionalCallsForTarget(
   const addedAspects = new Map<string, number[]>();
   if (updateAspects) {
     const aspectNames = new Map<number, string>();
-    for (const [name, value] of moduleAspectPairs(module)) if (!aspectNames.has(value)) aspectNames.set(value, name);
+    for (const [name, value] of readAspectTable(module).pairs) if (!aspectNames.has(value)) aspectNames.set(value, name);
     for (const value of aspectTable.values()) if (!aspectNames.has(value)) aspectNames.set(value, aspectTable.nameOf(value)!);
     for (const [fn, aspects] of propagateActionAspects(module, calledActions)) {
       appendUsedAspects(fn, context, aspects, aspectNames);
@@ -244,22 +243,15 @@ export function resolveConditionalCallsForTarget(
       changed = true;
     }
     if (!hasConditionalCalls(module)) {
-      for (const fn of module.functions) if (dropFunctionMetadata(fn, context, 'sycl_conditionally_used_aspects')) changed = true;
+      for (const fn of module.functions) if (dropFunctionMetadata(fn, context, SyclMetadata.conditionallyUsedAspects)) changed = true;
     }
   }
 
-  return { changed, calls, problems, addedAspects, removedCallers };
+  return { changed, calls, diagnostics, addedAspects, removedCallers };
 }
 
-function problem(code: DeviceIfProblemCode, message: string, fn: IRFunction, inst: Instruction, module: Module): DeviceIfProblem {
-  const debugLoc = debugLocationOf(inst, module.context);
-  return {
-    code,
-    severity: RESOLVE_DEVICE_IF_DIAGNOSTICS[code]!.severity === 'warning' ? 'warning' : 'error',
-    message,
-    function: fn.name,
-    ...(debugLoc !== undefined && { debugLoc }),
-  };
+function diagnosticAt(code: DeviceIfDiagnosticCode, message: string, fn: IRFunction, inst: Instruction): Diagnostic {
+  return deviceIfDiagnostic(code, message, { function: fn.name, debugLoc: debugLocationOf(inst) }, RESOLVE_DEVICE_IF_DIAGNOSTICS[code]!.severity === 'warning' ? 'warning' : 'error');
 }
 
 /** The direct call that replaces a conditional call whose condition holds, or why there is none. */
@@ -409,17 +401,10 @@ export const resolveDeviceIfPass = definePass({
     const config = DeviceConfig.builtin();
     const target = resolveTarget(config, options.target);
     return (module, ctx) => {
-      const aspectTable = aspectTableForModule(module);
+      const aspectTable = aspectTableOf(module);
       const facts = targetDeviceFacts(config, target, { aspectTable });
       const result = resolveConditionalCallsForTarget(module, facts, { updateAspects: options.updateAspects, aspectTable });
-      for (const p of result.problems) {
-        ctx.report({
-          code: p.code,
-          severity: p.severity,
-          message: p.message,
-          location: { ...(p.function !== undefined && { function: p.function }), ...(p.debugLoc !== undefined && { debugLoc: p.debugLoc }) },
-        });
-      }
+      for (const diagnostic of result.diagnostics) ctx.report(diagnostic);
       return result.changed ? PreservedAnalyses.none() : PreservedAnalyses.all();
     };
   },

@@ -1,12 +1,11 @@
-import { AspectTable, DeviceConfig, UnknownTargetError, builtinAspectTable, truncateArchitectureToInt32 } from '@syclkit/device-config';
+import { AspectTable, DeviceConfig, UnknownTargetError, truncateArchitectureToInt32 } from '@syclkit/device-config';
 import { describe, expect, it } from 'vitest';
-import { parse } from '../test/ir.js';
 import { truncateArchitecture } from './architecture.js';
 import { decodeCondition } from './condition.js';
 import { simplifyConditionallyUsedAspects } from './conditional-aspects.js';
 import { decideCondition, evaluateCondition } from './evaluate.js';
 import { formatCondition } from './format.js';
-import { aspectTableForModule, deviceConfigConditionNames, targetArchitectureAspects, targetDeviceFacts } from './targets.js';
+import { deviceConfigConditionNames, targetArchitectureAspects, targetDeviceFacts } from './targets.js';
 
 const config = DeviceConfig.builtin();
 const PVC_OPERAND = 251660032;
@@ -67,21 +66,6 @@ describe('targetArchitectureAspects', () => {
     const condition = [-5, -2, DG1_OPERAND, -2, PVC_OPERAND]; // already in normal form
     const result = simplifyConditionallyUsedAspects([{ condition, aspects: [5, 6] }], { architectureAspects });
     expect(result.pairs).toEqual([{ condition, aspects: [6] }]);
-  });
-});
-
-describe('aspectTableForModule', () => {
-  it("puts the module's !sycl_aspects first and adds built-in names it does not redefine", () => {
-    const module = parse('!sycl_aspects = !{!0, !1}\n!0 = !{!"fp64", i32 100}\n!1 = !{!"custom", i32 5}\n');
-    const table = aspectTableForModule(module);
-    expect(table.valueOf('fp64')).toBe(100);
-    expect(table.valueOf('custom')).toBe(5);
-    expect(table.valueOf('fp16')).toBeUndefined(); // its number 5 is taken by the module
-    expect(table.valueOf('atomic64')).toBe(28);
-  });
-
-  it('is the base table when the module has no !sycl_aspects', () => {
-    expect(aspectTableForModule(parse(''))).toBe(builtinAspectTable);
   });
 });
 

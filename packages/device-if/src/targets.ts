@@ -18,15 +18,13 @@ import {
   type DeviceConfig,
   type TargetRef,
 } from '@syclkit/device-config';
-import type { Module } from '@syclkit/ir';
 import type { ArchitectureAspects } from './conditional-aspects.js';
 import type { DeviceFacts } from './evaluate.js';
 import { createConditionNames, type ConditionNames } from './format.js';
-import { moduleAspectPairs } from './ir-utils.js';
 
 export interface TargetFactsOptions {
   /**
-   * The table aspect numbers are read with: pass the module's (see {@link aspectTableForModule}).
+   * The table aspect numbers are read with: pass the module's (`@syclkit/sycl-conventions`' `aspectTableOf`).
    * (default: device-config's built-in table)
    */
   readonly aspectTable?: AspectTable;
@@ -102,21 +100,6 @@ export function targetArchitectureAspects(config: DeviceConfig, options: TargetF
       return cache.get(operand);
     },
   };
-}
-
-/**
- * The aspect numbering of a module: its `!sycl_aspects` pairs first (they win), then the names of
- * `base` the module does not define, unless their number is taken by a module name.
- */
-export function aspectTableForModule(module: Module, base: AspectTable = builtinAspectTable): AspectTable {
-  const pairs = moduleAspectPairs(module);
-  if (pairs.length === 0) return base;
-  const names = new Set(pairs.map(([name]) => name));
-  const values = new Set(pairs.map(([, value]) => value));
-  return AspectTable.fromDefinitions([
-    ...pairs.map(([name, value]) => ({ name, value, status: 'current' as const })),
-    ...base.definitions.filter((definition) => !names.has(definition.name) && !values.has(definition.value)),
-  ]);
 }
 
 /**

@@ -66,3 +66,31 @@ export {
   writeFileAtomic,
   writeFileAtomicWith,
 } from './atomic-file.js';
+export {
+  SPIRV_MAGIC,
+  SpirvOp,
+  SpirvFormatError,
+  readSpirvModule,
+  spirvWords,
+  spirvInstructions,
+  spirvStringWords,
+  encodeSpirvInstruction,
+  isSpirv,
+  type SpirvModule,
+  type SpirvEntryPoint,
+  type SpirvExecutionMode,
+  type SpirvFunction,
+  type SpirvLinkage,
+  type SpirvEnumerant,
+  type SpirvInstruction,
+  type SpirvReadOptions,
+} from './spirv.js';
+export {
+  SPIRV_CAPABILITIES,
+  SPIRV_EXECUTION_MODELS,
+  SPIRV_EXECUTION_MODES,
+  SPIRV_ADDRESSING_MODELS,
+  SPIRV_MEMORY_MODELS,
+  SPIRV_GENERATORS,
+  spirvEnumName,
+} from './spirv-names.js';

@@ -15,6 +15,7 @@
 import { CallInst } from './instructions.js';
 import type { Module } from './module.js';
 import type { FunctionType } from './types.js';
+import { forEachReferenceOf, type ReferenceHolder } from './references.js';
 import { ConstantGlobals } from './uses.js';
 import { stripPointerCasts, type IRFunction, type Value } from './values.js';
 
@@ -238,6 +239,7 @@ export function buildCallGraph(m: Module, options: CallGraphOptions = {}): CallG
   const indirect = new Uint8Array(n);
   const inConstants = new ConstantGlobals();
   const takeAddresses = (v: Value): void => {
+    if (v.vk === 'instruction' || v.vk === 'argument' || v.vk === 'block') return;
     if (v.vk === 'function') {
       const id = ids.get(v);
       if (id !== undefined) taken[id] = 1;
@@ -251,54 +253,43 @@ export function buildCallGraph(m: Module, options: CallGraphOptions = {}): CallG
   };
   const ignoreUsed = options.ignoreLLVMUsed ?? false;
   for (const g of m.globals) {
-    if (g.initializer === undefined) continue;
     if (ignoreUsed && (g.name === 'llvm.used' || g.name === 'llvm.compiler.used')) continue;
-    takeAddresses(g.initializer);
+    forEachReferenceOf(g, takeAddresses);
   }
-  for (const a of m.aliases) takeAddresses(a.aliasee);
-  for (const i of m.ifuncs) takeAddresses(i.resolver);
+  for (const a of m.aliases) forEachReferenceOf(a, takeAddresses);
+  for (const i of m.ifuncs) forEachReferenceOf(i, takeAddresses);
 
   // Per caller, the call sequence: callee id (>= 0) or an indirect call's type (-1 - typeIndex).
   const sequenceStart = new Int32Array(n + 1);
   const sequence: number[] = [];
   const typeIndex = new Map<FunctionType, number>();
   const types: FunctionType[] = [];
-  for (let caller = 0; caller < n; caller++) {
-    const f = functions[caller]!;
-    sequenceStart[caller] = sequence.length;
-    if (f.personality) takeAddresses(f.personality);
-    if (f.prefix) takeAddresses(f.prefix);
-    if (f.prologue) takeAddresses(f.prologue);
-    for (const b of f.blocks) {
-      for (const inst of b.instructions) {
-        const ops = inst.operands;
-        if (inst instanceof CallInst) {
-          const target = calledFunction(ops[0]!);
-          if (target !== undefined) {
-            const id = ids.get(target);
-            if (id !== undefined) sequence.push(id);
-            else takeAddresses(ops[0]!);
-          } else if (ops[0]!.vk !== 'asm') {
-            indirect[caller] = 1;
-            let t = typeIndex.get(inst.functionType);
-            if (t === undefined) {
-              t = types.length;
-              typeIndex.set(inst.functionType, t);
-              types.push(inst.functionType);
-            }
-            sequence.push(-1 - t);
-            takeAddresses(ops[0]!);
-          }
-          for (let i = 1; i < ops.length; i++) {
-            const op = ops[i]!;
-            if (op.vk !== 'block' && op.vk !== 'instruction' && op.vk !== 'argument') takeAddresses(op);
-          }
-          for (const bundle of inst.bundles) for (const v of bundle.inputs) takeAddresses(v);
-        } else {
-          for (const op of ops) if (op.vk !== 'block' && op.vk !== 'instruction' && op.vk !== 'argument') takeAddresses(op);
-        }
-      }
+  let caller = 0;
+  const visit = (value: Value, holder: ReferenceHolder, operand: number): void => {
+    if (operand !== 0 || !(holder instanceof CallInst)) {
+      takeAddresses(value);
+      return;
     }
+    const target = calledFunction(value);
+    if (target !== undefined) {
+      const id = ids.get(target);
+      if (id !== undefined) sequence.push(id);
+      else takeAddresses(value);
+    } else if (value.vk !== 'asm') {
+      indirect[caller] = 1;
+      let t = typeIndex.get(holder.functionType);
+      if (t === undefined) {
+        t = types.length;
+        typeIndex.set(holder.functionType, t);
+        types.push(holder.functionType);
+      }
+      sequence.push(-1 - t);
+      takeAddresses(value);
+    }
+  };
+  for (; caller < n; caller++) {
+    sequenceStart[caller] = sequence.length;
+    forEachReferenceOf(functions[caller]!, visit);
   }
   sequenceStart[n] = sequence.length;
 

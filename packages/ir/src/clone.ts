@@ -5,8 +5,8 @@
  */
 import { AttributeList } from './attributes.js';
 import { Module } from './module.js';
-import { CallInst } from './instructions.js';
 import { ValueMapper } from './mapper.js';
+import { forEachReferenceOf } from './references.js';
 import { ConstantGlobals } from './uses.js';
 import {
   Argument,
@@ -105,9 +105,7 @@ class ModuleCloner {
         if (gv.initializer !== undefined) copy.initializer = this.mapConstant(gv.initializer);
       } else if (gv.vk === 'function' && copy.vk === 'function') {
         if (gv.isDeclaration || (bodies !== undefined && !bodies(gv))) {
-          if (!gv.isDeclaration) makeDeclaration(copy);
-          else if (gv.attachments.length > 0) copy.attachments = mapper.mapAttachments(gv.attachments) ?? [];
-          if (copy.args.length === 0) copy.args = copy.functionType.params.map((t) => new Argument(t, '', copy));
+          this.completeDeclaration(gv, copy);
           continue;
         }
         if (gv.prefix) copy.prefix = this.mapConstant(gv.prefix);
@@ -134,27 +132,8 @@ class ModuleCloner {
     };
     const bodies = this.options.bodies;
     for (const gv of this.kept) {
-      switch (gv.vk) {
-        case 'global':
-          if (gv.initializer !== undefined) visit(gv.initializer);
-          break;
-        case 'alias':
-          visit(gv.aliasee);
-          break;
-        case 'ifunc':
-          visit(gv.resolver);
-          break;
-        case 'function':
-          if (gv.isDeclaration || (bodies !== undefined && !bodies(gv))) break;
-          for (const c of [gv.personality, gv.prefix, gv.prologue]) if (c !== undefined) visit(c);
-          for (const b of gv.blocks) {
-            for (const inst of b.instructions) {
-              for (const op of inst.operands) visit(op);
-              if (inst instanceof CallInst) for (const bundle of inst.bundles) for (const v of bundle.inputs) visit(v);
-            }
-          }
-          break;
-      }
+      if (gv.vk === 'function' && (gv.isDeclaration || (bodies !== undefined && !bodies(gv)))) continue;
+      forEachReferenceOf(gv, visit);
     }
     return found;
   }
@@ -179,79 +158,55 @@ class ModuleCloner {
   }
   private declaredLate = false;
 
-  /** A copy of `gv` with everything but its body, initializer, aliasee or resolver. */
+  /** A copy of `gv` with everything but its body, initializer, aliasee or resolver, added to the clone. */
   private prototype(gv: GlobalValue): GlobalValue {
-    let copy: GlobalValue;
-    switch (gv.vk) {
-      case 'global': {
-        const v = new GlobalVariable(gv.name, gv.valueType, gv.type);
-        v.isConstant = gv.isConstant;
-        v.externallyInitialized = gv.externallyInitialized;
-        v.section = gv.section;
-        v.align = gv.align;
-        v.attributes = gv.attributes;
-        v.sanitizer = gv.sanitizer;
-        v.codeModel = gv.codeModel;
-        v.comdat = gv.comdat;
-        copy = v;
-        this.out.addGlobalVariable(v);
-        break;
-      }
-      case 'function': {
-        const f = new IRFunction(gv.name, gv.functionType, gv.type, gv.attributes);
-        f.callingConv = gv.callingConv;
-        f.section = gv.section;
-        f.align = gv.align;
-        f.gc = gv.gc;
-        f.comdat = gv.comdat;
-        // a copied body brings its own arguments; declarations get theirs in run()/declaration()
-        copy = f;
-        this.out.addFunction(f);
-        break;
-      }
-      case 'alias':
-        copy = new GlobalAlias(gv.name, gv.valueType, gv.type, gv.aliasee);
-        this.out.addAlias(copy);
-        break;
-      case 'ifunc':
-        copy = new GlobalIFunc(gv.name, gv.valueType, gv.type, gv.resolver);
-        this.out.addIFunc(copy);
-        break;
-    }
-    copyLinkageAndVisibility(copy, gv);
-    this.map.set(gv, copy);
+    const copy = copyPrototype(gv);
+    this.add(gv, copy);
     return copy;
+  }
+
+  private add(gv: GlobalValue, copy: GlobalValue): void {
+    if (copy.vk === 'global') this.out.addGlobalVariable(copy);
+    else if (copy.vk === 'function') this.out.addFunction(copy);
+    else if (copy.vk === 'alias') this.out.addAlias(copy);
+    else this.out.addIFunc(copy);
+    this.map.set(gv, copy);
   }
 
   /** An external declaration standing for a referenced global that is not kept. */
   private declaration(gv: GlobalValue): GlobalValue {
-    let copy: GlobalValue;
     if (gv.vk === 'alias' || gv.vk === 'ifunc') {
       // an alias cannot be a declaration: declare a function or variable of its value type
+      let copy: GlobalValue;
       if (gv.valueType.kind === 'function') {
         const f = new IRFunction(gv.name, gv.valueType as FunctionType, gv.type, AttributeList.empty);
         f.args = f.functionType.params.map((t) => new Argument(t, '', f));
-        this.out.addFunction(f);
         copy = f;
       } else {
         const v = new GlobalVariable(gv.name, gv.valueType, gv.type);
         v.threadLocal = gv.threadLocal;
-        this.out.addGlobalVariable(v);
         copy = v;
       }
-      this.map.set(gv, copy);
+      this.add(gv, copy);
       return copy;
     }
-    copy = this.prototype(gv);
-    if (copy.vk === 'global' && gv.vk === 'global') {
-      copy.attachments = this.mapper.mapAttachments(gv.attachments) ?? [];
-      if (gv.initializer !== undefined) makeVariableDeclaration(copy);
-    } else if (copy.vk === 'function' && gv.vk === 'function') {
-      if (gv.isDeclaration) copy.attachments = this.mapper.mapAttachments(gv.attachments) ?? [];
-      else makeDeclaration(copy);
-      copy.args = copy.functionType.params.map((t) => new Argument(t, '', copy));
-    }
+    const copy = declarationOf(gv);
+    this.add(gv, copy);
+    this.completeDeclaration(gv, copy);
     return copy;
+  }
+
+  /** Maps what a declaration made from `gv` still shares with the source: attachments, prefix and prologue. */
+  private completeDeclaration(gv: GlobalValue, copy: GlobalValue): void {
+    if (copy.vk === 'function' && gv.vk === 'function') {
+      if (!gv.isDeclaration) makeDeclaration(copy);
+      copy.attachments = gv.isDeclaration && gv.attachments.length > 0 ? (this.mapper.mapAttachments(gv.attachments) ?? []) : [];
+      copy.prefix = gv.prefix === undefined ? undefined : this.mapConstant(gv.prefix);
+      copy.prologue = gv.prologue === undefined ? undefined : this.mapConstant(gv.prologue);
+      if (copy.args.length === 0) copy.args = freshArguments(copy);
+    } else if (copy.vk === 'global' && gv.vk === 'global') {
+      copy.attachments = gv.attachments.length > 0 ? (this.mapper.mapAttachments(gv.attachments) ?? []) : [];
+    }
   }
 
   /**
@@ -303,7 +258,40 @@ class ModuleCloner {
   }
 }
 
-function copyLinkageAndVisibility(copy: GlobalValue, gv: GlobalValue): void {
+/** A new, unattached copy of `gv` with everything but its body, initializer, aliasee or resolver (arguments come with a body). */
+function copyPrototype(gv: GlobalValue): GlobalValue {
+  let copy: GlobalValue;
+  switch (gv.vk) {
+    case 'global': {
+      const v = new GlobalVariable(gv.name, gv.valueType, gv.type);
+      v.isConstant = gv.isConstant;
+      v.externallyInitialized = gv.externallyInitialized;
+      v.section = gv.section;
+      v.align = gv.align;
+      v.attributes = gv.attributes;
+      v.sanitizer = gv.sanitizer;
+      v.codeModel = gv.codeModel;
+      v.comdat = gv.comdat;
+      copy = v;
+      break;
+    }
+    case 'function': {
+      const f = new IRFunction(gv.name, gv.functionType, gv.type, gv.attributes);
+      f.callingConv = gv.callingConv;
+      f.section = gv.section;
+      f.align = gv.align;
+      f.gc = gv.gc;
+      f.comdat = gv.comdat;
+      copy = f;
+      break;
+    }
+    case 'alias':
+      copy = new GlobalAlias(gv.name, gv.valueType, gv.type, gv.aliasee);
+      break;
+    case 'ifunc':
+      copy = new GlobalIFunc(gv.name, gv.valueType, gv.type, gv.resolver);
+      break;
+  }
   copy.linkage = gv.linkage;
   copy.visibility = gv.visibility;
   copy.dllStorage = gv.dllStorage;
@@ -311,16 +299,45 @@ function copyLinkageAndVisibility(copy: GlobalValue, gv: GlobalValue): void {
   copy.threadLocal = gv.threadLocal;
   copy.dsoLocal = gv.dsoLocal;
   copy.partition = gv.partition;
+  return copy;
 }
 
-/** Turns a copied function definition into an external declaration (LLVM's CloneModule rule). */
+/**
+ * A new, unattached external declaration standing for `gv`: what LLVM's CloneModule makes of a
+ * definition it does not clone. It keeps the name, types, attributes, calling convention,
+ * visibility and other flags, section, alignment, GC, prefix and prologue; it has external
+ * linkage (`extern_weak` stays), no body, initializer, comdat or personality, and fresh unnamed
+ * arguments. A variable keeps its attachments, a function only when `gv` is a declaration. What it
+ * keeps still refers to `gv`'s module: map it when the declaration goes into another module.
+ */
+export function declarationOf(gv: IRFunction): IRFunction;
+export function declarationOf(gv: GlobalVariable): GlobalVariable;
+export function declarationOf(gv: IRFunction | GlobalVariable): IRFunction | GlobalVariable;
+export function declarationOf(gv: IRFunction | GlobalVariable): IRFunction | GlobalVariable {
+  const copy = copyPrototype(gv) as IRFunction | GlobalVariable;
+  if (copy.vk === 'function' && gv.vk === 'function') {
+    makeDeclaration(copy);
+    copy.prefix = gv.prefix;
+    copy.prologue = gv.prologue;
+    if (gv.isDeclaration) copy.attachments = [...gv.attachments];
+    copy.args = freshArguments(copy);
+  } else if (copy.vk === 'global' && gv.vk === 'global') {
+    makeVariableDeclaration(copy);
+    copy.attachments = [...gv.attachments];
+  }
+  return copy;
+}
+
+function freshArguments(f: IRFunction): Argument[] {
+  return f.functionType.params.map((t) => new Argument(t, '', f));
+}
+
+/** Turns a function copy into an external declaration (LLVM's CloneModule rule; prefix and prologue stay). */
 function makeDeclaration(f: IRFunction): void {
   f.blocks = [];
   f.linkage = externalLinkage(f);
   f.comdat = undefined;
   f.personality = undefined;
-  f.prefix = undefined;
-  f.prologue = undefined;
   f.attachments = [];
 }
 

@@ -1,11 +1,24 @@
 /**
- * Errors with a source location, rendered like LLVM / clang diagnostics:
+ * The reader's and the linker's errors: DiagnosticErrors (`@syclkit/pass-manager`) carrying one
+ * diagnostic of {@link irDiagnostics}, rendered like LLVM / clang diagnostics:
  *
  *     file.ll:3:10: error: expected type
  *       %x = alloca
  *              ^
  */
-export class IrSyntaxError extends Error {
+import { DiagnosticError, diagnosticOf, type DiagnosticCatalog } from '@syclkit/pass-manager';
+
+/** Every code `@syclkit/ir` reports: the reader's errors, the linker's and the verifier's. */
+export const irDiagnostics = {
+  'syntax-error': { severity: 'error', summary: 'The reader refused the text (IrSyntaxError), with the message LLVM gives at the position LLVM reports.' },
+  'invalid-module': {
+    severity: 'error',
+    summary: 'Modules cannot be linked, mapped or rewritten as asked (IrError): conflicting definitions, mismatched types, modules of different contexts.',
+  },
+  'broken-module': { severity: 'error', summary: "A module breaks the verifier's rules (verifyModule): dangling references, block structure, call signatures, the symbol table." },
+} as const satisfies DiagnosticCatalog;
+
+export class IrSyntaxError extends DiagnosticError {
   override readonly name = 'IrSyntaxError';
   constructor(
     message: string,
@@ -17,7 +30,7 @@ export class IrSyntaxError extends Error {
     /** The source line (for the caret display). */
     readonly sourceLine: string,
   ) {
-    super(message);
+    super(diagnosticOf(irDiagnostics, 'syntax-error', message, { location: { file, line, column, source: sourceLine } }));
   }
 
   /** Builds the error for byte offset `offset` in `src`. */
@@ -31,24 +44,15 @@ export class IrSyntaxError extends Error {
     for (let i = src.indexOf('\n'); i >= 0 && i < lineStart; i = src.indexOf('\n', i + 1)) line++;
     return new IrSyntaxError(message, file, line, clamped - lineStart + 1, src.slice(lineStart, lineEnd).replace(/\r$/, ''));
   }
-
-  /** `file:line:col: error: message`, the source line and a caret under the column. */
-  render(): string {
-    const caretPad = this.sourceLine.slice(0, this.column - 1).replace(/[^\t]/g, ' ');
-    return `${this.file}:${this.line}:${this.column}: error: ${this.message}\n${this.sourceLine}\n${caretPad}^\n`;
-  }
 }
 
-/** A semantic error found after parsing (e.g. while linking), optionally naming a symbol. */
-export class IrError extends Error {
+/** A semantic error found after parsing (e.g. while linking), optionally naming the module's file: `file: error: message`. */
+export class IrError extends DiagnosticError {
   override readonly name = 'IrError';
   constructor(
     message: string,
     readonly file?: string,
   ) {
-    super(message);
-  }
-  render(): string {
-    return `${this.file ? `${this.file}: ` : ''}error: ${this.message}\n`;
+    super(diagnosticOf(irDiagnostics, 'invalid-module', message, file ? { location: { file } } : {}));
   }
 }

@@ -22,17 +22,16 @@
  * that lose symbol resolution (aliases map to the resolved aliasee), intrinsic remangling after
  * struct renaming, ThinLTO import, and NVPTX's dot-less `.N` renaming.
  */
-import { AttributeList, type AttributeSet } from './attributes.js';
+import { AttributeList } from './attributes.js';
 import type { Context } from './context.js';
 import { makeArray, makeStruct, nullValue } from './constfold.js';
 import { IrError } from './errors.js';
-import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst } from './instructions.js';
 import { ValueMapper } from './mapper.js';
 import type { Metadata, MDNode, MDString, MDTuple } from './metadata.js';
 import { Module } from './module.js';
 import { replaceAllUsesWith } from './replace.js';
 import { subtypes, type ArrayType, type FunctionType, type PointerType, type StructType, type Type } from './types.js';
-import { constantOperands } from './uses.js';
+import { identifiedStructTypes } from './type-finder.js';
 import {
   Argument,
   GlobalAlias,
@@ -403,96 +402,6 @@ function typeNamePrefix(name: string): string {
   if (dot <= 0 || name.endsWith('.')) return name;
   const c = name.charCodeAt(dot + 1);
   return c >= 48 && c <= 57 ? name.slice(0, dot) : name;
-}
-
-/** Identified struct types used by a module, in LLVM TypeFinder's discovery order. */
-export function identifiedStructTypes(m: Module): StructType[] {
-  const found: StructType[] = [];
-  const seenTypes = new Set<Type>();
-  const seenValues = new Set<Value>();
-  const seenMD = new Set<Metadata>();
-  const type = (t: Type): void => {
-    if (seenTypes.has(t)) return;
-    seenTypes.add(t);
-    const stack: Type[] = [t];
-    while (stack.length > 0) {
-      const cur = stack.pop()!;
-      if (cur.kind === 'struct' && !cur.literal) found.push(cur);
-      const subs = subtypes(cur);
-      for (let i = subs.length - 1; i >= 0; i--) {
-        const s = subs[i]!;
-        if (!seenTypes.has(s)) {
-          seenTypes.add(s);
-          stack.push(s);
-        }
-      }
-    }
-  };
-  const value = (v: Value): void => {
-    if (v.vk === 'metadata') {
-      metadata(v.metadata);
-      return;
-    }
-    if (v.vk === 'argument' || v.vk === 'block' || v.vk === 'instruction' || v.vk === 'asm' || isGlobalValue(v)) return;
-    if (seenValues.has(v)) return;
-    seenValues.add(v);
-    type(v.type);
-    if (v.vk === 'expr' && v.extra.sourceElementType) type(v.extra.sourceElementType);
-    for (const op of constantOperands(v)) value(op);
-  };
-  const metadata = (md: Metadata | null): void => {
-    if (md === null || seenMD.has(md)) return;
-    seenMD.add(md);
-    switch (md.mk) {
-      case 'value':
-        value(md.value);
-        break;
-      case 'arglist':
-        for (const a of md.args) value(a.value);
-        break;
-      case 'tuple':
-        for (const op of md.operands) metadata(op);
-        break;
-      case 'di':
-        for (const f of md.fields.values()) if (f.k === 'md') metadata(f.v);
-        break;
-      default:
-        break;
-    }
-  };
-  const attributes = (sets: readonly AttributeSet[]): void => {
-    for (const set of sets) for (const a of set.attributes) if (a.kind === 'type' && a.type) type(a.type);
-  };
-  for (const g of m.globals) {
-    type(g.valueType);
-    if (g.initializer) value(g.initializer);
-  }
-  for (const a of m.aliases) {
-    type(a.valueType);
-    value(a.aliasee);
-  }
-  for (const i of m.ifuncs) type(i.valueType);
-  for (const f of m.functions) {
-    type(f.functionType);
-    attributes([f.attributes.fn, f.attributes.ret, ...f.attributes.params]);
-    for (const c of [f.personality, f.prefix, f.prologue]) if (c) value(c);
-    for (const b of f.blocks) {
-      for (const inst of b.instructions) {
-        type(inst.type);
-        for (const op of inst.operands) if (op.vk !== 'instruction') value(op);
-        if (inst instanceof GetElementPtrInst) type(inst.sourceElementType);
-        if (inst instanceof AllocaInst) type(inst.allocatedType);
-        if (inst instanceof CallInst) {
-          attributes([inst.attributes.fn, inst.attributes.ret, ...inst.attributes.params]);
-          for (const bundle of inst.bundles) for (const v of bundle.inputs) if (v.vk !== 'instruction') value(v);
-        }
-        if (inst instanceof ShuffleVectorInst) value(inst.maskValue);
-        if (inst.attachments) for (const a of inst.attachments) if (a.kind !== 0) metadata(a.node);
-      }
-    }
-  }
-  for (const ops of m.namedMetadata.values()) for (const op of ops) metadata(op);
-  return found;
 }
 
 // --- linkage helpers --------------------------------------------------------------------------------

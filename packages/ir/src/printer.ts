@@ -27,11 +27,11 @@ import { IrError } from './errors.js';
 import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
 import { gepIndexedType } from './parser.js';
 import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
-import { constantOperands } from './uses.js';
+import { identifiedStructTypes } from './type-finder.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
 import { forEachDIOperand } from './metadata.js';
 import type { Module } from './module.js';
-import { subtypes, type FunctionType, type StructType, type Type } from './types.js';
+import type { FunctionType, StructType, Type } from './types.js';
 import {
   isConstant,
   isGlobalValue,
@@ -548,137 +548,10 @@ class ModulePrinter {
 
   // --- types -------------------------------------------------------------------------------------
 
-  /** LLVM's TypeFinder over the module, in its exact discovery order. */
+  /** LLVM's TypeFinder over the module: named structs print by name, unnamed ones get numbers in discovery order. */
   private findTypes(): void {
-    const visitedTypes = new Set<Type>();
-    const visitedConstants = new Set<unknown>();
-    const visitedMD = new Set<Metadata>();
-    const structs: StructType[] = [];
-    const incType = (t: Type): void => {
-      if (visitedTypes.has(t)) return;
-      visitedTypes.add(t);
-      const stack: Type[] = [t];
-      while (stack.length > 0) {
-        const cur = stack.pop()!;
-        if (cur.kind === 'struct') structs.push(cur);
-        const subs = subtypes(cur);
-        for (let i = subs.length - 1; i >= 0; i--) {
-          const sub = subs[i]!;
-          if (!visitedTypes.has(sub)) {
-            visitedTypes.add(sub);
-            stack.push(sub);
-          }
-        }
-      }
-    };
-    const incValue = (v: Value): void => {
-      if (v.vk === 'metadata') {
-        const md = v.metadata;
-        if (md.mk === 'tuple' || md.mk === 'di') incMD(md);
-        else if (md.mk === 'value') incValue(md.value);
-        else if (md.mk === 'arglist') for (const a of md.args) incValue(a.value);
-        return;
-      }
-      switch (v.vk) {
-        case 'argument':
-        case 'block':
-        case 'instruction':
-        case 'asm':
-        case 'global':
-        case 'function':
-        case 'alias':
-        case 'ifunc':
-          return;
-        case 'int':
-        case 'fp':
-        case 'null':
-        case 'zero':
-        case 'undef':
-        case 'poison':
-        case 'none':
-        case 'string':
-          // no operands: only the type can contribute (the visited-constants set is not needed)
-          if (!visitedTypes.has(v.type)) incType(v.type);
-          return;
-      }
-      if (visitedConstants.has(v)) return;
-      visitedConstants.add(v);
-      incType(v.type);
-      if (v.vk === 'expr' && v.extra.sourceElementType) incType(v.extra.sourceElementType);
-      for (const op of constantOperands(v)) incValue(op);
-    };
-    const incMD = (n: MDNode): void => {
-      if (visitedMD.has(n)) return;
-      visitedMD.add(n);
-      if (n.mk === 'tuple') {
-        for (const op of n.operands) {
-          if (op === null) continue;
-          if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
-          else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
-        }
-      } else {
-        forEachDIOperand(n, (op) => {
-          if (op === null) return;
-          if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
-          else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
-        });
-      }
-    };
-    const incSet = (set: AttributeSet): void => {
-      const attrs = set.attributes;
-      for (let i = 0; i < attrs.length; i++) {
-        const a = attrs[i]!;
-        if (a.kind === 'type' && a.type) incType(a.type);
-      }
-    };
-    const incAttrs = (list: AttributeList): void => {
-      incSet(list.fn);
-      incSet(list.ret);
-      const params = list.params;
-      for (let i = 0; i < params.length; i++) incSet(params[i]!);
-    };
-    const m = this.m;
-    for (const g of m.globals) {
-      incType(g.valueType);
-      if (g.initializer) incValue(g.initializer);
-    }
-    for (const a of m.aliases) {
-      incType(a.valueType);
-      incValue(a.aliasee);
-    }
-    for (const i of m.ifuncs) incType(i.valueType);
-    for (const f of m.functions) {
-      incType(f.functionType);
-      incAttrs(f.attributes);
-      if (f.prefix) incValue(f.prefix);
-      if (f.prologue) incValue(f.prologue);
-      if (f.personality) incValue(f.personality);
-      const blocks = f.blocks;
-      for (let bi = 0; bi < blocks.length; bi++) {
-        const insts = blocks[bi]!.instructions;
-        for (let ii = 0; ii < insts.length; ii++) {
-          const inst = insts[ii]!;
-          if (!visitedTypes.has(inst.type)) incType(inst.type);
-          const ops = inst.operands;
-          for (let k = 0; k < ops.length; k++) {
-            const op = ops[k]!;
-            if (op.vk !== 'instruction' && op.vk !== 'argument' && op.vk !== 'block') incValue(op);
-          }
-          if (inst instanceof GetElementPtrInst) incType(inst.sourceElementType);
-          if (inst instanceof AllocaInst) incType(inst.allocatedType);
-          if (inst instanceof CallInst) {
-            incAttrs(inst.attributes);
-            for (const bundle of inst.bundles) for (const v of bundle.inputs) if (v.vk !== 'instruction') incValue(v);
-          }
-          if (inst instanceof ShuffleVectorInst) incValue(inst.maskValue);
-          if (inst.attachments) for (const a of inst.attachments) if (a.kind !== 0) incMD(a.node);
-        }
-      }
-    }
-    for (const ops of m.namedMetadata.values()) for (const op of ops) if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
     let next = 0;
-    for (const s of structs) {
-      if (s.literal) continue;
+    for (const s of identifiedStructTypes(this.m)) {
       if (s.name !== '') this.namedTypes.push(s);
       else this.numberedTypes.set(s, next++);
     }
@@ -1358,7 +1231,6 @@ class ModulePrinter {
       shown = Object.create(inst) as Instruction;
       shown.operands = typedOps ?? ops;
       if (isCall) {
-        const c = inst as CallInst;
         const s = shown as CallInst;
         s.functionType = callType!;
         if (bundlesChange) s.bundles = bundles!;

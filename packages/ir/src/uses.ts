@@ -1,7 +1,5 @@
 /**
- * Who uses each global value. The IR model keeps no use lists (operands reference values by
- * identity), so this walks the module once: initializers, aliasees, ifunc resolvers, function
- * personality/prefix/prologue, instruction operands and operand bundles, looking through
+ * Who uses each global value: one {@link forEachReference} walk of the module, looking through
  * constant expressions and aggregates. Metadata references are recorded apart: in LLVM they are
  * not uses (deleting a global turns them into `null`).
  */
@@ -10,6 +8,7 @@ import type { Metadata, MDNode } from './metadata.js';
 import type { Module } from './module.js';
 import type { Constant, GlobalValue, IRFunction, Value } from './values.js';
 import { forEachOperand } from './mapper.js';
+import { forEachReference } from './references.js';
 
 /** An instruction, or the global whose initializer / aliasee / resolver / personality holds the use. */
 export type GlobalUser = Instruction | GlobalValue;
@@ -154,7 +153,7 @@ export function computeUses(m: Module, options: UsesOptions = {}): GlobalUses {
     if (list === undefined) users.set(gv, [user]);
     else if (list[list.length - 1] !== user) list.push(user);
   };
-  /** A use of `v` by `user`; `asCallee` when it is the callee operand of a matching call. */
+  /** A use of the globals `v` mentions by `user`; `countsAsAddress`: they are address-taken. */
   const use = (v: Value, user: GlobalUser, countsAsAddress: boolean): void => {
     for (const g of inConstants.of(v)) {
       addUse(g, user);
@@ -162,34 +161,15 @@ export function computeUses(m: Module, options: UsesOptions = {}): GlobalUses {
     }
   };
   const ignoreUsed = options.ignoreLLVMUsed ?? false;
-  for (const g of m.globals) {
-    if (g.initializer === undefined) continue;
-    const isUsedList = g.name === 'llvm.used' || g.name === 'llvm.compiler.used';
-    use(g.initializer, g, !(ignoreUsed && isUsedList));
-  }
-  for (const a of m.aliases) use(a.aliasee, a, true);
-  for (const i of m.ifuncs) use(i.resolver, i, true);
-  for (const f of m.functions) {
-    if (f.personality) use(f.personality, f, true);
-    if (f.prefix) use(f.prefix, f, true);
-    if (f.prologue) use(f.prologue, f, true);
-    for (const b of f.blocks) {
-      for (const inst of b.instructions) {
-        const ops = inst.operands;
-        if (inst instanceof CallInst) {
-          const callee = ops[0]!;
-          if (callee.vk === 'function') {
-            addUse(callee, inst);
-            if (callee.functionType !== inst.functionType) addressTaken.add(callee);
-          } else use(callee, inst, true);
-          for (let i = 1; i < ops.length; i++) use(ops[i]!, inst, true);
-          for (const bundle of inst.bundles) for (const v of bundle.inputs) use(v, inst, true);
-        } else {
-          for (const op of ops) use(op, inst, true);
-        }
-      }
+  forEachReference(m, (value, holder, operand) => {
+    if (operand === 0 && value.vk === 'function' && holder instanceof CallInst) {
+      // the callee of a call: a use, and an address taken only through a mismatched type
+      addUse(value, holder);
+      if (value.functionType !== holder.functionType) addressTaken.add(value);
+      return;
     }
-  }
+    use(value, holder, !(ignoreUsed && holder.vk === 'global' && (holder.name === 'llvm.used' || holder.name === 'llvm.compiler.used')));
+  });
   return new GlobalUses(users, globalsInMetadata(m), addressTaken, m);
 }
 

@@ -5,6 +5,8 @@
  * signatures, and the global symbol table. It returns problems instead of throwing, in a
  * deterministic order (module walk order), and never stops at the first one.
  */
+import { diagnosticOf, type Diagnostic } from '@syclkit/pass-manager';
+import { irDiagnostics } from './errors.js';
 import { CallInst, type Instruction } from './instructions.js';
 import type { Metadata, MDNode } from './metadata.js';
 import type { Module } from './module.js';
@@ -13,10 +15,10 @@ import { constantOperands } from './uses.js';
 import { moduleVerifiers } from './unit-kinds.js';
 import { isGlobalValue, type BasicBlock, type Constant, type GlobalValue, type IRFunction, type Value } from './values.js';
 
-export interface VerifierProblem {
+/** A `broken-module` diagnostic of {@link irDiagnostics}, with the place it is about. */
+export interface VerifierProblem extends Diagnostic {
   /** `@name` of the function or global where the problem is, or `module`. */
   readonly where: string;
-  readonly message: string;
 }
 
 export interface VerifyOptions {
@@ -91,7 +93,7 @@ class Verifier {
   }
 
   private report(message: string): void {
-    this.problems.push({ where: this.where, message });
+    this.problems.push({ ...diagnosticOf(irDiagnostics, 'broken-module', message), where: this.where });
     if (this.problems.length >= this.max) throw new TooManyProblems();
   }
 

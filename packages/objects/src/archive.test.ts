@@ -54,7 +54,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe.each([
   ['ar (binutils)', ar],
   ['llvm-ar-16', llvmAr],
-])('archives made by %s', (_label, archiver) => {
+])('archives made by %s', { timeout: 60_000 }, (_label, archiver) => {
   it.skipIf(archiver === undefined)('read member for member, byte-exact, symbol index and name table left out', () => {
     const dir = mkdtempSync(join(work, 'm-'));
     const names = ['x.o', 'a_member_with_a_long_name.o', 'odd.o'];

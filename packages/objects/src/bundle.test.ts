@@ -122,7 +122,7 @@ const work = mkdtempSync(join(tmpdir(), 'syclkit-bundler-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const OMP = 'openmp-spir64-unknown-unknown';
 
-describe.skipIf(bundler === undefined || llc === undefined)('interop with clang-offload-bundler-16 (skipped without clang-tools-16 and llc)', () => {
+describe.skipIf(bundler === undefined || llc === undefined)('interop with clang-offload-bundler-16 (skipped without clang-tools-16 and llc)', { timeout: 60_000 }, () => {
   const path = (name: string): string => join(work, name);
   const realHost = (): Uint8Array => new Uint8Array(execFileSync(llc!, ['-filetype=obj', '-o', '-'], { input: 'target triple = "x86_64-unknown-linux-gnu"\n' }));
   const device = new Uint8Array(Array.from({ length: 1000 }, (_, i) => (i * 37) & 0xff));

@@ -160,6 +160,7 @@ export class ElfFile {
   readonly segments: readonly ElfSegment[];
   readonly shstrndx: number;
   private readonly view: DataView;
+  private readonly symbolCache = new Map<number, readonly ElfSymbol[]>();
 
   private constructor(
     readonly bytes: Uint8Array,
@@ -262,13 +263,22 @@ export class ElfFile {
   }
 
   /** The symbols of `.symtab` (or, when there is none, `.dynsym`), index 0 included. */
-  symbols(): ElfSymbol[] {
+  symbols(): readonly ElfSymbol[] {
     const table = this.sections.find((s) => s.type === SectionType.SYMTAB) ?? this.sections.find((s) => s.type === SectionType.DYNSYM);
     return table === undefined ? [] : this.symbolsOf(table);
   }
 
-  /** The symbols of one symbol table section. */
-  symbolsOf(table: ElfSection): ElfSymbol[] {
+  /** The symbols of one symbol table section (read once; every relocation section of an object names the same table). */
+  symbolsOf(table: ElfSection): readonly ElfSymbol[] {
+    let symbols = this.symbolCache.get(table.index);
+    if (symbols === undefined) {
+      symbols = this.readSymbols(table);
+      this.symbolCache.set(table.index, symbols);
+    }
+    return symbols;
+  }
+
+  private readSymbols(table: ElfSection): ElfSymbol[] {
     if (table.entsize !== SYM_SIZE) throw this.error(`symbol table '${table.name}' has entry size ${table.entsize}; expected ${SYM_SIZE}`);
     if (table.size % SYM_SIZE !== 0) throw this.error(`symbol table '${table.name}' is ${table.size} bytes, not a whole number of ${SYM_SIZE}-byte entries`, table.offset);
     const strings = this.linkedSection(table, SectionType.STRTAB, 'string table');

@@ -55,7 +55,7 @@ function mutate(bytes: Uint8Array, m: Mutation): Uint8Array {
   return out;
 }
 
-describe('round trips', () => {
+describe('round trips', { timeout: 60_000 }, () => {
   test.prop([bundles, fc.array(symbolName, { maxLength: 5 })], fcOptions())('fat objects keep bundles and target symbols', (list, symbols) => {
     const targetSymbols = new Map(list.length === 0 || symbols.length === 0 ? [] : [[list[0]!.id, symbols]]);
     const fat = readFatObject(writeFatObject({ hostObject: host, hostId: 'host-x86_64-unknown-linux-gnu', bundles: list, targetSymbols }));
@@ -90,7 +90,7 @@ describe('round trips', () => {
   );
 });
 
-describe('fuzzing: damaged inputs read or fail with an ObjectFormatError', () => {
+describe('fuzzing: damaged inputs read or fail with an ObjectFormatError', { timeout: 60_000 }, () => {
   const fat = writeFatObject({ hostObject: host, hostId: 'host-x86_64-unknown-linux-gnu', bundles: [{ id: 'sycl-spir64-unknown-unknown', data: new Uint8Array(100).fill(7) }], targetSymbols: new Map([['sycl-spir64-unknown-unknown', ['k']]]) });
   const binary = writeBinaryBundle([{ id: 'sycl-spir64-unknown-unknown', data: new Uint8Array(40).fill(1) }, { id: 'host-x', data: Uint8Array.of(2) }]);
   const archive = writeArchive([{ name: 'a.o', data: fat }, { name: 'a_long_member_name.o', data: host }]);

@@ -15,20 +15,63 @@ export const KERNEL_INFO_PREFIXES = [
   '_ZN2cl4sycl6detail10KernelInfoI', // cl::sycl::detail::KernelInfo<
 ] as const;
 
+/** Whether `E <length><member name> E <parameter types>` ends the symbol at `at`. */
+function memberSuffixAt(symbol: string, at: number): boolean {
+  const match = /^E(\d+)/.exec(symbol.slice(at));
+  if (match === null) return false;
+  const nameStart = at + match[0].length;
+  const length = Number(match[1]);
+  const name = symbol.slice(nameStart, nameStart + length);
+  return name.length === length && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && /^E[A-Za-z]*$/.test(symbol.slice(nameStart + length));
+}
+
 /**
- * Where the template argument ends: the first `E` after which the rest is exactly
- * `E <length><member name> E <parameter types>` (parameter types of these members are builtin
- * letters, so no digit can follow the real member name's segment).
+ * Where the template argument ends: the first `E` that closes nothing the argument opened (it
+ * closes `KernelInfo<`), found by walking the Itanium mangling of the type: source names are
+ * skipped by their length; `N`, `I`, `Z` and closures `Ul` open what an `E` closes (a closure's
+ * `E` may be followed by a discriminator and `_`); literals (`Li3E`), substitutions (`S_`, `S0_`,
+ * `St`), template parameters (`T_`), unnamed types (`Ut_`) and vector types (`Dv4_`) are units.
+ * The rest must be the member's name and parameters.
  */
 function endOfTemplateArgument(symbol: string, from: number): number | undefined {
-  for (let i = symbol.indexOf('E', from); i >= 0; i = symbol.indexOf('E', i + 1)) {
-    const match = /^E(\d+)/.exec(symbol.slice(i));
-    if (match === null) continue;
-    const length = Number(match[1]);
-    const nameStart = i + match[0].length;
-    const name = symbol.slice(nameStart, nameStart + length);
-    if (name.length !== length || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
-    if (/^E[A-Za-z]*$/.test(symbol.slice(nameStart + length))) return i;
+  const open: string[] = [];
+  let i = from;
+  while (i < symbol.length) {
+    const rest = symbol.slice(i, i + 24);
+    const c = symbol[i]!;
+    if (c >= '0' && c <= '9') {
+      const digits = /^\d+/.exec(rest)![0];
+      i += digits.length + Number(digits);
+      continue;
+    }
+    const unit = /^(?:L[a-z]n?\d*E|S[0-9A-Z]*_|S[a-z]|T[0-9A-Z]*_|Ut\d*_|Dv\d+_|D[a-z])/.exec(rest);
+    if (unit !== null) {
+      i += unit[0].length;
+      continue;
+    }
+    if (rest.startsWith('Ul')) {
+      open.push('Ul');
+      i += 2;
+      continue;
+    }
+    if (c === 'N' || c === 'I' || c === 'Z') {
+      open.push(c);
+      i++;
+      continue;
+    }
+    if (c === 'E') {
+      if (open.length === 0) return memberSuffixAt(symbol, i) ? i : undefined;
+      if (open.pop() === 'Ul') {
+        const discriminator = /^E\d*_/.exec(symbol.slice(i));
+        if (discriminator !== null) {
+          i += discriminator[0].length;
+          continue;
+        }
+      }
+      i++;
+      continue;
+    }
+    i++;
   }
   return undefined;
 }

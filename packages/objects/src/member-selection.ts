@@ -1,9 +1,14 @@
 /**
  * Which archive members a link pulls in, as a linker does: a member is linked when it defines a
  * symbol that something already linked needs and nothing linked defines; its own needs then count
- * too, and the archives are searched again until nothing changes (as if all archives were in one
- * `--start-group`). Symbols are opaque strings: the device link passes device symbols, host
- * symbols and the kernels the host refers to, each kept apart by a prefix.
+ * too, until nothing more is needed that a member defines (every archive is searched for every
+ * need, as if all archives were in one `--start-group`). Symbols are opaque strings: the device
+ * link passes device symbols, host symbols and the kernels the host refers to, each kept apart by
+ * a prefix.
+ *
+ * Linear in the symbols: members are indexed by what they define, and needs are handled from a
+ * queue; for a need, the first member (in archive order, archives in order) that defines it is
+ * linked.
  */
 
 export interface LinkInput {
@@ -24,31 +29,34 @@ export interface MemberChoice<M> {
  * directly or through other members, in the order they were pulled.
  */
 export function selectArchiveMembers<M extends LinkInput>(linked: readonly LinkInput[], archives: readonly (readonly M[])[]): MemberChoice<M>[] {
-  const defined = new Set<string>();
-  const needed = new Set<string>();
-  const add = (input: LinkInput): void => {
-    for (const symbol of input.defines) {
-      defined.add(symbol);
-      needed.delete(symbol);
-    }
-    for (const symbol of input.needs) if (!defined.has(symbol)) needed.add(symbol);
-  };
-  for (const input of linked) add(input);
-  const chosen: MemberChoice<M>[] = [];
-  const taken = new Set<M>();
-  for (let changed = true; changed && needed.size > 0; ) {
-    changed = false;
-    for (const archive of archives) {
-      for (const member of archive) {
-        if (taken.has(member)) continue;
-        const because = member.defines.find((symbol) => needed.has(symbol));
-        if (because === undefined) continue;
-        taken.add(member);
-        chosen.push({ member, because });
-        add(member);
-        changed = true;
+  const providers = new Map<string, M[]>();
+  for (const archive of archives) {
+    for (const member of archive) {
+      for (const symbol of member.defines) {
+        const list = providers.get(symbol);
+        if (list === undefined) providers.set(symbol, [member]);
+        else if (list[list.length - 1] !== member) list.push(member);
       }
     }
+  }
+  const defined = new Set<string>();
+  const queue: string[] = [];
+  const add = (input: LinkInput): void => {
+    for (const symbol of input.defines) defined.add(symbol);
+    for (const symbol of input.needs) if (!defined.has(symbol)) queue.push(symbol);
+  };
+  for (const input of linked) for (const symbol of input.defines) defined.add(symbol);
+  for (const input of linked) for (const symbol of input.needs) if (!defined.has(symbol)) queue.push(symbol);
+  const chosen: MemberChoice<M>[] = [];
+  const taken = new Set<M>();
+  for (let i = 0; i < queue.length; i++) {
+    const symbol = queue[i]!;
+    if (defined.has(symbol)) continue;
+    const member = providers.get(symbol)?.find((m) => !taken.has(m));
+    if (member === undefined) continue; // nothing provides it: the caller's checks report it
+    taken.add(member);
+    chosen.push({ member, because: symbol });
+    add(member);
   }
   return chosen;
 }

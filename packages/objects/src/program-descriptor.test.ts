@@ -57,7 +57,7 @@ function wrapperObject(d: BinaryDescriptor): Uint8Array {
   return new Uint8Array(execFileSync(llc!, ['-filetype=obj', '-relocation-model=pic', '-o', '-'], { input: emitWrapperIR(d) }));
 }
 
-describe.skipIf(llc === undefined)('descriptors in a wrapper object (relocations applied; skipped without llc-16)', () => {
+describe.skipIf(llc === undefined)('descriptors in a wrapper object (relocations applied; skipped without llc-16)', { timeout: 60_000 }, () => {
   it('reads back every field of every image', () => {
     const found = readProgramDescriptors(wrapperObject(descriptor), 'wrapper.o');
     expect(found.map((d) => [d.symbol, d.version, d.images.length])).toEqual([['.sycl_offloading.descriptor', 1, 3]]);
@@ -83,7 +83,7 @@ describe.skipIf(llc === undefined)('descriptors in a wrapper object (relocations
   });
 });
 
-describe.skipIf(llc === undefined || cc === undefined)('descriptors in linked programs (skipped without llc-16 and cc)', () => {
+describe.skipIf(llc === undefined || cc === undefined)('descriptors in linked programs (skipped without llc-16 and cc)', { timeout: 60_000 }, () => {
   const stub = 'void __sycl_register_lib(void *d) { (void)d; }\nvoid __sycl_unregister_lib(void *d) { (void)d; }\nint main(void) { return 0; }\n';
   const link = (name: string, flags: string[]): Uint8Array => {
     writeFileSync(join(work, 'wrapper.o'), wrapperObject(descriptor));

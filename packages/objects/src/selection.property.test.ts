@@ -4,7 +4,8 @@
 // 2. It is minimal in the linker's sense: every chosen member defined a symbol that was needed,
 //    and not yet defined, when it was pulled.
 // 3. kernelOfHostSymbol(kernelInfoSymbol(k, member)) = k for kernel names built from Itanium
-//    source names, nested names and template arguments, and any member function name.
+//    source names, nested names, template arguments (literals, substitutions) and unnamed
+//    lambdas with discriminators, and any member function name.
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { fcOptions } from '@syclkit/testing';
@@ -35,7 +36,9 @@ const sourceName = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/).map((n) =>
 const typeName = fc.oneof(
   sourceName,
   fc.array(sourceName, { minLength: 2, maxLength: 3 }).map((parts) => `N${parts.join('')}E`),
-  fc.tuple(sourceName, fc.array(fc.constantFrom('i', 'f', 'd', 'Li3E'), { minLength: 1, maxLength: 3 })).map(([n, args]) => `${n}I${args.join('')}E`),
+  fc.tuple(sourceName, fc.array(fc.constantFrom('i', 'f', 'd', 'Li3E', 'S_', 'St'), { minLength: 1, maxLength: 3 })).map(([n, args]) => `${n}I${args.join('')}E`),
+  // an unnamed lambda: Z <function> E Ul <parameters> E [<discriminator>] _
+  fc.tuple(sourceName, fc.constantFrom('v', 'i', 'N4sycl3_V12idILi1EEE'), fc.option(fc.nat({ max: 30 }), { nil: undefined })).map(([fn, params, n]) => `Z${fn}EUl${params}E${n ?? ''}_`),
 );
 const memberName = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,20}$/);
 

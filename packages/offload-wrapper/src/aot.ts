@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { DeviceConfig } from '@syclkit/device-config';
 import { detectImageFormat, ImageFormat } from './descriptor.js';
 import { AotToolError, WrapperError } from './errors.js';
+import { llvmSpirvCompiler } from './spirv-translator.js';
 
 /** One image for the AOT step (the "llvm-foreach + ocloc/opencl-aot" step of the driver). */
 export interface AotRequest {
@@ -104,41 +105,6 @@ export function keepIrCompiler(): AotCompiler {
   };
 }
 
-export interface LlvmSpirvOptions extends ToolSearch {
-  /** Path of `llvm-spirv` (default: searched as `llvm-spirv`, `llvm-spirv-19`, `llvm-spirv-16`). */
-  readonly tool?: string;
-  /** Extra arguments, e.g. `--spirv-ext=+all`. */
-  readonly args?: readonly string[];
-}
-
-/**
- * SPIR-V images through the Khronos translator (`llvm-spirv <in.bc> -o <out.spv>`). Text IR is
- * assembled with `llvm-as` first. The tool is looked up when the backend is created, so a missing
- * tool is reported before any work.
- */
-export function llvmSpirvCompiler(options: LlvmSpirvOptions = {}): AotCompiler {
-  const tool = options.tool ?? requireTool('llvm-spirv', ['llvm-spirv', 'llvm-spirv-19', 'llvm-spirv-16'], options, 'install it (e.g. apt-get install llvm-spirv-16) or use -aot=ir');
-  const extra = options.args ?? [];
-  return {
-    name: 'llvm-spirv',
-    compile: (request) =>
-      withTempDir(async (dir) => {
-        const input = join(dir, 'in.bc');
-        if (detectImageFormat(request.input) === ImageFormat.LLVMIR_BITCODE) {
-          writeFileSync(input, request.input);
-        } else {
-          const text = join(dir, 'in.ll');
-          writeFileSync(text, request.input);
-          const as = requireTool('llvm-spirv', ['llvm-as'], options, 'text IR is assembled with llvm-as first');
-          await run(as, [text, '-o', input], `llvm-as on ${request.inputPath}`, request.inputPath);
-        }
-        const output = join(dir, 'out.spv');
-        await run(tool, [...extra, input, '-o', output], `llvm-spirv on ${request.inputPath}`, request.inputPath);
-        return { image: new Uint8Array(readFileSync(output)), format: ImageFormat.SPIRV };
-      }),
-  };
-}
-
 export interface LlcOptions extends ToolSearch {
   /** `-mtriple`, e.g. `nvptx64-nvidia-cuda` or `amdgcn-amd-amdhsa`. */
   readonly triple: string;
@@ -197,7 +163,7 @@ export function aotCompilerFor(backend: string, target: string, options: AotComp
   const arch = triple.split('-')[0] ?? '';
   if (backend === 'llvm-spirv') {
     if (!arch.startsWith('spir')) throw new WrapperError(`-aot=llvm-spirv makes SPIR-V, which target '${target}' (${triple}) does not run; use -aot=llc or -aot=ir`);
-    return llvmSpirvCompiler(options);
+    return llvmSpirvCompiler(options.dirs === undefined ? {} : { dirs: options.dirs });
   }
   if (arch === 'nvptx64' || arch === 'nvptx') {
     return llcCompiler({ ...options, triple, fileType: 'asm', ...(description?.offloadArch === undefined ? {} : { cpu: description.offloadArch }) });

@@ -27,6 +27,8 @@ const CONTAINER_VERSION_1 = 1;
 const HEADER_SIZE = 16;
 const RECORD_HEADER_SIZE = 28;
 const TRAILER_SIZE = 32;
+/** Bytes a reader takes at a record's start: its header and, in most containers, all its metadata. */
+const RECORD_READ_AHEAD = 4096;
 const RECORD_TAG = Uint8Array.of(0x49, 0x4d, 0x41, 0x47); // IMAG
 const INDEX_TAG = Uint8Array.of(0x49, 0x4e, 0x44, 0x58); // INDX
 const TRAILER_MAGIC = Uint8Array.of(0x53, 0x4b, 0x46, 0x41, 0x54, 0x45, 0x4e, 0x44); // SKFATEND
@@ -902,7 +904,9 @@ export class ContainerReader {
 
   #readRecord(offset: number, limit: number, ordinal: number): Omit<ContainerImage, 'index' | 'target'> {
     const what = `image record ${ordinal} (offset ${offset})`;
-    const header = this.#source.read(offset, RECORD_HEADER_SIZE);
+    // One read for the header and, usually, the metadata after it (the caller checked the header fits).
+    const first = this.#source.read(offset, Math.max(RECORD_HEADER_SIZE, Math.min(RECORD_READ_AHEAD, limit - offset)));
+    const header = first.subarray(0, RECORD_HEADER_SIZE);
     const cursor = new ByteCursor(header, offset, this.fileName, `header of ${what}`);
     const tag = cursor.bytes(4, 'the record tag "IMAG"');
     if (!sameBytes(tag, RECORD_TAG)) throw this.#error(`expected the image record tag ${hex(RECORD_TAG)} ("IMAG"), found ${hex(tag)}`, offset);
@@ -923,7 +927,10 @@ export class ContainerReader {
         offset + 4,
       );
     }
-    const metadata = this.#source.read(metadataOffset, metadataLength);
+    const metadata =
+      RECORD_HEADER_SIZE + metadataLength <= first.length
+        ? first.subarray(RECORD_HEADER_SIZE, RECORD_HEADER_SIZE + metadataLength)
+        : this.#source.read(metadataOffset, metadataLength);
     const metadataComputed = crc(metadata);
     if (metadataComputed !== metadataCrc) {
       throw this.#error(`corrupted metadata of ${what}: its CRC-32 is ${hex32(metadataComputed)}, the record says ${hex32(metadataCrc)}`, metadataOffset);

@@ -48,7 +48,6 @@ export {
   AOT_BACKENDS,
   aotCompilerFor,
   keepIrCompiler,
-  llvmSpirvCompiler,
   llcCompiler,
   findTool,
   defaultToolDirs,
@@ -57,10 +56,24 @@ export {
   type AotRequest,
   type AotResult,
   type AotCompilerForOptions,
-  type LlvmSpirvOptions,
   type LlcOptions,
   type ToolSearch,
 } from './aot.js';
+export {
+  DPCPP_LLVM_SPIRV_OPTIONS,
+  SPIRV_VAL_TARGET_ENV,
+  llvmSpirvCompiler,
+  findLlvmSpirvTools,
+  llvmSpirvAvailable,
+  printForLlvmVersion,
+  canPrintForLlvm,
+  prepareForLlvmSpirv,
+  repairTranslatorDebugInfo,
+  validateSpirv,
+  type SpirvTranslatorOptions,
+  type LlvmSpirvTools,
+  type PrintForLlvm,
+} from './spirv-translator.js';
 export { classifyDeviceCode, type DeviceCodeKind } from './empty-module.js';
 export { GENERIC_TARGET, packTables, type PackInput, type PackOptions, type PackedTable } from './pack.js';
 export {
@@ -81,4 +94,14 @@ export {
   type ImageRequirements,
   type FormatReportOptions,
 } from './inspect.js';
+export {
+  extractImages,
+  imageFileExtension,
+  spirvImageReport,
+  containerSpirvReport,
+  withSpirvDetails,
+  type ExtractedImage,
+  type ExtractResult,
+  type SpirvImageReport,
+} from './extract.js';
 export { diffReports, formatDiff, type ContainerDiff, type BundleDiff, type ImageChange, type KernelChange } from './diff.js';

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { builtinAspectTable, type AspectTable } from '@syclkit/device-config';
 import {
   DeviceRequirementName,
@@ -12,6 +13,7 @@ import {
   type PropertyValue,
 } from '@syclkit/formats';
 import type { ContainerImage, ContainerReader } from './container.js';
+import type { SpirvImageReport } from './extract.js';
 import { imageFormatName, offloadKindName } from './descriptor.js';
 
 /** Property sets of the device_if design (DeviceIf.md) that `inspect` shows as add-on images. */
@@ -81,16 +83,14 @@ export function displayPropertyValue(setName: string, propertyName: string, valu
       // a value that does not have the expected layout: shown raw below
     }
   }
-  if (value.bitCount === value.payload.length * 8 && value.payload.length > 0) {
-    try {
-      const decoded = utf8.decode(value.payload);
-      // eslint-disable-next-line no-control-regex
-      if (!/[\u0000-\u001f\u007f]/.test(decoded)) return decoded;
-    } catch {
-      // not text
-    }
+  const bytes = Buffer.from(value.payload.buffer, value.payload.byteOffset, value.payload.byteLength);
+  // isUtf8 first: a fatal decoder throws on binary data, and throwing costs more than the check
+  if (value.bitCount === value.payload.length * 8 && value.payload.length > 0 && isUtf8(bytes)) {
+    const decoded = utf8.decode(value.payload);
+    // eslint-disable-next-line no-control-regex
+    if (!/[\u0000-\u001f\u007f]/.test(decoded)) return decoded;
   }
-  return { bits: value.bitCount, hex: [...value.payload].map((b) => b.toString(16).padStart(2, '0')).join('') };
+  return { bits: value.bitCount, hex: bytes.toString('hex') };
 }
 
 /** All property sets of an image, decoded for display, in file order. */
@@ -120,6 +120,8 @@ export interface ImageReport {
   readonly linkOptions: string;
   /** Manifest size in bytes, or null. */
   readonly manifest: number | null;
+  /** For a SPIR-V image, what its module declares (added by `withSpirvDetails`, which reads the image). */
+  readonly spirv?: SpirvImageReport | { readonly error: string };
 }
 
 export interface BundleReport {
@@ -260,6 +262,17 @@ function formatDisplay(value: DisplayValue): string {
   return `${raw.bits} bits 0x${raw.hex}`;
 }
 
+function formatSpirv(spirv: SpirvImageReport | { readonly error: string }): string[] {
+  if ('error' in spirv) return [`    SPIR-V: ${spirv.error}`];
+  const entries = spirv.entryPoints.map((e) => `${e.executionModel} ${e.name}${e.executionModes.length === 0 ? '' : ` (${e.executionModes.join(', ')})`}`);
+  return [
+    `    SPIR-V ${spirv.version}, ${spirv.memoryModel}, by ${spirv.generator}`,
+    `      capabilities: ${spirv.capabilities.join(', ') || '(none)'}`,
+    ...(spirv.extensions.length === 0 ? [] : [`      extensions: ${spirv.extensions.join(', ')}`]),
+    `      entry points: ${entries.join('; ') || '(none)'}`,
+  ];
+}
+
 /** Options of `formatInspectReport`. */
 export interface FormatReportOptions {
   /** Aspect names (default: device-config's built-in table). */
@@ -304,6 +317,7 @@ function imageLines(image: ImageReport, table: AspectTable, properties: boolean)
   if (image.manifest !== null) details.push(`manifest ${plural(image.manifest, 'byte')}`);
   lines.push(`  image ${image.name === '' ? '(unnamed)' : image.name}: ${details.join(', ')}`);
   lines.push(`    kernels: ${image.kernels.length === 0 ? '(none)' : image.kernels.join(', ')}`);
+  if (image.spirv !== undefined) lines.push(...formatSpirv(image.spirv));
   lines.push(`    requirements: ${formatRequirements(imageRequirements(image), table)}`);
   const addOns = image.properties[ADD_ON_IMAGES_SET];
   if (addOns !== undefined) {

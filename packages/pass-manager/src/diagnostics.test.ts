@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DiagnosticError,
   applyPolicy,
+  diagnosticOf,
   diagnosticToJSON,
+  hasErrors,
   formatDiagnostic,
   formatDiagnostics,
   formatDiagnosticsJSON,
@@ -146,5 +149,32 @@ describe('codes and ordering', () => {
       'a:2:1 warning c',
       'b:1:1 warning c',
     ]);
+  });
+});
+
+describe('errors that carry their diagnostics', () => {
+  const catalog = { 'bad-thing': { severity: 'error', summary: 'A bad thing.' }, 'odd-thing': { severity: 'warning', summary: 'An odd thing.' } } as const;
+
+  it('diagnosticOf takes the severity from the catalog and refuses codes it does not list', () => {
+    expect(diagnosticOf(catalog, 'odd-thing', 'odd')).toEqual({ severity: 'warning', code: 'odd-thing', message: 'odd', notes: [], fatal: false });
+    expect(diagnosticOf(catalog, 'odd-thing', 'odd', { severity: 'error' }).severity).toBe('error');
+    expect(() => diagnosticOf(catalog, 'other-thing', 'x')).toThrow(TypeError);
+  });
+
+  it('renders the source line with a caret (tabs kept, ~ for a length) under the message', () => {
+    const d = diagnosticOf(catalog, 'bad-thing', 'expected type', { location: { file: 'a.ll', line: 3, column: 6, source: '\t%x = alloca', length: 6 } });
+    expect(formatDiagnostic(d, { showCodes: false })).toBe('a.ll:3:6: error: expected type\n\t%x = alloca\n\t    ^~~~~~\n');
+    const end = diagnosticOf(catalog, 'bad-thing', 'end', { location: { file: 'p', line: 1, column: 4, source: 'abc', length: 3 } });
+    expect(formatDiagnostic(end, { showCodes: false })).toBe('p:1:4: error: end\nabc\n   ^\n');
+  });
+
+  it('DiagnosticError: the message is the first error, render() prints every diagnostic without code flags', () => {
+    const error = new DiagnosticError([diagnosticOf(catalog, 'odd-thing', 'first a warning'), diagnosticOf(catalog, 'bad-thing', 'then the error', { location: { file: 'f', line: 2, column: 1 } })]);
+    expect(error).toBeInstanceOf(Error);
+    expect(error.message).toBe('then the error');
+    expect(error.diagnostic.code).toBe('bad-thing');
+    expect(error.render()).toBe('warning: first a warning\nf:2:1: error: then the error\n');
+    expect(hasErrors(error.diagnostics)).toBe(true);
+    expect(() => new DiagnosticError([])).toThrow(TypeError);
   });
 });

@@ -1,5 +1,8 @@
 /**
- * Diagnostics: what passes report instead of printing (vfile messages, clang diagnostics).
+ * Diagnostics: syclkit's one model of a message for the user (vfile messages, clang
+ * diagnostics): severity, a stable kebab-case code, the message, a location and notes. Every
+ * package reports with it and lists its codes in one catalog (`DiagnosticCatalog`); errors meant
+ * for users are `DiagnosticError`s that carry their diagnostics; the CLI renders this one type.
  *
  * A pass reports `{code, message, severity?, location?, notes?}` through its context; the manager
  * stamps the pass name, applies the user's policy (per-code overrides, `-Werror`) and collects
@@ -28,6 +31,10 @@ export interface SourceLocation {
   /** The IR function the diagnostic is about (mangled or demangled, as the pass chooses). */
   readonly function?: string;
   readonly debugLoc?: DebugLocation;
+  /** The text of the line `line` is in: shown under the message with a caret at `column`. */
+  readonly source?: string;
+  /** How many characters from `column` the caret underlines (default 1: `^`, more: `^~~`). */
+  readonly length?: number;
 }
 
 /** Extra context, e.g. one link of a call chain, each with its own location. */
@@ -95,6 +102,8 @@ export const passManagerDiagnostics = {
     summary: 'A pass returned PreservedAnalyses.all() but changed the unit (verify-analysis-invalidation).',
   },
   'unknown-warning-option': { severity: 'warning', summary: 'A -W/-R flag names a code no registered pass declares.' },
+  'invalid-pipeline': { severity: 'error', summary: 'Pipeline text that does not parse, or names an unknown pass, option or preset (PipelineError).' },
+  'invalid-flag': { severity: 'error', summary: "A bad value for a pass's command-line flag (FlagError)." },
 } as const satisfies DiagnosticCatalog;
 
 /**
@@ -167,13 +176,27 @@ export interface FormatOptions {
   readonly file?: string;
 }
 
-/** `file:line:col: warning: message [-Wcode]`, then one `note:` line per note, clang style. */
+/**
+ * `file:line:col: warning: message [-Wcode]`, the source line with a caret when the location
+ * has one, then one `note:` line per note, clang style.
+ */
 export function formatDiagnostic(diagnostic: Diagnostic, options: FormatOptions = {}): string {
   const label = diagnostic.fatal ? 'fatal error' : diagnostic.severity;
   const flag = options.showCodes === false ? '' : flagOf(diagnostic);
   const lines = [`${prefixOf(diagnostic.location, options.file)}${label}: ${diagnostic.message}${flag}`];
+  const snippet = snippetOf(diagnostic.location);
+  if (snippet !== undefined) lines.push(...snippet);
   for (const note of diagnostic.notes) lines.push(`${prefixOf(note.location, options.file)}note: ${note.message}`);
   return lines.join('\n') + '\n';
+}
+
+/** The source line and a caret under the column (tabs kept so the caret lines up), `^~~` for a length. */
+function snippetOf(location: SourceLocation | undefined): [string, string] | undefined {
+  if (location?.source === undefined || location.column === undefined) return undefined;
+  const text = location.source;
+  const column = location.column;
+  const width = Math.max(1, Math.min(location.length ?? 1, text.length - (column - 1)));
+  return [text, `${text.slice(0, column - 1).replace(/[^\t]/g, ' ')}^${'~'.repeat(width - 1)}`];
 }
 
 /** All diagnostics, in the given order, then clang's `N warnings and M errors generated.` line. */
@@ -270,6 +293,8 @@ function locationToJSON(location: SourceLocation): SourceLocation {
   if (location.column !== undefined) out.column = location.column;
   if (location.function !== undefined) out.function = location.function;
   if (location.debugLoc !== undefined) out.debugLoc = debugLocToJSON(location.debugLoc);
+  if (location.source !== undefined) out.source = location.source;
+  if (location.length !== undefined) out.length = location.length;
   return out;
 }
 
@@ -317,3 +342,60 @@ const lineOf = (d: Diagnostic): number => positionOf(d.location).line ?? 0;
 const columnOf = (d: Diagnostic): number => positionOf(d.location).column ?? 0;
 const compareNumber = (a: number, b: number): number => a - b;
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A diagnostic from a catalog: the code's declared severity (unless `severity` is given), empty
+ * notes when none are given. For code outside a pass (readers, checks, errors).
+ */
+export function diagnosticOf(
+  catalog: DiagnosticCatalog,
+  code: string,
+  message: string,
+  extra: { readonly severity?: Severity; readonly location?: SourceLocation; readonly notes?: readonly DiagnosticNote[] } = {},
+): Diagnostic {
+  const declared = Object.hasOwn(catalog, code) ? catalog[code] : undefined;
+  if (declared === undefined) throw new TypeError(`diagnostic code '${code}' is not in its catalog`);
+  return {
+    severity: extra.severity ?? declared.severity,
+    code,
+    message,
+    ...(extra.location !== undefined && { location: extra.location }),
+    notes: extra.notes ?? [],
+    fatal: false,
+  };
+}
+
+/** Whether any of the diagnostics is an error. */
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+/**
+ * An error meant for users that carries its diagnostics (at least one; its message is the first
+ * error's). `render()` is what the CLI prints: the diagnostics, clang style, without `[-Wcode]`
+ * flags unless `format` asks for them.
+ */
+export class DiagnosticError extends Error {
+  override readonly name: string = 'DiagnosticError';
+  readonly diagnostics: readonly Diagnostic[];
+
+  constructor(
+    diagnostics: readonly Diagnostic[] | Diagnostic,
+    /** How `render()` formats them (default: no code flags). */
+    readonly format: FormatOptions = { showCodes: false },
+  ) {
+    const list = Array.isArray(diagnostics) ? (diagnostics as readonly Diagnostic[]) : [diagnostics as Diagnostic];
+    if (list.length === 0) throw new TypeError('a DiagnosticError needs at least one diagnostic');
+    super((list.find((d) => d.severity === 'error') ?? list[0]!).message);
+    this.diagnostics = list;
+  }
+
+  /** The first error (or the first diagnostic). */
+  get diagnostic(): Diagnostic {
+    return this.diagnostics.find((d) => d.severity === 'error') ?? this.diagnostics[0]!;
+  }
+
+  render(): string {
+    return formatDiagnostics(this.diagnostics, { ...this.format, summary: false });
+  }
+}

@@ -1,9 +1,19 @@
 /**
- * Errors meant for users: each has `render()` (the CLI prints that, never a stack trace).
+ * Errors meant for users: DiagnosticErrors carrying one diagnostic of `passManagerDiagnostics`
+ * (the CLI renders it, never a stack trace).
  */
+import { DiagnosticError, diagnosticOf, passManagerDiagnostics } from './diagnostics.js';
 
-/** Bad pipeline text: carries the text and the offset, and renders a caret under the culprit. */
-export class PipelineError extends Error {
+/**
+ * Bad pipeline text: carries the text and the offset, and renders a caret under the culprit.
+ *
+ * ```
+ * pipeline:1:3: error: unknown pass 'fo'; did you mean 'foo'?
+ * a,fo,b
+ *   ^~
+ * ```
+ */
+export class PipelineError extends DiagnosticError {
   override readonly name = 'PipelineError';
 
   constructor(
@@ -17,34 +27,28 @@ export class PipelineError extends Error {
     /** What to call the text in the rendered message, e.g. `-passes` or a preset name. */
     readonly source = 'pipeline',
   ) {
-    super(message);
+    const { line, column } = positionIn(text, offset);
+    super(
+      diagnosticOf(passManagerDiagnostics, 'invalid-pipeline', message, {
+        location: { file: source, line, column, source: text.split('\n')[line - 1] ?? '', length },
+      }),
+    );
   }
 
   /** 1-based line and column of `offset`. */
   get position(): { line: number; column: number } {
-    const before = this.text.slice(0, this.offset);
-    const line = before.split('\n').length;
-    return { line, column: this.offset - (before.lastIndexOf('\n') + 1) + 1 };
-  }
-
-  /**
-   * ```
-   * pipeline:1:3: error: unknown pass 'fo'; did you mean 'foo'?
-   * a,fo,b
-   *   ^~
-   * ```
-   */
-  render(): string {
-    const { line, column } = this.position;
-    const lineText = this.text.split('\n')[line - 1] ?? '';
-    const width = Math.max(1, Math.min(this.length, lineText.length - (column - 1)));
-    const caret = ' '.repeat(column - 1) + '^' + '~'.repeat(width - 1);
-    return `${this.source}:${line}:${column}: error: ${this.message}\n${lineText}\n${caret}\n`;
+    return positionIn(this.text, this.offset);
   }
 }
 
+function positionIn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
+}
+
 /** A bad value for an LLVM `cl::opt`-style flag a pass declared, e.g. `-x-exclude=`. */
-export class FlagError extends Error {
+export class FlagError extends DiagnosticError {
   override readonly name = 'FlagError';
 
   constructor(
@@ -52,11 +56,7 @@ export class FlagError extends Error {
     /** The flag name without dashes. */
     readonly flag: string,
   ) {
-    super(message);
-  }
-
-  render(): string {
-    return `error: ${this.message}\n`;
+    super(diagnosticOf(passManagerDiagnostics, 'invalid-flag', message));
   }
 }
 

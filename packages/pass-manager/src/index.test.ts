@@ -5,6 +5,7 @@ describe('pass-manager public surface', () => {
   it('exports exactly these runtime names (types are checked by the compiler)', () => {
     expect(Object.keys(api).sort()).toEqual([
       'AnalysisManager',
+      'DiagnosticError',
       'FlagError',
       'PassCrashError',
       'PassRegistry',
@@ -18,12 +19,14 @@ describe('pass-manager public surface', () => {
       'createRegistry',
       'defineAnalysis',
       'definePass',
+      'diagnosticOf',
       'diagnosticToJSON',
       'didYouMean',
       'flag',
       'formatDiagnostic',
       'formatDiagnostics',
       'formatDiagnosticsJSON',
+      'hasErrors',
       'isDiagnosticCode',
       'option',
       'parseDiagnosticFlags',

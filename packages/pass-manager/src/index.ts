@@ -44,6 +44,9 @@ export {
   sortDiagnostics,
   isDiagnosticCode,
   passManagerDiagnostics,
+  diagnosticOf,
+  hasErrors,
+  DiagnosticError,
 } from './diagnostics.js';
 export type {
   Severity,

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, suggest } from './suggest.js';
+import { didYouMean, editDistance, suggest } from './suggest.js';
+
+describe('editDistance', () => {
+  it('counts insertions, deletions and substitutions', () => {
+    expect(editDistance('fp64', 'fp64')).toBe(0);
+    expect(editDistance('fp46', 'fp64')).toBe(2);
+    expect(editDistance('pvc', 'pvcc')).toBe(1);
+    expect(editDistance('', 'abc')).toBe(3);
+  });
+});
 
 describe('suggest', () => {
   it('prefers a candidate that differs only in case, whatever the edit distance', () => {
@@ -10,6 +19,12 @@ describe('suggest', () => {
   it('offers the closest candidate within the typo distance', () => {
     expect(suggest('renam', ['rename', 'noop'])).toBe('rename');
     expect(suggest('xyz', ['rename', 'noop'])).toBeUndefined();
+  });
+
+  it('suggests nothing when every candidate is far away, and never the word itself', () => {
+    expect(suggest('banana', ['intel_gpu_pvc', 'spir64'])).toBeUndefined();
+    expect(suggest('fp64', ['fp64'])).toBeUndefined();
+    expect(suggest('fp64', ['fp64', 'fp16'])).toBeUndefined();
   });
 
   it('breaks ties by name, not by candidate order', () => {

@@ -1,8 +1,9 @@
 /**
  * The candidate a misspelled `word` most likely meant: one differing only in case, else the
- * closest by edit distance if that is small enough to be a typo (ties go to the smaller name, so
- * the answer does not depend on candidate order). For "unknown X" diagnostics of passes, options
- * and command-line tools built on the pass manager.
+ * closest by edit distance if that is small enough to be a typo (at most max(2, ⌊length/3⌋)).
+ * Never `word` itself. Ties go to the smaller name (code-unit order), so the answer does not
+ * depend on the order the candidates come in (a Map's, a file's, a table's). The one
+ * did-you-mean of syclkit: unknown passes, options, targets, aspects, kernels and keys.
  */
 export function suggest(word: string, candidates: Iterable<string>): string | undefined {
   const list = [...candidates];
@@ -17,7 +18,7 @@ export function suggest(word: string, candidates: Iterable<string>): string | un
       best = candidate;
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
+  return best !== undefined && bestDistance > 0 && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined;
 }
 
 /** `; did you mean 'x'?` (with `prefix` before the name, e.g. `-`) or the empty string. */
@@ -26,7 +27,8 @@ export function didYouMean(word: string, candidates: Iterable<string>, prefix = 
   return hint === undefined ? '' : `; did you mean '${prefix}${hint}'?`;
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance (insert, delete and substitute cost 1). */
+export function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];

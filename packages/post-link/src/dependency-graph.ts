@@ -7,11 +7,23 @@
  * - indirect calls: a function with a `call` through a non-constant callee of function type S
  *   depends on every non-kernel `"referenced-indirectly"` function whose type is exactly S.
  *
- * Metadata references are not edges (LLVM's use lists do not contain them). The graph keeps
- * declarations as targets so that images know which declarations they still reference.
+ * The references come from `@syclkit/ir`'s `forEachReferenceOf` walk, so metadata references are
+ * not edges (LLVM's use lists do not contain them). The graph keeps declarations as targets so
+ * that images know which declarations they still reference.
  */
-import { CallInst, type Constant, type GlobalValue, type IRFunction, type Module, type Value } from '@syclkit/ir';
-import { isKernel } from './entry-points.js';
+import {
+  CallInst,
+  ConstantGlobals,
+  NOT_AN_OPERAND,
+  forEachReferenceOf,
+  type Constant,
+  type GlobalValue,
+  type IRFunction,
+  type Module,
+  type ReferenceHolder,
+  type Value,
+} from '@syclkit/ir';
+import { SyclAttribute, isKernel } from '@syclkit/sycl-conventions';
 
 export interface DependencyGraphOptions {
   /**
@@ -48,6 +60,7 @@ export class DependencyGraph {
     return this.#isImported !== undefined && this.#isImported(fn);
   }
   readonly #constantRefs = new Map<Constant, readonly GlobalValue[]>();
+  readonly #inConstants = new ConstantGlobals();
 
   constructor(
     readonly module: Module,
@@ -56,7 +69,7 @@ export class DependencyGraph {
     this.#isImported = options.isImported;
     const byType = new Map<unknown, IRFunction[]>();
     for (const fn of module.functions) {
-      if (isKernel(fn) || !fn.attributes.fn.hasString('referenced-indirectly')) continue;
+      if (isKernel(fn) || !fn.attributes.fn.hasString(SyclAttribute.referencedIndirectly)) continue;
       const list = byType.get(fn.functionType);
       if (list === undefined) byType.set(fn.functionType, [fn]);
       else list.push(fn);
@@ -64,52 +77,38 @@ export class DependencyGraph {
     for (const fn of module.functions) {
       if (fn.isDeclaration) continue;
       const deps = new Set<GlobalValue>();
-      const addValue = (v: Value): void => {
-        switch (v.vk) {
-          case 'function':
-          case 'global':
-            deps.add(v);
-            return;
-          case 'alias':
-          case 'ifunc':
-          case 'expr':
-          case 'array':
-          case 'struct':
-          case 'vector':
-          case 'blockaddress':
-          case 'dso_local_equivalent':
-          case 'no_cfi':
-            for (const g of this.constantRefs(v)) deps.add(g);
-            return;
-          default:
-            return;
+      // An indirect call depends on its candidate callees, added after the call's own operands.
+      let candidates: readonly IRFunction[] | undefined;
+      let lastHolder: ReferenceHolder | undefined;
+      let call: CallInst | undefined;
+      forEachReferenceOf(fn, (value, holder, operand) => {
+        if (holder !== lastHolder) {
+          if (candidates !== undefined) for (const target of candidates) deps.add(target);
+          candidates = undefined;
+          lastHolder = holder;
+          call = holder instanceof CallInst ? holder : undefined;
         }
-      };
-      if (fn.personality) addValue(fn.personality);
-      if (fn.prefix) addValue(fn.prefix);
-      if (fn.prologue) addValue(fn.prologue);
-      for (const block of fn.blocks) {
-        for (const inst of block.instructions) {
-          const ops = inst.operands;
-          if (inst instanceof CallInst) {
-            for (let i = 0; i < ops.length; i++) {
-              if (options.ignoreCallOperand?.(inst, i)) {
-                const op = ops[i]!;
-                if (op.vk === 'function' || op.vk === 'global') this.#ignoredTargets.add(op);
-                continue;
-              }
-              addValue(ops[i]!);
-            }
-            for (const bundle of inst.bundles) for (const v of bundle.inputs) addValue(v);
-            const callee = ops[0]!;
-            if (inst.opcode === 'call' && isIndirectCallee(callee)) {
-              for (const target of byType.get(inst.functionType) ?? []) deps.add(target);
-            }
-          } else {
-            for (let i = 0; i < ops.length; i++) addValue(ops[i]!);
+        if (call !== undefined && operand !== NOT_AN_OPERAND) {
+          if (operand === 0 && call.opcode === 'call' && isIndirectCallee(value)) candidates = byType.get(call.functionType);
+          if (options.ignoreCallOperand?.(call, operand)) {
+            if (value.vk === 'function' || value.vk === 'global') this.#ignoredTargets.add(value);
+            return;
           }
         }
-      }
+        switch (value.vk) {
+          case 'function':
+          case 'global':
+            deps.add(value);
+            return;
+          case 'instruction':
+          case 'argument':
+          case 'block':
+            return;
+          default:
+            for (const g of this.refsOf(value)) deps.add(g);
+        }
+      });
+      if (candidates !== undefined) for (const target of candidates) deps.add(target);
       deps.delete(fn);
       for (const d of deps) this.#followedTargets.add(d);
       this.#edges.set(fn, [...deps]);
@@ -134,43 +133,19 @@ export class DependencyGraph {
     if (cached !== undefined) return cached;
     this.#constantRefs.set(c, EMPTY); // cycles through aliases end here
     const out = new Set<GlobalValue>();
-    const visit = (v: Value): void => {
-      switch (v.vk) {
-        case 'function':
-        case 'global':
-          out.add(v);
-          return;
-        case 'alias':
-          for (const g of this.constantRefs(v.aliasee)) out.add(g);
-          return;
-        case 'ifunc':
-          for (const g of this.constantRefs(v.resolver)) out.add(g);
-          return;
-        case 'expr':
-          for (const op of v.operands) visit(op);
-          return;
-        case 'array':
-        case 'vector':
-          for (const op of v.elements) visit(op);
-          return;
-        case 'struct':
-          for (const op of v.fields) visit(op);
-          return;
-        case 'blockaddress':
-          visit(v.fn);
-          return;
-        case 'dso_local_equivalent':
-        case 'no_cfi':
-          visit(v.global);
-          return;
-        default:
-          return;
-      }
-    };
-    visit(c);
+    for (const g of this.#inConstants.of(c)) {
+      if (g.vk === 'alias') for (const r of this.constantRefs(g.aliasee)) out.add(r);
+      else if (g.vk === 'ifunc') for (const r of this.constantRefs(g.resolver)) out.add(r);
+      else out.add(g);
+    }
     const result = out.size === 0 ? EMPTY : [...out];
     this.#constantRefs.set(c, result);
     return result;
+  }
+
+  /** {@link constantRefs} of any value (nothing for instructions, arguments and other values that mention no global). */
+  private refsOf(value: Value): readonly GlobalValue[] {
+    return this.#inConstants.of(value).length === 0 ? EMPTY : this.constantRefs(value as Constant);
   }
 }
 
@@ -205,9 +180,10 @@ export function collectImageGlobals(
   graph: DependencyGraph,
   entries: readonly IRFunction[],
   includeFunction?: (fn: IRFunction) => boolean,
+  roots: readonly GlobalValue[] = graph.roots,
 ): Set<GlobalValue> {
   const set = new Set<GlobalValue>(entries);
-  for (const gv of graph.roots) set.add(gv);
+  for (const gv of roots) set.add(gv);
   for (const obj of set) {
     for (const dep of graph.dependencies(obj)) {
       if (set.has(dep)) continue;

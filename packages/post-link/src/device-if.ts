@@ -23,19 +23,16 @@ import {
   conditionalCallSite,
   resolveConditionalCallsForTarget,
   targetDeviceFacts,
-  type DeviceIfProblem,
 } from '@syclkit/device-if';
 import type { DeviceConfig } from '@syclkit/device-config';
 import { boolValue, uint32ArrayValue, type PropertyValue } from '@syclkit/formats';
 import { AttributeList, CallInst, Instruction, computeUses, deleteFunctions, type IRFunction, type Module, type Value } from '@syclkit/ir';
-import { isEntryPoint } from './entry-points.js';
+import { isEntryPoint } from '@syclkit/sycl-conventions';
 import { stubModule } from './stubs.js';
 import type { DependencyGraphOptions } from './dependency-graph.js';
 import type { ImageProcessor, PostLinkDiagnostic, ProcessedImage, ProcessorContext } from './post-link.js';
 import type { SplitImage, SplitPlan } from './split.js';
 import { functionFeatures } from './sycl-metadata.js';
-
-export type { DeviceIfProblem };
 
 /** Names of the two property sets of DeviceIf.md. */
 export const ADD_ON_IMAGES_SET = 'SYCL/add on images';
@@ -250,7 +247,7 @@ export function resolveForTarget(module: Module, config: DeviceConfig, target: s
   // unreferenced action that is not one is dead whatever its linkage.
   const dead = [...actions].filter((f) => f.parent === module && !uses.isUsed(f) && !isEntryPoint(f));
   if (dead.length > 0) deleteFunctions(module, dead);
-  return result.problems.map((p) => ({ severity: p.severity === 'error' ? 'error' : 'warning', code: p.code, message: p.message }));
+  return result.diagnostics.map((d) => ({ severity: d.severity === 'error' ? 'error' : 'warning', code: d.code, message: d.message }));
 }
 
 /** The action functions of the module's conditional calls. */

@@ -20,7 +20,7 @@
  * requirements only the runtime learns (from the images that export them).
  */
 import type { IRFunction, Metadata, Module } from '@syclkit/ir';
-import { isEsimdFunction } from './entry-points.js';
+import { isEsimdFunction } from '@syclkit/sycl-conventions';
 import { functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
 
 export type SplitMode = 'kernel' | 'source' | 'auto' | 'none';

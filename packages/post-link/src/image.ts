@@ -14,8 +14,8 @@
  * read-only view. Clone it before running passes over it.
  */
 import {
-  Argument,
   cloneModuleWithMap,
+  declarationOf,
   GlobalVariable,
   IRFunction,
   Module,
@@ -265,46 +265,11 @@ export class ImageFactory {
     this.#borrowed.clear();
   }
 
-  /** The external declaration standing for a definition the image does not hold (cached). */
+  /** The external declaration standing for a definition the image does not hold (`@syclkit/ir`'s `declarationOf`, cached). */
   declarationOf(gv: GlobalValue): GlobalValue {
     let decl = this.#declarations.get(gv);
     if (decl !== undefined) return decl;
-    if (gv.vk === 'function') {
-      const fn = new IRFunction(gv.name, gv.functionType, gv.type, gv.attributes);
-      fn.callingConv = gv.callingConv;
-      fn.visibility = gv.visibility;
-      fn.dllStorage = gv.dllStorage;
-      fn.unnamedAddr = gv.unnamedAddr;
-      fn.threadLocal = gv.threadLocal;
-      fn.dsoLocal = gv.dsoLocal;
-      fn.partition = gv.partition;
-      fn.section = gv.section;
-      fn.align = gv.align;
-      fn.gc = gv.gc;
-      fn.prefix = gv.prefix;
-      fn.prologue = gv.prologue;
-      fn.args = gv.args.map((a) => new Argument(a.type, a.name, fn));
-      decl = fn;
-    } else if (gv.vk === 'global') {
-      const v = new GlobalVariable(gv.name, gv.valueType, gv.type);
-      v.isConstant = gv.isConstant;
-      v.externallyInitialized = gv.externallyInitialized;
-      v.visibility = gv.visibility;
-      v.dllStorage = gv.dllStorage;
-      v.unnamedAddr = gv.unnamedAddr;
-      v.threadLocal = gv.threadLocal;
-      v.dsoLocal = gv.dsoLocal;
-      v.partition = gv.partition;
-      v.section = gv.section;
-      v.align = gv.align;
-      v.attachments = [...gv.attachments];
-      v.attributes = gv.attributes;
-      v.sanitizer = gv.sanitizer;
-      v.codeModel = gv.codeModel;
-      decl = v;
-    } else {
-      decl = gv;
-    }
+    decl = gv.vk === 'function' || gv.vk === 'global' ? declarationOf(gv) : gv;
     this.#declarations.set(gv, decl);
     return decl;
   }

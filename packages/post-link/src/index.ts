@@ -1,5 +1,3 @@
-export { isEntryPoint, entryPoints, isKernel, isSyclExternal, isEsimdFunction } from './entry-points.js';
-export type { EntryPointOptions } from './entry-points.js';
 export { functionFeatures, readAspectOperands } from './sycl-metadata.js';
 export type { AspectOperand, FunctionFeatures, SubGroupSize } from './sycl-metadata.js';
 export { DependencyGraph, collectImageGlobals } from './dependency-graph.js';
@@ -8,7 +6,7 @@ export { groupEntryPoints, groupScope, entryKey, upstreamSourceKey, requirementK
 export type { SplitMode, RequirementPolicy, GroupScope, EntryGroup, EsimdKind, GroupingOptions } from './grouping.js';
 export { planSplit, splitModule } from './split.js';
 export type { SplitOptions, SplitImage, SplitPlan } from './split.js';
-export { computeImageRequirements, checkExternalFunctions, aspectTableOf } from './requirements.js';
+export { computeImageRequirements, checkExternalFunctions } from './requirements.js';
 export type { ImageRequirements, NamedAspect, ExternalCheckResult, ExternalCheckWarning } from './requirements.js';
 export { computeImageProperties, deviceRequirementEntries, canBeImported } from './properties.js';
 export type { PropertyOptions, ImagePropertyInput } from './properties.js';
@@ -18,6 +16,8 @@ export type { Incompatibility, ImageTargetFacts } from './target-filter.js';
 export { parseOutputSpec, outputPrefix, imageFileNames } from './output-names.js';
 export type { OutputTableSpec, ImageFileNames } from './output-names.js';
 export { runPostLink, PostLinkError, printBytes } from './post-link.js';
+export { postLinkDiagnostics } from './diagnostics.js';
+export type { PostLinkDiagnosticCode } from './diagnostics.js';
 export type {
   PostLinkOptions,
   PostLinkIO,

@@ -2,7 +2,7 @@ import { DeviceConfig } from '@syclkit/device-config';
 import { decodeBitVector, decodeString, decodeUint32Array, decodeUint64Array, PropertySetRegistry, writePropertySetRegistry } from '@syclkit/formats';
 import { describe, expect, it } from 'vitest';
 import { deviceLibExtension, deviceLibReqMask } from './devicelib.js';
-import { entryPoints } from './entry-points.js';
+import { entryPoints } from '@syclkit/sycl-conventions';
 import { computeImageProperties, demangledStartsWithReserved } from './properties.js';
 import { checkExternalFunctions, computeImageRequirements } from './requirements.js';
 import { splitModule } from './split.js';

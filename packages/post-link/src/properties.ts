@@ -18,9 +18,9 @@ import {
 import { conditionalCallerForm } from '@syclkit/device-if';
 import type { GlobalVariable, IRFunction, Module } from '@syclkit/ir';
 import { deviceLibReqMask } from './devicelib.js';
-import { isEsimdBuiltin, isKernel, isSpirvSyclBuiltin, isSyclExternal } from './entry-points.js';
+import { attachment, isEsimdBuiltin, isKernel, isSpirvSyclBuiltin, isSyclExternal } from '@syclkit/sycl-conventions';
 import type { ImageRequirements } from './requirements.js';
-import { attachedNode, integerOperand, readIntegers, stringOperand, tupleOperands } from './sycl-metadata.js';
+import { integerOperand, readIntegers, stringOperand, tupleOperands } from './sycl-metadata.js';
 
 export interface PropertyOptions {
   /** `-emit-param-info`: `SYCL/kernel param opt` from `!sycl_kernel_omit_args`. */
@@ -88,7 +88,7 @@ export function computeImageProperties(input: ImagePropertyInput, options: Prope
     registry.ensureSet(PropertySetName.KERNEL_PARAM_OPT_INFO);
     for (const fn of input.entryPoints) {
       if (fn.callingConv !== 'spir_kernel') continue;
-      const bits = tupleOperands(attachedNode(m, fn, 'sycl_kernel_omit_args')).map((op) => {
+      const bits = tupleOperands(attachment(fn, m.context, 'sycl_kernel_omit_args')).map((op) => {
         const i = integerOperand(op);
         return i !== undefined && i.zext !== 0n;
       });
@@ -218,15 +218,15 @@ function addProgramMetadata(registry: PropertySetRegistry, m: Module): void {
   const set = PropertySetName.PROGRAM_METADATA;
   registry.ensureSet(set);
   for (const fn of m.functions) {
-    const wg = readIntegers(attachedNode(m, fn, 'reqd_work_group_size'));
+    const wg = readIntegers(attachment(fn, m.context, 'reqd_work_group_size'));
     if (wg.length > 0) registry.add(set, `${fn.name}@reqd_work_group_size`, uint32ArrayValue(wg.map((v) => Number(BigInt.asUintN(32, v.zext)))));
-    const sg = readIntegers(attachedNode(m, fn, 'intel_reqd_sub_group_size'));
+    const sg = readIntegers(attachment(fn, m.context, 'intel_reqd_sub_group_size'));
     if (sg.length > 0) registry.add(set, `${fn.name}@reqd_sub_group_size`, uint32Value(Number(BigInt.asUintN(32, sg[0]!.zext))));
-    const dim = readIntegers(attachedNode(m, fn, 'work_group_num_dim'));
+    const dim = readIntegers(attachment(fn, m.context, 'work_group_num_dim'));
     if (dim.length > 0) registry.add(set, `${fn.name}@work_group_num_dim`, uint32Value(Number(BigInt.asUintN(32, dim[0]!.zext))));
-    const max = readIntegers(attachedNode(m, fn, 'max_work_group_size'));
+    const max = readIntegers(attachment(fn, m.context, 'max_work_group_size'));
     if (max.length > 0) registry.add(set, `${fn.name}@max_work_group_size`, uint32ArrayValue(max.map((v) => Number(BigInt.asUintN(32, v.zext)))));
-    const linear = readIntegers(attachedNode(m, fn, 'max_linear_work_group_size'));
+    const linear = readIntegers(attachment(fn, m.context, 'max_linear_work_group_size'));
     if (linear.length > 0) registry.add(set, `${fn.name}@max_linear_work_group_size`, uint32Value(Number(BigInt.asUintN(32, linear[0]!.zext))));
   }
   for (const gv of m.globals) {

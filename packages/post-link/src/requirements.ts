@@ -3,10 +3,10 @@
  * intel/llvm's `SYCLDeviceRequirements`) and the design's SYCL_EXTERNAL check
  * (OptionalDeviceFeatures.md, "Error checking for SYCL_EXTERNAL functions").
  */
-import { builtinAspectTable, type AspectTable } from '@syclkit/device-config';
-import { AspectTable as AspectTableClass } from '@syclkit/device-config';
+import type { AspectTable } from '@syclkit/device-config';
 import type { IRFunction, Module } from '@syclkit/ir';
-import { functionFeatures, moduleAspectTable, type FunctionFeatures } from './sycl-metadata.js';
+import { aspectTableOf as moduleAspectTable } from '@syclkit/sycl-conventions';
+import { functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
 
 /** An aspect as it appears in requirements: its enum value and, when known, its name. */
 export interface NamedAspect {
@@ -33,22 +33,12 @@ export interface ImageRequirements {
   readonly workGroupNumDim?: number;
 }
 
-const tables = new WeakMap<object, AspectTable>();
-
 /**
- * The aspect name table of a module: its `!sycl_aspects`, falling back to the built-in table.
- * Cached per `!sycl_aspects` operand list (images share the input's).
+ * The aspect name table of an image: its module's `!sycl_aspects` alone, else the built-in table
+ * (`@syclkit/sycl-conventions`' `aspectTableOf`, cached per operand list, so images share the input's).
  */
 export function aspectTableOf(module: Module): AspectTable {
-  const nodes = module.getNamedMetadata('sycl_aspects');
-  if (nodes === undefined || nodes.length === 0) return builtinAspectTable;
-  let table = tables.get(nodes[0]!);
-  if (table === undefined) {
-    const pairs = moduleAspectTable(module);
-    table = pairs.length === 0 ? builtinAspectTable : AspectTableClass.fromPairs(pairs);
-    tables.set(nodes[0]!, table);
-  }
-  return table;
+  return moduleAspectTable(module, { mergeBase: false });
 }
 
 /** Features of every function of an image, in module order (computed once per image). */

@@ -1,6 +1,6 @@
 import { rawByteArray, type ByteArrayPropertyValue } from '@syclkit/formats';
 import { describe, expect, it } from 'vitest';
-import { entryPoints } from './entry-points.js';
+import { entryPoints } from '@syclkit/sycl-conventions';
 import { computeSpecRequirements, decodeRequirementsValue, requirementsValue, REQUIREMENTS_SET } from './spec-constants.js';
 import { ir, runInMemory } from './testing.js';
 

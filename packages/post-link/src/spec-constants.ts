@@ -20,7 +20,7 @@
  */
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { setMetadata, type IRFunction, type MDNode, type Metadata, type Module } from '@syclkit/ir';
-import { isKernel } from './entry-points.js';
+import { isKernel } from '@syclkit/sycl-conventions';
 import type { ImageProcessor, PostLinkDiagnostic, ProcessedImage, ProcessorContext } from './post-link.js';
 import { aspectTableOf } from './requirements.js';
 import type { SplitImage } from './split.js';

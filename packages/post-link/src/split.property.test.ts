@@ -14,7 +14,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { printModule, type GlobalValue, type IRFunction, type Module, type Value } from '@syclkit/ir';
 import { describe, expect } from 'vitest';
-import { entryPoints } from './entry-points.js';
+import { entryPoints } from '@syclkit/sycl-conventions';
 import { entryKey, groupScope, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { computeImageRequirements } from './requirements.js';
 import { splitModule } from './split.js';

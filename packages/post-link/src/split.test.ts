@@ -1,6 +1,6 @@
 import { printModule } from '@syclkit/ir';
 import { describe, expect, it } from 'vitest';
-import { entryPoints, isEntryPoint } from './entry-points.js';
+import { entryPoints, isEntryPoint } from '@syclkit/sycl-conventions';
 import { groupEntryPoints, upstreamSourceKey } from './grouping.js';
 import { planSplit, splitModule } from './split.js';
 import { functionFeatures } from './sycl-metadata.js';
@@ -145,6 +145,59 @@ describe('splitModule', () => {
   it('keeps the whole module (minus dead discardable code) when there is no split', () => {
     const [image] = [...splitModule(ir(twoSources), { mode: 'none' })];
     expect(defined(image!.module)).toEqual(['K0', 'foo', 'bar', 'K1', 'unused']);
+  });
+
+  it('with the design policy, takes only what the entry points reach also without a split', () => {
+    const [image] = [...splitModule(ir(twoSources), { mode: 'none', policy: 'design' })];
+    expect(defined(image!.module)).toEqual(['K0', 'foo', 'bar', 'K1']);
+  });
+
+  // llvm-spirv declares Float64 for a module holding any double, used or not, and a driver
+  // without fp64 then refuses the whole image: a double global must not reach images whose
+  // kernels do not use fp64.
+  const doubleGlobals = `
+@D = addrspace(1) global double 1.0, align 8
+@S = addrspace(1) global { i32, [2 x double] } zeroinitializer, align 8
+@I = addrspace(1) global i32 0, align 4
+
+define spir_kernel void @Plain() #0 {
+  store i32 1, ptr addrspace(1) @I, align 4
+  ret void
+}
+define spir_kernel void @UsesD() #0 !sycl_used_aspects !1 {
+  %d = load double, ptr addrspace(1) @D, align 8
+  ret void
+}
+define spir_kernel void @OtherFp64() #0 !sycl_used_aspects !1 {
+  ret void
+}
+define spir_kernel void @TakesS() #0 {
+  store ptr addrspace(1) @S, ptr addrspace(1) null, align 8
+  ret void
+}
+
+attributes #0 = { "sycl-module-id"="a.cpp" }
+!sycl_aspects = !{!0}
+!0 = !{!"fp64", i32 6}
+!1 = !{i32 6}
+`;
+
+  it('with the design policy, puts a global holding a double only into images that use fp64 or the global', () => {
+    const globalsOf = (images: ReturnType<typeof splitModule>) =>
+      Object.fromEntries([...images].map((i) => [i.entryPoints.map((f) => f.name).join(','), i.module.globals.map((g) => g.name).sort()]));
+    expect(globalsOf(splitModule(ir(doubleGlobals), { mode: 'kernel', policy: 'design' }))).toEqual({
+      Plain: ['I'],
+      UsesD: ['D', 'I', 'S'],
+      OtherFp64: ['D', 'I', 'S'],
+      TakesS: ['I', 'S'],
+    });
+    // Upstream puts every non-discardable global into every image.
+    expect(Object.values(globalsOf(splitModule(ir(doubleGlobals), { mode: 'kernel' })))).toEqual([
+      ['D', 'I', 'S'],
+      ['D', 'I', 'S'],
+      ['D', 'I', 'S'],
+      ['D', 'I', 'S'],
+    ]);
   });
 
   it('turns definitions the image does not hold into external declarations without comdat', () => {

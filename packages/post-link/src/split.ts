@@ -3,12 +3,13 @@
  * front (cheap) and then builds one image at a time, so a caller that writes each image before
  * asking for the next never holds more than one.
  */
-import type { GlobalValue, IRFunction, Module } from '@syclkit/ir';
+import type { GlobalValue, IRFunction, Module, Type } from '@syclkit/ir';
 import { collectImageGlobals, DependencyGraph, isDroppedGlobal, type DependencyGraphOptions } from './dependency-graph.js';
-import { entryPoints, isEsimdFunction, isKernel } from './entry-points.js';
+import { entryPoints, isEsimdFunction, isKernel, readAspectTable } from '@syclkit/sycl-conventions';
 import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { ImageFactory, type BuiltImage } from './image.js';
 import { canBeImported } from './properties.js';
+import { functionFeatures } from './sycl-metadata.js';
 
 export interface SplitOptions {
   /** `-split=`; default `none` (upstream's default without `-split`). */
@@ -103,7 +104,10 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
     ...(options.allowDeviceImageDependencies && policy === 'design' ? { unresolvedImports: unresolvedImportsOf(state().graph) } : {}),
   });
   const hasEntries = groups.length > 1 || groups[0]!.entries.length > 0;
-  const extracts = (mode !== 'none' && hasEntries) || (mode === 'none' && policy !== 'upstream' && groups.length > 1);
+  // The design takes only what the entry points reach into an image, also without a split:
+  // SPIR-V declares capabilities for the whole module, so an unused function would make the
+  // image need what none of its kernels needs (see `designRoots`).
+  const extracts = hasEntries && (mode !== 'none' || policy !== 'upstream');
   let esimdHalves = 0;
   if (options.splitEsimd) for (const g of groups) if (g.esimd === 'mixed') esimdHalves++;
   const splitOccurred = groups.length + esimdHalves > 1;
@@ -134,7 +138,8 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
     },
     imageFor: (entries, id, key) => {
       const { graph, factory } = state();
-      const built = factory.build(collectImageGlobals(graph, entries), entries, undefined, { virtualFunctions: virtualFunctionMode(entries) });
+      const roots = policy === 'design' ? designRoots(module, graph)(entries) : graph.roots;
+      const built = factory.build(collectImageGlobals(graph, entries, undefined, roots), entries, undefined, { virtualFunctions: virtualFunctionMode(entries) });
       return image(id, key, built, entries, false);
     },
   };
@@ -185,6 +190,42 @@ export function preservedUnderDynamicLinking(fn: IRFunction): boolean {
   return isKernel(fn) || canBeImported(fn);
 }
 
+/** Whether a type holds a `double` (through arrays, vectors and structs): llvm-spirv then declares Float64. */
+function holdsDouble(type: Type, seen = new Set<Type>()): boolean {
+  if (type.kind === 'float') return type.fp === 'double';
+  if (type.kind === 'pointer' || seen.has(type)) return false;
+  seen.add(type);
+  switch (type.kind) {
+    case 'array':
+    case 'vector':
+      return holdsDouble(type.element, seen);
+    case 'struct':
+      return (type.elements ?? []).some((element) => holdsDouble(element, seen));
+    default:
+      return false;
+  }
+}
+
+/**
+ * The global variables every image of the design starts with: upstream puts every non-discardable
+ * global into every image, but one holding a `double` makes a SPIR-V module declare Float64, and a
+ * driver without fp64 then refuses the whole image, though none of its kernels uses fp64. Such a
+ * global goes only into images whose entry points use or declare fp64 (and into those that use it).
+ */
+function designRoots(module: Module, graph: DependencyGraph): (entries: readonly IRFunction[]) => readonly GlobalValue[] {
+  const withDouble = new Set(graph.roots.filter((gv) => gv.vk === 'global' && holdsDouble(gv.valueType)));
+  if (withDouble.size === 0) return () => graph.roots;
+  const fp64 = readAspectTable(module).valueOf('fp64') ?? 6;
+  const without = graph.roots.filter((gv) => !withDouble.has(gv));
+  return (entries) => {
+    const usesFp64 = entries.some((fn) => {
+      const f = functionFeatures(module, fn);
+      return [...f.usedAspects, ...f.declaredAspects].some((a) => a.value === fp64);
+    });
+    return usesFp64 ? graph.roots : without;
+  };
+}
+
 function* buildImages(
   module: Module,
   groups: readonly EntryGroup[],
@@ -194,6 +235,7 @@ function* buildImages(
   include: (id: number) => boolean = () => true,
 ): Generator<SplitImage, void, undefined> {
   const dynamic = options.allowDeviceImageDependencies ? { preserve: preservedUnderDynamicLinking } : {};
+  const rootsFor = (options.policy ?? 'upstream') === 'design' ? designRoots(module, graph) : () => graph.roots;
   try {
     if (!extracts) {
       if (!include(0)) return;
@@ -212,15 +254,15 @@ function* buildImages(
       if (group.esimd === 'mixed' && options.splitEsimd) {
         const esimdEntries = group.entries.filter((fn) => isEsimdFunction(module, fn));
         const syclEntries = group.entries.filter((fn) => !isEsimdFunction(module, fn));
-        const esimdSet = collectImageGlobals(graph, esimdEntries);
+        const esimdSet = collectImageGlobals(graph, esimdEntries, undefined, rootsFor(esimdEntries));
         for (const fn of module.functions) if (!fn.isDeclaration && isEsimdFunction(module, fn)) esimdSet.add(fn);
         const esimdBuilt = factory.build(esimdSet, esimdEntries, undefined, { ...dynamic, virtualFunctions: virtualFunctionMode(esimdEntries) });
         yield image(id, group.key + '<ESIMD>', esimdBuilt, esimdEntries, true);
-        const syclSet = collectImageGlobals(graph, syclEntries, (fn) => !isEsimdFunction(module, fn));
+        const syclSet = collectImageGlobals(graph, syclEntries, (fn) => !isEsimdFunction(module, fn), rootsFor(syclEntries));
         const syclBuilt = factory.build(syclSet, syclEntries, undefined, { ...dynamic, virtualFunctions: virtualFunctionMode(syclEntries) });
         yield image(id, group.key + '<SYCL>', syclBuilt, syclEntries, false);
       } else {
-        const built = factory.build(collectImageGlobals(graph, group.entries), group.entries, undefined, { ...dynamic, virtualFunctions: virtualFunctionMode(group.entries) });
+        const built = factory.build(collectImageGlobals(graph, group.entries, undefined, rootsFor(group.entries)), group.entries, undefined, { ...dynamic, virtualFunctions: virtualFunctionMode(group.entries) });
         yield image(id, group.key, built, group.entries, group.esimd === 'esimd');
       }
       id++;

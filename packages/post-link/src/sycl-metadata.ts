@@ -8,6 +8,7 @@
  * which the printer emits attachments.
  */
 import type { IRFunction, MDNode, Metadata, Module } from '@syclkit/ir';
+import { SyclAttribute, SyclMetadata, aspectOperandConstant, aspectOperandName, attachment } from '@syclkit/sycl-conventions';
 
 /** One aspect operand: bare `i32 N` or the named pair `!{!"fp64", i32 6}`. */
 export interface AspectOperand {
@@ -17,14 +18,6 @@ export interface AspectOperand {
   readonly name?: string;
   /** The value zero-extended from its integer width (upstream's grouping key uses this). */
   readonly zext: bigint;
-}
-
-/** The node attached to `owner` under `kind`, or undefined (the kind is not registered). */
-export function attachedNode(module: Module, owner: { attachments: readonly { kind: number; node: MDNode }[] | null }, kind: string): MDNode | undefined {
-  const id = module.context.md.kinds.lookup(kind);
-  if (id === undefined || owner.attachments === null) return undefined;
-  for (const a of owner.attachments) if (a.kind === id) return a.node;
-  return undefined;
 }
 
 /** Operands of a tuple node (DI nodes have none in this sense). */
@@ -50,19 +43,11 @@ export function stringOperand(md: Metadata | null | undefined): string | undefin
 export function readAspectOperands(node: MDNode | undefined): AspectOperand[] {
   const out: AspectOperand[] = [];
   for (const op of tupleOperands(node)) {
-    const direct = integerOperand(op);
-    if (direct !== undefined) {
-      out.push({ value: Number(BigInt.asIntN(32, direct.signed)), zext: direct.zext });
-      continue;
-    }
-    if (op !== null && op.mk === 'tuple') {
-      const name = stringOperand(op.operands[0]);
-      const value = integerOperand(op.operands[1]);
-      if (value !== undefined) {
-        const aspect: AspectOperand = { value: Number(BigInt.asIntN(32, value.signed)), zext: value.zext };
-        out.push(name === undefined ? aspect : { ...aspect, name });
-      }
-    }
+    const constant = aspectOperandConstant(op);
+    if (constant === undefined) continue;
+    const aspect: AspectOperand = { value: Number(BigInt.asIntN(32, constant.big)), zext: BigInt.asUintN(constant.type.bits, constant.big) };
+    const name = aspectOperandName(op);
+    out.push(name === undefined ? aspect : { ...aspect, name });
   }
   return out;
 }
@@ -124,8 +109,8 @@ export function fnAttr(fn: IRFunction, key: string): string | undefined {
 
 /** Reads the features of a function. */
 export function functionFeatures(module: Module, fn: IRFunction): FunctionFeatures {
-  const md = (kind: string): MDNode | undefined => attachedNode(module, fn, kind);
-  const sgNode = md('intel_reqd_sub_group_size');
+  const md = (kind: string): MDNode | undefined => attachment(fn, module.context, kind);
+  const sgNode = md(SyclMetadata.reqdSubGroupSize);
   const sgInts = readIntegers(sgNode);
   let reqdSubGroupSize: SubGroupSize | undefined;
   if (sgInts.length > 0) reqdSubGroupSize = { kind: 'numeric', value: Number(sgInts[0]!.zext) };
@@ -133,16 +118,16 @@ export function functionFeatures(module: Module, fn: IRFunction): FunctionFeatur
     const named = readStrings(sgNode)[0];
     if (named !== undefined) reqdSubGroupSize = { kind: 'named', name: named };
   }
-  const wg = md('reqd_work_group_size');
-  const numDim = md('work_group_num_dim');
-  const fixed = md('sycl_fixed_targets');
-  const cond = md('sycl_conditionally_used_aspects');
+  const wg = md(SyclMetadata.reqdWorkGroupSize);
+  const numDim = md(SyclMetadata.workGroupNumDim);
+  const fixed = md(SyclMetadata.fixedTargets);
+  const cond = md(SyclMetadata.conditionallyUsedAspects);
   const features: { -readonly [K in keyof FunctionFeatures]: FunctionFeatures[K] } = {
-    usedAspects: readAspectOperands(md('sycl_used_aspects')),
-    declaredAspects: readAspectOperands(md('sycl_declared_aspects')),
+    usedAspects: readAspectOperands(md(SyclMetadata.usedAspects)),
+    declaredAspects: readAspectOperands(md(SyclMetadata.declaredAspects)),
     reqdSubGroupSizeRaw: sgInts.map((i) => i.zext),
-    jointMatrix: readStrings(md('sycl_joint_matrix')),
-    jointMatrixMad: readStrings(md('sycl_joint_matrix_mad')),
+    jointMatrix: readStrings(md(SyclMetadata.jointMatrix)),
+    jointMatrixMad: readStrings(md(SyclMetadata.jointMatrixMad)),
   };
   if (wg !== undefined) features.reqdWorkGroupSize = readIntegers(wg).map((i) => i.zext);
   if (numDim !== undefined) features.workGroupNumDim = readIntegers(numDim).map((i) => i.zext);
@@ -153,22 +138,10 @@ export function functionFeatures(module: Module, fn: IRFunction): FunctionFeatur
     const v = fnAttr(fn, key);
     if (v !== undefined) features[field] = v;
   };
-  attr('sycl-module-id', 'moduleId');
-  attr('indirectly-callable', 'indirectlyCallable');
-  attr('sycl-register-alloc-mode', 'registerAllocMode');
-  attr('sycl-grf-size', 'grfSize');
-  attr('sycl-optlevel', 'optLevel');
+  attr(SyclAttribute.moduleId, 'moduleId');
+  attr(SyclAttribute.indirectlyCallable, 'indirectlyCallable');
+  attr(SyclAttribute.registerAllocMode, 'registerAllocMode');
+  attr(SyclAttribute.grfSize, 'grfSize');
+  attr(SyclAttribute.optLevel, 'optLevel');
   return features;
-}
-
-/** The `!sycl_aspects` table of a module (name → value), empty when absent. */
-export function moduleAspectTable(module: Module): [string, number][] {
-  const out: [string, number][] = [];
-  for (const node of module.getNamedMetadata('sycl_aspects') ?? []) {
-    const ops = tupleOperands(node);
-    const name = stringOperand(ops[0]);
-    const value = integerOperand(ops[1]);
-    if (name !== undefined && value !== undefined) out.push([name, Number(BigInt.asIntN(32, value.signed))]);
-  }
-  return out;
 }

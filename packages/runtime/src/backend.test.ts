@@ -1,6 +1,7 @@
 import { PropertySetRegistry } from '@syclkit/formats';
 import { describe, expect, it } from 'vitest';
 import { moduleText, type FunctionText } from '../test/program-model.js';
+import { Capability, spirvModule } from '../test/spirv-model.js';
 import { REQUIREMENTS_SET, SyclError, deviceFromTarget, encodeRequirementEntries, errc, simulatedJitBackend, type ProgramImage, type RequirementEntry } from './index.js';
 
 const dg1 = deviceFromTarget('intel_gpu_dg1'); // no fp64, sub-groups 8 16 32, 512 work-items
@@ -103,9 +104,9 @@ describe('simulatedJitBackend', () => {
     expect(() => build(new Map([[7, false], [9, true]]))).toThrow(/function 'double_math' uses aspect fp64/);
   });
 
-  it('does not look into SPIR-V or bitcode bytes', () => {
-    const spirv = Uint8Array.of(0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0);
-    const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [{ ...image('img', []), bytes: spirv }] });
+  it('does not look into LLVM bitcode bytes', () => {
+    const bitcode = Uint8Array.of(0x42, 0x43, 0xc0, 0xde, 0x35, 0x14, 0, 0);
+    const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [{ ...image('img', []), bytes: bitcode }] });
     expect(program.inspected).toBe(false);
     expect(program.functions).toEqual([]);
   });
@@ -165,5 +166,61 @@ describe('simulatedJitBackend', () => {
     expect(program.functions).toEqual(['K1', 'action']);
     expect(program.sources.get('action')).toBe('addon');
     expect(program.unresolved).toEqual(['missing']);
+  });
+});
+
+describe('simulatedJitBackend on SPIR-V', () => {
+  const pvc = deviceFromTarget('intel_gpu_pvc'); // fp64, fp16, atomic64; sub-groups 16 32
+  const spirvImage = (name: string, bytes: Uint8Array, options: Partial<ProgramImage> = {}): ProgramImage => ({ ...image(name, []), format: 2, bytes, ...options });
+
+  it('compiles every function, names kernels by their entry points and leaves out the entry-point wrappers', () => {
+    const bytes = spirvModule([
+      { name: 'K1', kernel: true, linkage: 'export', calls: ['helper'] },
+      { name: 'K2', kernel: true, linkage: 'export' },
+      { name: 'helper', linkage: 'linkonce_odr', calls: ['ext'] },
+      { name: 'ext', linkage: 'import', declaration: true },
+    ]);
+    const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [spirvImage('img', bytes)] });
+    expect(program.kernels).toEqual(['K1', 'K2']);
+    expect(program.functions).toEqual(['K1', 'K2', 'helper']);
+    expect(program.unresolved).toEqual(['ext']);
+    expect(program.inspected).toBe(true);
+  });
+
+  it('fails on a declared capability the device lacks, though no kernel uses it', () => {
+    const bytes = spirvModule([{ name: 'K1', kernel: true, linkage: 'export' }, { name: 'unused' }], [Capability.Int64, Capability.Float64]);
+    const error = buildError([spirvImage('img', bytes)]);
+    expect(error.code).toBe(errc.build_program_failure);
+    expect(error.message).toBe("Build of device image 'img' for device intel_gpu_dg1 failed: the SPIR-V module declares capability Float64, which needs aspect fp64; the device does not support it");
+    expect(simulatedJitBackend().build({ device: pvc, kernel: 'K1', images: [spirvImage('img', bytes)] }).kernels).toEqual(['K1']);
+  });
+
+  it('needs nothing for capabilities every device has (Int64, Float16Buffer)', () => {
+    const bytes = spirvModule([{ name: 'K1', kernel: true, linkage: 'export' }], [Capability.Int64, Capability.Float16Buffer]);
+    expect(simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [spirvImage('img', bytes)] }).kernels).toEqual(['K1']);
+  });
+
+  it('reads the required sub-group size and work-group size from the execution modes', () => {
+    const sub = spirvModule([{ name: 'K1', kernel: true, linkage: 'export', subGroupSize: 64 }]);
+    expect(buildError([spirvImage('img', sub)]).message).toBe("Build of device image 'img' for device intel_gpu_dg1 failed: function 'K1' requires sub-group size 64, which the device does not support");
+    const wide = spirvModule([{ name: 'K1', kernel: true, linkage: 'export', localSize: [64, 16, 1] }]);
+    expect(buildError([spirvImage('img', wide)]).message).toMatch(/function 'K1' requires work-group size \{64, 16, 1\}, more than the device's 512 work-items$/);
+  });
+
+  it('links SPIR-V images as a device linker: LinkOnceODR duplicates merge, Export ones clash', () => {
+    const main = spirvModule([{ name: 'K1', kernel: true, linkage: 'export', calls: ['helper', 'lib'] }, { name: 'helper', linkage: 'linkonce_odr' }, { name: 'lib', linkage: 'import', declaration: true }]);
+    const lib = spirvModule([{ name: 'lib', linkage: 'export', calls: ['helper'] }, { name: 'helper', linkage: 'linkonce_odr' }]);
+    const program = simulatedJitBackend().build({ device: dg1, kernel: 'K1', images: [spirvImage('main', main), spirvImage('lib', lib, { role: 'import' })] });
+    expect(program.functions).toEqual(['K1', 'helper', 'lib']);
+    expect(program.sources.get('lib')).toBe('lib');
+    expect(program.unresolved).toEqual([]);
+    const clash = spirvModule([{ name: 'K1', kernel: true, linkage: 'export' }]);
+    expect(buildError([spirvImage('a', clash), spirvImage('b', clash, { role: 'add-on' })]).message).toBe("Build failed: function 'K1' is defined in both 'a' and 'b'");
+  });
+
+  it('fails on bytes that start like SPIR-V but are not a module, naming the word', () => {
+    const error = buildError([spirvImage('img', Uint8Array.of(0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0))]);
+    expect(error.code).toBe(errc.build_program_failure);
+    expect(error.message).toBe("Build of device image 'img' failed: the image is not a valid SPIR-V module: img: word 2: the module is 8 bytes, shorter than the 5-word header");
   });
 });

@@ -8,6 +8,11 @@
  * failure speculative compilation causes in real drivers when kernels with different
  * requirements share an image. Functions whose specialization-constant condition is false are
  * discarded first (SPV_INTEL_spec_conditional's `ConditionalINTEL`), so they cannot fail.
+ *
+ * It reads LLVM IR text and SPIR-V. In SPIR-V, what a driver checks first is the module's
+ * capabilities: a module declaring `Float64` does not build on a device without fp64, whichever
+ * function needs it (`SPIRV_CAPABILITY_ASPECTS`), so one unused double anywhere in an image is
+ * enough to fail it. LLVM bitcode is not read (`inspected: false`).
  */
 import { builtinAspectTable, type AspectTable } from '@syclkit/device-config';
 import type { PropertySetRegistry } from '@syclkit/formats';
@@ -16,7 +21,7 @@ import { SyclError, errc } from './errors.js';
 import type { KernelArg } from './kernel-args.js';
 import type { NdRange, Range } from './ranges.js';
 import { isPtxText } from './cuda/ptx.js';
-import { isBinaryCode, summarizeIrText, type FunctionSummary, type ImageSummary } from './image-summary.js';
+import { isBitcode, isSpirv, summarizeIrText, summarizeSpirv, type FunctionSummary, type ImageSummary } from './image-summary.js';
 import { formatSizes } from './ranges.js';
 import { requirementEntries } from './requirements.js';
 
@@ -123,6 +128,19 @@ export interface SimulatedJitOptions {
   /** Aspect names for messages (default: the built-in table). */
   readonly aspectTable?: AspectTable;
 }
+
+/**
+ * SPIR-V capabilities a device has only with an optional aspect, as OpenCL and Level Zero drivers
+ * refuse modules declaring them: `Float64` (cl_khr_fp64), `Float16` (cl_khr_fp16; `Float16Buffer`,
+ * half as a storage format only, is core and needs nothing), `Int64Atomics`
+ * (cl_khr_int64_base_atomics / extended_atomics: aspect `atomic64`), `ImageBasic` (images).
+ */
+export const SPIRV_CAPABILITY_ASPECTS: Readonly<Record<string, string>> = {
+  Float64: 'fp64',
+  Float16: 'fp16',
+  Int64Atomics: 'atomic64',
+  ImageBasic: 'image',
+};
 
 const BUILTIN_PREFIXES = ['llvm.', '__spirv', '__devicelib_', '__builtin_', '__esimd_', '__assert_fail', '__sycl'];
 
@@ -254,9 +272,16 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
   const summaryOf = (image: ProgramImage): ImageSummary | 'opaque' => {
     let summary = summaries.get(image.bytes);
     if (summary === undefined) {
-      // SPIR-V, bitcode and PTX are device code the simulation does not read.
-      if (isBinaryCode(image.bytes) || isPtxText(image.bytes)) summary = 'opaque';
-      else {
+      // Bitcode and PTX are device code the simulation does not read.
+      if (isBitcode(image.bytes) || isPtxText(image.bytes)) summary = 'opaque';
+      else if (isSpirv(image.bytes)) {
+        try {
+          summary = summarizeSpirv(image.bytes, image.name);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          throw new SyclError(errc.build_program_failure, `Build of device image '${image.name}' failed: the image is not a valid SPIR-V module: ${reason}`);
+        }
+      } else {
         try {
           summary = summarizeIrText(image.bytes, image.name);
         } catch (error) {
@@ -279,6 +304,18 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
         const summary = summaryOf(image);
         if (summary === 'opaque') inspected = false;
         else summaries.push({ image, summary });
+      }
+      for (const { image, summary } of summaries) {
+        for (const capability of summary.capabilities ?? []) {
+          const aspect = SPIRV_CAPABILITY_ASPECTS[capability];
+          const value = aspect === undefined ? undefined : table.valueOf(aspect);
+          if (value !== undefined && !device.has(value)) {
+            throw new SyclError(
+              errc.build_program_failure,
+              `Build of device image '${image.name}' for device ${device.name} failed: the SPIR-V module declares capability ${capability}, which needs aspect ${aspect}; the device does not support it`,
+            );
+          }
+        }
       }
       const { functions, owner, order } = linkImages(summaries);
       const discarded = discardedFunctions(request.images, functions, owner);

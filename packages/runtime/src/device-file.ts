@@ -19,11 +19,11 @@ import {
   UnknownTargetError,
   architectureByName,
   encodeIntelGpuIpVersion,
+  loadYaml,
   type ArchitectureInfo,
   type Backend,
 } from '@syclkit/device-config';
 import type { Node } from 'yaml';
-import { loadYaml } from './yaml.js';
 import { Device, DeviceError, architectureForIpVersion, defaultBackend, deviceFromTarget, type DeviceType } from './device.js';
 
 const KEYS = ['name', 'target', 'architecture', 'ip-version', 'device-type', 'backend', 'aspects', 'sub-group-sizes', 'max-work-group-size', 'max-work-item-sizes'] as const;

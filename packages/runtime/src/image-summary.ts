@@ -1,10 +1,15 @@
 /**
- * What the simulated backend needs to know about the device IR of an image: per function, the
- * optional features it uses (`!sycl_used_aspects`, `!intel_reqd_sub_group_size`,
+ * What the simulated backend needs to know about the code of an image. From device IR: per
+ * function, the optional features it uses (`!sycl_used_aspects`, `!intel_reqd_sub_group_size`,
  * `!reqd_work_group_size`), the functions it refers to (calls and function pointers), and its
  * specialization-constant condition when post-link wrote one (`!sycl_requirement_condition`).
+ * From SPIR-V: the module's capabilities (a driver refuses the whole module when it lacks one),
+ * per function its linkage, calls and address-taken functions, and per kernel the `SubgroupSize`
+ * and `LocalSize` execution modes.
  */
-import { parseModule, type Constant, type IRFunction, type MDNode, type Metadata, type Module, type Value } from '@syclkit/ir';
+import { isSpirv, readSpirvModule, type SpirvFunction, type SpirvLinkage } from '@syclkit/formats';
+import { ConstantGlobals, NOT_AN_OPERAND, forEachReferenceOf, parseModule, type IRFunction, type MDNode, type Metadata, type Module } from '@syclkit/ir';
+import { SyclMetadata, attachment, isKernel, readAspectValues } from '@syclkit/sycl-conventions';
 
 /**
  * How a definition links with other images: `local` (internal, private: seen only inside its
@@ -35,14 +40,8 @@ export interface ImageSummary {
   /** Functions in module order (definitions and declarations). */
   readonly functions: readonly FunctionSummary[];
   readonly byName: ReadonlyMap<string, FunctionSummary>;
-}
-
-const KERNEL_CCS = new Set(['spir_kernel', 'amdgpu_kernel', 'ptx_kernel']);
-
-function attached(module: Module, fn: IRFunction, kind: string): MDNode | undefined {
-  const id = module.context.md.kinds.lookup(kind);
-  if (id === undefined) return undefined;
-  return fn.attachments.find((a) => a.kind === id)?.node;
+  /** For a SPIR-V image: the capabilities its module declares (names), which a driver must support. */
+  readonly capabilities?: readonly string[];
 }
 
 function integerOf(md: Metadata | null | undefined): bigint | undefined {
@@ -65,28 +64,6 @@ function integers(node: MDNode | undefined): bigint[] {
   return out;
 }
 
-function collectReferences(value: Value | Constant, into: Set<string>, seen: Set<object>): void {
-  if (seen.has(value)) return;
-  seen.add(value);
-  switch (value.vk) {
-    case 'function':
-      into.add(value.name);
-      return;
-    case 'expr':
-      for (const op of value.operands) collectReferences(op, into, seen);
-      return;
-    case 'array':
-    case 'vector':
-      for (const op of value.elements) collectReferences(op, into, seen);
-      return;
-    case 'struct':
-      for (const op of value.fields) collectReferences(op, into, seen);
-      return;
-    default:
-      return;
-  }
-}
-
 function bindingOf(fn: IRFunction): Binding {
   if (fn.hasLocalLinkage()) return 'local';
   return fn.linkage === 'external' ? 'strong' : 'weak';
@@ -94,22 +71,23 @@ function bindingOf(fn: IRFunction): Binding {
 
 /** Summarizes a parsed module. */
 export function summarizeModule(module: Module): ImageSummary {
+  const inConstants = new ConstantGlobals();
   const functions: FunctionSummary[] = module.functions.map((fn) => {
     const references = new Set<string>();
-    const seen = new Set<object>();
-    for (const inst of fn.instructions()) for (const op of inst.operands) collectReferences(op, references, seen);
+    forEachReferenceOf(fn, (value, holder, operand) => {
+      if (holder.vk !== 'instruction' || operand === NOT_AN_OPERAND) return;
+      for (const g of inConstants.of(value)) if (g.vk === 'function') references.add(g.name);
+    });
     references.delete(fn.name);
-    const sg = integers(attached(module, fn, 'intel_reqd_sub_group_size'))[0];
-    const conditionNode = attached(module, fn, 'sycl_requirement_condition');
-    const wg = integers(attached(module, fn, 'reqd_work_group_size'));
+    const sg = integers(attachment(fn, module.context, SyclMetadata.reqdSubGroupSize))[0];
+    const conditionNode = attachment(fn, module.context, SyclMetadata.requirementCondition);
+    const wg = integers(attachment(fn, module.context, SyclMetadata.reqdWorkGroupSize));
     return {
       name: fn.name,
       defined: !fn.isDeclaration,
       binding: bindingOf(fn),
-      kernel: KERNEL_CCS.has(fn.callingConv),
-      aspects: integers(attached(module, fn, 'sycl_used_aspects'))
-        .map((v) => Number(BigInt.asIntN(32, v)))
-        .filter((v) => v >= 0),
+      kernel: isKernel(fn),
+      aspects: readAspectValues(attachment(fn, module.context, SyclMetadata.usedAspects)).values.filter((v) => v >= 0),
       subGroupSize: sg === undefined ? undefined : Number(sg),
       workGroupSize: wg.length === 0 ? undefined : wg.map(Number),
       references: [...references],
@@ -124,11 +102,61 @@ export function summarizeModule(module: Module): ImageSummary {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Whether bytes start like SPIR-V or LLVM bitcode (binary formats the simulation cannot read). */
-export function isBinaryCode(bytes: Uint8Array): boolean {
+/** Whether bytes start like LLVM bitcode (a binary format the simulation cannot read). */
+export function isBitcode(bytes: Uint8Array): boolean {
   if (bytes.length < 4) return false;
   const word = (bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24)) >>> 0;
-  return word === 0x07230203 || word === 0xdec04342 || word === 0x0b17c0de;
+  return word === 0xdec04342 || word === 0x0b17c0de;
+}
+
+export { isSpirv };
+
+function spirvBinding(linkage: SpirvLinkage | undefined): Binding {
+  if (linkage === undefined) return 'local';
+  return linkage === 'linkonce_odr' ? 'weak' : 'strong';
+}
+
+/**
+ * Summarizes a SPIR-V module. A kernel is the function of an `OpEntryPoint` of the Kernel
+ * execution model, named by the entry point. llvm-spirv (15 and later) makes each kernel's entry
+ * point a nameless wrapper that only calls the kernel's own function, which keeps the kernel's
+ * name and linkage; that function stands for the kernel and the wrapper is left out.
+ */
+export function summarizeSpirv(bytes: Uint8Array, fileName: string): ImageSummary {
+  const module = readSpirvModule(bytes, { fileName });
+  const byId = new Map(module.functions.map((fn) => [fn.id, fn]));
+  const kernels = new Map<number, { name: string; subGroupSize: number | undefined; workGroupSize: readonly number[] | undefined }>();
+  const wrappers = new Set<number>();
+  for (const entry of module.entryPoints) {
+    if (entry.executionModel.name !== 'Kernel') continue;
+    let fn = byId.get(entry.id)!;
+    if (fn.name === undefined && fn.calls.length === 1 && byId.get(fn.calls[0]!)?.name === entry.name) {
+      wrappers.add(fn.id);
+      fn = byId.get(fn.calls[0]!)!;
+    }
+    const sub = entry.executionModes.find((m) => m.mode.name === 'SubgroupSize' && !m.byId)?.operands[0];
+    const local = entry.executionModes.find((m) => m.mode.name === 'LocalSize' && !m.byId)?.operands;
+    kernels.set(fn.id, { name: entry.name, subGroupSize: sub, workGroupSize: local === undefined || local.length === 0 ? undefined : local });
+  }
+  const nameOf = (fn: SpirvFunction): string => kernels.get(fn.id)?.name ?? fn.name ?? `%${fn.id}`;
+  const functions: FunctionSummary[] = module.functions
+    .filter((fn) => !wrappers.has(fn.id))
+    .map((fn) => {
+      const kernel = kernels.get(fn.id);
+      const references = [...new Set([...fn.calls, ...fn.addressTaken].filter((id) => id !== fn.id).map((id) => nameOf(byId.get(id)!)))];
+      return {
+        name: nameOf(fn),
+        defined: fn.defined,
+        binding: spirvBinding(fn.linkage),
+        kernel: kernel !== undefined,
+        aspects: [],
+        subGroupSize: kernel?.subGroupSize,
+        workGroupSize: kernel?.workGroupSize,
+        references,
+        condition: undefined,
+      };
+    });
+  return { functions, byName: new Map(functions.map((f) => [f.name, f])), capabilities: module.capabilities.map((c) => c.name) };
 }
 
 /** Parses IR text bytes and summarizes them; throws the parser's error for text that is not IR. */

@@ -28,6 +28,7 @@ describe('runtime public surface', () => {
       'RequirementsBuilder',
       'Runtime',
       'SPECIAL_SPEC_CONSTANTS_SET',
+      'SPIRV_CAPABILITY_ASPECTS',
       'SyclError',
       'addImageRequirements',
       'binaryFromContainer',

@@ -27,7 +27,7 @@ export type { AddOnChoice, AddOnPair } from './add-on-images.js';
 export { checkJointMatrix, checkJointMatrixMad, checkKernelRequirements, deviceInFixedTargets } from './check.js';
 export type { CheckOptions, SubmissionShape } from './check.js';
 export { deviceMeetsRequirement, imageSpecConstants, specConstantsKey } from './spec-constants.js';
-export { discardedFunctions, simulatedJitBackend } from './backend.js';
+export { SPIRV_CAPABILITY_ASPECTS, discardedFunctions, simulatedJitBackend } from './backend.js';
 export type { BuildRequest, Program, ProgramBackend, ProgramImage, SimulatedJitOptions } from './backend.js';
 export { ProgramCache } from './program-cache.js';
 export type { ProgramCacheStats, ProgramKeyPart } from './program-cache.js';

@@ -138,6 +138,17 @@ describe('registration', () => {
     expect(error.message).toMatch(/^cannot read device image 1 of app\.fatbin: app\.fatbin: offset \d+ \(0x[0-9a-f]+\): corrupted metadata of image record 1/);
   });
 
+  it('reads one record when the best image for the device has code: other bundles are not read', () => {
+    const bytes = writeContainer(binary(img({ name: 'a', kernels: ['K1'] }), img({ name: 'c', target: 'intel_gpu_pvc', kernels: ['K1'] }), img({ name: 'n', target: 'nvidia_gpu_sm_80', kernels: ['K1'] })));
+    const damaged = bytes.slice();
+    for (const image of ContainerReader.fromBytes(bytes).images.filter((i) => i.name !== 'c')) damaged[image.recordOffset + 30]! ^= 0xff;
+    const runtime = new Runtime();
+    runtime.registerFatBinary(ContainerReader.fromBytes(damaged, { fileName: 'app.fatbin' }));
+    expect(runtime.queue(pvc).singleTask('K1')).toMatchObject({ bundle: 'intel_gpu_pvc', image: 'c' });
+    // DG1 takes the spir64 bundle, whose record is damaged
+    expect(thrown(() => runtime.queue(dg1).singleTask('K1')).message).toMatch(/^cannot read device image 0 of app\.fatbin: /);
+  });
+
   it('registers binaryFromContainer without listing the container', () => {
     const bytes = writeContainer(binary(img({ name: 'a', kernels: ['K1'] }), img({ name: 'b', kernels: ['K2'] })));
     const damaged = bytes.slice();

@@ -360,30 +360,43 @@ export class Runtime {
     return found.sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || a.position - b.position);
   }
 
-  /** Images listing `kernel` that `device` can run, best first. */
+  /**
+   * Images listing `kernel` that `device` can run, best first, up to the first that has code (all
+   * a plan needs: the best image, and when that is an empty row, the next with code). Bundles the
+   * device cannot take are skipped by their target, and records are read in order of preference,
+   * so a launch whose best image has code reads that one record. When none fits, every listing
+   * image is read to say why.
+   */
   #candidates(kernel: string, device: Device): { image: ImageRecord; match: BundleMatch }[] {
-    const found: { image: ImageRecord; match: BundleMatch }[] = [];
-    let listed = false;
-    const matches = new Map<BundleRecord, BundleMatch | undefined>();
+    const listed: { binary: BinaryRecord; position: number; match: BundleMatch; order: number }[] = [];
     for (const binary of this.#binaries) {
-      for (const image of this.#kernelImages(binary, kernel)) {
-        listed = true;
-        const match = this.#imageMatch(image, device, matches);
-        if (match !== undefined) found.push({ image, match });
+      for (const position of binary.index.withEntry(kernel)) {
+        const bundle = binary.bundles.find((b) => position < b.first + b.count)!;
+        const match = matchBundle(bundle.target, device, this.config);
+        if (match !== undefined) listed.push({ binary, position, match, order: listed.length });
       }
     }
+    listed.sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || a.order - b.order);
+    const found: { image: ImageRecord; match: BundleMatch }[] = [];
+    const matches = new Map<BundleRecord, BundleMatch | undefined>();
+    for (const candidate of listed) {
+      const image = this.#image(candidate.binary, candidate.position);
+      if (image.properties.getSet(EXPORTED_SYMBOLS_SET)?.has(kernel) === true) continue; // an exported function, not a kernel
+      const match = this.#imageMatch(image, device, matches);
+      if (match === undefined) continue;
+      found.push({ image, match });
+      if (!image.source.empty) break;
+    }
     if (found.length === 0) {
-      if (!listed) throw new SyclError(errc.runtime, `No kernel named ${kernel} was found`);
       const targets = new Set<string>();
       for (const binary of this.#binaries) for (const image of this.#kernelImages(binary, kernel)) targets.add(image.bundle.target);
+      if (targets.size === 0) throw new SyclError(errc.runtime, `No kernel named ${kernel} was found`);
       throw new SyclError(
         errc.runtime,
         `No device image of kernel ${kernel} is compatible with device ${device.name}; the registered binaries have images of it for targets: ${[...targets].join(', ')}`,
       );
     }
-    return found
-      .map((candidate, position) => ({ ...candidate, position }))
-      .sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || a.position - b.position);
+    return found;
   }
 
   #addOnsOf(image: ImageRecord, device: Device) {

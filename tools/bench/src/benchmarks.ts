@@ -9,9 +9,9 @@ import { basename, join } from 'node:path';
 import { cachedModule } from './cache.js';
 import { compareCommands, type CommandSpec, type ComparisonResult, type Runner } from './harness.js';
 import type { SizedGeneratorOptions } from './output.js';
-import { describeGrowth, growthExponent } from './stats.js';
+import { describeGrowth, growthExponent, ratioToSum } from './stats.js';
 import { formatKilobytes, parseSize } from './units.js';
-import { compileScaling, filesystemOf, loadAverage, ratioToSum } from './scaling.js';
+import { filesystemOf, loadAverage } from './host.js';
 
 export interface BenchmarkConfig {
   readonly cacheDir: string;
@@ -30,7 +30,14 @@ export interface BenchmarkConfig {
   readonly outDir?: string;
   /** argv[1] that runs this package's CLI (`create-files` for the file-creation floor). */
   readonly benchCli: string;
+  /** compile-scaling keeps its binaries here (`k<N>.fatbin`); read-scaling reads them. */
+  readonly binariesDir?: string;
   readonly log: (message: string) => void;
+}
+
+/** A benchmark cannot run with the options it was given (the CLI exits 2 with the message). */
+export class BenchUsageError extends Error {
+  override readonly name = 'BenchUsageError';
 }
 
 export interface InputInfo {
@@ -335,7 +342,6 @@ export function verifyTable(path: string): string | undefined {
   return lines.length >= 2 ? undefined : `file table ${path} has no rows`;
 }
 
-export const benchmarks: readonly BenchmarkDefinition[] = [parsePrint, propagate, postLinkSplit, compileScaling];
 
 export interface CompareInput {
   /** An existing file, or generator options for a cached generated module. */

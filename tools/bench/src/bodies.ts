@@ -27,6 +27,33 @@ export interface BodyContext {
   readonly localArray: (f: PlannedFunction, element: IrType) => Value;
   /** Debug type node for an alloca of this type (only with debug info). */
   readonly debugType: (t: IrType) => number | undefined;
+  /** {@link indexReach} of a planned function. */
+  readonly reach: (f: PlannedFunction) => number;
+}
+
+/** Loops run at most this many iterations; the loop variable is added to the index. */
+export const MAX_LOOP_TRIPS = 16;
+
+/**
+ * How far past its index argument a function and the callees it passes its data pointer to may
+ * read or write: each of them adds a loop variable (below {@link MAX_LOOP_TRIPS}) to the index it
+ * got. A private array handed to `f` with an index below `k` needs `k + indexReach(f)` elements:
+ * the kernels are run on GPUs (tools/gpu-check), where an access past a private array is an
+ * illegal address.
+ */
+export function indexReach(f: PlannedFunction, functions: readonly PlannedFunction[], storageOf: (f: PlannedFunction) => IrType, memo: Map<number, number>): number {
+  const known = memo.get(f.id);
+  if (known !== undefined) return known;
+  let below = 0;
+  for (const id of f.callees) {
+    const g = functions[id]!;
+    // Only data callees of the same storage get this function's pointer (others get a temporary).
+    if (g.role === 'init' || g.family !== 'data' || storageOf(g) !== storageOf(f)) continue;
+    below = Math.max(below, indexReach(g, functions, storageOf, memo));
+  }
+  const reach = MAX_LOOP_TRIPS - 1 + below;
+  memo.set(f.id, reach);
+  return reach;
 }
 
 export interface BodyState {
@@ -103,7 +130,10 @@ function arithmetic(s: BodyState): void {
   combine(s, scaled, 'add');
 }
 
-/** A call to a planned callee, with a private temporary when it works on another element type. */
+/**
+ * A call to a planned callee, with a private temporary when it works on another element type:
+ * the callee gets the index modulo 4 and an array long enough for what it reaches from there.
+ */
 function callAction(callee: PlannedFunction): Action {
   return (s) => {
     const fb = s.fb;
@@ -114,15 +144,17 @@ function callAction(callee: PlannedFunction): Action {
     if (callee.family === 'data') {
       const storage = s.ctx.types.storage(callee.kind);
       let data = s.data;
+      let idx = s.idx;
       if (storage !== s.storage) {
-        const arrayType = storage.array(4);
+        const arrayType = storage.array(4 + s.ctx.reach(callee));
         const alloca = fb.alloca(arrayType, 'tmp', s.ctx.debugType(arrayType));
         temp = { alloca, size: arrayType.size };
         fb.lifetime('start', alloca, arrayType.size);
         data = fb.gep(arrayType, alloca, [0, 0], 'arraydecay');
         fb.store(convert(fb, s.cur, ck), valuePointer(fb, storage, data, 0), { tbaa: s.ctx.m.tbaa(ck.tbaaName) });
+        idx = fb.binop('and', s.idx, c(i64, 3), 'idx.tmp');
       }
-      args = [data, s.idx, convert(fb, s.cur, ck)];
+      args = [data, idx, convert(fb, s.cur, ck)];
     } else {
       args = [convert(fb, s.cur, ck), convert(fb, s.x, ck)];
     }
@@ -153,7 +185,7 @@ function loop(s: BodyState, actions: readonly Action[]): void {
   const accSlot = fb.placeholder();
   const iv = c(i64, `%${fb.fresh('iv')}`);
   const acc = c(s.k.value, `%${fb.fresh('acc')}`);
-  const cmp = fb.cmp('icmp ult', iv, c(i64, s.rng.int(2, 16)), 'cmp');
+  const cmp = fb.cmp('icmp ult', iv, c(i64, s.rng.int(2, MAX_LOOP_TRIPS)), 'cmp');
   fb.condBr(cmp, body, end);
   fb.label(body);
   s.idx = fb.binop('add nsw', savedIdx, iv, 'idx');

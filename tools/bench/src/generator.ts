@@ -3,7 +3,7 @@
  * `llvm-link` of several translation units.
  */
 import { syclAspects } from './aspects.js';
-import { convergentCall, emitSegments, localMemory, convert, loadValue, storeValue, valuePointer, type BodyContext, type BodyState } from './bodies.js';
+import { convergentCall, emitSegments, indexReach, localMemory, convert, loadValue, storeValue, valuePointer, type BodyContext, type BodyState } from './bodies.js';
 import { FunctionBuilder, intrinsicAttributes, ModuleEmitter, type DebugScope, type FunctionRef } from './emitter.js';
 import { ArrayType, floatType, globalName, i1, i32, i64, localName, StructType, voidType, type IrType, type Value } from './ir-types.js';
 import { kindInfo, smallConstant } from './kinds.js';
@@ -14,7 +14,7 @@ import { Prng } from './prng.js';
 import { TypeFactory } from './types.js';
 
 /** Bumped whenever the output for given options changes (it keys the benchmark cache). */
-export const generatorVersion = 2;
+export const generatorVersion = 3;
 
 export const spirDataLayout = 'e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64';
 
@@ -56,6 +56,7 @@ class ModulePrinter {
   private readonly aspectNodes: number[];
   private readonly ctx: BodyContext;
   private readonly kernelOfOperator = new Map<number, PlannedFunction>();
+  private readonly reaches = new Map<number, number>();
   private declarationCount = 0;
 
   constructor(private readonly plan: ModulePlan) {
@@ -85,6 +86,7 @@ class ModulePrinter {
       tuCounter: (tu) => this.tuCounter(tu),
       localArray: (f, element) => this.localArray(f, element),
       debugType: (t) => this.debugType(t),
+      reach: (f) => indexReach(f, this.functions, (g) => this.types.storage(g.kind), this.reaches),
     };
   }
 
@@ -456,8 +458,8 @@ class ModulePrinter {
       const x = this.param(f, 2);
       s = { fb, ctx: this.ctx, f, rng, k: kind, storage, data: this.param(f, 0), idx: this.param(f, 1), x, cur: x };
     } else {
-      // Scalar helpers work on a private scratch array.
-      const arrayType = storage.array(8);
+      // Scalar helpers work on a private scratch array, from an index below 8.
+      const arrayType = storage.array(8 + this.ctx.reach(f));
       const scratch = fb.alloca(arrayType, 'scratch', this.debugType(arrayType));
       const data = fb.toAddrSpace(fb.gep(arrayType, scratch, [0, 0], 'arraydecay'), 4, 'scratch.ascast');
       const b = this.param(f, 1);

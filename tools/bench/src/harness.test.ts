@@ -59,6 +59,15 @@ describe('compareCommands', () => {
     expect(r.ratios[0]).toMatchObject({ median: null, note: 'ours failed' });
   });
 
+  it('accepts the exit statuses a command names as success, and only those', async () => {
+    const { runner } = scripted({ ours: [{ wallMs: 5, exitCode: 1 }], llvm: [{ wallMs: 5, exitCode: 2 }] });
+    const answering: CommandSpec = { ...ours, exitCodes: [0, 1] };
+    const strict: CommandSpec = { ...llvm, exitCodes: [0, 1] };
+    const r = await compareCommands([answering, strict], 'x', runner, { runs: 1, warmup: 0, timeoutMs: 1000 });
+    expect(r.commands[0]!.failure).toBeUndefined();
+    expect(r.commands[1]!.failure).toMatchObject({ message: 'exit 2' });
+  });
+
   it('counts a run whose verify check fails as a failure', async () => {
     const { runner } = scripted({ ours: [{ wallMs: 5 }], llvm: [{ wallMs: 5 }] });
     const checked: CommandSpec = { ...ours, verify: () => 'no file table' };

@@ -14,6 +14,8 @@ export interface CommandSpec {
   readonly argv: readonly string[];
   /** Checks a successful run really did its job (e.g. wrote its output); returns a problem or undefined. */
   readonly verify?: (run: { readonly tmpDir: string }) => string | undefined;
+  /** Exit statuses that count as success (default: only 0), for commands whose answer is a status. */
+  readonly exitCodes?: readonly number[];
 }
 
 export interface RunOutcome {
@@ -102,9 +104,9 @@ export function describeFailure(outcome: RunOutcome): string {
   return tail ? `${status}: ${tail}` : status;
 }
 
-/** Whether a run did not end normally with exit status 0. */
-export function failed(outcome: RunOutcome): boolean {
-  return outcome.error !== undefined || outcome.signal !== null || outcome.exitCode !== 0;
+/** Whether a run did not end normally with exit status 0 (or one of `exitCodes`). */
+export function failed(outcome: RunOutcome, exitCodes: readonly number[] = [0]): boolean {
+  return outcome.error !== undefined || outcome.signal !== null || outcome.exitCode === null || !exitCodes.includes(outcome.exitCode);
 }
 
 export async function compareCommands(
@@ -134,7 +136,7 @@ export async function compareCommands(
       try {
         const argv = substitute(command.argv, { input, tmp });
         const outcome = await runner(argv, { timeoutMs: options.timeoutMs });
-        let problem = failed(outcome) ? describeFailure(outcome) : undefined;
+        let problem = failed(outcome, command.exitCodes) ? describeFailure(outcome) : undefined;
         if (problem === undefined && command.verify) problem = command.verify({ tmpDir: tmp });
         if (problem !== undefined) {
           s.failure = { phase, round: measured ? round - options.warmup + 1 : round + 1, message: problem };

@@ -14,7 +14,8 @@ export {
 } from './harness.js';
 export { createProcessRunner, detectMemoryProbe, type MemoryProbe } from './process-runner.js';
 export { median, medianRatio, pairedRatios, growthExponent, describeGrowth } from './stats.js';
-export { benchmarks, runCompare, type BenchmarkDefinition, type BenchmarkReport } from './benchmarks.js';
+export { runCompare, type BenchmarkDefinition, type BenchmarkReport } from './benchmarks.js';
+export { benchmarks } from './registry.js';
 export { renderText, renderMarkdown } from './report.js';
 export { countInstructions, callgrindArgv, parseCollected, renderCounts, type CountReport, type CountResult } from './instruction-count.js';
 export { main } from './main.js';

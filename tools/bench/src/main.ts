@@ -2,7 +2,8 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchmarks, runCompare, toolLabel, type BenchmarkConfig, type BenchmarkReport } from './benchmarks.js';
+import { BenchUsageError, runCompare, toolLabel, type BenchmarkConfig, type BenchmarkReport } from './benchmarks.js';
+import { benchmarks } from './registry.js';
 import type { GeneratorOptions } from './options.js';
 import { OptionError } from './options.js';
 import { writeModuleFile, generateToSize, type SizedGeneratorOptions } from './output.js';
@@ -64,6 +65,7 @@ run options:
   --json  --markdown FILE (append a results section)  --syclkit PATH (default packages/cli/bin/syclkit.js)
   --llvm-opt PATH (default ${defaultLlvmOpt})  --cache-dir DIR  --no-memory
   --out-dir DIR (where the commands' output goes, default the OS temp directory)
+  --binaries DIR (compile-scaling: keep its k<N>.fatbin binaries there; read-scaling: read them)
 `;
 
 interface Parsed {
@@ -77,7 +79,7 @@ interface Parsed {
 const valueOptions = new Set([
   'seed', 'kernels', 'tus', 'functions', 'segments', 'target-size', 'o',
   'runs', 'warmup', 'sizes', 'timeout', 'markdown', 'syclkit', 'llvm-opt', 'cache-dir', 'input', 'label', 'baseline',
-  'out-dir', 'dir', 'files', 'bytes', 'from',
+  'out-dir', 'dir', 'files', 'bytes', 'from', 'binaries',
 ]);
 const flagOptions = new Set(['opaque', 'typed-pointers', 'debug-info', 'g', 'json', 'no-memory', 'help', 'h']);
 
@@ -181,8 +183,10 @@ function benchmarkConfig(p: Parsed, io: BenchIO, deps: BenchDependencies): Bench
   const runs = integer(p, 'runs', 1);
   const warmup = integer(p, 'warmup');
   const outDir = single(p, 'out-dir');
+  const binaries = single(p, 'binaries');
   return {
     benchCli,
+    ...(binaries !== undefined ? { binariesDir: resolve(binaries) } : {}),
     ...(outDir !== undefined ? { outDir: resolve(outDir) } : {}),
     cacheDir: resolve(single(p, 'cache-dir') ?? defaultCacheDir),
     syclkit: syclkitPrefix(resolve(single(p, 'syclkit') ?? defaultSyclkit)),
@@ -332,8 +336,8 @@ export async function main(argv: readonly string[], io: BenchIO = process, deps:
         throw new UsageError(`unknown command '${command}'`);
     }
   } catch (error) {
-    if (error instanceof UsageError || error instanceof OptionError) {
-      io.stderr.write(`bench: error: ${error.message}\n${error instanceof UsageError ? "run 'node tools/bench/dist/cli.js --help' for usage\n" : ''}`);
+    if (error instanceof UsageError || error instanceof OptionError || error instanceof BenchUsageError) {
+      io.stderr.write(`bench: error: ${error.message}\n${error instanceof OptionError ? '' : "run 'node tools/bench/dist/cli.js --help' for usage\n"}`);
       return 2;
     }
     const e = error as NodeJS.ErrnoException;

@@ -6,7 +6,9 @@ import type { CommandResult, Runner, RunOutcome } from './harness.js';
 import { main } from './main.js';
 import { resolveGeneratorOptions } from './options.js';
 import { planModule } from './plan.js';
-import { containerShape, createFiles, filesystemOf, kernelCandidates, postLinkFilesOf, ratioToSum, scalingInput, scalingTargets } from './scaling.js';
+import { filesystemOf } from './host.js';
+import { containerShape, createFiles, kernelCandidates, postLinkFilesOf, scalingInput, scalingTargets } from './scaling.js';
+import { ratioToSum } from './stats.js';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -97,7 +99,8 @@ describe('kernelCandidates', () => {
     const smallNames = small.functions.filter((f) => f.role === 'kernel').map((f) => f.name);
     expect(run.length).toBeGreaterThan(0);
     for (const name of run) expect(bigNames.has(name) && smallNames.includes(name)).toBe(true);
-    for (const e of explain) expect(run).toContain(e.kernel);
+    expect(explain.map((e) => e.kernel).sort()).toEqual([...run].sort());
+    for (const e of explain) expect(e.small).toEqual(expect.arrayContaining([6, 5, 28, 9]));
   });
 });
 
@@ -171,5 +174,57 @@ describe('run compile-scaling', () => {
     const check = report.cases.at(-1).comparison.commands.map((c: { label: string }) => c.label);
     expect(check).toEqual(['check 16 kernels', 'check 8 kernels', 'check 6 kernels']);
     expect(seen.find((a) => a.includes('check'))).toContain('intel_gpu_pvc,nvidia_gpu_sm_80,intel_gpu_dg1');
+  });
+});
+
+describe('run read-scaling', () => {
+  it('reads the binaries of a folder: one kernel of the biggest vs 6 kernels, and check of each', async () => {
+    const dir = tempDir();
+    for (const kernels of [8, 16]) writeFileSync(join(dir, `k${kernels}.fatbin`), container(2, scalingTargets.map((t) => [t, kernels])));
+    writeFileSync(join(dir, 'k6.fatbin'), container(2, scalingTargets.map((t) => [t, 6])));
+    const seen: string[][] = [];
+    const runner: Runner = async (argv) => {
+      seen.push([...argv]);
+      return ok;
+    };
+    const out: string[] = [];
+    const io = { stdout: { write: (s: string) => void out.push(s) }, stderr: { write: () => {} } };
+    const code = await main(['run', 'read-scaling', '--binaries', dir, '--cache-dir', tempDir(), '--runs', '1', '--warmup', '0', '--json'], io, { runner, memory: { kind: 'none', reason: 'test' } });
+    expect(code).toBe(0);
+    const report = JSON.parse(out.join(''));
+    expect(report.cases.map((c: { name: string }) => c.name)).toEqual([
+      'syclkit run: 16 vs 6 kernels',
+      'syclkit explain: 16 vs 6 kernels',
+      'syclkit inspect -kernel: 16 vs 6 kernels',
+      'syclkit inspect (whole binary): 16 vs 6 kernels',
+      'syclkit check, 3 devices',
+    ]);
+    expect(seen.some((a) => a.includes('compile'))).toBe(false); // the 6-kernel binary was there
+    expect(report.cases.at(-1).comparison.commands.map((c: { label: string }) => c.label)).toEqual(['check 16 kernels', 'check 8 kernels', 'check 6 kernels']);
+  });
+
+  it('measures explain with "does not use" (exit 1) accepted when no kernel uses an aspect in both binaries', async () => {
+    const dir = tempDir();
+    for (const kernels of [6, 16]) writeFileSync(join(dir, `k${kernels}.fatbin`), container(2, scalingTargets.map((t) => [t, kernels])));
+    const runner: Runner = async (argv) => ({ ...ok, exitCode: argv.includes('explain') ? 1 : 0 });
+    const out: string[] = [];
+    const io = { stdout: { write: (s: string) => void out.push(s) }, stderr: { write: () => {} } };
+    expect(await main(['run', 'read-scaling', '--binaries', dir, '--cache-dir', tempDir(), '--runs', '1', '--warmup', '0', '--json'], io, { runner, memory: { kind: 'none', reason: 'test' } })).toBe(0);
+    const report = JSON.parse(out.join(''));
+    const explain = report.cases.find((c: { name: string }) => c.name === 'syclkit explain: 16 vs 6 kernels');
+    expect(explain.comparison.commands.map((c: { failure?: unknown; argv: string[] }) => [c.failure ?? null, c.argv.at(-1)])).toEqual([
+      [null, '6'],
+      [null, '6'],
+    ]);
+    expect(report.findings.some((f: string) => /^syclkit explain: no kernel both binaries define uses an aspect in both; measured with \S+ and fp64/.test(f))).toBe(true);
+  });
+
+  it('needs --binaries with at least one binary to read', async () => {
+    const err: string[] = [];
+    const io = { stdout: { write: () => {} }, stderr: { write: (s: string) => void err.push(s) } };
+    expect(await main(['run', 'read-scaling'], io, { runner: async () => ok, memory: { kind: 'none', reason: 'test' } })).toBe(2);
+    expect(err.join('')).toMatch(/read-scaling needs --binaries DIR/);
+    expect(await main(['run', 'read-scaling', '--binaries', tempDir()], io, { runner: async () => ok, memory: { kind: 'none', reason: 'test' } })).toBe(2);
+    expect(err.join('')).toMatch(/holds no k<N>\.fatbin to read/);
   });
 });

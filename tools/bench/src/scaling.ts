@@ -5,16 +5,17 @@
  * of one kernel against the same on a 6-kernel binary) and `check` of every kernel on three
  * devices at every size.
  */
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, statfsSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BenchmarkConfig, BenchmarkDefinition, CaseReport, InputInfo } from './benchmarks.js';
+import { BenchUsageError, type BenchmarkConfig, type BenchmarkDefinition, type CaseReport, type InputInfo } from './benchmarks.js';
 import { growthFindings, inputInfo, llvmParsePrint, ratioFindings, report, runCase } from './benchmarks.js';
 import { describeFailure, failed, type CommandResult, type CommandSpec } from './harness.js';
 import { resolveGeneratorOptions } from './options.js';
 import type { SizedGeneratorOptions } from './output.js';
 import { planModule, transitiveAspects, type ModulePlan } from './plan.js';
-import { describeGrowth, growthExponent, median, pairedRatios } from './stats.js';
+import { describeGrowth, growthExponent, ratioToSum } from './stats.js';
+import { filesystemOf, loadAverage } from './host.js';
 import { formatBytes, formatDuration, formatKilobytes } from './units.js';
 
 /** spir64 (JIT) and two AOT targets, one Intel and one NVIDIA. */
@@ -120,37 +121,6 @@ function verifyContainer(path: string): string | undefined {
   }
 }
 
-// --- the filesystem ----------------------------------------------------------------------------------
-
-const FILESYSTEMS: Readonly<Record<number, string>> = {
-  0xef53: 'ext2/3/4',
-  0x01021994: 'tmpfs',
-  0x58465342: 'xfs',
-  0x9123683e: 'btrfs',
-  0x794c7630: 'overlayfs',
-  0x6969: 'nfs',
-  0x2fc12fc1: 'zfs',
-};
-
-/** `ext2/3/4`, `tmpfs`, …: what holds `dir` (statfs). */
-export function filesystemOf(dir: string): string {
-  try {
-    const type = Number(statfsSync(dir).type);
-    return FILESYSTEMS[type] ?? `filesystem type 0x${type.toString(16)}`;
-  } catch {
-    return 'unknown filesystem';
-  }
-}
-
-/** The 1-minute load average, for the report (`n/a` where /proc/loadavg is missing). */
-export function loadAverage(): string {
-  try {
-    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  } catch {
-    return 'n/a';
-  }
-}
-
 // --- choosing kernels ----------------------------------------------------------------------------------
 
 interface KernelFacts {
@@ -170,12 +140,15 @@ function kernelsOf(plan: ModulePlan): Map<string, KernelFacts> {
   return out;
 }
 
+/** Aspects a generated module's kernels use most (fp64, fp16, atomic64, image), tried after a kernel's own. */
+const commonAspects = [6, 5, 28, 9];
+
 /**
  * Kernels both modules define, in the small module's order: for `run`, those that use no optional
- * feature and need no particular size first; for `explain`, those that use an aspect in both
- * (one both use first), with the aspect to ask about in each.
+ * feature and need no particular size first; for `explain`, each with the aspects to try, those the
+ * plans say it uses first (the compiler's analysis decides; the plan is a hint).
  */
-export function kernelCandidates(small: ModulePlan, big: ModulePlan): { run: string[]; explain: { kernel: string; small: number; big: number }[] } {
+export function kernelCandidates(small: ModulePlan, big: ModulePlan): { run: string[]; explain: { kernel: string; small: number[]; big: number[] }[] } {
   const bigKernels = kernelsOf(big);
   const both = [...kernelsOf(small).values()].flatMap((k) => {
     const other = bigKernels.get(k.name);
@@ -183,14 +156,12 @@ export function kernelCandidates(small: ModulePlan, big: ModulePlan): { run: str
   });
   const plain = (k: KernelFacts): boolean => k.aspects.length === 0 && !k.sized;
   const run = [...both.filter((p) => plain(p.small) && plain(p.big)), ...both.filter((p) => !(plain(p.small) && plain(p.big)))].map((p) => p.small.name);
-  const explain = both.flatMap((p) => {
-    const common = p.small.aspects.find((a) => p.big.aspects.includes(a));
-    if (common !== undefined) return [{ kernel: p.small.name, small: common, big: common, rank: 0 }];
-    if (p.small.aspects.length > 0 && p.big.aspects.length > 0) return [{ kernel: p.small.name, small: p.small.aspects[0]!, big: p.big.aspects[0]!, rank: 1 }];
-    return [];
-  });
-  explain.sort((a, b) => a.rank - b.rank);
-  return { run, explain: explain.map(({ kernel, small, big }) => ({ kernel, small, big })) };
+  const order = (first: readonly number[]): number[] => [...new Set([...first, ...commonAspects])];
+  const explain = both
+    .map((p) => ({ kernel: p.small.name, small: order(p.small.aspects), big: order(p.big.aspects), uses: p.small.aspects.length > 0 && p.big.aspects.length > 0 }))
+    .sort((a, b) => Number(b.uses) - Number(a.uses))
+    .map(({ kernel, small, big }) => ({ kernel, small, big }));
+  return { run, explain };
 }
 
 async function succeeds(config: BenchmarkConfig, argv: readonly string[], timeoutMs: number): Promise<boolean> {
@@ -207,14 +178,6 @@ async function firstThat<T>(candidates: readonly T[], test: (candidate: T) => Pr
 
 function compileArgv(config: BenchmarkConfig, split: 'per_kernel' | 'auto', output: string, input = '{input}'): string[] {
   return [...config.syclkit, 'compile', input, `-fsycl-targets=${scalingTargets.join(',')}`, `-fsycl-device-code-split=${split}`, '-o', output];
-}
-
-/** The median of the per-round ratios of `a` to the sum of `b` and `c`; null when one failed. */
-export function ratioToSum(a: CommandResult, b: CommandResult, c: CommandResult): number | null {
-  if ([a, b, c].some((r) => r.failure !== undefined || r.timesMs.length === 0)) return null;
-  const n = Math.min(a.timesMs.length, b.timesMs.length, c.timesMs.length);
-  const sums = Array.from({ length: n }, (_, i) => b.timesMs[i]! + c.timesMs[i]!);
-  return median(pairedRatios(a.timesMs.slice(0, n), sums));
 }
 
 function command(c: CaseReport, label: string): CommandResult | undefined {
@@ -239,7 +202,9 @@ export const compileScaling: BenchmarkDefinition = {
   defaultSizes: [1000, 2000, 4000, 8000, 16000],
   async run(config) {
     const outRoot = config.outDir ?? tmpdir();
-    const keep = mkdtempSync(join(outRoot, 'syclkit-bench-binaries-'));
+    // With --binaries the binaries stay there (for read-scaling later); else in a folder removed at the end.
+    const keep = config.binariesDir ?? mkdtempSync(join(outRoot, 'syclkit-bench-binaries-'));
+    if (config.binariesDir !== undefined) mkdirSync(keep, { recursive: true });
     const findings: string[] = [`output directory: ${outRoot} (${filesystemOf(outRoot)}); load average at the start: ${loadAverage()}`];
     const sizes = [...(config.sizes ?? this.defaultSizes!)].sort((a, b) => a - b);
     const compileCases: CaseReport[] = [];
@@ -249,6 +214,7 @@ export const compileScaling: BenchmarkDefinition = {
         const input = inputInfo(config, scalingInput(kernels));
         const countFile = join(keep, `files-${kernels}.json`);
         const kept = join(keep, `k${kernels}.fatbin`);
+        if (config.binariesDir !== undefined) rmSync(kept, { force: true }); // made again by this build
         const fallback: FileCount = { files: (3 * kernels + 1) * scalingTargets.length, bytes: input.bytes };
         const commands: CommandSpec[] = [
           {
@@ -288,8 +254,42 @@ export const compileScaling: BenchmarkDefinition = {
       const reads = await readCases(this, config, keep, biggest, binaries, findings);
       return report(this, config, [...compileCases, ...reads], findings);
     } finally {
-      rmSync(keep, { recursive: true, force: true });
+      if (config.binariesDir === undefined) rmSync(keep, { recursive: true, force: true });
     }
+  },
+};
+
+/** `k<N>.fatbin` files of a folder, by N. */
+export function binariesIn(dir: string): Map<number, string> {
+  const out = new Map<number, string>();
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+    const m = /^k(\d+)\.fatbin$/.exec(name);
+    if (m !== null) out.set(Number(m[1]), join(dir, name));
+  }
+  return out;
+}
+
+export const readScaling: BenchmarkDefinition = {
+  name: 'read-scaling',
+  title: "compile-scaling's reading half, on binaries made earlier (--binaries DIR)",
+  measures:
+    '`run`, `explain`, `inspect -kernel` of one kernel of the biggest `k<N>.fatbin` in --binaries DIR vs a 6-kernel binary, the whole-binary `inspect`, and `check` of every kernel on 3 devices for every binary there (made by `compile-scaling --binaries DIR`, or by `syclkit compile` of `generate --kernels N --functions 2N --tus 16 --segments 0` with its options; the 6-kernel one is compiled into DIR when missing).',
+  defaultRuns: 5,
+  defaultWarmup: 1,
+  async run(config) {
+    const dir = config.binariesDir;
+    if (dir === undefined) throw new BenchUsageError('read-scaling needs --binaries DIR holding k<N>.fatbin files');
+    const outRoot = config.outDir ?? tmpdir();
+    const findings: string[] = [`binaries: ${dir} (${filesystemOf(dir)}); load average at the start: ${loadAverage()}`];
+    const binaries = binariesIn(dir);
+    binaries.delete(smallKernels);
+    const sizes = [...binaries.keys()].filter((n) => config.sizes === undefined || config.sizes.includes(n)).sort((a, b) => a - b);
+    const biggest = sizes.pop();
+    if (biggest === undefined) throw new BenchUsageError(`${dir} holds no k<N>.fatbin to read (N > ${smallKernels})`);
+    for (const n of [...binaries.keys()]) if (n !== biggest && !sizes.includes(n)) binaries.delete(n);
+    findings.push(`reading ${binaries.size} binaries (${[...binaries.keys()].sort((a, b) => a - b).join(', ')} kernels); output directory ${outRoot}`);
+    const cases = await readCases(this, config, dir, biggest, binaries, findings, true);
+    return report(this, config, cases, findings);
   },
 };
 
@@ -304,15 +304,18 @@ async function readCases(
   biggest: number,
   binaries: ReadonlyMap<number, string>,
   findings: string[],
+  reuseSmall = false,
 ): Promise<CaseReport[]> {
     const cases: CaseReport[] = [];
     const smallInput = inputInfo(config, scalingInput(smallKernels));
     const small = join(keep, `k${smallKernels}.fatbin`);
-    const compiled = await config.runner(compileArgv(config, 'per_kernel', small, smallInput.path), { timeoutMs: config.timeoutMs });
-    const problem = failed(compiled) ? describeFailure(compiled) : verifyContainer(small);
-    if (problem !== undefined) {
-      findings.push(`reading: compiling the ${smallKernels}-kernel binary failed: ${problem}`);
-      return cases;
+    if (!reuseSmall || !existsSync(small)) {
+      const compiled = await config.runner(compileArgv(config, 'per_kernel', small, smallInput.path), { timeoutMs: config.timeoutMs });
+      const problem = failed(compiled) ? describeFailure(compiled) : verifyContainer(small);
+      if (problem !== undefined) {
+        findings.push(`reading: compiling the ${smallKernels}-kernel binary failed: ${problem}`);
+        return cases;
+      }
     }
     const big = binaries.get(biggest)!;
     const bigInfo: InputInfo = { ...inputInfo(config, scalingInput(biggest)), path: big, bytes: statSync(big).size, origin: 'given' };
@@ -321,13 +324,22 @@ async function readCases(
     const runArgv = (binary: string, kernel: string) => [...config.syclkit, 'run', binary, '-kernel', kernel, '-device', 'intel_gpu_pvc'];
     const runKernel = await firstThat(plans.run.slice(0, 5), async (k) => (await succeeds(config, runArgv(small, k), quick)) && succeeds(config, runArgv(big, k), quick));
     const explainArgv = (binary: string, kernel: string, aspect: number) => [...config.syclkit, 'explain', binary, '-kernel', kernel, '-aspect', String(aspect)];
-    const explain = await firstThat(
-      plans.explain.slice(0, 5),
-      async (e) => (await succeeds(config, explainArgv(small, e.kernel, e.small), quick)) && succeeds(config, explainArgv(big, e.kernel, e.big), quick),
-    );
+    // A (kernel, aspect) that explain explains in the small binary, then an aspect of that kernel in the big one.
+    let explain: { kernel: string; small: number; big: number } | undefined;
+    let bigTries = 8;
+    for (const candidate of plans.explain) {
+      const smallAspect = await firstThat(candidate.small, (a) => succeeds(config, explainArgv(small, candidate.kernel, a), quick));
+      if (smallAspect === undefined) continue;
+      const bigAspect = await firstThat(candidate.big, async (a) => bigTries-- > 0 && succeeds(config, explainArgv(big, candidate.kernel, a), quick));
+      if (bigAspect !== undefined) {
+        explain = { kernel: candidate.kernel, small: smallAspect, big: bigAspect };
+        break;
+      }
+      if (bigTries <= 0) break;
+    }
     const inspectKernel = runKernel ?? plans.run[0];
     const options = { runs: config.runs ?? 5, warmup: config.warmup ?? 1 };
-    const pair = async (name: string, bigArgv: string[] | undefined, smallArgv: string[] | undefined, what: string, target = true): Promise<void> => {
+    const pair = async (name: string, bigArgv: string[] | undefined, smallArgv: string[] | undefined, what: string, target = true, exitCodes?: number[]): Promise<void> => {
       if (bigArgv === undefined || smallArgv === undefined) {
         findings.push(`${name}: not measured (${what})`);
         return;
@@ -338,8 +350,8 @@ async function readCases(
         `${name}: ${biggest} vs ${smallKernels} kernels`,
         bigInfo,
         [
-          { label: `${name} (${biggest} kernels)`, argv: bigArgv },
-          { label: `${name} (${smallKernels} kernels)`, argv: smallArgv },
+          { label: `${name} (${biggest} kernels)`, argv: bigArgv, ...(exitCodes === undefined ? {} : { exitCodes }) },
+          { label: `${name} (${smallKernels} kernels)`, argv: smallArgv, ...(exitCodes === undefined ? {} : { exitCodes }) },
         ],
         undefined,
         options,
@@ -360,12 +372,21 @@ async function readCases(
       runKernel === undefined ? undefined : runArgv(small, runKernel),
       'no kernel both binaries run on intel_gpu_pvc',
     );
-    await pair(
-      'syclkit explain',
-      explain === undefined ? undefined : explainArgv(big, explain.kernel, explain.big),
-      explain === undefined ? undefined : explainArgv(small, explain.kernel, explain.small),
-      'no kernel uses an aspect in both binaries',
-    );
+    if (explain !== undefined) {
+      await pair('syclkit explain', explainArgv(big, explain.kernel, explain.big), explainArgv(small, explain.kernel, explain.small), '');
+    } else {
+      // No kernel both binaries define uses an aspect in both: explain answers "does not use" (exit 1) in one, which reads the same facts.
+      const kernel = plans.explain[0]?.kernel;
+      findings.push(`syclkit explain: no kernel both binaries define uses an aspect in both; measured with ${kernel ?? '(none)'} and fp64, exit status 1 ("does not use") accepted`);
+      await pair(
+        'syclkit explain',
+        kernel === undefined ? undefined : explainArgv(big, kernel, 6),
+        kernel === undefined ? undefined : explainArgv(small, kernel, 6),
+        'no kernel both binaries define',
+        true,
+        [0, 1],
+      );
+    }
     const inspectArgv = (binary: string) => (inspectKernel === undefined ? undefined : [...config.syclkit, 'inspect', '-kernel', inspectKernel, binary]);
     await pair('syclkit inspect -kernel', inspectArgv(big), inspectArgv(small), 'no common kernel');
     await pair('syclkit inspect (whole binary)', [...config.syclkit, 'inspect', big], [...config.syclkit, 'inspect', small], '', false);

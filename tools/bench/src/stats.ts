@@ -1,4 +1,5 @@
 /** Statistics the harness reports; kept free of I/O so they can be checked with made-up timings. */
+import type { CommandResult } from './harness.js';
 
 /** The median; the mean of the two middle values for an even count; NaN for no values. */
 export function median(values: readonly number[]): number {
@@ -72,4 +73,12 @@ export function describeGrowth(exponent: number): string {
   if (!Number.isFinite(exponent)) return 'n/a';
   const k = exponent.toFixed(2);
   return exponent <= linearExponentLimit ? `linear (time ~ size^${k})` : `superlinear (time ~ size^${k})`;
+}
+
+/** The median of the per-round ratios of `a` to the sum of `b` and `c`; null when one failed. */
+export function ratioToSum(a: CommandResult, b: CommandResult, c: CommandResult): number | null {
+  if ([a, b, c].some((r) => r.failure !== undefined || r.timesMs.length === 0)) return null;
+  const n = Math.min(a.timesMs.length, b.timesMs.length, c.timesMs.length);
+  const sums = Array.from({ length: n }, (_, i) => b.timesMs[i]! + c.timesMs[i]!);
+  return median(pairedRatios(a.timesMs.slice(0, n), sums));
 }

@@ -1,5 +1,6 @@
 /** Command-line options of the conformance runner. Every mistake is a UsageError, never a crash. */
 import { availableParallelism } from 'node:os';
+import { didYouMean } from '@syclkit/pass-manager';
 import { parseTierList, TierSpecError, type Tier } from './scored.js';
 import { TOOL_NAME } from './toolchain.js';
 
@@ -80,26 +81,6 @@ export function usage(): string {
   ].join('\n');
 }
 
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-function suggestion(name: string): string {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const spec of OPTION_SPECS) {
-    const d = editDistance(name, spec.name);
-    if (d < bestDistance) [best, bestDistance] = [spec.name, d];
-  }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? `; did you mean '--${best}'?` : '';
-}
-
 export function parseOptions(argv: readonly string[], defaultJobs = availableParallelism()): Options {
   const values = new Map<string, string[]>();
   const flags = new Set<string>();
@@ -117,7 +98,7 @@ export function parseOptions(argv: readonly string[], defaultJobs = availablePar
     const eq = body.indexOf('=');
     const name = eq < 0 ? body : body.slice(0, eq);
     const spec = OPTION_SPECS.find((s) => (long ? s.name === name : s.short === name));
-    if (spec === undefined) throw new UsageError(`unknown option '${long ? `--${name}` : arg}'${suggestion(name)}`);
+    if (spec === undefined) throw new UsageError(`unknown option '${long ? `--${name}` : arg}'${didYouMean(name, OPTION_SPECS.map((spec) => spec.name), '--')}`);
     const display = `--${spec.name}`;
     if (spec.arity === 'flag') {
       if (eq >= 0) throw new UsageError(`option '${display}' does not take a value`);

@@ -45,19 +45,21 @@ describe('finding LLVM', () => {
 });
 
 describe('tool shims', () => {
-  it('runs syclkit for opt, sycl-post-link, sycl-module-split and llvm-split and links the LLVM tools', () => {
-    const llvm = fakeLlvm(join(root, 'llvm'), ['FileCheck', 'not', 'count', 'opt', 'llvm-as', 'llvm-split']);
+  it('runs syclkit for opt, sycl-post-link, sycl-module-split, llvm-split and llc and links the LLVM tools', () => {
+    const llvm = fakeLlvm(join(root, 'llvm'), ['FileCheck', 'not', 'count', 'opt', 'llvm-as', 'llvm-split', 'llc']);
     const fakeSyclkit = join(root, 'syclkit.js');
     writeFileSync(fakeSyclkit, 'console.log(["syclkit", ...process.argv.slice(2)].join(" "));\n');
     const shims = join(root, 'shims');
     mkdirSync(shims);
     const provided = createShimDir(shims, { llvmBin: llvm, syclkitBin: fakeSyclkit, nodePath: process.execPath, toolMap: new Map() });
-    expect(provided).toEqual(['FileCheck', 'count', 'llvm-as', 'llvm-split', 'not', 'opt', 'sycl-module-split', 'sycl-post-link']);
+    expect(provided).toEqual(['FileCheck', 'count', 'llc', 'llvm-as', 'llvm-split', 'not', 'opt', 'sycl-module-split', 'sycl-post-link']);
     expect(execFileSync(join(shims, 'opt'), ['-S', 'a b']).toString()).toBe('syclkit opt -S a b\n');
     expect(execFileSync(join(shims, 'sycl-post-link'), ['-split=auto']).toString()).toBe('syclkit post-link -split=auto\n');
     expect(execFileSync(join(shims, 'sycl-module-split'), []).toString()).toBe('syclkit module-split\n');
     // LLVM's own llvm-split lacks -sycl-split: ours replaces it
     expect(execFileSync(join(shims, 'llvm-split'), ['-sycl-split=auto']).toString()).toBe('syclkit llvm-split -sycl-split=auto\n');
+    // intel/llvm's llc runs SYCL passes inside NVPTX/AMDGPU codegen: ours runs them, then LLVM's llc
+    expect(execFileSync(join(shims, 'llc'), ['-march=nvptx64']).toString()).toBe('syclkit llc -march=nvptx64\n');
     expect(lstatSync(join(shims, 'FileCheck')).isSymbolicLink()).toBe(true);
     expect(readlinkSync(join(shims, 'llvm-as'))).toBe(join(llvm, 'llvm-as'));
   });

@@ -1,6 +1,6 @@
 /**
  * The tools a test's RUN lines find on PATH: a shim directory that goes first on PATH, holding
- * `opt`, `sycl-post-link`, `sycl-module-split` and `llvm-split` scripts that run `syclkit <command>`, and
+ * `opt`, `sycl-post-link`, `sycl-module-split`, `llvm-split` and `llc` scripts that run `syclkit <command>`, and
  * symlinks to everything else in the chosen LLVM bin directory (`FileCheck`, `not`, `count`,
  * `llvm-as`, `llvm-dis`, ...). `--tool-map name=<command>` replaces any of them.
  */
@@ -14,6 +14,8 @@ export const SYCLKIT_TOOLS: Readonly<Record<string, string>> = {
   'sycl-module-split': 'module-split',
   // intel/llvm's llvm-split; only its -sycl-split mode is used by the corpus
   'llvm-split': 'llvm-split',
+  // intel/llvm's llc runs the SYCL NVPTX/AMDGPU passes before LLVM's code generation
+  llc: 'llc',
 };
 
 /** Searched in order when `--llvm-bin` is not given: newest first, so 19 wins over 16. */

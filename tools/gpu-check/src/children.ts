@@ -6,7 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { ContainerReader } from '@syclkit/offload-wrapper';
 import { Runtime, SyclError, kernelArg, openCudaPlatform, type KernelArg } from '@syclkit/runtime';
+import { DEMO_CASES } from './demo-cases.js';
 import type { ParamKind } from './kernel-params.js';
+import type { Comparison } from './numbers.js';
 
 export interface JitTimesResult {
   readonly images: readonly {
@@ -35,9 +37,12 @@ export function jitTimes(fatbin: string, target: string): JitTimesResult {
     if (image.empty || image.entries.length === 0) continue;
     const kernel = image.entries[0]!;
     try {
-      const launch = runtime.queue(device).parallelFor(kernel, [1]);
+      // A range of the required work-group size, where the kernel has one (the check compares dimensions).
+      const required = runtime.resolveKernel(kernel, device).requirements.workGroupSizes[0]?.sizes.map(Number);
+      const range = required ?? [1];
+      const launch = runtime.queue(device).parallelFor(kernel, range);
       const start = performance.now();
-      const again = runtime.queue(device).parallelFor(kernel, [1]);
+      const again = runtime.queue(device).parallelFor(kernel, range);
       const cachedMs = performance.now() - start;
       if (!again.programCacheHit) throw new Error('the second submission missed the program cache');
       images.push({
@@ -71,6 +76,9 @@ export interface FirstLaunchResult {
   readonly sinceProcessStartMs: number;
 }
 
+/** Work-items of the first-launch submission (a 1-D range). */
+export const FIRST_LAUNCH_ITEMS = 1024;
+
 /** Arguments for a kernel whose parameters are `params`: buffers of `items` × 64 bytes, ranges of `items`, ids 0, scalars 1. */
 export function argumentsFor(params: readonly ParamKind[], items: number): KernelArg[] {
   return params.map((param): KernelArg => {
@@ -99,7 +107,7 @@ export function firstLaunch(fatbin: string, target: string, kernel: string, para
   const platformMs = performance.now() - start;
   const params = (JSON.parse(readFileSync(paramsFile, 'utf8')) as Record<string, ParamKind[]>)[kernel];
   if (params === undefined) throw new Error(`${paramsFile} has no parameters for ${kernel}`);
-  const items = 1024;
+  const items = FIRST_LAUNCH_ITEMS;
   const args = argumentsFor(params, items);
   const registered = performance.now();
   const runtime = new Runtime();
@@ -122,4 +130,28 @@ export function firstLaunch(fatbin: string, target: string, kernel: string, para
     firstLaunchMs: done - registered,
     sinceProcessStartMs: done,
   };
+}
+
+export interface DemoCaseResult {
+  readonly kernel: string;
+  readonly image: string;
+  readonly comparison: Comparison;
+}
+
+/** Runs one demo kernel (by its label) from `fatbin` and compares it with the host: what memcheck reruns when a demo launch faults. */
+export function demoCase(fatbin: string, label: string): DemoCaseResult {
+  const c = DEMO_CASES.find((d) => d.label === label || d.kernel === label);
+  if (c === undefined) throw new Error(`no demo kernel ${label} (${DEMO_CASES.map((d) => d.label).join(', ')})`);
+  const cuda = openCudaPlatform();
+  const runtime = new Runtime();
+  const reader = ContainerReader.open(fatbin);
+  try {
+    runtime.registerFatBinary(reader);
+    const run = c.make(1);
+    const launch = runtime.queue(cuda.devices[0]!).parallelFor(c.kernel, [...c.range], run.args);
+    return { kernel: c.label, image: launch.image, comparison: run.check() };
+  } finally {
+    reader.close();
+    cuda.close();
+  }
 }

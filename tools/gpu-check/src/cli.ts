@@ -2,11 +2,11 @@
 /**
  * gpu-check: proof that kernels built by syclkit run on a real GPU (see README.md).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { firstLaunch, jitTimes } from './children.js';
-import { DEVICE_COMMAND, CARRY, pack } from './pack.js';
+import { demoCase, firstLaunch, jitTimes } from './children.js';
+import { CARRY, DATA, DEVICE_COMMAND, pack } from './pack.js';
 import { prepare } from './prepare.js';
 import { runGpuCheck } from './run.js';
 
@@ -17,7 +17,7 @@ const HELP = `usage: gpu-check [all|prepare|run|pack] [options]
                   for the target into --out, with manifest.json (needs LLVM 16's llc)
   run             on the GPU machine: device, ptxas on every PTX image, the demo kernels with data
                   against JavaScript, the requirement check, JIT and first-launch times
-  pack            prepare into ${CARRY}/data and pack node and the built packages beside it, for
+  pack            prepare into ${DATA}, then pack it, node and the built packages into ${CARRY}, for
                   a device call: command '${DEVICE_COMMAND}', carry ["${CARRY}"]
 
 options:
@@ -28,7 +28,10 @@ options:
   --library <path>  run: the CUDA driver library (default libcuda.so.1)
   --ptxas <path>    run: ptxas (default /usr/local/cuda/bin/ptxas, then PATH)
   --no-timings      run: skip the JIT and first-launch timings (child processes)
-  --reuse-data      pack: keep ${CARRY}/data when it has a manifest
+  --budget <s>      run: seconds the run may take before the timings stop (default 540)
+  --sanitizer <p>   run: compute-sanitizer, to rerun a launch that faults under memcheck
+                    (default: $COMPUTE_SANITIZER, /usr/local/cuda/bin, PATH; 'none': never)
+  --reuse-data      pack: keep ${DATA} when it has a manifest
 `;
 
 function option(args: string[], name: string): string | undefined {
@@ -56,9 +59,17 @@ async function main(argv: string[]): Promise<number> {
   const command = args[0] !== undefined && !args[0].startsWith('--') ? args.shift()! : 'all';
   if (command === 'child') {
     const [what, ...rest] = args;
-    const result = what === 'jit-times' ? jitTimes(rest[0]!, rest[1]!) : what === 'first-launch' ? firstLaunch(rest[0]!, rest[1]!, rest[2]!, rest[3]!) : undefined;
+    const result =
+      what === 'jit-times' ? jitTimes(rest[0]!, rest[1]!) : what === 'first-launch' ? firstLaunch(rest[0]!, rest[1]!, rest[2]!, rest[3]!) : what === 'demo' ? demoCase(rest[0]!, rest[1]!) : undefined;
     if (result === undefined) throw new Error(`unknown child '${what}'`);
-    process.stdout.write(JSON.stringify(result));
+    // Into a file when the parent names one: kernels' printf output shares stdout.
+    const target = process.env['GPU_CHECK_RESULT'];
+    if (target === undefined || target === '') {
+      process.stdout.write(JSON.stringify(result));
+    } else {
+      writeFileSync(`${target}.tmp`, JSON.stringify(result));
+      renameSync(`${target}.tmp`, target);
+    }
     return 0;
   }
   const library = option(args, '--library');
@@ -71,25 +82,30 @@ async function main(argv: string[]): Promise<number> {
   const input = option(args, '--in');
   const ptxas = option(args, '--ptxas');
   const timings = !flag(args, '--no-timings');
+  const budgetText = option(args, '--budget');
+  const budgetSeconds = budgetText === undefined ? undefined : Number(budgetText);
+  if (budgetSeconds !== undefined && !(budgetSeconds >= 0)) throw new Error(`--budget must be a number of seconds, got ${budgetText}`);
   const reuseData = flag(args, '--reuse-data');
+  const sanitizerText = option(args, '--sanitizer');
+  const sanitizer = sanitizerText === undefined ? {} : { sanitizer: sanitizerText === 'none' ? (false as const) : sanitizerText };
   if (args.length > 0) throw new Error(`unknown argument '${args[0]}' (gpu-check --help)`);
   switch (command) {
     case 'prepare':
-      prepare({ out: out ?? 'gpu-check-data', log, ...(target === undefined ? {} : { target }), ...(kernels === undefined ? {} : { kernels }) });
+      await prepare({ out: out ?? 'gpu-check-data', log, ...(target === undefined ? {} : { target }), ...(kernels === undefined ? {} : { kernels }) });
       return 0;
     case 'run': {
       if (input === undefined) throw new Error('run needs --in <dir> (the folder prepare wrote)');
-      const report = await runGpuCheck({ input, log, timings, ...(out === undefined ? {} : { out }), ...(ptxas === undefined ? {} : { ptxas }) });
+      const report = await runGpuCheck({ input, log, timings, ...sanitizer, ...(budgetSeconds === undefined ? {} : { budgetSeconds }), ...(out === undefined ? {} : { out }), ...(ptxas === undefined ? {} : { ptxas }) });
       return report.ok ? 0 : 1;
     }
     case 'pack':
-      pack({ log, reuseData, ...(kernels === undefined ? {} : { kernels }) });
+      await pack({ log, reuseData, ...(kernels === undefined ? {} : { kernels }) });
       return 0;
     case 'all': {
       const dir = mkdtempSync(join(tmpdir(), 'gpu-check-'));
       try {
-        prepare({ out: dir, log, ...(target === undefined ? {} : { target }), ...(kernels === undefined ? {} : { kernels }) });
-        const report = await runGpuCheck({ input: dir, log, timings, ...(out === undefined ? {} : { out }), ...(ptxas === undefined ? {} : { ptxas }) });
+        await prepare({ out: dir, log, ...(target === undefined ? {} : { target }), ...(kernels === undefined ? {} : { kernels }) });
+        const report = await runGpuCheck({ input: dir, log, timings, ...sanitizer, ...(budgetSeconds === undefined ? {} : { budgetSeconds }), ...(out === undefined ? {} : { out }), ...(ptxas === undefined ? {} : { ptxas }) });
         return report.ok ? 0 : 1;
       } finally {
         rmSync(dir, { recursive: true, force: true });

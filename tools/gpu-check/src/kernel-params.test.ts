@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { kernelParams } from './kernel-params.js';
-import { pickFirstKernel } from './prepare.js';
+import { pickFirstKernel, pickRefusedKernel } from './prepare.js';
 
 const MODULE = `target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"
 target triple = "spir64-unknown-unknown"
@@ -47,5 +47,10 @@ describe('kernel parameters from device IR', () => {
   it('picks the first kernel without a required work-group size or a sub-group size other than 32', () => {
     expect(pickFirstKernel(MODULE, ['_ZTS1A', '_ZTS1B', '_ZTS1C'])).toBe('_ZTS1C');
     expect(() => pickFirstKernel(MODULE, ['_ZTS1A'])).toThrow(/no kernel without a required work-group size/);
+  });
+
+  it('picks the first kernel requiring a sub-group size of 8 or 16', () => {
+    expect(pickRefusedKernel(MODULE, ['_ZTS1A', '_ZTS1B', '_ZTS1C'])).toEqual({ name: '_ZTS1B', subGroupSize: 16 });
+    expect(pickRefusedKernel(MODULE, ['_ZTS1C'])).toBeUndefined();
   });
 });

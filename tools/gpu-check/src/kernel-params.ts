@@ -3,7 +3,7 @@
  * from the device IR: what a submission must pass, in order. gpu-check uses it to give the
  * kernels of a generated module arguments without knowing them in advance.
  */
-import { DataLayout, parseModule, type Type } from '@syclkit/ir';
+import { DataLayout, parseModule, type Module, type Type } from '@syclkit/ir';
 import type { ScalarType } from '@syclkit/runtime';
 
 export type ParamKind =
@@ -21,7 +21,11 @@ function scalarOf(type: Type): ScalarType | undefined {
 
 /** Kernel name → its parameters, for every kernel (`spir_kernel`) defined in `irText`. */
 export function kernelParams(irText: string, file: string): Map<string, ParamKind[]> {
-  const module = parseModule(irText, { filename: file });
+  return kernelParamsOf(parseModule(irText, { filename: file }), file);
+}
+
+/** {@link kernelParams} of a parsed module. */
+export function kernelParamsOf(module: Module, file: string): Map<string, ParamKind[]> {
   const layout = DataLayout.parse(module.dataLayout);
   const kernels = new Map<string, ParamKind[]>();
   for (const fn of module.functions) {

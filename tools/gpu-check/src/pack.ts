@@ -6,8 +6,10 @@
  * - `app.tar.xz`: the built `dist` of gpu-check and the packages it imports, and the production
  *   dependencies from node_modules — koffi with only its linux-x64 glibc binary —, unpacked over
  *   the working tree there;
- * - `data/`: the fat binaries `gpu-check prepare` compiled here (the GPU machine has no LLVM);
- * - `run.sh`: unpacks, then runs `gpu-check run` with the report under `$OUT`.
+ * - `data.tar.xz`: the fat binaries `gpu-check prepare` compiled here into `.gpu-carry-data/`
+ *   (the GPU machine has no LLVM);
+ * - `run.sh`: unpacks, then runs `gpu-check run` with the report under `$OUT` (and, when a launch
+ *   faults, compute-sanitizer's memcheck report of it there too).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,6 +29,8 @@ export interface PackOptions {
 }
 
 export const CARRY = '.gpu-carry';
+/** Where `pack` has `prepare` write the fat binaries (beside the carry: only their xz travels). */
+export const DATA = '.gpu-carry-data';
 /** The device call's command: run from the repository root there. */
 export const DEVICE_COMMAND = `bash ${CARRY}/run.sh`;
 /** The most a device call may carry with the working tree. */
@@ -99,10 +103,23 @@ mkdir -p "$out" "$bin"
 unxz() { if command -v xz >/dev/null 2>&1; then xz -dc "$1"; else python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$1"; fi; }
 unxz "$carry/node.xz" > "$bin/node" && chmod +x "$bin/node" || { echo "run.sh: cannot unpack node" >&2; exit 2; }
 unxz "$carry/app.tar.xz" | tar -x -C "$root" || { echo "run.sh: cannot unpack app.tar.xz" >&2; exit 2; }
-export PATH="$bin:$PATH"
-echo "gpu-check on $(uname -m): node $(node --version); GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'nvidia-smi not available')"
+mkdir -p "$carry/data" && unxz "$carry/data.tar.xz" | tar -x -C "$carry/data" || { echo "run.sh: cannot unpack data.tar.xz" >&2; exit 2; }
+# CUDA's tools after the machine's own: ptxas, and compute-sanitizer for a launch that faults.
+export PATH="$bin:$PATH:/usr/local/cuda/bin"
+# libcuda.so.1 where the loader does not find it by name (the driver's folder may be a mount).
+if [ -z "\${SYCLKIT_CUDA_DRIVER:-}" ] && ! ldconfig -p 2>/dev/null | grep -q 'libcuda\\.so\\.1 '; then
+  for lib in /usr/local/nvidia/lib64/libcuda.so.1 /usr/local/nvidia/lib/libcuda.so.1 /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1; do
+    if [ -e "$lib" ]; then export SYCLKIT_CUDA_DRIVER="$lib"; break; fi
+  done
+fi
+echo "gpu-check on $(uname -m): node $(node --version); GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'nvidia-smi not available'); memcheck: $(command -v compute-sanitizer 2>/dev/null || echo "no compute-sanitizer on PATH (gpu-check also tries \\$COMPUTE_SANITIZER and /usr/local/cuda-*)")"
 node "$root/tools/gpu-check/dist/cli.js" run --in "$carry/data" --out "$out" 2>&1 | tee "$out/gpu-check.txt"
-exit "\${PIPESTATUS[0]}"
+status=\${PIPESTATUS[0]}
+if [ "$status" -ge 2 ]; then
+  # Set-up failed (no device, no driver library): what the machine has, for the next try.
+  { echo "--- set-up diagnostics"; nvidia-smi 2>&1 | head -15; ldconfig -p 2>/dev/null | grep -i -e libcuda -e nvidia | head; ls -l /usr/local/nvidia/lib64 2>&1 | head; echo "LD_LIBRARY_PATH=\${LD_LIBRARY_PATH:-}"; ls -l /usr/local/cuda/bin/ptxas 2>&1; } 2>&1 | tee -a "$out/gpu-check.txt"
+fi
+exit "$status"
 `;
 
 export interface PackResult {
@@ -112,20 +129,27 @@ export interface PackResult {
   readonly total: number;
 }
 
-export function pack(options: PackOptions): PackResult {
+export async function pack(options: PackOptions): Promise<PackResult> {
   const { log } = options;
   const root = options.root ?? fileURLToPath(new URL('../../../', import.meta.url));
   const carry = join(root, CARRY);
-  const data = join(carry, 'data');
+  const data = join(root, DATA);
   mkdirSync(carry, { recursive: true });
-  const ignored = spawnSync('git', ['-C', root, 'check-ignore', '-q', CARRY]);
-  if (ignored.status !== 0) throw new Error(`${CARRY} is not ignored by git in ${root}: it would travel as part of the working tree and could be committed`);
+  mkdirSync(data, { recursive: true }); // git matches a folder pattern only on an existing folder
+  for (const folder of [CARRY, DATA]) {
+    const ignored = spawnSync('git', ['-C', root, 'check-ignore', '-q', folder]);
+    if (ignored.status !== 0) throw new Error(`${folder} is not ignored by git in ${root}: it would travel as part of the working tree and could be committed`);
+  }
 
   if (!(options.reuseData === true && existsSync(join(data, 'manifest.json')))) {
-    prepare({ out: data, log, ...(options.kernels === undefined ? {} : { kernels: options.kernels }) });
+    await prepare({ out: data, log, ...(options.kernels === undefined ? {} : { kernels: options.kernels }) });
   } else {
-    log(`reusing ${join(CARRY, 'data')} (manifest.json present)`);
+    log(`reusing ${DATA} (manifest.json present)`);
   }
+  // The fat binaries are PTX text with their properties: xz takes them to a few percent.
+  const packed = spawnSync('sh', ['-c', 'tar -c -C "$1" . | xz -T2 -9 > "$2.tmp" && mv "$2.tmp" "$2"', 'sh', data, join(carry, 'data.tar.xz')]);
+  if (packed.status !== 0) throw new Error(`packing ${DATA} failed: ${packed.stderr.toString()}`);
+  rmSync(join(carry, 'data'), { recursive: true, force: true });
 
   const node = options.node ?? process.execPath;
   const stamp = `${realpathSync(node)} ${statSync(node).size} ${statSync(node).mtimeMs}`;

@@ -5,15 +5,19 @@
  * `off` —, all for one `nvidia_gpu_sm_*` target, and writes `manifest.json` beside them.
  *
  * This needs LLVM 16's llc (PTX code generation); the GPU machine has none, so `gpu-check pack`
- * runs this step on the host and carries the fat binaries over.
+ * runs this step on the host and carries the fat binaries over. Where compile keeps device IR for
+ * the target, the images go through `@syclkit/gpu-targets`' AOT back end (see ensurePtxBundle).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ContainerReader } from '@syclkit/offload-wrapper';
+import { ContainerReader, deviceImage, writeContainerFile, type Bundle, type DeviceImage } from '@syclkit/offload-wrapper';
+import { parseModule, type Module } from '@syclkit/ir';
 import { isPtxText } from '@syclkit/runtime';
-import { kernelParams } from './kernel-params.js';
+import { FIRST_LAUNCH_ITEMS, argumentsFor } from './children.js';
+import { EmulationFault, emulateKernel } from './emulate.js';
+import { kernelParamsOf, type ParamKind } from './kernel-params.js';
 
 export interface Manifest {
   readonly target: string;
@@ -28,6 +32,10 @@ export interface Manifest {
     readonly params: string;
     /** The kernel the first-launch timing submits (no required work-group or sub-group size). */
     readonly firstKernel: string;
+    /** The host-side emulation of that launch (emulate.ts): every access inside its object. */
+    readonly firstKernelEmulation?: FirstLaunchEmulation;
+    /** A kernel with a required sub-group size CUDA lacks (8 or 16) and that size, if the module has one. */
+    readonly refusedKernel?: { readonly name: string; readonly subGroupSize: number };
   };
   readonly commands: readonly string[];
   readonly syclkitCommit?: string;
@@ -58,23 +66,70 @@ function run(args: readonly string[], commands: string[], log: (line: string) =>
   log(`  node ${shown}  (${seconds} s)`);
 }
 
-/** The images of a fat binary's `target` bundle that hold code, checked to be PTX. */
-function checkPtxBundle(file: string, target: string): { images: number; empty: number } {
+/** The AOT compiler of `@syclkit/gpu-targets`, as far as prepare uses it. */
+interface GpuAot {
+  compile(request: { input: Uint8Array; inputPath: string; target: string; name: string }): Promise<{ image: Uint8Array; format: number }>;
+}
+
+/**
+ * `@syclkit/gpu-targets`' AOT back end for `target`, when that package is installed (it is the
+ * NVPTX code generation of issue 18); undefined otherwise.
+ */
+async function loadGpuAot(target: string): Promise<GpuAot | undefined> {
+  const name = '@syclkit/gpu-targets';
+  try {
+    const module = (await import(name)) as { gpuAotCompilerFor?: (target: string) => GpuAot };
+    return module.gpuAotCompilerFor?.(target);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks that the images of a fat binary's `target` bundle that hold code are PTX. Where `syclkit
+ * compile` kept device IR for them instead (a compile that does not call the GPU back end yet),
+ * they are compiled to PTX with `@syclkit/gpu-targets`' AOT back end — what compile's AOT step
+ * does with it — and the fat binary is rewritten.
+ */
+async function ensurePtxBundle(file: string, target: string, log: (line: string) => void): Promise<{ images: number; empty: number }> {
   const reader = ContainerReader.open(file);
+  let bundles: Bundle[];
+  let converted = 0;
   try {
     const bundle = reader.bundles.find((b) => b.target === target);
     if (bundle === undefined) throw new Error(`${file}: no ${target} bundle`);
     const full = bundle.images.filter((image) => !image.empty);
     const notPtx = full.filter((image) => !isPtxText(reader.readImageData(image)));
-    if (notPtx.length > 0) {
+    if (notPtx.length === 0) return { images: full.length, empty: bundle.images.length - full.length };
+    const aot = await loadGpuAot(target);
+    if (aot === undefined) {
       throw new Error(
         `${file}: ${notPtx.length} of ${full.length} ${target} images are not PTX (first: ${notPtx[0]!.name}); syclkit compile must generate PTX for nvidia_gpu_sm_* (the NVPTX back end of issue 18, LLVM 16's llc)`,
       );
     }
-    return { images: full.length, empty: bundle.images.length - full.length };
+    log(`  ${file.split('/').pop()}: syclkit compile kept device IR for ${target}; compiling ${notPtx.length} images to PTX with @syclkit/gpu-targets' AOT back end`);
+    bundles = [];
+    for (const b of reader.bundles) {
+      const images: DeviceImage[] = [];
+      for (const image of b.images) {
+        const bytes = image.empty ? new Uint8Array() : reader.readImageData(image);
+        const fields = { name: image.name, target: image.target, entries: image.entries, properties: image.properties, empty: image.empty };
+        if (b.target !== target || image.empty || isPtxText(bytes)) {
+          images.push(deviceImage({ ...fields, image: bytes, format: image.format }));
+          continue;
+        }
+        const out = await aot.compile({ input: bytes, inputPath: image.name, target, name: image.name });
+        images.push(deviceImage({ ...fields, image: out.image, format: out.format }));
+        converted++;
+      }
+      bundles.push({ target: b.target, images });
+    }
   } finally {
     reader.close();
   }
+  writeContainerFile(file, { bundles });
+  log(`  ${file.split('/').pop()}: ${converted} images compiled to PTX`);
+  return ensurePtxBundle(file, target, log);
 }
 
 /** The first kernel whose define line carries no required work-group size and no sub-group size but 32. */
@@ -90,7 +145,47 @@ export function pickFirstKernel(irText: string, kernels: readonly string[]): str
   throw new Error('the generated module has no kernel without a required work-group size');
 }
 
-export function prepare(options: PrepareOptions): Manifest {
+/** The first kernel whose required sub-group size is 8 or 16 (CUDA has only 32), if any. */
+export function pickRefusedKernel(irText: string, kernels: readonly string[]): { name: string; subGroupSize: number } | undefined {
+  const groups = new Map<string, number>();
+  for (const m of irText.matchAll(/^(![\w.]+) = !\{i32 (\d+)\}$/gm)) groups.set(m[1]!, Number(m[2]));
+  for (const m of irText.matchAll(/^define [^\n]*spir_kernel void @([\w$.]+)\([^\n]*$/gm)) {
+    const sg = /!intel_reqd_sub_group_size (![\w.]+)/.exec(m[0])?.[1];
+    const size = sg === undefined ? undefined : groups.get(sg);
+    if (kernels.includes(m[1]!) && (size === 8 || size === 16)) return { name: m[1]!, subGroupSize: size };
+  }
+  return undefined;
+}
+
+/**
+ * Runs the first-launch kernel on the host (emulate.ts) over the work-items and with the
+ * arguments `gpu-check run` launches it with, and refuses it when a work-item would touch memory
+ * outside an object — on the GPU that is CUDA_ERROR_ILLEGAL_ADDRESS, found only after packing.
+ * The first and last work-items go first; a kernel too long to emulate whole within `stepBudget`
+ * instructions is checked as far as the budget goes (`complete: false`).
+ */
+export function emulateFirstLaunch(module: Module, kernel: string, params: readonly ParamKind[], stepBudget = 100_000_000): FirstLaunchEmulation {
+  const n = FIRST_LAUNCH_ITEMS;
+  const order = [...new Set([0, 1, 2, 3, 4, 5, 6, 7, n - 1, n - 2, ...Array.from({ length: n }, (_, i) => i)])].filter((i) => i < n).map((i) => [i]);
+  try {
+    const result = emulateKernel(module, kernel, argumentsFor(params, n), { global: [n], workItems: order, stepBudget });
+    return { workItems: result.workItems, steps: result.steps, printfCalls: result.printfCalls, complete: result.stoppedAt === undefined };
+  } catch (error) {
+    if (error instanceof EmulationFault) throw new Error(`the first-launch kernel would fault on the GPU: ${error.message}`);
+    throw error;
+  }
+}
+
+export interface FirstLaunchEmulation {
+  readonly workItems: number;
+  readonly steps: number;
+  /** printf calls of the emulated work-items. */
+  readonly printfCalls: number;
+  /** Every work-item was emulated (else the step budget ran out first). */
+  readonly complete: boolean;
+}
+
+export async function prepare(options: PrepareOptions): Promise<Manifest> {
   const { out, log } = options;
   const target = options.target ?? 'nvidia_gpu_sm_90';
   const kernels = options.kernels ?? 1000;
@@ -108,7 +203,7 @@ export function prepare(options: PrepareOptions): Manifest {
   for (const split of ['per_kernel', 'auto']) {
     const name = `demo-${split}.fatbin`;
     run([syclkit, 'compile', ...units, ...flags, `-fsycl-device-code-split=${split}`, '-Wno-sycl-aspect-mismatch', '-o', join(out, name)], commands, log);
-    const { images, empty } = checkPtxBundle(join(out, name), target);
+    const { images, empty } = await ensurePtxBundle(join(out, name), target, log);
     log(`  ${name}: ${images} PTX images, ${empty} empty rows`);
     demo[split] = name;
   }
@@ -117,17 +212,23 @@ export function prepare(options: PrepareOptions): Manifest {
   const module = join(out, 'bench.ll');
   run([bench, 'generate', '--seed', String(seed), '--kernels', String(kernels), '-o', module], commands, log);
   const text = readFileSync(module, 'utf8');
-  const params = kernelParams(text, 'bench.ll');
+  const parsed = parseModule(text, { filename: 'bench.ll' });
+  const params = kernelParamsOf(parsed, 'bench.ll');
   writeFileSync(join(out, 'bench-params.json'), JSON.stringify(Object.fromEntries(params)) + '\n');
   const fatbins: Record<string, string> = {};
   for (const split of ['per_kernel', 'off']) {
     const name = `bench-${split}.fatbin`;
     run([syclkit, 'compile', module, ...flags, `-fsycl-device-code-split=${split}`, '-Wno-sycl-aspect-mismatch', '-o', join(out, name)], commands, log);
-    const { images, empty } = checkPtxBundle(join(out, name), target);
+    const { images, empty } = await ensurePtxBundle(join(out, name), target, log);
     log(`  ${name}: ${images} PTX images, ${empty} empty rows`);
     fatbins[split] = name;
   }
   const firstKernel = pickFirstKernel(text, [...params.keys()]);
+  const refusedKernel = pickRefusedKernel(text, [...params.keys()]);
+  const emulation = emulateFirstLaunch(parsed, firstKernel, params.get(firstKernel)!);
+  log(
+    `  first-launch kernel ${firstKernel}: emulated on the host with gpu-check's arguments, ${emulation.workItems} of ${FIRST_LAUNCH_ITEMS} work-items${emulation.complete ? '' : ' (the step budget ran out)'}: every access inside its object (${emulation.steps} instructions, ${emulation.printfCalls} printf calls)`,
+  );
   rmSync(module);
   rmSync(src, { recursive: true, force: true });
 
@@ -135,7 +236,7 @@ export function prepare(options: PrepareOptions): Manifest {
   const manifest: Manifest = {
     target,
     demo,
-    bench: { kernelCount: kernels, seed, fatbins, params: 'bench-params.json', firstKernel },
+    bench: { kernelCount: kernels, seed, fatbins, params: 'bench-params.json', firstKernel, firstKernelEmulation: emulation, ...(refusedKernel === undefined ? {} : { refusedKernel }) },
     commands,
     ...(commit.status === 0 ? { syclkitCommit: commit.stdout.trim() } : {}),
     createdAt: new Date().toISOString(),

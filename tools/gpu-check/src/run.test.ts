@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,11 +27,12 @@ describe('gpu-check run (fake driver, hand-written PTX)', () => {
     expect(text).toMatch(/ok {3}HalfHistogram {3}image shade, grid 1x1x1 block 64x1x1/);
     expect(text).toContain('ok   per_kernel and auto: 5 of 5 kernels give byte-identical results');
     expect(text).toContain('ok   SubgroupReduce: kernel_not_supported: Sub-group size 8 is not supported on the device; driver calls during the submission: none');
+    expect(text).toContain('ok   _ZTS2K2 (generated module, reqd_sub_group_size(16)): kernel_not_supported: Sub-group size 16 is not supported on the device; driver calls during the submission: none');
     expect(text).toContain('gpu-check: all checks passed');
     expect(report.ok).toBe(true);
     expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8'))).toMatchObject({ ok: true, splitsAgree: true });
     if (ptxas !== false) {
-      expect(text).toMatch(/10 images checked with .* 0 rejected/);
+      expect(text).toMatch(/11 images checked with .* 0 rejected/);
       expect(readFileSync(join(out, 'ptxas.log'), 'utf8')).toContain('ok   demo-per_kernel.fatbin:demo_0');
     }
   });
@@ -61,9 +62,63 @@ describe.skipIf(!hasCc || !existsSync(cli))('gpu-check run from the command line
     expect(result.stdout).toMatch(/FAIL Integrate {7}image demo_0/);
     expect(result.stdout).toContain('ok   SubgroupReduce: kernel_not_supported: Sub-group size 8 is not supported on the device; driver calls during the submission: none');
     expect(result.stdout).toMatch(/bench-off\.fatbin: 1 images; cold median [\d.]+ ms \(driver's JIT 0\.25 ms;/);
-    expect(result.stdout).toMatch(/cold {7}per_kernel 2 images: first launch done [\d.]+ ms after registration \(build [\d.]+ ms of image bench_0/);
+    expect(result.stdout).toMatch(/bench-per_kernel\.fatbin: 3 images; cold median/);
+    expect(result.stdout).not.toContain('did not build');
+    expect(result.stdout).toMatch(/cold {7}per_kernel 3 images: first launch done [\d.]+ ms after registration \(build [\d.]+ ms of image bench_0/);
     expect(result.stdout).toMatch(/disk cache off {8}1 images: first launch done/);
     expect(readFileSync(join(out, 'jit-times.tsv'), 'utf8').split('\n')[0]).toBe('fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms');
     expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).firstLaunch).toHaveLength(4);
+  });
+
+  it('runs a launch that faults again under compute-sanitizer memcheck, once, and keeps its report', () => {
+    const library = join(dir, 'libcuda.so.1');
+    if (!existsSync(library)) execFileSync('cc', ['-shared', '-fPIC', '-o', library, fileURLToPath(new URL('../../../packages/runtime/test/fake-libcuda/fake_libcuda.c', import.meta.url))]);
+    // A stand-in for compute-sanitizer: runs the command, then writes a report shaped like memcheck's.
+    const sanitizer = join(dir, 'fake-compute-sanitizer');
+    writeFileSync(
+      sanitizer,
+      [
+        '#!/bin/sh',
+        'if [ "$1" = "--version" ]; then echo "fake compute-sanitizer"; exit 0; fi',
+        'log=""',
+        'while [ $# -gt 0 ]; do case "$1" in --log-file) log="$2"; shift 2;; --tool|--print-limit) shift 2;; *) break;; esac; done',
+        'echo "$*" > "$log.command"',
+        '"$@"; status=$?',
+        'printf "========= COMPUTE-SANITIZER\n========= Invalid __local__ read of size 4 bytes\n=========     at _ZL11interp_2095PU3AS4flf+0x1b0\n=========     by thread (4,0,0) in block (0,0,0)\n=========     Address 0xfffcd0 is out of bounds\n=========     Saved host backtrace up to driver entry point at kernel launch time\n=========         Host Frame: cuLaunchKernel\n========= ERROR SUMMARY: 1 error\n" > "$log"',
+        'exit $status',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    const out = join(dir, 'cli-fault');
+    const result = spawnSync(process.execPath, [cli, 'run', '--in', dir, '--out', out, '--library', library, '--ptxas', '/nonexistent', '--sanitizer', sanitizer], {
+      encoding: 'utf8',
+      env: { ...process.env, FAKE_CUDA_FAULT_KERNEL: '_ZTS2K0' },
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain(
+      'FAIL first launch (cold, per_kernel): child first-launch failed (2): gpu-check: error: CUDA device Fake H100 (syclkit fake libcuda): cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)',
+    );
+    expect(result.stdout).toContain(`  CUDA_ERROR_ILLEGAL_ADDRESS: running first-launch per_kernel again under ${sanitizer} --tool memcheck`);
+    expect(result.stdout).toMatch(/ {2}memcheck \([\d.]+ s, exit 2\), report memcheck-first-launch-per_kernel\.txt:\n {4}Invalid __local__ read of size 4 bytes\n {4}by thread \(4,0,0\) in block \(0,0,0\)\n {4}Address 0xfffcd0 is out of bounds\n {4}ERROR SUMMARY: 1 error\n/);
+    // The other faulting children are not run again: one report is enough, and the budget is shared.
+    expect(result.stdout.match(/running .* again under/g)).toHaveLength(1);
+    expect(result.stdout).toContain('FAIL first launch (cold, off): child first-launch failed (2)');
+    const report = readFileSync(join(out, 'memcheck-first-launch-per_kernel.txt'), 'utf8');
+    expect(report).toContain('========= ERROR SUMMARY: 1 error');
+    expect(report).toContain('--- exit status 2');
+    expect(report).toContain('cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS');
+    expect(readFileSync(join(out, 'memcheck-first-launch-per_kernel.txt.command'), 'utf8')).toMatch(/cli\.js child first-launch .*bench-per_kernel\.fatbin nvidia_gpu_sm_90 _ZTS2K0 .*bench-params\.json/);
+    const json = JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')) as { memcheck: { what: string; fault: string; report: string; status: number }[] };
+    expect(json.memcheck).toEqual([expect.objectContaining({ what: 'first-launch per_kernel', fault: 'CUDA_ERROR_ILLEGAL_ADDRESS', report: 'memcheck-first-launch-per_kernel.txt', status: 2 })]);
+  });
+
+  it('stops the timing children when the time budget is spent, and still writes the reports', () => {
+    const library = join(dir, 'libcuda.so.1');
+    const out = join(dir, 'cli-budget');
+    const result = spawnSync(process.execPath, [cli, 'run', '--in', dir, '--out', out, '--library', library, '--ptxas', '/nonexistent', '--budget', '0'], { encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('FAIL first launch (cold, per_kernel): the time budget is spent: child first-launch not started');
+    expect(result.stdout).toContain('FAIL JIT times of bench-off.fatbin: the time budget is spent: child jit-times not started');
+    expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).ok).toBe(false);
   });
 });

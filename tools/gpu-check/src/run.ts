@@ -6,12 +6,14 @@
  * 3. every demo kernel on the GPU with seeded data, compared with the same computation in
  *    JavaScript, for the per_kernel and the auto split; both splits must give the same bytes;
  * 4. the requirement check firing before anything reaches the driver (required sub-group size 8);
- * 5. JIT time per image, cold (driver cache off), from the driver's disk cache, and from the
- *    runtime's program cache, in child processes;
- * 6. time to first launch on the 1,000-kernel module, per_kernel against off, cold and warm.
+ * 5. time to first launch on the 1,000-kernel module, per_kernel against off, cold and warm;
+ * 6. JIT time per image, cold (an empty driver cache), from the driver's disk cache, and from the
+ *    runtime's program cache, in child processes.
+ * Steps 5 and 6 run in child processes within a time budget, so the reports are written even
+ * when the machine is slower than expected.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +22,9 @@ import { Runtime, SyclError, isPtxText, loadCudaDriver, openCudaPlatform, readPt
 import { DEMO_CASES, REFUSED_CASES } from './demo-cases.js';
 import type { Comparison } from './numbers.js';
 import type { Manifest } from './prepare.js';
-import type { FirstLaunchResult, JitTimesResult } from './children.js';
+import { argumentsFor, type FirstLaunchResult, type JitTimesResult } from './children.js';
+import type { ParamKind } from './kernel-params.js';
+import { findSanitizer, kernelFault, runUnderMemcheck, type MemcheckResult } from './memcheck.js';
 
 export interface RunOptions {
   /** The folder `prepare` wrote (manifest.json and the fat binaries). */
@@ -33,6 +37,17 @@ export interface RunOptions {
   readonly ptxas?: string | false;
   /** Run the timing steps in child processes (default true). */
   readonly timings?: boolean;
+  /**
+   * compute-sanitizer, to run a faulting launch again under memcheck (default: found as
+   * memcheck.ts's findSanitizer says); `false`: never.
+   */
+  readonly sanitizer?: string | false;
+  /**
+   * Seconds the whole run may take (default 540: a device call's command has 600). Timing
+   * children are stopped, and the steps left skipped, when it is spent, so the reports are still
+   * written.
+   */
+  readonly budgetSeconds?: number;
   /** Prints one line of the transcript. */
   readonly log: (line: string) => void;
 }
@@ -132,12 +147,31 @@ function median(values: readonly number[]): number {
 
 const ms = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(value < 10 ? 2 : 1)} ms` : 'n/a');
 
-/** Runs `gpu-check child …` and parses the JSON it prints. */
-function child<T>(args: readonly string[], env: Record<string, string>): T {
-  const cli = fileURLToPath(new URL('./cli.js', import.meta.url));
-  const result = spawnSync(process.execPath, [cli, 'child', ...args], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (result.status !== 0) throw new Error(`child ${args[0]} failed (${result.status}): ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
-  return JSON.parse(result.stdout) as T;
+const CLI = fileURLToPath(new URL('./cli.js', import.meta.url));
+
+interface ChildRun<T> {
+  readonly result: T;
+  /** Lines the child printed on stdout: the kernels' printf output (the result goes to a file). */
+  readonly printed: number;
+}
+
+/**
+ * Runs `gpu-check child …` (for at most `timeoutMs`) and reads the JSON it writes to the file
+ * named by GPU_CHECK_RESULT — not its stdout, where the driver writes what kernels printf.
+ */
+function child<T>(args: readonly string[], env: Record<string, string>, timeoutMs: number): ChildRun<T> {
+  if (timeoutMs < 5000) throw new Error(`the time budget is spent: child ${args[0]} not started`);
+  const dir = mkdtempSync(join(tmpdir(), 'gpu-check-child-'));
+  const resultFile = join(dir, 'result.json');
+  try {
+    const result = spawnSync(process.execPath, [CLI, 'child', ...args], { env: { ...process.env, ...env, GPU_CHECK_RESULT: resultFile }, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: Math.floor(timeoutMs) });
+    if (result.error !== undefined) throw new Error(`child ${args[0]}: ${result.error.message} (time budget)`);
+    if (result.status !== 0) throw new Error(`child ${args[0]} failed (${result.status}): ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
+    if (!existsSync(resultFile)) throw new Error(`child ${args[0]} exited without writing its result`);
+    return { result: JSON.parse(readFileSync(resultFile, 'utf8')) as T, printed: result.stdout.split('\n').filter((line) => line !== '').length };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Everything the run found (written to gpu-check.json). */
@@ -150,11 +184,15 @@ export interface RunReport {
   readonly splitsAgree: boolean | undefined;
   readonly jit: Record<string, unknown>[];
   readonly firstLaunch: Record<string, unknown>[];
+  /** Faulting launches run again under compute-sanitizer's memcheck. */
+  readonly memcheck: Record<string, unknown>[];
   readonly failures: string[];
 }
 
 export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
   const { log } = options;
+  const deadline = performance.now() + (options.budgetSeconds ?? 540) * 1000;
+  const left = (): number => deadline - performance.now();
   const manifest = JSON.parse(readFileSync(join(options.input, 'manifest.json'), 'utf8')) as Manifest;
   const file = (name: string): string => join(options.input, name);
   const arch = `sm_${manifest.target.slice('nvidia_gpu_sm_'.length)}`;
@@ -164,6 +202,41 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     log(`FAIL ${what}`);
   };
   if (options.out !== undefined) mkdirSync(options.out, { recursive: true });
+
+  // A launch that faults is run once more, in a child process, under compute-sanitizer's memcheck.
+  const memcheck: Record<string, unknown>[] = [];
+  let memchecked = false;
+  const diagnose = (what: string, message: string, args: readonly string[], env: Record<string, string>): void => {
+    const fault = kernelFault(message);
+    if (fault === undefined || memchecked) return;
+    memchecked = true;
+    const sanitizer = findSanitizer(options.sanitizer);
+    if (sanitizer === undefined) {
+      log(`  ${fault}: no compute-sanitizer (/usr/local/cuda/bin, PATH, $COMPUTE_SANITIZER) to run ${what} again under memcheck`);
+      memcheck.push({ what, fault, sanitizer: null });
+      return;
+    }
+    const timeout = Math.min(150_000, left() - 20_000);
+    if (timeout < 10_000) {
+      log(`  ${fault}: no time left to run ${what} again under memcheck`);
+      return;
+    }
+    const dir = options.out ?? mkdtempSync(join(tmpdir(), 'gpu-check-memcheck-'));
+    const report = join(dir, `memcheck-${what.replace(/[^\w.-]+/g, '-').replace(/-+$/, '')}.txt`);
+    log(`  ${fault}: running ${what} again under ${sanitizer} --tool memcheck (at most ${Math.round(timeout / 1000)} s) …`);
+    const start = performance.now();
+    let result: MemcheckResult;
+    try {
+      result = runUnderMemcheck(sanitizer, CLI, args, env, report, timeout);
+    } catch (error) {
+      log(`  memcheck could not run: ${error instanceof Error ? error.message : String(error)}`);
+      memcheck.push({ what, fault, sanitizer, error: String(error) });
+      return;
+    }
+    log(`  memcheck (${((performance.now() - start) / 1000).toFixed(1)} s, exit ${String(result.status)}), report ${options.out === undefined ? report : report.split('/').pop()!}:`);
+    for (const line of result.summary) log(`    ${line}`);
+    memcheck.push({ what, fault, sanitizer, report: report.split('/').pop(), status: result.status, summary: result.summary });
+  };
 
   // 1. The device.
   const counting = countingDriver(options.driver ?? loadCudaDriver());
@@ -241,6 +314,7 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
         log(`FAIL ${c.label.padEnd(15)} ${text.split('\n').slice(0, 6).join('\n     ')}`);
         demo.push({ split, kernel: c.label, error: text });
         fail(`${c.label} (${split}) did not run: ${text.split('\n')[0]}`);
+        diagnose(`demo ${c.label} ${split}`, text, ['demo', file(name), c.label], {});
       }
     }
     reader.close();
@@ -282,23 +356,77 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
       if (!ok) fail(`${c.label} was not refused before reaching the driver`);
     }
     reader.close();
+    const generated = manifest.bench.refusedKernel;
+    const benchFatbin = manifest.bench.fatbins['per_kernel'];
+    if (generated !== undefined && benchFatbin !== undefined) {
+      const params = (JSON.parse(readFileSync(file(manifest.bench.params), 'utf8')) as Record<string, ParamKind[]>)[generated.name] ?? [];
+      const benchReader = ContainerReader.open(file(benchFatbin));
+      runtime.registerFatBinary(benchReader);
+      const before = new Map(counting.counts);
+      let outcome = 'ran';
+      try {
+        runtime.queue(device).parallelFor(generated.name, [1024], argumentsFor(params, 1024));
+      } catch (error) {
+        outcome = error instanceof SyclError ? error.render() : String(error);
+      }
+      const calls = [...counting.counts].filter(([name, n]) => n !== (before.get(name) ?? 0)).map(([name]) => name);
+      const expected = `kernel_not_supported: Sub-group size ${generated.subGroupSize} is not supported on the device`;
+      const ok = outcome === expected && calls.length === 0;
+      log(`${ok ? 'ok  ' : 'FAIL'} ${generated.name} (generated module, reqd_sub_group_size(${generated.subGroupSize})): ${outcome}; driver calls during the submission: ${calls.length === 0 ? 'none' : calls.join(', ')}`);
+      refused.push({ kernel: generated.name, outcome, driverCalls: calls });
+      if (!ok) fail(`${generated.name} was not refused before reaching the driver`);
+      benchReader.close();
+    }
   }
   cuda.close();
 
-  // 5 and 6 run in child processes, each a fresh driver and a fresh runtime.
+  // 5 and 6 run in child processes, each a fresh driver and a fresh runtime, within the budget.
   const jit: Record<string, unknown>[] = [];
   const firstLaunch: Record<string, unknown>[] = [];
   if (options.timings !== false) {
-    log('');
-    log('== 5. JIT time per image (child processes; cold = CUDA_CACHE_DISABLE=1, disk = the driver\'s JIT cache filled by a previous process, program cache = the runtime\'s second submission)');
     const cacheDir = mkdtempSync(join(tmpdir(), 'gpu-check-cuda-cache-'));
+    log('');
+    log(`== 5. time to first launch on the ${manifest.bench.kernelCount}-kernel module (child processes: register the fat binary, submit one kernel with arguments, wait for it)`);
+    const first = manifest.bench.firstKernel;
+    for (const [label, env] of [
+      ['cold', { CUDA_CACHE_DISABLE: '1' }],
+      ['disk cache', { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' }],
+    ] as const) {
+      for (const split of ['per_kernel', 'off'] as const) {
+        const name = manifest.bench.fatbins[split];
+        if (name === undefined) continue;
+        const args = ['first-launch', file(name), manifest.target, first, file(manifest.bench.params)];
+        let r: FirstLaunchResult;
+        let printed: number;
+        try {
+          if (label === 'disk cache') child<FirstLaunchResult>(args, env, left());
+          ({ result: r, printed } = child<FirstLaunchResult>(args, env, left()));
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          fail(`first launch (${label}, ${split}): ${message}`);
+          diagnose(`first-launch ${split}`, message, args, { CUDA_CACHE_DISABLE: '1' });
+          continue;
+        }
+        const emulated = manifest.bench.firstKernelEmulation;
+        log(
+          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}; device printf ${printed} lines${emulated === undefined ? '' : ` (host emulation: ${emulated.printfCalls} calls${emulated.complete ? '' : ` in ${emulated.workItems} work-items`})`}`,
+        );
+        firstLaunch.push({ cache: label, split, printedLines: printed, ...r });
+      }
+    }
+    log('');
+    log('== 6. JIT time per image (child processes; cold = an empty driver cache, disk = the same cache in the next process, program cache = the runtime\'s second submission)');
     const tsv: string[] = ['fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms'];
     const jitFatbins = [manifest.demo['per_kernel'], manifest.bench.fatbins['per_kernel'], manifest.bench.fatbins['off']].filter((n): n is string => n !== undefined);
     for (const name of jitFatbins) {
       try {
-        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_DISABLE: '1' });
-        child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
-        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' });
+        // Cold: an empty driver cache of its own (the JIT runs, and writes what it made there);
+        // then the same cache again: every image from the driver's disk cache.
+        const jitCache = mkdtempSync(join(tmpdir(), 'gpu-check-jit-cache-'));
+        const env = { CUDA_CACHE_PATH: jitCache, CUDA_CACHE_DISABLE: '0' };
+        const cold = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left()).result;
+        const warm = child<JitTimesResult>(['jit-times', file(name), manifest.target], env, left()).result;
+        rmSync(jitCache, { recursive: true, force: true });
         const finite = (values: number[]): number[] => values.filter((v) => Number.isFinite(v));
         const coldMs = finite(cold.images.map((i) => i.buildMs));
         const driverMs = finite(cold.images.map((i) => i.driverMs ?? Number.NaN));
@@ -322,30 +450,6 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     }
     if (options.out !== undefined) writeFileSync(join(options.out, 'jit-times.tsv'), tsv.join('\n') + '\n');
 
-    log('');
-    log(`== 6. time to first launch on the ${manifest.bench.kernelCount}-kernel module (child processes: register the fat binary, submit one kernel with arguments, wait for it)`);
-    const first = manifest.bench.firstKernel;
-    for (const [label, env] of [
-      ['cold', { CUDA_CACHE_DISABLE: '1' }],
-      ['disk cache', { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' }],
-    ] as const) {
-      for (const split of ['per_kernel', 'off'] as const) {
-        const name = manifest.bench.fatbins[split];
-        if (name === undefined) continue;
-        let r: FirstLaunchResult;
-        try {
-          if (label === 'disk cache') child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
-          r = child<FirstLaunchResult>(['first-launch', file(name), manifest.target, first, file(manifest.bench.params)], env);
-        } catch (error) {
-          fail(`first launch (${label}, ${split}): ${error instanceof Error ? error.message : String(error)}`);
-          continue;
-        }
-        log(
-          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}`,
-        );
-        firstLaunch.push({ cache: label, split, ...r });
-      }
-    }
     rmSync(cacheDir, { recursive: true, force: true });
   }
 
@@ -358,6 +462,7 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     splitsAgree,
     jit,
     firstLaunch,
+    memcheck,
     failures,
   };
   if (options.out !== undefined) writeFileSync(join(options.out, 'gpu-check.json'), JSON.stringify(report, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value), 2) + '\n');

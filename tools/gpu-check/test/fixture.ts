@@ -31,12 +31,13 @@ const DEMO: Readonly<Record<string, readonly string[]>> = {
 };
 
 const BENCH: Readonly<Record<string, readonly string[]>> = { _ZTS2K0: ['.u64', '.align 8 .b8', '.align 8 .b8', '.align 8 .b8', '.u32'], _ZTS2K1: ['.u64', '.u32'] };
+const BENCH_REFUSED: Readonly<Record<string, readonly string[]>> = { _ZTS2K2: ['.u64'], _ZTS2K3: ['.u64'] };
 
 function image(name: string, kernels: readonly string[], code: string | undefined, requirements: DeviceRequirements = {}): DeviceImage {
   const properties = new PropertySetRegistry();
   addDeviceRequirements(properties, { ...requirements, compileTarget: TARGET });
   properties.ensureSet(PropertySetName.KERNEL_PARAM_OPT_INFO);
-  for (const kernel of kernels) properties.add(PropertySetName.KERNEL_PARAM_OPT_INFO, kernel, bitVectorValue((DEMO[kernel] ?? BENCH[kernel] ?? ['.u64', '.u64']).map(() => false)));
+  for (const kernel of kernels) properties.add(PropertySetName.KERNEL_PARAM_OPT_INFO, kernel, bitVectorValue((DEMO[kernel] ?? BENCH[kernel] ?? BENCH_REFUSED[kernel] ?? ['.u64', '.u64']).map(() => false)));
   return deviceImage({ name, target: TARGET, image: code === undefined ? new Uint8Array() : Buffer.from(code), entries: kernels, properties, empty: code === undefined });
 }
 
@@ -51,6 +52,10 @@ define spir_kernel void @_ZTS2K0(ptr addrspace(1) %a, ptr byval(%"class.sycl::_V
 define spir_kernel void @_ZTS2K1(ptr addrspace(1) %a, i32 %s) {
   ret void
 }
+define spir_kernel void @_ZTS2K2(ptr addrspace(1) %a) !intel_reqd_sub_group_size !0 {
+  ret void
+}
+!0 = !{i32 16}
 `;
 
 /** Writes prepare's output for the fixture into `dir`. */
@@ -63,13 +68,16 @@ export function writeFixture(dir: string): Manifest {
   writeContainerFile(join(dir, 'demo-per_kernel.fatbin'), { bundles: [{ target: TARGET, images: [...demoImages, refused] }] });
   writeContainerFile(join(dir, 'demo-auto.fatbin'), { bundles: [{ target: TARGET, images: [image('nbody', nbody, ptx(pick(nbody))), image('shade', shade, ptx(pick(shade))), refused] }] });
   const benchKernels = Object.keys(BENCH);
-  writeContainerFile(join(dir, 'bench-per_kernel.fatbin'), { bundles: [{ target: TARGET, images: benchKernels.map((k, i) => image(`bench_${i}`, [k], ptx({ [k]: BENCH[k]! }))) }] });
+  const sg16 = image('bench_sg16', ['_ZTS2K2'], undefined, { reqdSubGroupSize: 16 });
+  // A kernel with a required 2-D work-group size: building it takes a 2-D range.
+  const wg2d = image('bench_wg2d', ['_ZTS2K3'], ptx({ _ZTS2K3: ['.u64'] }), { reqdWorkGroupSize: [8n, 4n] });
+  writeContainerFile(join(dir, 'bench-per_kernel.fatbin'), { bundles: [{ target: TARGET, images: [...benchKernels.map((k, i) => image(`bench_${i}`, [k], ptx({ [k]: BENCH[k]! }))), sg16, wg2d] }] });
   writeContainerFile(join(dir, 'bench-off.fatbin'), { bundles: [{ target: TARGET, images: [image('bench_all', benchKernels, ptx(BENCH))] }] });
   writeFileSync(join(dir, 'bench-params.json'), JSON.stringify(Object.fromEntries(kernelParams(BENCH_IR, 'bench.ll'))));
   const manifest: Manifest = {
     target: TARGET,
     demo: { per_kernel: 'demo-per_kernel.fatbin', auto: 'demo-auto.fatbin' },
-    bench: { kernelCount: 2, seed: 1, fatbins: { per_kernel: 'bench-per_kernel.fatbin', off: 'bench-off.fatbin' }, params: 'bench-params.json', firstKernel: '_ZTS2K0' },
+    bench: { kernelCount: 2, seed: 1, fatbins: { per_kernel: 'bench-per_kernel.fatbin', off: 'bench-off.fatbin' }, params: 'bench-params.json', firstKernel: '_ZTS2K0', refusedKernel: { name: '_ZTS2K2', subGroupSize: 16 } },
     commands: [],
     createdAt: '2026-01-01T00:00:00.000Z',
   };

@@ -1,17 +1,18 @@
 import { UnknownTargetError, type DeviceConfig } from '@syclkit/device-config';
 import { ContainerReader } from '@syclkit/offload-wrapper';
 import { deviceFromTarget, loadDeviceDescriptionFile, type Device } from '@syclkit/runtime';
-import { formatOptions, parseArgs, suggest, UsageError, valueOf, type OptionSpec } from '../args.js';
+import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { builtinDevices, cellOf, compatibilityMatrix, containerKernels, formatMatrix, matrixJSON, type CompatibilityMatrix } from '../driver/check.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 import { openFatBinary } from '../driver/fat-binary-input.js';
+import { resolveKernelName } from '../driver/kernel-name.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'devices', kind: 'value', repeatable: true, valueName: '<list>', help: 'Devices to check: built-in targets or aliases, comma-separated (default: every built-in device)' },
   { name: 'device-file', kind: 'value', repeatable: true, valueName: '<file.yaml>', help: 'A device description file (hardware the built-in table lacks) (repeatable)' },
-  { name: 'require', kind: 'value', repeatable: true, valueName: '<kernel>@<device>', help: 'Exit with status 1 unless <kernel> can run on <device> (repeatable): a CI gate' },
+  { name: 'require', kind: 'value', repeatable: true, valueName: '<kernel>@<device>', help: 'Exit with status 1 unless <kernel> (e.g. _ZTS13ScaleVelocity, or ScaleVelocity) can run on <device> (repeatable): a CI gate' },
   { name: 'no-build', help: 'Only the submission check; skip the simulated JIT build of the chosen image' },
   CONFIG_FILE_OPTION,
   { name: 'json', help: 'Print JSON: devices, kernels, one result per pair, the --require verdicts' },
@@ -49,15 +50,6 @@ function deviceNamed(spelling: string, config: DeviceConfig): Device {
   }
 }
 
-/** `Integrate` for `_ZTS9Integrate`, or the name itself. */
-function kernelFor(name: string, kernels: readonly string[], binaries: number): string {
-  if (kernels.includes(name)) return name;
-  const typeinfo = `_ZTS${name.length}${name}`;
-  if (kernels.includes(typeinfo)) return typeinfo;
-  const hint = suggest(name, kernels);
-  throw new CliError(`--require: ${binaries === 1 ? 'the binary has' : 'the binaries have'} no kernel '${name}'${hint === undefined ? '' : `; did you mean '${hint}'?`} (kernels: ${kernels.join(', ')})`);
-}
-
 function deviceFor(name: string, devices: Device[], config: DeviceConfig): Device {
   const known = devices.find((d) => d.name === name || d.targetNames().includes(name));
   if (known !== undefined) return known;
@@ -90,7 +82,7 @@ export const command: Command = {
       const requires = (args.values.get('require') ?? []).map((spec) => {
         const at = spec.lastIndexOf('@');
         if (at <= 0 || at === spec.length - 1) throw new UsageError(`--require needs <kernel>@<device>, got '${spec}'`);
-        return { spec, kernel: kernelFor(spec.slice(0, at), kernels, files.length), device: deviceFor(spec.slice(at + 1), devices, config) };
+        return { spec, kernel: resolveKernelName(spec.slice(0, at), kernels, { prefix: '--require: ', missing: files.length === 1 ? 'the binary has no kernel' : 'the binaries have no kernel' }), device: deviceFor(spec.slice(at + 1), devices, config) };
       });
       const matrix: CompatibilityMatrix = compatibilityMatrix(readers, devices, { config, build: !args.flags.has('no-build') });
       const verdicts = requires.map((r) => ({ ...r, cell: cellOf(matrix, r.kernel, r.device.name)! }));

@@ -10,6 +10,7 @@ import { DEFAULT_MIDDLE_PIPELINE, SPLIT_MODES, compileProgram, linkedPipeline, s
 import { DiagnosticLog, knownDriverCodes } from '../driver/diagnostics.js';
 import { diagnosticsJSON, splitDiagnosticFlags } from '../driver/cli-common.js';
 import { loadPassModules } from '../driver/load-pass.js';
+import { DEFAULT_DEVICE_OBJ, DEVICE_OBJ_KINDS, defaultDeviceObj } from '../driver/device-code.js';
 import { createProgress } from '../driver/progress.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 import { compileToFatObjects, compileUnits, deviceLinkFromCompile } from './link.js';
@@ -26,7 +27,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'load-pass', kind: 'value', repeatable: true, valueName: '<module.js>', help: 'Load a JS module exporting definePass(...) entries; their names work in -passes (repeatable)' },
   { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
-  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step: ir (keep the device IR, default), llvm-spirv or llc; bare: every AOT target (repeatable)' },
+  { name: 'fsycl-device-obj', kind: 'value', joinedOnly: true, valueName: 'spirv|llvmir', help: `What the images of spir64 and Intel targets are: SPIR-V translated by llvm-spirv (spirv), or the device IR (llvmir); default $SYCLKIT_DEVICE_OBJ, else ${DEFAULT_DEVICE_OBJ}` },
+  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step per target, overriding -fsycl-device-obj: ir (keep the device IR), llvm-spirv or llc; bare: every AOT target (repeatable)' },
   {
     name: 'fsycl-allow-device-image-dependencies',
     help: 'Device code dynamic linking: SYCL_EXTERNAL functions are exported from their own images, and calls to them (or to functions no unit defines) are linked at run time, from this binary or a device library',
@@ -239,6 +241,7 @@ export const command: Command = {
         registry,
         output,
         aot: aotMap(args.values.get('aot') ?? []),
+        deviceObj: choiceOf(args, 'fsycl-device-obj', DEVICE_OBJ_KINDS) ?? defaultDeviceObj(),
         ...(saveTemps === undefined ? {} : { saveTemps }),
         ...(wrapperIR === undefined ? {} : { wrapperIR }),
         explainInfo: !args.flags.has('no-explain-info'),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseModule } from '@syclkit/ir';
 import { scratch, syclkit } from '../../test/harness.js';
+import { demoDeviceObj } from './demo.js';
 
 const s = scratch('demo');
 afterAll(() => s.cleanup());
@@ -26,6 +27,29 @@ describe('syclkit demo', () => {
     // Speculative compilation: design bundling succeeds, intel/llvm's grouping refuses a kernel that needs nothing.
     expect(out).toMatch(/syclkit \(design bundling\): \d+ images, kernels grouped by what they require \(and the device_if add-on pair\)\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}ran: /);
     expect(out).toMatch(/--bundling=upstream\): 1 image for all kernels \(and the device_if add-on pair\)\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}threw sycl::exception kernel_not_supported: /);
+  });
+
+  it('says whether its images are SPIR-V or LLVM IR, and how to get the other', async () => {
+    const { deviceObj } = demoDeviceObj();
+    const out = (await syclkit('demo')).out;
+    if (deviceObj === 'spirv') {
+      expect(out).toContain('   Images of spir64 and the Intel targets are SPIR-V (llvm-spirv is installed): llvm-spirv translated\n');
+      expect(out).toContain('For LLVM IR images: -fsycl-device-obj=llvmir.\n');
+    } else {
+      expect(out).toMatch(/ {3}Images are LLVM IR, as -fsycl-device-obj=llvmir makes them: .*\.\n {3}For SPIR-V images, as DPC\+\+ makes them: /);
+      expect(out).toContain('-fsycl-device-obj=llvmir -o app.fatbin -v\n');
+    }
+    const saved = process.env['SYCLKIT_DEVICE_OBJ'];
+    process.env['SYCLKIT_DEVICE_OBJ'] = 'llvmir';
+    try {
+      const ir = (await syclkit('demo')).out;
+      expect(ir).toContain('   Images are LLVM IR, as -fsycl-device-obj=llvmir makes them: SYCLKIT_DEVICE_OBJ=llvmir.\n   For SPIR-V images, as DPC++ makes them: unset SYCLKIT_DEVICE_OBJ (llvm-spirv: apt-get install llvm-spirv-15 llvm-15 (Debian), or bash scripts/setup-llvm.sh).\n');
+      process.env['SYCLKIT_DEVICE_OBJ'] = 'spir';
+      expect(await syclkit('demo')).toMatchObject({ code: 1, err: 'syclkit demo: error: SYCLKIT_DEVICE_OBJ=spir: expected spirv or llvmir\n' });
+    } finally {
+      if (saved === undefined) delete process.env['SYCLKIT_DEVICE_OBJ'];
+      else process.env['SYCLKIT_DEVICE_OBJ'] = saved;
+    }
   });
 
   it('writes the same text every time', async () => {

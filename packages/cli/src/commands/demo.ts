@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { formatDiagnostics } from '@syclkit/pass-manager';
 import { builtinAspectTable } from '@syclkit/device-config';
-import { ContainerReader } from '@syclkit/offload-wrapper';
+import { AotToolError, ContainerReader, canPrintForLlvm, findLlvmSpirvTools } from '@syclkit/offload-wrapper';
 import { Runtime, SyclError, deviceFromTarget, parseDeviceDescription, type Device } from '@syclkit/runtime';
 import { formatOptions, parseArgs, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
@@ -10,6 +10,7 @@ import { compileProgram, makeDirectory, type CompileOptions, type CompileResult 
 import { compatibilityMatrix, formatMatrix } from '../driver/check.js';
 import { answerExplain, factsFromContainer, formatAnswer } from '../driver/explain.js';
 import { SAMPLE_KERNELS, SAMPLE_UNITS } from '../driver/sample.js';
+import { DEVICE_OBJ_ENV, defaultDeviceObj, type DeviceObj } from '../driver/device-code.js';
 import { addOnOf, formatImageSummary } from './compile.js';
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -25,6 +26,8 @@ sub-group size, a SYCL_EXTERNAL function from another file and an if_device_has<
 call), in memory: compile for spir64 and three AOT targets, list the images, the compatibility
 matrix over five devices, an explanation, and kernel submissions to simulated devices — one
 refused with kernel_not_supported, and the speculative-compilation case that must succeed.
+Images of spir64 and the Intel targets are SPIR-V when llvm-spirv is installed (Debian:
+llvm-spirv-15, llvm-15), LLVM IR otherwise; $SYCLKIT_DEVICE_OBJ (spirv or llvmir) decides instead.
 
 options:
 ${formatOptions(OPTIONS)}`;
@@ -41,6 +44,38 @@ function heading(io: CliIO, n: number, title: string, command?: string): void {
 
 function indent(text: string): string {
   return text.replace(/^(?=.)/gm, '   ');
+}
+
+/**
+ * What the demo's images are: `SYCLKIT_DEVICE_OBJ` when set, else SPIR-V when llvm-spirv is
+ * installed and LLVM IR when it is not (the demo must run on a machine without Debian's LLVM).
+ */
+export function demoDeviceObj(env: NodeJS.ProcessEnv = process.env): { deviceObj: DeviceObj; why: string; hint: string } {
+  const get = 'apt-get install llvm-spirv-15 llvm-15 (Debian), or bash scripts/setup-llvm.sh';
+  if ((env[DEVICE_OBJ_ENV] ?? '') !== '') {
+    const deviceObj = defaultDeviceObj(env);
+    return { deviceObj, why: `${DEVICE_OBJ_ENV}=${deviceObj}`, hint: deviceObj === 'spirv' ? '-fsycl-device-obj=llvmir' : `unset ${DEVICE_OBJ_ENV} (llvm-spirv: ${get})` };
+  }
+  let major: number;
+  try {
+    major = findLlvmSpirvTools().llvmMajor;
+  } catch (error) {
+    if (error instanceof AotToolError) return { deviceObj: 'llvmir', why: 'llvm-spirv is not installed', hint: get };
+    throw error;
+  }
+  return canPrintForLlvm(major)
+    ? { deviceObj: 'spirv', why: 'llvm-spirv is installed', hint: '-fsycl-device-obj=llvmir' }
+    : { deviceObj: 'llvmir', why: `syclkit cannot print IR for LLVM ${major}, which the installed llvm-spirv reads, yet`, hint: 'a translator built with LLVM 16 or later' };
+}
+
+function describeDeviceObj({ deviceObj, why, hint }: { deviceObj: DeviceObj; why: string; hint: string }): string {
+  if (deviceObj === 'spirv') {
+    return (
+      `Images of spir64 and the Intel targets are SPIR-V (${why}): llvm-spirv translated\n` +
+      `each one with the options DPC++'s driver passes. For LLVM IR images: ${hint}.\n`
+    );
+  }
+  return `Images are LLVM IR, as -fsycl-device-obj=llvmir makes them: ${why}.\nFor SPIR-V images, as DPC++ makes them: ${hint}.\n`;
 }
 
 async function compile(options: Partial<CompileOptions>): Promise<CompileResult> {
@@ -88,8 +123,11 @@ export const command: Command = {
     );
 
     // 1. Compile.
-    heading(io, 1, 'Compile: link, device_if, aspect propagation, split, AOT filtering, wrap', `syclkit compile ${FILES} -fsycl-targets=${DEMO_TARGETS} -o app.fatbin -v`);
-    const result = await compile({});
+    const format = demoDeviceObj();
+    const objFlag = format.deviceObj === 'llvmir' ? ' -fsycl-device-obj=llvmir' : '';
+    heading(io, 1, 'Compile: link, device_if, aspect propagation, split, AOT filtering, wrap', `syclkit compile ${FILES} -fsycl-targets=${DEMO_TARGETS}${objFlag} -o app.fatbin -v`);
+    const result = await compile({ deviceObj: format.deviceObj });
+    io.stdout.write(indent(describeDeviceObj(format)) + '\n');
     io.stdout.write(indent(formatDiagnostics(result.diagnostics.items)) + '\n');
     io.stdout.write(indent(formatImageSummary(result.report!, (v) => builtinAspectTable.nameOf(v) ?? `aspect ${v}`)));
     io.stdout.write(
@@ -149,7 +187,7 @@ export const command: Command = {
       io,
       5,
       'Speculative compilation: one image for the whole program (-fsycl-device-code-split=off)',
-      `syclkit compile ${FILES} -fsycl-device-code-split=off -o off.fatbin`,
+      `syclkit compile ${FILES} -fsycl-device-code-split=off${objFlag} -o off.fatbin`,
     );
     io.stdout.write(
       indent(
@@ -158,7 +196,7 @@ export const command: Command = {
       ),
     );
     for (const bundling of ['design', 'upstream'] as const) {
-      const off = await compile({ split: 'off', bundling, targets: 'spir64' });
+      const off = await compile({ split: 'off', bundling, targets: 'spir64', deviceObj: format.deviceObj });
       const offReader = ContainerReader.fromBytes(off.container!, { fileName: `off-${bundling}.fatbin` });
       try {
         const runtime = new Runtime();

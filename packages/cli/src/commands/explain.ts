@@ -4,7 +4,8 @@ import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { FactsIndex } from '../driver/facts.js';
-import { answerExplain, answerJSON, factsFromContainer, factsFromUnits, formatAnswer, resolveKernelName, type FactsSource } from '../driver/explain.js';
+import { answerExplain, answerJSON, factsFromContainer, factsFromUnits, formatAnswer, type FactsSource } from '../driver/explain.js';
+import { resolveKernelName } from '../driver/kernel-name.js';
 import { irTextOf } from '../read-module.js';
 import { isElfPath, openFatBinary } from '../driver/fat-binary-input.js';
 

@@ -9,6 +9,7 @@ export const commands: readonly { readonly name: string; readonly summary: strin
   { name: 'explain', summary: 'Why a kernel needs an aspect: the call chain to the instruction that uses it, with source locations', load: async () => (await import('./explain.js')).command },
   { name: 'split-plan', summary: 'For each -fsycl-device-code-split mode: the images, copied functions, sizes, and a recommendation', load: async () => (await import('./split-plan.js')).command },
   { name: 'opt', summary: 'Run a pass pipeline over LLVM IR (drop-in for the opt of intel/llvm tests)', load: async () => (await import('./opt.js')).command },
+  { name: 'llc', summary: "LLVM 16's llc after the SYCL passes intel/llvm's NVPTX/AMDGPU code generators run (drop-in for intel/llvm tests)", load: async () => (await import('./llc.js')).command },
   { name: 'targets', summary: 'List the known device targets (name, aliases, architecture, aspects, sub-group sizes)', load: async () => (await import('./targets.js')).command },
   { name: 'macros', summary: 'Print the -D flags a driver passes for a -fsycl-targets list', load: async () => (await import('./macros.js')).command },
   { name: 'post-link', summary: 'Split device code into images with symbols, properties and file tables (drop-in for sycl-post-link)', load: async () => (await import('./post-link.js')).command },

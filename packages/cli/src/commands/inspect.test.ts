@@ -1,7 +1,18 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PropertySetRegistry, addDeviceRequirements, bitVectorValue, uint32ArrayValue, uint32Value, writePropertySetRegistry, type DeviceRequirements } from '@syclkit/formats';
+import {
+  PropertySetRegistry,
+  SpirvOp,
+  addDeviceRequirements,
+  bitVectorValue,
+  encodeSpirvInstruction,
+  spirvStringWords,
+  uint32ArrayValue,
+  uint32Value,
+  writePropertySetRegistry,
+  type DeviceRequirements,
+} from '@syclkit/formats';
 import { ContainerReader } from '@syclkit/offload-wrapper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSyclkit } from '../testing.js';
@@ -187,6 +198,60 @@ describe('syclkit inspect', () => {
   it('documents its options in --help', async () => {
     const { code, out } = await syclkit('inspect', '--help');
     expect(code).toBe(0);
-    for (const option of ['-json', '-diff', '-exit-code', '-properties', '-verify']) expect(out).toContain(option);
+    for (const option of ['-json', '-diff', '-exit-code', '-properties', '-verify', '-extract']) expect(out).toContain(option);
+  });
+
+  it('writes every non-empty image to <dir>/<image name>.<ext> with -extract, like clang-offload-extract', async () => {
+    const out = path('extracted');
+    const result = await syclkit('inspect', v1, '-extract', out);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toBe(
+      [
+        `${join(out, 'a_0.ll')}  (spir64, ${module('K1').length} bytes)`,
+        `${join(out, 'a_1.ll')}  (spir64, ${module('K2').length} bytes)`,
+        `${join(out, 'a_1.intel_gpu_dg1.ll')}  (intel_gpu_dg1, ${module('K2').length} bytes)`,
+        `3 images written to ${out}; 1 empty image (filtered out, no code) not written`,
+        '',
+      ].join('\n'),
+    );
+    expect(readFileSync(join(out, 'a_0.ll'), 'utf8')).toBe(module('K1'));
+    const json = JSON.parse((await syclkit('inspect', v1, '-extract', out, '-json')).out) as { written: { image: string; file: string; format: string }[]; empty: string[] };
+    expect(json.written.map((w) => [w.image, w.format])).toEqual([
+      ['a_0', 'll'],
+      ['a_1', 'll'],
+      ['a_1', 'll'],
+    ]);
+    expect(json.empty).toEqual(['intel_gpu_dg1/a_0']);
+    expect(await syclkit('inspect', '-diff', v1, v2, '-extract', out)).toMatchObject({ code: 2, err: 'syclkit inspect: error: -extract writes the images of one container; it does not combine with -diff\n' });
+  });
+
+  it("shows each SPIR-V image's version, capabilities and entry points, and extracts it as .spv", async () => {
+    const words = [
+      0x07230203, 0x00010400, (6 << 16) | 14, 5, 0,
+      ...encodeSpirvInstruction(SpirvOp.Capability, [6]),
+      ...encodeSpirvInstruction(SpirvOp.Capability, [10]),
+      ...encodeSpirvInstruction(SpirvOp.MemoryModel, [2, 2]),
+      ...encodeSpirvInstruction(SpirvOp.EntryPoint, [6, 3, ...spirvStringWords('K1')]),
+      ...encodeSpirvInstruction(SpirvOp.TypeVoid, [1]),
+      ...encodeSpirvInstruction(33, [2, 1]),
+      ...encodeSpirvInstruction(SpirvOp.Function, [1, 3, 0, 2]),
+      ...encodeSpirvInstruction(SpirvOp.Label, [4]),
+      ...encodeSpirvInstruction(253, []),
+      ...encodeSpirvInstruction(SpirvOp.FunctionEnd, []),
+    ];
+    const spv = Buffer.alloc(words.length * 4);
+    words.forEach((word, i) => spv.writeUInt32LE(word >>> 0, 4 * i));
+    writeFileSync(path('k1.spv'), spv);
+    const table = file('spv.table', `[Code|Symbols]\n${path('k1.spv')}|${file('k1.sym', 'K1\n')}\n`);
+    const fatbin = path('spv.fatbin');
+    expect((await syclkit('wrap', table, '-o', fatbin)).code).toBe(0);
+    const { out } = await syclkit('inspect', fatbin);
+    expect(out).toContain('  image k1: spirv, 120 bytes\n    kernels: K1\n    SPIR-V 1.4, Physical64 OpenCL, by Khronos LLVM/SPIR-V Translator 14\n      capabilities: Kernel, Float64\n      entry points: Kernel K1\n');
+    const json = JSON.parse((await syclkit('inspect', fatbin, '-json')).out) as { bundles: { images: { spirv: unknown }[] }[] };
+    expect(json.bundles[0]!.images[0]!.spirv).toEqual({ version: '1.4', generator: 'Khronos LLVM/SPIR-V Translator 14', memoryModel: 'Physical64 OpenCL', capabilities: ['Kernel', 'Float64'], extensions: [], entryPoints: [{ executionModel: 'Kernel', name: 'K1', executionModes: [] }] });
+    const extracted = await syclkit('inspect', fatbin, '-extract', path('spv-out'));
+    expect(extracted.out).toBe(`${join(path('spv-out'), 'k1.spv')}  (spir64, 120 bytes)\n1 image written to ${path('spv-out')}\n`);
+    expect(readFileSync(join(path('spv-out'), 'k1.spv'))).toEqual(spv);
   });
 });

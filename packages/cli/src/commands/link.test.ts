@@ -17,6 +17,7 @@ import { REGISTRATION_STUB_SOURCE, registrationDump } from '../driver/registrati
 const TARGETS = '-fsycl-targets=spir64,intel_gpu_pvc,intel_gpu_dg1';
 const hasTools = findLlvmTool('llc') !== undefined && existsSync('/usr/bin/cc') && existsSync('/usr/bin/ar');
 const llvmAr = findLlvmTool('llvm-ar');
+const bundler = ['/usr/bin/clang-offload-bundler-16', '/usr/lib/llvm-16/bin/clang-offload-bundler'].find((p) => existsSync(p));
 const s = scratch('link');
 let units: string[] = [];
 const matrixOf = (text: string): string => text.split('\n').slice(1).join('\n');
@@ -25,7 +26,7 @@ function cc(args: string[]): void {
   execFileSync('cc', args, { cwd: s.dir });
 }
 
-describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', () => {
+describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     units = writeSample(s.dir);
     for (const unit of units) {
@@ -35,7 +36,7 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', (
     execFileSync('ar', ['rcs', s.path('libtonemap.a'), 'tonemap.o'], { cwd: s.dir });
     const r = await syclkit('compile', ...units, TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app.fatbin'));
     expect(r.code).toBe(0);
-  });
+  }, 120_000);
   afterAll(() => s.cleanup());
 
   it('compile -c writes a relocatable fat object holding the unit\'s IR byte for byte, and its symbols', () => {
@@ -85,6 +86,29 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', (
     const r = await syclkit('link', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap_llvm.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app_llvm'));
     expect([r.code, r.err]).toEqual([0, '']);
     expect(matrixOf((await syclkit('check', s.path('app_llvm'))).out)).toBe(matrixOf((await syclkit('check', s.path('app.fatbin'))).out));
+  });
+
+  it.skipIf(bundler === undefined || findLlvmTool('llvm-objcopy') === undefined || findLlvmTool('llvm-as') === undefined)('links a fat object clang-offload-bundler-16 made (its openmp bundle renamed to sycl by llvm-objcopy-16)', async () => {
+    // Upstream LLVM 16's bundler refuses the kind 'sycl'; the layout is the same for every kind.
+    execFileSync(findLlvmTool('llvm-as')!, [s.path('nbody.ll'), '-o', s.path('nbody.bc')]);
+    execFileSync(findLlvmTool('llc')!, ['-filetype=obj', '-o', s.path('empty_host.o')], { input: 'target triple = "x86_64-unknown-linux-gnu"\n' });
+    execFileSync(bundler!, ['-type=o', '-targets=openmp-spir64-unknown-unknown,host-x86_64-unknown-linux-gnu', `-input=${s.path('nbody.bc')}`, `-input=${s.path('empty_host.o')}`, `-output=${s.path('tool.o')}`]);
+    execFileSync(findLlvmTool('llvm-objcopy')!, ['--rename-section', '__CLANG_OFFLOAD_BUNDLE__openmp-spir64-unknown-unknown=__CLANG_OFFLOAD_BUNDLE__sycl-spir64-unknown-unknown', s.path('tool.o')]);
+    const fat = readFatObject(new Uint8Array(readFileSync(s.path('tool.o'))), 'tool.o');
+    expect(Buffer.from(fat.bundles[0]!.data).equals(readFileSync(s.path('nbody.bc')))).toBe(true);
+    const r = await syclkit('link', s.path('tool.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app_tool'));
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(matrixOf((await syclkit('check', s.path('app_tool'))).out)).toBe(matrixOf((await syclkit('check', s.path('app.fatbin'))).out));
+  });
+
+  it('--json reports the members linked and the registered images', async () => {
+    const r = await syclkit('link', s.path('shade.o'), s.path('libtonemap.a'), '-Wno-sycl-aspect-mismatch', '--json', '-o', s.path('json_app'));
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.out) as { ok: boolean; members: { file: string; because: string }[]; suppliedMain: boolean; bundles: { target: string; images: { kernels: string[] }[] }[] };
+    expect(report.ok).toBe(true);
+    expect(report.members).toEqual([{ file: `${s.path('libtonemap.a')}(tonemap.o)`, because: '_Z7tonemapf' }]);
+    expect(report.suppliedMain).toBe(true);
+    expect(report.bundles.map((b) => b.target)).toEqual(['spir64']);
   });
 
   it('pulls in no archive member the program does not need', async () => {
@@ -183,6 +207,23 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', (
       expect(r2.code).toBe(0);
       await refused([s.path('win.o')], `${s.path('win.o')}: error: a fat object for host 'x86_64-unknown-freebsd' (bundle 'host-x86_64-unknown-freebsd'); this link is for host 'x86_64-unknown-linux-gnu'\n`);
     });
+  });
+
+  it('-host-object puts a real host object under the device IR; its main runs, and run submits to the executable', async () => {
+    writeFileSync(s.path('tu_host.c'), `#include <stdio.h>\nvoid ${kernelInfoSymbol('_ZTS9Integrate')}(void) {}\nint main(void) { puts("tu main"); return 0; }\n`);
+    cc(['-c', 'tu_host.c']);
+    const c = await syclkit('compile', '-c', s.path('nbody.ll'), '-host-object', s.path('tu_host.o'), '-o', s.path('tu_fat.o'));
+    expect([c.code, c.err]).toEqual([0, '']);
+    const fat = readFatObject(new Uint8Array(readFileSync(s.path('tu_fat.o'))));
+    expect(fat.elf.symbols().some((sym) => sym.name === 'main')).toBe(true);
+    const r = await syclkit('link', s.path('tu_fat.o'), '-fsycl-targets=spir64,intel_gpu_dg1', '-o', s.path('tu_app'));
+    expect([r.code, r.err]).toEqual([0, '']);
+    expect(execFileSync(s.path('tu_app')).toString()).toBe('tu main\n');
+    const ok = await syclkit('run', s.path('tu_app'), '-kernel', '_ZTS9Integrate', '-device', 'intel_gpu_dg1', '-range', '64');
+    expect(ok.code).toBe(0);
+    const refused = await syclkit('run', s.path('tu_app'), '-kernel', '_ZTS13ScaleVelocity', '-device', 'intel_gpu_dg1', '-range', '64');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('Required aspect fp64 is not supported on the device');
   });
 
   it('the demo kernels are all in the linked program', async () => {

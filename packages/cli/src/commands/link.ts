@@ -1,6 +1,6 @@
 import { formatDiagnostics, parseDiagnosticFlags } from '@syclkit/pass-manager';
 import { builtinAspectTable } from '@syclkit/device-config';
-import { formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
+import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isArchive, isElf } from '@syclkit/objects';
@@ -14,6 +14,7 @@ import { DEFAULT_HOST_TRIPLE } from '../driver/link-inputs.js';
 import { createProgress } from '../driver/progress.js';
 import { passRegistry } from '../passes.js';
 import { formatImageSummary } from './compile.js';
+import { DEVICE_OBJ_KINDS } from '../driver/device-code.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 
 /** Options of the device compile that `link` (and `compile -c`/`-fsycl-link`) pass on. */
@@ -22,7 +23,8 @@ export const DEVICE_OPTIONS: readonly OptionSpec[] = [
   { name: 'fsycl-fixed-targets', kind: 'value', joinedOnly: true, valueName: '<list>', help: 'All device code runs only on these targets' },
   { name: 'fsycl-device-code-split', kind: 'value', joinedOnly: true, valueName: 'per_kernel|per_source|off|auto', help: 'Minimum split of kernels into images (default auto; per_source with -fno-sycl-rdc)' },
   CONFIG_FILE_OPTION,
-  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step: ir (default), llvm-spirv or llc (repeatable)' },
+  { name: 'fsycl-device-obj', kind: 'value', joinedOnly: true, valueName: 'spirv|llvmir', help: 'What the images of spir64 and Intel targets are: SPIR-V (llvm-spirv) or the device IR; default $SYCLKIT_DEVICE_OBJ, else as compile' },
+  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step per target, overriding -fsycl-device-obj: ir, llvm-spirv or llc (repeatable)' },
   { name: 'fsycl-allow-device-image-dependencies', help: 'Device code dynamic linking: calls to functions no input defines are imported at run time' },
   { name: 'bundling', kind: 'value', joinedOnly: true, valueName: 'design|upstream', help: 'Bundle kernels by requirements (design, default) or as intel/llvm does (upstream)' },
   { name: 'no-explain-info', help: "Leave out the facts 'syclkit explain' reads" },
@@ -89,7 +91,9 @@ export function deviceCompileOptions(args: ParsedArgs, io: CliIO, diagnosticFlag
   }
   const targets = valueOf(args, 'fsycl-targets');
   const fixed = valueOf(args, 'fsycl-fixed-targets');
+  const deviceObj = choiceOf(args, 'fsycl-device-obj', DEVICE_OBJ_KINDS);
   return {
+    ...(deviceObj === undefined ? {} : { deviceObj }),
     ...(targets === undefined ? {} : { targets }),
     ...(fixed === undefined ? {} : { fixedTargets: fixed }),
     ...(split === undefined ? {} : { split: split as DeviceCodeSplit }),

@@ -3,9 +3,9 @@ import {
   driverMacros,
   formatMacroFlags,
   parseSyclTargets,
-  renderDiagnostic,
   type TraitSemantics,
 } from '@syclkit/device-config';
+import { formatDiagnostic } from '@syclkit/pass-manager';
 import { formatOptions, parseArgs, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import { writeFileAtomic } from '../io.js';
@@ -69,7 +69,7 @@ export const command: Command = {
     const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
     const { targets, diagnostics } = parseSyclTargets(config, valueOf(args, 'fsycl-targets') ?? 'spir64');
     const errors = diagnostics.filter((d) => d.severity === 'error');
-    for (const warning of diagnostics.filter((d) => d.severity !== 'error')) io.stderr.write(`syclkit macros: ${renderDiagnostic(warning)}\n`);
+    for (const warning of diagnostics.filter((d) => d.severity !== 'error')) io.stderr.write(`syclkit macros: ${formatDiagnostic(warning, { showCodes: false })}`);
     if (errors.length > 0) throw new CliError(errors.map((d) => d.message).join('\nsyclkit macros: error: '));
     if (targets.length === 0) throw new CliError('no SYCL targets given');
     const lines = formatMacroFlags(driverMacros(config, targets, { semantics: semantics as TraitSemantics }));

@@ -58,7 +58,10 @@ function usage(registry: PassRegistry): string {
     'usage: syclkit opt [options] [<input.ll>|-]\n\n' +
     'Reads LLVM IR (text, or bitcode when llvm-dis is installed), runs a pass pipeline and writes\n' +
     "the result; a drop-in for the 'opt' of intel/llvm's tests. Without -passes it is a parse/print\n" +
-    "round trip identical to LLVM 16 'opt -S'.\n\noptions:\n" +
+    "round trip identical to LLVM 16 'opt -S'.\n\n" +
+    "LLVM's legacy spellings are accepted: -<pass> adds a registered pass (in command-line order,\n" +
+    'not together with -passes); -bugpoint-enable-legacy-pm is ignored; -enable-new-pm=0 (an LLVM\n' +
+    '<= 15 command line) and -opaque-pointers=0 read typed pointers as typed.\n\noptions:\n' +
     formatOptions(BASE_OPTIONS) +
     (flagSpecs.length > 0 ? '\npass options (cl::opt style, -name=value):\n' + formatOptions(flagSpecs) : '')
   );
@@ -88,12 +91,47 @@ async function registryFor(argv: readonly string[]): Promise<PassRegistry> {
   return createRegistry({ unitKinds: [moduleKind, functionKind], passes: [] });
 }
 
-/** Splits argv into our options and `-W...`-style / pass `cl::opt` flags. */
-function splitArgs(argv: readonly string[], registry: PassRegistry): { ours: string[]; passFlags: [string, string | undefined][]; diagFlags: string[] } {
+/**
+ * Spellings of LLVM's legacy pass manager that intel/llvm's RUN lines still use:
+ * `-bugpoint-enable-legacy-pm` and `-enable-new-pm=0` select it (the latter, an LLVM <= 15 tool,
+ * also reads typed pointers as typed, like `-opaque-pointers=0`), and `-<pass>` adds a pass to
+ * the pipeline in command-line order.
+ */
+interface LegacySpellings {
+  passes: string[];
+  typedPointers: boolean;
+}
+
+const FALSE = /^(0|false)$/i;
+
+function legacySpelling(name: string, value: string | undefined, registry: PassRegistry, legacy: LegacySpellings): boolean {
+  if (name === 'bugpoint-enable-legacy-pm') return true;
+  if (name === 'enable-new-pm') {
+    if (value !== undefined && FALSE.test(value)) legacy.typedPointers = true;
+    return true;
+  }
+  if (name === 'opaque-pointers') {
+    legacy.typedPointers = value !== undefined && FALSE.test(value);
+    return true;
+  }
+  if (value !== undefined || !/^[a-z][a-z0-9-]*$/.test(name)) return false;
+  try {
+    registry.parse(name);
+  } catch {
+    return false;
+  }
+  legacy.passes.push(name);
+  return true;
+}
+
+/** Splits argv into our options, `-W...`-style / pass `cl::opt` flags and legacy pass spellings. */
+function splitArgs(argv: readonly string[], registry: PassRegistry): { ours: string[]; passFlags: [string, string | undefined][]; diagFlags: string[]; legacy: LegacySpellings } {
   const passFlagNames = new Map(registry.commandLineFlags().map((f) => [f.name, f]));
   const ours: string[] = [];
   const passFlags: [string, string | undefined][] = [];
   const diagFlags: string[] = [];
+  const legacy: LegacySpellings = { passes: [], typedPointers: false };
+  const ourNames = new Set(BASE_OPTIONS.flatMap((o) => [o.name, ...(o.aliases ?? [])]));
   for (const arg of argv) {
     const m = /^--?([^=]+)(?:=(.*))?$/.exec(arg);
     if (m && passFlagNames.has(m[1]!)) {
@@ -104,9 +142,10 @@ function splitArgs(argv: readonly string[], registry: PassRegistry): { ours: str
       diagFlags.push(arg);
       continue;
     }
+    if (m && !ourNames.has(m[1]!) && legacySpelling(m[1]!, m[2], registry, legacy)) continue;
     ours.push(arg);
   }
-  return { ours, passFlags, diagFlags };
+  return { ours, passFlags, diagFlags, legacy };
 }
 
 export const command: Command = {
@@ -114,7 +153,7 @@ export const command: Command = {
   summary: 'Run a pass pipeline over LLVM IR (drop-in for the opt of intel/llvm tests)',
   async run(argv, io) {
     const registry = await registryFor(argv);
-    const { ours, passFlags, diagFlags } = splitArgs(argv, registry);
+    const { ours, passFlags, diagFlags, legacy } = splitArgs(argv, registry);
     const args = parseArgs(ours, BASE_OPTIONS);
     if (args.flags.has('help')) {
       io.stdout.write(usage(registry));
@@ -125,8 +164,11 @@ export const command: Command = {
       return 0;
     }
     if (args.positionals.length > 1) throw new UsageError(`expected one input file, got ${args.positionals.length}`);
-    const pipelineText = valueOf(args, 'passes') ?? '';
-    const nodes = registry.parse(pipelineText, { source: '-passes' });
+    const pipelineText = valueOf(args, 'passes');
+    if (pipelineText !== undefined && legacy.passes.length > 0) {
+      throw new UsageError(`cannot specify passes via both -${legacy.passes[0]!} and -passes (as in LLVM's opt)`);
+    }
+    const nodes = pipelineText === undefined && legacy.passes.length > 0 ? registry.parse(legacy.passes.join(','), { source: 'pass flags' }) : registry.parse(pipelineText ?? '', { source: '-passes' });
     if (args.flags.has('print-pipeline-passes')) {
       io.stdout.write(registry.print(nodes) + '\n');
       return 0;
@@ -149,7 +191,7 @@ export const command: Command = {
     }
     // LLVM's opt verifies its input before any pass runs, and stops when it is broken
     const verifier = args.flags.has('disable-verify') ? undefined : verifyWhileParsing();
-    const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`), undefined, verifier?.onFunction);
+    const module = await readModule(input, io, (message) => io.stderr.write(`warning: ${message}\n`), legacy.typedPointers ? 'preserve-typed' : undefined, verifier?.onFunction);
     const failures = verifier?.failures(module) ?? [];
     if (failures.length > 0) {
       io.stderr.write(formatLLVMVerifierFailures(module, failures));

@@ -1,17 +1,18 @@
-import { DeviceConfig, loadDeviceConfigFile, renderDiagnostic } from '@syclkit/device-config';
+import { DeviceConfig, loadDeviceConfigFile } from '@syclkit/device-config';
+import { formatDiagnostic } from '@syclkit/pass-manager';
 import { FileTable, writeFileTable } from '@syclkit/formats';
 import type { Module } from '@syclkit/ir';
 import {
   parseOutputSpec,
   PostLinkError,
   runPostLink,
-  isEsimdFunction,
   hasConditionalCalls,
   type PostLinkOptions,
   type PostLinkResult,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
+import { isEsimdFunction } from '@syclkit/sycl-conventions';
 import { rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -162,7 +163,7 @@ function prepare(argv: readonly string[], io: CliIO): Prepared | 'help' {
   if (configFile !== undefined) {
     // A bad file throws DeviceConfigFileError, which renders itself (file:line:col).
     const loaded = loadDeviceConfigFile(config, configFile);
-    for (const d of loaded.diagnostics) io.stderr.write(renderDiagnostic(d).replace(/\n?$/, '\n'));
+    for (const d of loaded.diagnostics) io.stderr.write(formatDiagnostic(d, { showCodes: false }));
     config = loaded.config;
   }
   const aotTarget = valueOf(args, 'aot-target');

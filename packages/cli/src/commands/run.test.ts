@@ -187,12 +187,51 @@ describe('syclkit run', () => {
   });
 
   it('reports an unknown kernel and an unknown device', async () => {
-    expect(await syclkit('run', app, '-kernel', 'K9', '-device', 'intel_gpu_pvc')).toEqual({ code: 1, out: '', err: 'runtime: No kernel named K9 was found\n' });
+    expect(await syclkit('run', app, '-kernel', 'K9', '-device', 'intel_gpu_pvc')).toEqual({
+      code: 1,
+      out: '',
+      err: "syclkit run: error: no kernel 'K9'; did you mean 'K1'? (kernels: Fixed, K1, Wide, K2)\n",
+    });
     expect(await syclkit('run', app, '-kernel', 'K1', '-device', 'intel_gpu_pvcc')).toEqual({
       code: 1,
       out: '',
       err: "syclkit run: error: unknown SYCL target 'intel_gpu_pvcc'; did you mean 'intel_gpu_pvc'? (and no device description file of that name)\n",
     });
+  });
+
+  it('finds a kernel by the name of its kernel-name type, as explain and check do, and refuses an ambiguous one', async () => {
+    const named = await build(
+      'named',
+      'design',
+      'kernel',
+      `target triple = "spir64-unknown-unknown"
+
+define spir_kernel void @_ZTS13ScaleVelocity() #0 {
+  ret void
+}
+
+define spir_kernel void @_ZTSN1a6ReduceE() #0 {
+  ret void
+}
+
+define spir_kernel void @_ZTSN1b6ReduceE() #0 {
+  ret void
+}
+
+attributes #0 = { "sycl-module-id"="app.cpp" }
+`,
+    );
+    const ran = await syclkit('run', named, '-kernel', 'ScaleVelocity', '-device', 'intel_gpu_pvc');
+    expect([ran.code, ran.err]).toEqual([0, '']);
+    expect(ran.out).toMatch(/^_ZTS13ScaleVelocity ran on intel_gpu_pvc /);
+    const qualified = await syclkit('run', named, '-kernel', 'b::Reduce', '-device', 'intel_gpu_pvc');
+    expect(qualified.out).toMatch(/^_ZTSN1b6ReduceE ran on /);
+    expect(await syclkit('run', named, '-kernel', 'Reduce', '-device', 'intel_gpu_pvc')).toEqual({
+      code: 1,
+      out: '',
+      err: "syclkit run: error: kernel name 'Reduce' is ambiguous: it names _ZTSN1b6ReduceE, _ZTSN1a6ReduceE; give the full name of one\n",
+    });
+    expect((await syclkit('run', named, '-kernel', 'ScaleVelocty', '-device', 'intel_gpu_pvc')).err).toContain("no kernel 'ScaleVelocty'; did you mean 'ScaleVelocity'?");
   });
 
   it('rejects incomplete command lines', async () => {

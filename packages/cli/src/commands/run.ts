@@ -18,9 +18,11 @@ import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 import { openFatBinary } from '../driver/fat-binary-input.js';
+import { containerKernels } from '../driver/check.js';
+import { kernelInContainers } from '../driver/kernel-name.js';
 
 const OPTIONS: readonly OptionSpec[] = [
-  { name: 'kernel', kind: 'value', valueName: '<name>', help: 'The kernel to submit (required)' },
+  { name: 'kernel', kind: 'value', valueName: '<name>', help: 'The kernel to submit (e.g. _ZTS13ScaleVelocity, or ScaleVelocity) (required)' },
   { name: 'device', kind: 'value', valueName: '<target|file>', help: 'A device target (intel_gpu_pvc, an alias, ...) or a device description file (.yaml, .yml, .json) (required)' },
   { name: 'range', kind: 'value', valueName: '<sizes>', help: 'Global range: parallel_for over 1024, 64x64, 8,8,8 (default: single_task)' },
   { name: 'local', kind: 'value', valueName: '<sizes>', help: 'Work-group size: parallel_for over nd_range(range, local)' },
@@ -165,7 +167,7 @@ export const command: Command = {
       for (const reader of readers) runtime.registerFatBinary(reader);
       let launch: KernelLaunch;
       try {
-        launch = runtime.launch(kernel, device, range);
+        launch = runtime.launch(kernelInContainers(readers, kernel, { kernels: () => containerKernels(readers) }), device, range);
       } catch (error) {
         if (!(error instanceof SyclError)) throw error;
         io.stderr.write(`${error.render()}\n`);

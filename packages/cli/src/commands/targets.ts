@@ -2,9 +2,9 @@ import {
   DeviceConfig,
   formatArchitectureValue,
   loadDeviceConfigFile,
-  renderDiagnostic,
   type TargetDescription,
 } from '@syclkit/device-config';
+import { formatDiagnostic } from '@syclkit/pass-manager';
 import { formatOptions, parseArgs, suggest, valueOf, type OptionSpec } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
@@ -43,7 +43,7 @@ export function configFromFile(path: string | undefined, io: CliIO): DeviceConfi
   if (path === undefined) return DeviceConfig.builtin();
   if (path === '') throw new CliError(`option '-${CONFIG_FILE_OPTION.name}' needs a file name`);
   const { config, diagnostics } = loadDeviceConfigFile(DeviceConfig.builtin(), path);
-  for (const diagnostic of diagnostics) io.stderr.write(`${renderDiagnostic(diagnostic)}\n`);
+  for (const diagnostic of diagnostics) io.stderr.write(formatDiagnostic(diagnostic, { showCodes: false }));
   return config;
 }
 

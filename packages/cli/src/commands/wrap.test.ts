@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PropertySetRegistry, addDeviceRequirements, readDeviceRequirements, uint32Value, writePropertySetRegistry, type DeviceRequirements } from '@syclkit/formats';
-import { findTool, readContainerFile } from '@syclkit/offload-wrapper';
+import { llvmSpirvAvailable, readContainerFile } from '@syclkit/offload-wrapper';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSyclkit } from '../testing.js';
 
@@ -148,12 +148,12 @@ describe('syclkit wrap', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  const spirvTool = findTool(['llvm-spirv', 'llvm-spirv-19', 'llvm-spirv-16']);
+  const spirvTool = llvmSpirvAvailable() ? 'llvm-spirv' : undefined;
   it.skipIf(spirvTool !== undefined)(`says clearly when the chosen AOT tool is missing${spirvTool !== undefined ? ' (skipped: llvm-spirv is installed here)' : ''}`, async () => {
     const out = path('nospirv.fatbin');
     const { code, err } = await run('-aot=llvm-spirv', generic, '-o', out);
     expect(code).toBe(1);
-    expect(err).toMatch(/^syclkit wrap: error: the 'llvm-spirv' AOT backend needs 'llvm-spirv', which is not installed \(looked for llvm-spirv, llvm-spirv-19, llvm-spirv-16 in .*\); install it \(e\.g\. apt-get install llvm-spirv-16\) or use -aot=ir\n$/);
+    expect(err).toMatch(/^syclkit wrap: error: SPIR-V images need llvm-spirv, the Khronos LLVM\/SPIR-V translator, which is not installed \(looked for llvm-spirv, .* in .*\); on Debian: apt-get install llvm-spirv-15 llvm-15; or keep LLVM IR \(compile -fsycl-device-obj=llvmir, wrap -aot=ir\)\n$/);
     expect(existsSync(out)).toBe(false);
   });
 

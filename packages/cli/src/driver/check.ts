@@ -120,6 +120,8 @@ export function compatibilityMatrix(
       }
       cells.push({ kernel, device: device.name, ok: true, bundle: where.bundle, image: where.image, match: where.match });
     }
+    // Programs are built per device: the next device can use none of them, so memory stays at one device's.
+    runtime.programCache.clear();
   }
   return { kernels, devices, cells };
 }

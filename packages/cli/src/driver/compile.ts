@@ -38,31 +38,30 @@ import {
   ADD_ON_IMAGE_SET,
   ContainerReader,
   ContainerWriter,
-  aotCompilerFor,
   emitWrapperIR,
   inspectContainer,
   packTables,
   readContainerFile,
-  type AotCompiler,
   type InspectReport,
+  type SpirvTranslatorOptions,
 } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } from '@syclkit/pass-manager';
 import {
   PostLinkError,
   canBeImported,
-  isEntryPoint,
-  isKernel,
   resolveDeviceIfForTarget,
   runPostLink,
   type PostLinkOptions,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
+import { isEntryPoint, isKernel } from '@syclkit/sycl-conventions';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
+import { defaultJobs, deviceCodeCompilers, type DeviceObj } from './device-code.js';
 import { EXPLAIN_PROPERTY, EXPLAIN_SET, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
@@ -98,8 +97,17 @@ export interface CompileOptions {
   readonly output?: string;
   /** Base name of images and tables when there is no output file (default `app`). */
   readonly name?: string;
-  /** AOT backend per target name (`*`: every AOT target); default `ir` (keep the device IR). */
+  /**
+   * AOT backend per target name (`*`: every AOT target); default: `llvm-spirv` for SPIR-V based
+   * targets (`deviceObj`), `ir` (keep the device IR) for the others.
+   */
   readonly aot?: ReadonlyMap<string, string>;
+  /** `-fsycl-device-obj`: `spirv` (SPIR-V images for spir64 and Intel targets) or `llvmir` (default `DEFAULT_DEVICE_OBJ`). */
+  readonly deviceObj?: DeviceObj;
+  /** The SPIR-V step's options (tools, translator options, `validate`, a native compiler such as ocloc). */
+  readonly spirv?: SpirvTranslatorOptions;
+  /** Images translated at once (default: one per core). */
+  readonly jobs?: number;
   /**
    * Device code dynamic linking (`-fsycl-allow-device-image-dependencies`): SYCL_EXTERNAL
    * definitions are exported from their images, calls to SYCL_EXTERNAL functions — defined by
@@ -263,12 +271,6 @@ function dedupeAspectTable(module: Module): void {
   if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
 }
 
-/** The AOT compiler for one bundle. */
-function compilerFor(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig): AotCompiler {
-  const backend = options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined) ?? 'ir';
-  return aotCompilerFor(backend, target.name, { config });
-}
-
 /** The linked, optimized program every target starts from (steps 1–4 of the module comment). */
 export interface PreparedProgram {
   readonly log: DiagnosticLog;
@@ -392,6 +394,9 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   if (options.output !== undefined) checkOutputPath(options.output, 'the fat binary');
   if (options.wrapperIR !== undefined) checkOutputPath(options.wrapperIR, 'the wrapper IR');
   if (options.saveTemps !== undefined) makeDirectory(options.saveTemps);
+  // The AOT step's tools are looked up first: a missing llvm-spirv is reported before any work.
+  const early = selectTargets(options.config ?? DeviceConfig.builtin(), options.targets, options.fixedTargets, new DiagnosticLog(undefined));
+  const compilers = deviceCodeCompilers(early.compiled, options, options.config ?? DeviceConfig.builtin());
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
@@ -463,7 +468,7 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
       if (facts !== undefined) addExplainFacts(table, facts);
       step(`${target.name}: AOT compilation and wrapping`);
       writer.addBundle(target.name);
-      await packTables([{ table, target: target.name, compiler: compilerFor(target, options, config) }], (image) => writer.addImage(image));
+      await packTables([{ table, target: target.name, compiler: compilers.get(target.name)! }], (image) => writer.addImage(image), { jobs: options.jobs ?? defaultJobs() });
     }
     writer.finish();
   } catch (error) {

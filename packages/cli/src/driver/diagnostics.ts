@@ -5,20 +5,14 @@
  * work for all of them. Rendering is pass-manager's (clang style, or JSON).
  */
 import { applyPolicy, type Diagnostic, type DiagnosticPolicy, type Severity } from '@syclkit/pass-manager';
-import type { Diagnostic as ConfigDiagnostic } from '@syclkit/device-config';
 import { aspectPropagationDiagnostics } from '@syclkit/aspect-propagation';
-import { RESOLVE_DEVICE_IF_DIAGNOSTICS } from '@syclkit/device-if';
+import { deviceIfDiagnostics } from '@syclkit/device-if';
+import { deviceConfigDiagnostics } from '@syclkit/device-config';
+import { postLinkDiagnostics } from '@syclkit/post-link';
 
-/** Codes the driver itself reports (besides those of passes, post-link and device-config). */
+/** Codes the driver itself reports (besides those of passes, post-link, device-config and device_if, which their packages' catalogs list). */
 export const DRIVER_DIAGNOSTICS = {
   'ir-reader': { severity: 'warning', summary: 'The IR reader or the linker warned (e.g. debug info of an unknown version was dropped, data layouts differ).' },
-  'unexpected-aspect': { severity: 'warning', summary: "post-link: a function of an image uses an aspect its kernel does not declare (a SYCL_EXTERNAL function without [[sycl::device_has()]])." },
-  'sub-group-mismatch': { severity: 'warning', summary: 'post-link: a function of an image requires another sub-group size than its kernel.' },
-  'fixed-targets-mismatch': { severity: 'warning', summary: 'post-link: a function was compiled with other -fsycl-fixed-targets than its kernel.' },
-  'duplicate-target': { severity: 'warning', summary: '-fsycl-targets names a target twice; the second is ignored.' },
-  'empty-target-list': { severity: 'warning', summary: '-fsycl-targets= has no value.' },
-  'target-not-fixed': { severity: 'warning', summary: 'An AOT target of -fsycl-targets is not in -fsycl-fixed-targets, so it is not compiled ahead of time.' },
-  'bad-conditional-call': { severity: 'error', summary: 'post-link: a device_if call has no action function, callable object or constant condition.' },
   'no-kernels': { severity: 'warning', summary: 'The program defines no kernel; the fat binary holds no device code.' },
   'no-exports': { severity: 'warning', summary: '--device-library: the program defines no SYCL_EXTERNAL function (and no kernel); the library exports nothing.' },
   'undefined-function': {
@@ -29,7 +23,14 @@ export const DRIVER_DIAGNOSTICS = {
 
 /** Every code `-W<code>` may name in a compile: passes, post-link, device-config, device_if, driver. */
 export function knownDriverCodes(passCodes: Iterable<string>): Set<string> {
-  return new Set([...passCodes, ...Object.keys(aspectPropagationDiagnostics), ...Object.keys(RESOLVE_DEVICE_IF_DIAGNOSTICS), ...Object.keys(DRIVER_DIAGNOSTICS)]);
+  return new Set([
+    ...passCodes,
+    ...Object.keys(aspectPropagationDiagnostics),
+    ...Object.keys(deviceIfDiagnostics),
+    ...Object.keys(postLinkDiagnostics),
+    ...Object.keys(deviceConfigDiagnostics),
+    ...Object.keys(DRIVER_DIAGNOSTICS),
+  ]);
 }
 
 export class DiagnosticLog {
@@ -48,15 +49,9 @@ export class DiagnosticLog {
     this.#items.push(...diagnostics);
   }
 
-  /** A device-config diagnostic (target lists, configuration files). */
-  reportConfig(d: ConfigDiagnostic): void {
-    this.report({
-      severity: d.severity,
-      code: d.code,
-      message: d.message,
-      ...(d.location === undefined ? {} : { location: d.location }),
-      notes: (d.notes ?? []).map((n) => ({ message: n.message, ...(n.location === undefined ? {} : { location: n.location }) })),
-    });
+  /** A diagnostic of another step (device-config's target lists and files, ...): the same model, put under the policy. */
+  reportConfig(d: Diagnostic): void {
+    this.report(d);
   }
 
   get items(): readonly Diagnostic[] {

@@ -12,6 +12,7 @@ import { unitText, type UnitInput } from '../read-module.js';
 import { ContainerReader, imageRequirements, inspectImage } from '@syclkit/offload-wrapper';
 import { suggest } from '../args.js';
 import { CliError } from '../command.js';
+import { kernelInContainers } from './kernel-name.js';
 import {
   EXPLAIN_PROPERTY,
   EXPLAIN_SET,
@@ -139,41 +140,22 @@ export interface FactsSource {
   readonly image?: { readonly bundle: string; readonly name: string; readonly aspects: readonly number[] };
 }
 
-/** A kernel by its name in the binary, or by its class name (`Integrate` for `_ZTS9Integrate`). */
-export function resolveKernelName(given: string, kernels: readonly string[]): string {
-  if (kernels.includes(given)) return given;
-  const typeinfo = `_ZTS${given.length}${given}`;
-  if (kernels.includes(typeinfo)) return typeinfo;
-  const hint = suggest(given, kernels);
-  throw new CliError(`no kernel '${given}'${hint === undefined ? '' : `; did you mean '${hint}'?`} (kernels: ${kernels.join(', ') || 'none'})`);
-}
-
-/**
- * A kernel of a fat binary by its name or class name, found through the container's lookup table
- * (no image read); only when neither names an entry are all images listed, for the message.
- */
-export function kernelInContainer(reader: ContainerReader, given: string): string {
-  if (reader.lookupPositions('entry', given).length > 0) return given;
-  const typeinfo = `_ZTS${given.length}${given}`;
-  if (reader.lookupPositions('entry', typeinfo).length > 0) return typeinfo;
-  return resolveKernelName(given, [...new Set(reader.images.flatMap((image) => image.entries))]);
-}
-
 /**
  * The facts of the image that defines `kernel` in a fat binary: in bundle `target`, else spir64,
- * else the first bundle with such an image. Reads the index and that image's record.
+ * else the first bundle with such an image. Reads the index and that one image's record.
  */
 export function factsFromContainer(reader: ContainerReader, kernelArg: string, target?: string): { source: FactsSource; kernel: string } {
-  const kernel = kernelInContainer(reader, kernelArg);
+  const kernel = kernelInContainers(reader, kernelArg);
   const bundles = target !== undefined ? reader.bundleRanges.filter((b) => b.target === target) : reader.bundleRanges;
   if (target !== undefined && bundles.length === 0) {
     throw new CliError(`${reader.fileName} has no bundle '${target}' (bundles: ${reader.bundleRanges.map((b) => b.target).join(', ')})`);
   }
   const ordered = [...bundles.filter((b) => b.target === 'spir64'), ...bundles.filter((b) => b.target !== 'spir64')];
-  const images = reader.lookup('entry', kernel);
+  const positions = reader.lookupPositions('entry', kernel);
   for (const bundle of ordered) {
-    const image = images.find((i) => i.target === bundle.target);
-    if (image === undefined) continue;
+    const position = positions.find((p) => p >= bundle.first && p < bundle.first + bundle.count);
+    if (position === undefined) continue;
+    const image = reader.image(position);
     const value = image.properties.get(EXPLAIN_SET, EXPLAIN_PROPERTY);
     if (value === undefined) {
       throw new CliError(

@@ -11,10 +11,11 @@
  * these facts over the call edges gives exactly the `!sycl_used_aspects` the pass writes.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { CallInst, formatName, formatType, printModule, type DINode, type Instruction, type IRFunction, type Metadata, type Module } from '@syclkit/ir';
+import { CallInst, formatName, formatType, printModule, type DINode, type Instruction, type IRFunction, type Module } from '@syclkit/ir';
 import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
+import { debugNodeOf, fileOf, isDINode, isKernel, readAspectTable } from '@syclkit/sycl-conventions';
 
 /** Property set (and property) the facts travel in, inside each device image. */
 export const EXPLAIN_SET = 'syclkit/explain';
@@ -86,58 +87,14 @@ export interface ProgramFacts {
   readonly functions: readonly FunctionFacts[];
 }
 
-// --- types -------------------------------------------------------------------------------------
-
-// --- metadata helpers ----------------------------------------------------------------------------
-
-function intOf(md: Metadata | null | undefined): number | undefined {
-  if (md == null || md.mk !== 'value' || md.value.vk !== 'int') return undefined;
-  return Number(BigInt.asIntN(32, md.value.big));
-}
-
-/** The module's `!sycl_aspects` (name, value) pairs. */
-export function moduleAspectPairs(module: Module): [string, number][] {
-  const out: [string, number][] = [];
-  for (const node of module.getNamedMetadata('sycl_aspects') ?? []) {
-    if (node.mk !== 'tuple') continue;
-    const name = node.operands[0];
-    const value = intOf(node.operands[1]);
-    if (name != null && name.mk === 'string' && value !== undefined) out.push([name.value, value]);
-  }
-  return out;
-}
-
-function isDI(md: Metadata | null | undefined): md is DINode {
-  return md != null && md.mk === 'di';
-}
-
-function fileOf(scope: DINode): string | undefined {
-  let current: DINode | undefined = scope;
-  for (let depth = 0; current !== undefined && depth < 64; depth++) {
-    const file = current.className === 'DIFile' ? current : current.mdField('file');
-    if (isDI(file)) {
-      const name = file.strField('filename');
-      if (name !== undefined && name !== '') return name;
-    }
-    const parent = current.mdField('scope');
-    current = isDI(parent) ? parent : undefined;
-  }
-  return undefined;
-}
-
-const DBG = 0; // LLVM's fixed kind id of !dbg
-
-function dbgNode(attachments: readonly { kind: number; node: Metadata }[] | null): DINode | undefined {
-  for (const a of attachments ?? []) if (a.kind === DBG && isDI(a.node)) return a.node;
-  return undefined;
-}
+// --- locations -------------------------------------------------------------------------------
 
 function locFrom(node: DINode | undefined): Loc | undefined {
   if (node === undefined) return undefined;
   const line = node.intField('line');
   const column = node.className === 'DILocation' ? node.intField('column') : undefined;
   const scope = node.className === 'DILocation' ? node.mdField('scope') : node;
-  const file = isDI(scope) ? fileOf(scope) : undefined;
+  const file = isDINode(scope) ? fileOf(scope) : undefined;
   const loc: { file?: string; line?: number; column?: number } = {};
   if (file !== undefined) loc.file = file;
   if (line !== undefined && line !== 0) loc.line = line;
@@ -196,10 +153,6 @@ function signatureText(fn: IRFunction): string {
 
 // --- computing the facts ---------------------------------------------------------------------------
 
-function isKernel(fn: IRFunction): boolean {
-  return fn.callingConv === 'spir_kernel' || fn.callingConv === 'amdgpu_kernel' || fn.callingConv === 'ptx_kernel';
-}
-
 /**
  * Facts for the functions of one translation unit, as the front end wrote it (run this before
  * any pass: function-level `!sycl_used_aspects` then means `[[sycl_detail::uses_aspects]]`).
@@ -218,10 +171,10 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
       counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
       if (!uses.some((u) => u.aspect === aspect)) uses.push({ aspect, ...use, count: 0 });
     };
-    const fnLoc = locFrom(dbgNode(fn.attachments));
+    const fnLoc = locFrom(debugNodeOf(fn));
     const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
     const instAt = (inst: Instruction): { location?: Loc } => {
-      const loc = locFrom(dbgNode(inst.attachments)) ?? fnLoc;
+      const loc = locFrom(debugNodeOf(inst)) ?? fnLoc;
       return loc === undefined ? {} : { location: loc };
     };
     const instText = (inst: Instruction): { text?: string } => {
@@ -288,7 +241,7 @@ export function computeProgramFacts(units: readonly { readonly file: string; rea
   const seen = new Set<string>();
   const functions: FunctionFacts[] = [];
   units.forEach(({ module }, i) => {
-    for (const [name, value] of moduleAspectPairs(module)) {
+    for (const [name, value] of readAspectTable(module).pairs) {
       const key = `${name}=${value}`;
       if (!seen.has(key)) {
         seen.add(key);

@@ -46,6 +46,11 @@ export interface DeviceUnit {
   readonly text: string;
   /** Global symbols it defines (kernels and SYCL_EXTERNAL functions among them). */
   readonly defines: readonly string[];
+  /**
+   * What intel/llvm's bundler lists in `.tgtsym` for it: the defined global symbols except
+   * variables in the constant address space (2), which it leaves out for SPIR targets.
+   */
+  readonly listed: readonly string[];
   /** Kernels (spir_kernel definitions). */
   readonly kernels: readonly string[];
   /** Functions and variables it uses that it does not define, with the function using each. */
@@ -165,7 +170,7 @@ export function deviceUnit(file: string, bytes: Uint8Array): DeviceUnit {
 }
 
 /** The global symbols a device module defines, its kernels, and what it uses without defining. */
-export function deviceSymbols(module: Module): Pick<DeviceUnit, 'defines' | 'kernels' | 'needs'> {
+export function deviceSymbols(module: Module): Pick<DeviceUnit, 'defines' | 'listed' | 'kernels' | 'needs'> {
   const defines: string[] = [];
   const kernels: string[] = [];
   for (const fn of module.functions) {
@@ -173,7 +178,12 @@ export function deviceSymbols(module: Module): Pick<DeviceUnit, 'defines' | 'ker
     defines.push(fn.name);
     if (fn.callingConv === 'spir_kernel') kernels.push(fn.name);
   }
-  for (const g of module.globals) if (!g.isDeclaration && !g.hasLocalLinkage() && !g.name.startsWith('llvm.')) defines.push(g.name);
+  const constants = new Set<string>();
+  for (const g of module.globals) {
+    if (g.isDeclaration || g.hasLocalLinkage() || g.name.startsWith('llvm.')) continue;
+    defines.push(g.name);
+    if ((g.type as { addressSpace?: number }).addressSpace === 2) constants.add(g.name);
+  }
   const needs = new Map<string, string>();
   const wanted = new Set(undefinedFunctions(module));
   const externalVariables = new Set(module.globals.filter((g) => g.isDeclaration && !g.name.startsWith('llvm.') && !g.name.startsWith('__')).map((g) => g.name));
@@ -190,7 +200,7 @@ export function deviceSymbols(module: Module): Pick<DeviceUnit, 'defines' | 'ker
     if (fn.isDeclaration) continue;
     for (const inst of fn.instructions()) for (const op of inst.operands) visit(op as Parameters<typeof visit>[0], fn.name);
   }
-  return { defines, kernels, needs };
+  return { defines, listed: defines.filter((d) => !constants.has(d)), kernels, needs };
 }
 
 /** `libfoo.a(b.o)` → `b.o`; `dir/a.o` → `a.o`. */

@@ -15,10 +15,10 @@
  *   which a later final link uses without linking its device code again.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, extname, join } from 'node:path';
-import { ContainerReader, ContainerWriter, emitWrapperIR, inspectContainer, type BinaryDescriptor, type InspectReport } from '@syclkit/offload-wrapper';
+import { ContainerReader, ContainerWriter, inspectContainer, wrapperModuleText, type BinaryDescriptor, type DeviceImage, type InspectReport } from '@syclkit/offload-wrapper';
 import { DeviceLinkError, readProgramDescriptors, selectArchiveMembers, writeFatObject, type LinkInput, type MemberChoice, type ProgramDescriptor } from '@syclkit/objects';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
@@ -83,7 +83,9 @@ export function emptyHostObject(hostTriple: string): Uint8Array {
 
 /** The wrapper object of a descriptor: clang-offload-wrapper's module, compiled by llc. */
 export function wrapperObject(descriptor: BinaryDescriptor, hostTriple: string): Uint8Array {
-  const ir = emitWrapperIR(descriptor, { host: hostTriple });
+  // The generated text as is: llc reads it the same, and printing it canonically (emitWrapperIR)
+  // would parse and print every image's bytes once more.
+  const ir = wrapperModuleText(descriptor, { host: hostTriple });
   return new Uint8Array(run(llc(), ['-filetype=obj', '-relocation-model=pic', '-o', '-'], ir, 'compiling the wrapper module'));
 }
 
@@ -140,7 +142,7 @@ export async function compileFatObject(options: CompileFatObjectOptions): Promis
     fat = writeFatObject({ hostObject: host, hostId, bundles: [{ id: LINKED_IMAGE_BUNDLE, data: wrapperObject(descriptor, hostTriple) }], fileName: options.output });
   } else {
     const id = deviceBundleId(unit.text, options.input);
-    fat = writeFatObject({ hostObject: host, hostId, bundles: [{ id, data: bytes }], targetSymbols: new Map([[id, unit.defines]]), fileName: options.output });
+    fat = writeFatObject({ hostObject: host, hostId, bundles: [{ id, data: bytes }], targetSymbols: new Map([[id, unit.listed]]), fileName: options.output });
   }
   writeFileAtomic(options.output, fat);
   return { output: options.output, ...(compile === undefined ? {} : { compile }) };
@@ -331,8 +333,7 @@ export async function linkProgram(options: LinkOptions): Promise<LinkResult> {
 
   step('wrapping device images');
   const wrapper = descriptor.bundles.length > 0 ? wrapperObject(descriptor, hostTriple) : undefined;
-  const registered = [...imageObjects.flatMap((d) => d.descriptors), ...(wrapper === undefined ? [] : readProgramDescriptors(wrapper, 'wrapper object'))];
-  const report = reportOf(registered, stem);
+  const report = reportOf([...imageObjects.flatMap((o) => o.descriptors.flatMap((d) => d.images)), ...descriptor.bundles.flatMap((b) => b.images)], stem);
 
   if (options.deviceLinkOnly === true) {
     if (imageObjects.length > 0) throw new DeviceLinkError(imageObjects[0]!.file, 'holds device images linked already (-fsycl-link or -fno-sycl-rdc -c); give it to the final link instead');
@@ -379,7 +380,7 @@ export async function linkProgram(options: LinkOptions): Promise<LinkResult> {
     const temp = join(work, 'a.out');
     run(cCompiler(), ['-o', temp, ...args, ...(options.linkerArgs ?? [])], undefined, 'linking the executable');
     writeFileAtomic(options.output, readFileSync(temp));
-    execFileSync('chmod', ['+x', options.output]);
+    chmodSync(options.output, statSync(temp).mode & 0o777);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -407,16 +408,14 @@ export function mergeBinaryDescriptors(descriptors: readonly BinaryDescriptor[])
   return { bundles: [...byTarget].map(([target, images]) => ({ target, images })) };
 }
 
-/** What the registered descriptors hold, as an inspect report. */
-function reportOf(descriptors: readonly ProgramDescriptor[], stem: string): InspectReport {
+/** What the program registers, as an inspect report (images named as the program's reader names them). */
+function reportOf(images: readonly DeviceImage[], stem: string): InspectReport {
   const writer = ContainerWriter.toMemory();
   const perTarget = new Map<string, number>();
-  for (const d of descriptors) {
-    for (const image of d.images) {
-      const n = perTarget.get(image.target) ?? 0;
-      perTarget.set(image.target, n + 1);
-      writer.addImage({ ...image, name: `${stem}_${image.target}_${n}` });
-    }
+  for (const image of images) {
+    const n = perTarget.get(image.target) ?? 0;
+    perTarget.set(image.target, n + 1);
+    writer.addImage({ ...image, name: `${stem}_${image.target}_${n}` });
   }
   writer.finish();
   const reader = ContainerReader.fromBytes(writer.bytes(), { fileName: stem });

@@ -3,7 +3,9 @@
  * the koffi binding on machines without an NVIDIA driver. It is not a GPU: device memory is host
  * memory, a "module" is the PTX text, and cuLaunchKernel runs nothing except one kernel it knows
  * by name, `fake_axpy(u64 y, u64 x, f32 a)`: y[i] += a * x[i] for every thread of the launch.
- * A PTX text containing FAKE_BUILD_ERROR fails to build with an error log.
+ * A PTX text containing FAKE_BUILD_ERROR fails to build with an error log. A launch of the kernel
+ * named by $FAKE_CUDA_FAULT_KERNEL "faults": the next cuCtxSynchronize returns
+ * CUDA_ERROR_ILLEGAL_ADDRESS, as a kernel's out-of-bounds access does on a GPU.
  *
  * Build: cc -shared -fPIC -o libcuda.so.1 fake_libcuda.c
  */
@@ -21,6 +23,7 @@ static int initialized;
 static int launches;
 static int live_allocations;
 static int context_token;
+static int pending_fault;
 
 int fakecuda_launch_count(void) { return launches; }
 int fakecuda_live_allocations(void) { return live_allocations; }
@@ -55,7 +58,10 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int device) {
 CUresult cuDeviceTotalMem_v2(size_t *bytes, int device) { (void)device; *bytes = (size_t)80 << 30; return 0; }
 CUresult cuDevicePrimaryCtxRetain(void **context, int device) { (void)device; *context = &context_token; return 0; }
 CUresult cuCtxSetCurrent(void *context) { return context == &context_token ? 0 : 201; }
-CUresult cuCtxSynchronize(void) { return 0; }
+CUresult cuCtxSynchronize(void) {
+  if (pending_fault) return 700; /* and stays, as the lost context does on a GPU */
+  return 0;
+}
 
 static void jit_options(unsigned int n, int *options, void **values, const char *info, const char *error) {
   size_t info_size = 0, error_size = 0;
@@ -153,6 +159,8 @@ CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int
   (void)shared; (void)stream; (void)extra;
   fake_function *f = fn;
   launches++;
+  const char *fault = getenv("FAKE_CUDA_FAULT_KERNEL");
+  if (fault != NULL && strcmp(fault, f->name) == 0) pending_fault = 1;
   if (strcmp(f->name, "fake_axpy") == 0) {
     float *y, *x, a;
     uint64_t yp, xp;
@@ -172,6 +180,7 @@ CUresult cuGetErrorName(int error, const char **name) {
   case 218: *name = "CUDA_ERROR_INVALID_PTX"; return 0;
   case 500: *name = "CUDA_ERROR_NOT_FOUND"; return 0;
   case 3: *name = "CUDA_ERROR_NOT_INITIALIZED"; return 0;
+  case 700: *name = "CUDA_ERROR_ILLEGAL_ADDRESS"; return 0;
   default: *name = NULL; return 1;
   }
 }
@@ -179,6 +188,7 @@ CUresult cuGetErrorString(int error, const char **text) {
   switch (error) {
   case 218: *text = "a PTX JIT compilation failed"; return 0;
   case 500: *text = "named symbol not found"; return 0;
+  case 700: *text = "an illegal memory access was encountered"; return 0;
   default: *text = NULL; return 1;
   }
 }

@@ -1,31 +1,12 @@
 /**
- * What the IR functions of this package report. They return problems as data; the passes turn them
- * into pass-manager diagnostics with the same codes, so library users (post-link) and pipeline
- * users see the same ids.
+ * Every code this package reports, in `@syclkit/pass-manager`'s one diagnostic model. The IR
+ * functions return diagnostics as data; the passes report the same ones, so library users
+ * (post-link) and pipeline users see the same codes and messages.
  */
-import type { DebugLocation, DiagnosticCatalog } from '@syclkit/pass-manager';
+import { diagnosticOf, type DebugLocation, type Diagnostic, type DiagnosticCatalog } from '@syclkit/pass-manager';
 
-export type DeviceIfProblemCode =
-  | 'conditional-caller-malformed'
-  | 'conditional-caller-address-taken'
-  | 'conditional-call-unsupported'
-  | 'condition-not-constant'
-  | 'condition-undecodable'
-  | 'condition-undecided'
-  | 'condition-ambiguous-architecture'
-  | 'conditional-action-mismatch';
-
-/** One problem found while rewriting or resolving conditional calls. */
-export interface DeviceIfProblem {
-  readonly code: DeviceIfProblemCode;
-  readonly severity: 'error' | 'warning';
-  readonly message: string;
-  /** The function the problem is in (the caller definition, or the function holding the call). */
-  readonly function?: string;
-  readonly debugLoc?: DebugLocation;
-}
-
-const ALL: Record<DeviceIfProblemCode, { severity: 'error' | 'warning'; summary: string }> = {
+/** The codes of {@link deviceIfDiagnostics}, with their default severities (a pass may report some as warnings). */
+export const deviceIfDiagnostics = {
   'conditional-caller-malformed': {
     severity: 'error',
     summary: 'A function with "sycl-call-if-on-device-conditionally" does not hold exactly one direct call (intrinsics aside); it is left alone.',
@@ -58,11 +39,27 @@ const ALL: Record<DeviceIfProblemCode, { severity: 'error' | 'warning'; summary:
     severity: 'error',
     summary: 'The conditional action cannot be called directly with the callable object (unexpected parameters or return type); the call is left alone.',
   },
-};
+} as const satisfies DiagnosticCatalog;
 
-function catalog(codes: readonly DeviceIfProblemCode[], warnings: readonly DeviceIfProblemCode[] = []): DiagnosticCatalog {
+export type DeviceIfDiagnosticCode = keyof typeof deviceIfDiagnostics;
+
+/** A diagnostic of {@link deviceIfDiagnostics} about a function (and where in it, when debug info says). */
+export function deviceIfDiagnostic(
+  code: DeviceIfDiagnosticCode,
+  message: string,
+  where: { readonly function?: string; readonly debugLoc?: DebugLocation | undefined },
+  severity?: 'error' | 'warning',
+): Diagnostic {
+  return diagnosticOf(deviceIfDiagnostics, code, message, {
+    ...(severity !== undefined && { severity }),
+    location: { ...(where.function !== undefined && { function: where.function }), ...(where.debugLoc !== undefined && { debugLoc: where.debugLoc }) },
+  });
+}
+
+/** The codes one pass reports: a subset of the catalog, some made warnings. */
+function catalog(codes: readonly DeviceIfDiagnosticCode[], warnings: readonly DeviceIfDiagnosticCode[] = []): DiagnosticCatalog {
   return Object.fromEntries(
-    codes.map((code) => [code, warnings.includes(code) ? { ...ALL[code], severity: 'warning' as const } : ALL[code]]),
+    codes.map((code) => [code, warnings.includes(code) ? { ...deviceIfDiagnostics[code], severity: 'warning' as const } : deviceIfDiagnostics[code]]),
   );
 }
 
