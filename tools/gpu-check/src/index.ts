@@ -15,4 +15,6 @@ export type { EmulateOptions, EmulationResult, PrintfSchedules } from './emulate
 export { findSanitizer, kernelFault, memcheckSummary, runUnderMemcheck } from './memcheck.js';
 export type { MemcheckResult } from './memcheck.js';
 export { CARRY, DATA, DEVICE_COMMAND, closure, pack } from './pack.js';
+export { PROBE_SPACES, PROBE_THREADS, printfProbe, printfProbePtx } from './printf-probe.js';
+export type { PrintfProbeResult, ProbeSpace } from './printf-probe.js';
 export type { PackOptions, PackResult } from './pack.js';

@@ -80,7 +80,7 @@ describe.skipIf(!hasCc || !existsSync(cli))('gpu-check run from the command line
     // The fake libcuda prints the first-launch kernel's printf lines at synchronization, as the driver does.
     const result = spawnSync(process.execPath, [cli, 'run', '--in', dir, '--out', out, '--library', library, ...(ptxas === false ? ['--ptxas', '/nonexistent'] : [])], {
       encoding: 'utf8',
-      env: { ...process.env, FAKE_CUDA_PRINTF_KERNEL: '_ZTS2K0', FAKE_CUDA_PRINTF_LINES: String(FIXTURE_PRINTF_LINES) },
+      env: { ...process.env, FAKE_CUDA_PRINTF: `_ZTS2K0:${FIXTURE_PRINTF_LINES},syclkit_printf_probe_const:4,syclkit_printf_probe_global:4` },
     });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(1);
@@ -97,10 +97,13 @@ describe.skipIf(!hasCc || !existsSync(cli))('gpu-check run from the command line
       expect(result.stdout).toContain(`ok   device printf (${run}): device printf 3 lines, host emulation 3 calls (the same in order, reversed and each work-item alone); the first: "[fake device printf] 0"`);
     }
     expect(result.stdout).not.toContain('FAIL device printf');
+    expect(result.stdout).toContain('ok   device printf probe, format in .const (hand-written PTX, 4 threads): 4 lines; the first: "[fake device printf] 0"');
+    expect(result.stdout).toContain('ok   device printf probe, format in .global (hand-written PTX, 4 threads): 4 lines');
     expect(readFileSync(join(out, 'jit-times.tsv'), 'utf8').split('\n')[0]).toBe('fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms');
     const json = JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')) as { firstLaunch: { printedLines: number; printfChecked: boolean }[] };
     expect(json.firstLaunch).toHaveLength(4);
     expect(json.firstLaunch.map((f) => [f.printedLines, f.printfChecked])).toEqual(new Array(4).fill([3, true]));
+    expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).printfProbe).toEqual({ const: 4, global: 4 });
   });
 
   it('fails when the device prints another number of printf lines than the emulation counted (run 2: none)', () => {
@@ -111,6 +114,7 @@ describe.skipIf(!hasCc || !existsSync(cli))('gpu-check run from the command line
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('FAIL device printf (cold, per_kernel): device printf 0 lines, host emulation 3 calls (the same in order, reversed and each work-item alone)');
     expect(result.stdout).toContain('FAIL device printf (disk cache, off): device printf 0 lines');
+    expect(result.stdout).toContain('FAIL device printf probe, format in .const (hand-written PTX, 4 threads): 0 lines');
     expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).failures).toContain('device printf (cold, off): device printf 0 lines, host emulation 3 calls (the same in order, reversed and each work-item alone)');
   });
 

@@ -25,6 +25,7 @@ import type { FirstLaunchEmulation, Manifest } from './prepare.js';
 import { argumentsFor, type FirstLaunchResult, type JitTimesResult } from './children.js';
 import type { ParamKind } from './kernel-params.js';
 import { findSanitizer, kernelFault, runUnderMemcheck, type MemcheckResult } from './memcheck.js';
+import { PROBE_SPACES, PROBE_THREADS, type PrintfProbeResult } from './printf-probe.js';
 
 export interface RunOptions {
   /** The folder `prepare` wrote (manifest.json and the fat binaries). */
@@ -209,6 +210,8 @@ export interface RunReport {
   readonly splitsAgree: boolean | undefined;
   readonly jit: Record<string, unknown>[];
   readonly firstLaunch: Record<string, unknown>[];
+  /** Lines each printf probe kernel printed (by the format's state space), when step 5 ran. */
+  readonly printfProbe?: Record<string, number>;
   /** Faulting launches run again under compute-sanitizer's memcheck. */
   readonly memcheck: Record<string, unknown>[];
   readonly failures: string[];
@@ -408,10 +411,25 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
   // 5 and 6 run in child processes, each a fresh driver and a fresh runtime, within the budget.
   const jit: Record<string, unknown>[] = [];
   const firstLaunch: Record<string, unknown>[] = [];
+  let printfProbeLines: Record<string, number> | undefined;
   if (options.timings !== false) {
     const cacheDir = mkdtempSync(join(tmpdir(), 'gpu-check-cuda-cache-'));
     log('');
     log(`== 5. time to first launch on the ${manifest.bench.kernelCount}-kernel module (child processes: register the fat binary, submit one kernel with arguments, wait for it; the lines its printf calls print are counted)`);
+    // The driver's printf on its own first: hand-written PTX, the format in .const and in .global.
+    const probe: Record<string, number> = {};
+    for (const space of PROBE_SPACES) {
+      try {
+        const { printed, firstLine } = child<PrintfProbeResult>(['printf-probe', space], { CUDA_CACHE_DISABLE: '1' }, left());
+        probe[space] = printed;
+        const text = `device printf probe, format in .${space} (hand-written PTX, ${PROBE_THREADS} threads): ${printed} lines${firstLine === undefined ? '' : `; the first: ${JSON.stringify(firstLine)}`}`;
+        if (printed === PROBE_THREADS) log(`ok   ${text}`);
+        else fail(text);
+      } catch (error) {
+        fail(`device printf probe (.${space}): ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    printfProbeLines = probe;
     const first = manifest.bench.firstKernel;
     log(`kernel ${first}${manifest.bench.firstKernelPassedOver === undefined ? '' : ` (${manifest.bench.firstKernelPassedOver.length} kernels before it passed over; the first: ${manifest.bench.firstKernelPassedOver[0]!.why})`}`);
     for (const [label, env] of [
@@ -492,6 +510,7 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     splitsAgree,
     jit,
     firstLaunch,
+    ...(printfProbeLines === undefined ? {} : { printfProbe: printfProbeLines }),
     memcheck,
     failures,
   };

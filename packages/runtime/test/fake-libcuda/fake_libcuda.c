@@ -5,10 +5,10 @@
  * by name, `fake_axpy(u64 y, u64 x, f32 a)`: y[i] += a * x[i] for every thread of the launch.
  * A PTX text containing FAKE_BUILD_ERROR fails to build with an error log. A launch of the kernel
  * named by $FAKE_CUDA_FAULT_KERNEL "faults": the next cuCtxSynchronize returns
- * CUDA_ERROR_ILLEGAL_ADDRESS, as a kernel's out-of-bounds access does on a GPU. A launch of the
- * kernel named by $FAKE_CUDA_PRINTF_KERNEL "calls printf" $FAKE_CUDA_PRINTF_LINES times: like the
- * driver's device printf buffer, the lines reach stdout (through stdio, buffered) only at the next
- * synchronization point (cuCtxSynchronize, cuMemcpyDtoH, cuModuleUnload).
+ * CUDA_ERROR_ILLEGAL_ADDRESS, as a kernel's out-of-bounds access does on a GPU. A launch of a
+ * kernel that $FAKE_CUDA_PRINTF ("name:lines,name:lines") names "calls printf" that many times:
+ * like the driver's device printf buffer, the lines reach stdout (through stdio, buffered) only at
+ * the next synchronization point (cuCtxSynchronize, cuMemcpyDtoH, cuModuleUnload).
  *
  * Build: cc -shared -fPIC -o libcuda.so.1 fake_libcuda.c
  */
@@ -28,6 +28,15 @@ static int live_allocations;
 static int context_token;
 static int pending_fault;
 static long pending_printf;
+
+/* The count `list` ("name:count,name:count") gives `name`, 0 when it is not there. */
+static long printf_lines(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *at = list; at != NULL && *at != '\0'; at = strchr(at, ',') ? strchr(at, ',') + 1 : NULL) {
+    if (strncmp(at, name, n) == 0 && at[n] == ':') return atol(at + n + 1);
+  }
+  return 0;
+}
 
 static void flush_printf(void) {
   for (long i = 0; i < pending_printf; i++) printf("[fake device printf] %ld\n", i);
@@ -172,8 +181,7 @@ CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int
   launches++;
   const char *fault = getenv("FAKE_CUDA_FAULT_KERNEL");
   if (fault != NULL && strcmp(fault, f->name) == 0) pending_fault = 1;
-  const char *printing = getenv("FAKE_CUDA_PRINTF_KERNEL");
-  if (printing != NULL && strcmp(printing, f->name) == 0) pending_printf += atol(getenv("FAKE_CUDA_PRINTF_LINES") ? getenv("FAKE_CUDA_PRINTF_LINES") : "0");
+  pending_printf += printf_lines(getenv("FAKE_CUDA_PRINTF"), f->name);
   if (strcmp(f->name, "fake_axpy") == 0) {
     float *y, *x, a;
     uint64_t yp, xp;
