@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DeviceConfig } from '@syclkit/device-config';
 import { Context, parseModule } from '@syclkit/ir';
-import { ContainerWriter } from '@syclkit/offload-wrapper';
-import { builtinRegistry, CONTAINER, IMAGE_PREFIXES } from '@syclkit/passes';
+import { ContainerWriter, keepIrCompiler, type AotCompiler } from '@syclkit/offload-wrapper';
+import { AOT_COMPILERS, AOT_JOBS, builtinRegistry, CONTAINER, IMAGE_PREFIXES } from '@syclkit/passes';
 import { ImageSet, imageSetKind } from '@syclkit/post-link';
 import { scratchDir } from '../testing.js';
 
@@ -135,6 +135,49 @@ describe.runIf(built)('image sets shared among threads', () => {
     });
     shared.finish();
     expect(run.imagesByThread[1]).toBeGreaterThan(0);
+    expect(Buffer.from(shared.bytes()).equals(Buffer.from(one.bytes()))).toBe(true);
+  }, 120_000);
+
+  it('keep image order with asynchronous AOT back ends (llc, llvm-spirv) and AOT_JOBS > 1 on the main thread', async () => {
+    const { runSharedSet } = (await import(dist('driver/image-workers.js'))) as typeof import('./image-workers.js');
+    const text = program(40);
+    const registry = builtinRegistry();
+    const config = DeviceConfig.builtin();
+    const prefixes = ['p_spir64', 'p_intel_gpu_tgllp'];
+    const single = new ImageSet(parseModule(text, { filename: 'p.ll' }), { outputs, deviceConfig: config });
+    const one = ContainerWriter.toMemory();
+    for (const o of outputs) one.addBundle(o.name);
+    single.set(CONTAINER, one);
+    single.set(IMAGE_PREFIXES, prefixes);
+    await registry.build<ImageSet>(pipeline, { unit: imageSetKind }).runAsync(single);
+    one.finish();
+
+    // The main thread's back end answers later, out of order (as llc processes end); the
+    // workers keep the IR synchronously: the same images either way.
+    const keep = keepIrCompiler();
+    let calls = 0;
+    const slow: AotCompiler = {
+      name: 'ir',
+      compile: (request) => new Promise((resolve) => setTimeout(() => resolve(keep.compileSync!(request)), (calls++ % 3) * 15)),
+    };
+    const shared = ContainerWriter.toMemory();
+    for (const o of outputs) shared.addBundle(o.name);
+    const run = await runSharedSet({
+      program: parseModule(text, { filename: 'p.ll' }),
+      job: { filename: 'p.ll', pipeline, outputs, loadPass: [], wrap: { backends: ['ir', 'ir'], prefixes } },
+      pipeline: registry.build<ImageSet>(pipeline, { unit: imageSetKind }),
+      config,
+      jobs: 2,
+      container: shared,
+      configure: (set) => {
+        set.set(IMAGE_PREFIXES, prefixes);
+        set.set(AOT_COMPILERS, [slow, slow]);
+        set.set(AOT_JOBS, 4);
+      },
+    });
+    shared.finish();
+    expect(run.result.stopped).toBe(false);
+    expect(calls).toBeGreaterThan(0);
     expect(Buffer.from(shared.bytes()).equals(Buffer.from(one.bytes()))).toBe(true);
   }, 120_000);
 

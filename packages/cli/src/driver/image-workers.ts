@@ -20,7 +20,7 @@ import { Context, parseModule, printModule, type Module, type ParseOptions } fro
 import { gpuCompilerFor } from './gpu-aot.js';
 import { aotCompilerFor, encodeImageRecord, type AotCompiler, type ContainerWriter, type EncodedImageRecord } from '@syclkit/offload-wrapper';
 import { type Diagnostic, type DiagnosticPolicy, type Instrumentation, type Pipeline, type RunResult } from '@syclkit/pass-manager';
-import { AOT_COMPILERS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, type ImageContainer } from '@syclkit/passes';
+import { AOT_COMPILERS, AOT_JOBS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, type ImageContainer } from '@syclkit/passes';
 import { BITCODE_ENCODER, FILE_SINK, ImageSet, imageSetKind, tablesOf, type ImageOutput, type ImageUnit } from '@syclkit/post-link';
 import { runLlvmTool } from '../llvm-tools.js';
 import { passRegistry } from '../passes.js';
@@ -248,6 +248,10 @@ export async function runSharedSet(options: ShareOptions): Promise<SharedRun> {
   const set = new ImageSet(program, { outputs: job.outputs, deviceConfig: options.config, include: claim, onImageDone: (image) => collector.imageDone(image) });
   collector.watch(set);
   options.configure?.(set);
+  // An image's records must reach the collector before the image is done (they are handed over
+  // under its id then): with AOT_JOBS > 1, wrap would write them later, under another image's id
+  // or after the last one. The threads give the parallelism here, as in the workers (AOT_JOBS 1).
+  set.set(AOT_JOBS, 1);
   if (job.wrap !== undefined) set.set(CONTAINER, { addImage: (image) => collector.addImage(image), ready: yieldEvery(8) });
   const outputs = job.files === undefined ? undefined : new RunOutputs(job.files.tables);
   if (job.files !== undefined && outputs !== undefined) {
