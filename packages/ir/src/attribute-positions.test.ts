@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ATTRIBUTE_KIND_ORDER } from './attributes.js';
-import { llvmTool, runTool } from './testing/llvm.js';
-import { syntaxVerdict } from './testing/verdict.js';
+import { llvmTool, runTool } from '../test/llvm.js';
+import { syntaxVerdict } from '../test/verdict.js';
 
 /**
  * Where LLVM 16's reader accepts each attribute keyword, as measured with its `opt` (the rest of

@@ -14,7 +14,7 @@ import { cloneModule } from './clone.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
 import { deleteFunctions, eraseUnused } from './replace.js';
-import { generatedModule, moduleText } from './testing/arbitraries.js';
+import { generatedModule, moduleText } from '../test/arbitraries.js';
 import { fcOptions } from '@syclkit/testing';
 import { verifyModule } from './verifier.js';
 import type { GlobalValue } from './values.js';

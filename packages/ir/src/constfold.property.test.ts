@@ -17,8 +17,8 @@ import { test } from '@fast-check/vitest';
 import { fcOptions } from '@syclkit/testing';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
-import { constantExpr, constantExprModule, constantExprModuleText } from './testing/const-exprs.js';
-import { llvmTool, runTool } from './testing/llvm.js';
+import { constantExpr, constantExprModule, constantExprModuleText } from '../test/const-exprs.js';
+import { llvmTool, runTool } from '../test/llvm.js';
 
 const opt16 = llvmTool('opt');
 

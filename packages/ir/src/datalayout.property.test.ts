@@ -12,7 +12,7 @@ import { test } from '@fast-check/vitest';
 import { fcOptions } from '@syclkit/testing';
 import { DataLayout, dataLayoutProblem } from './datalayout.js';
 import { Context } from './context.js';
-import { llvmTool, runTool } from './testing/llvm.js';
+import { llvmTool, runTool } from '../test/llvm.js';
 
 const number = fc.constantFrom('0', '1', '7', '8', '16', '24', '32', '48', '64', '128', '65536', '16777216', '4294967296', '', 'x');
 const specifier = fc.constantFrom('e', 'E', 's', 'p', 'p1', 'p3', 'i', 'i1', 'i64', 'f', 'f80', 'v', 'v128', 'a', 'n', 'S', 'Fi', 'Fn', 'P', 'A', 'G', 'm', 'ni', 'q');

@@ -3,7 +3,7 @@ import { Context } from './context.js';
 import { DataLayout, dataLayoutProblem } from './datalayout.js';
 import { parseModule } from './parser.js';
 import { IrSyntaxError } from './errors.js';
-import { llvmTool, runTool } from './testing/llvm.js';
+import { llvmTool, runTool } from '../test/llvm.js';
 
 const ctx = new Context();
 

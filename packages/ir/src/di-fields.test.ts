@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
-import { llvmTool, runTool } from './testing/llvm.js';
-import { syntaxVerdict } from './testing/verdict.js';
+import { llvmTool, runTool } from '../test/llvm.js';
+import { syntaxVerdict } from '../test/verdict.js';
 
 /**
  * Field values of debug-info nodes, as `!2 = <node>` on line 3 of a small module, with LLVM 16

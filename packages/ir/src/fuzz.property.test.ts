@@ -16,7 +16,7 @@ import { IrSyntaxError } from './errors.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
 import { fcOptions } from '@syclkit/testing';
-import { llvmTool, runTool } from './testing/llvm.js';
+import { llvmTool, runTool } from '../test/llvm.js';
 
 function check(text: string): void {
   const started = performance.now();

@@ -22,7 +22,7 @@ const EXPORTS = [
     'globalsInMetadata', 'identifiedStructTypes', 'intAttr', 'intrinsicAttributes', 'irDiagnostics', 'isAttributeKeyword',
     'isCall', 'isCallingConvKeyword', 'isConstant', 'isFirstClassType', 'isFloatingType', 'isGlobalValue',
     'isIntegerType', 'isMDNode', 'isNullValue', 'isNumberedNode', 'isPlainConstant', 'isSized', 'isVoidType',
-    'linkModules', 'llvmVerifierFailures', 'llvmVerifierFunctionFailures', 'lookupIntrinsic', 'moduleKind', 'moduleProblems', 'moduleVerifiers', 'normalizeInt',
+    'linkModules', 'llvmVerifierFailures', 'llvmVerifierFunctionFailures', 'lookupIntrinsic', 'moduleKind', 'moduleProblems', 'normalizeInt',
     'nullMetadataReferences', 'packMemoryEffects', 'parseModule', 'printModule', 'printModuleTo',
     'removeFromUsedLists', 'replaceAllUsesWith', 'scalarType', 'setMetadata', 'stringAttr', 'stripDebugInfo',
     'stripPointerCasts', 'stronglyConnectedComponentsOf', 'subtypes', 'typeAttr', 'unpackMemoryEffects', 'upgradeDebugInfo',

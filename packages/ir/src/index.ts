@@ -125,7 +125,7 @@ export { IrSyntaxError, IrError, irDiagnostics } from './errors.js';
 export { callingConvFromNumber, isCallingConvKeyword, KERNEL_CALLING_CONVENTIONS } from './callingconv.js';
 export { lookupIntrinsic, intrinsicAttributes, upgradeIntrinsics, upgradeDebugInfo, stripDebugInfo, debugMetadataVersion } from './upgrade.js';
 export { formatFP, fpValue } from './fp.js';
-export { moduleKind, functionKind, moduleVerifiers } from './unit-kinds.js';
+export { moduleKind, functionKind } from './unit-kinds.js';
 export { computeUses, GlobalUses, ConstantGlobals, constantOperands, globalsInMetadata } from './uses.js';
 export { forEachReference, forEachReferenceOf, NOT_AN_OPERAND } from './references.js';
 export type { ReferenceHolder, ReferenceVisitor } from './references.js';

@@ -33,8 +33,8 @@ import {
   sharedModuleText,
   type GeneratedModule,
   type ModuleArbitraryOptions,
-} from './testing/arbitraries.js';
-import { llvmTool, runTool } from './testing/llvm.js';
+} from '../test/arbitraries.js';
+import { llvmTool, runTool } from '../test/llvm.js';
 import { fcOptions } from '@syclkit/testing';
 import { verifyModule } from './verifier.js';
 

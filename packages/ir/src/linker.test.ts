@@ -8,7 +8,7 @@ import { Linker, linkModules } from './linker.js';
 import { Module } from './module.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
-import { llvmTool, runTool } from './testing/llvm.js';
+import { llvmTool, runTool } from '../test/llvm.js';
 import { verifyModule } from './verifier.js';
 
 const DIR = fileURLToPath(new URL('../test/fixtures/link/dpcpp-tus/', import.meta.url));

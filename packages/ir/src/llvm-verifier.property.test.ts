@@ -20,7 +20,7 @@ import { test } from '@fast-check/vitest';
 import { fcOptions } from '@syclkit/testing';
 import { formatLLVMVerifierFailures, llvmVerifierFailures, verifyWhileParsing } from './llvm-verifier.js';
 import { parseModule } from './parser.js';
-import { llvmTool, runTool } from './testing/llvm.js';
+import { llvmTool, runTool } from '../test/llvm.js';
 
 type Terminator = { kind: 'ret' } | { kind: 'br'; to: number } | { kind: 'condbr'; t: number; f: number } | { kind: 'switch'; def: number; cases: number[]; wideCase: boolean };
 type PhiEdit =

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formatLLVMVerifierFailures, functionAttributeRulesBroken, llvmVerifierFailures, llvmVerifierFunctionFailures, verifyWhileParsing, type LLVMVerifierFailure } from './llvm-verifier.js';
 import { parseModule } from './parser.js';
-import { llvmTool, runTool } from './testing/llvm.js';
-import { parses } from './testing/verdict.js';
+import { llvmTool, runTool } from '../test/llvm.js';
+import { parses } from '../test/verdict.js';
 
 /** Each case: IR that parses, and what LLVM 16's verifier writes before "input module is broken!". */
 const BROKEN: readonly { name: string; ir: string; report: string }[] = [

@@ -3,7 +3,7 @@ import { llvm19 } from '../test/support.js';
 import { IrSyntaxError } from './errors.js';
 import { parseModule, type ParseOptions } from './parser.js';
 import { printModule } from './printer.js';
-import { runTool } from './testing/llvm.js';
+import { runTool } from '../test/llvm.js';
 
 // What LLVM 19 reads and LLVM 16 does not, as intel/llvm's newer tests write it: debug records
 // and intrinsics that are called without a declaration. Each case is compared with LLVM 19's

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { llvmTool, runTool } from './testing/llvm.js';
-import { syntaxVerdict } from './testing/verdict.js';
+import { llvmTool, runTool } from '../test/llvm.js';
+import { syntaxVerdict } from '../test/verdict.js';
 
 /**
  * Operand type errors LLVM's IR reader reports while it builds instructions and constant

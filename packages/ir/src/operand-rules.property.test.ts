@@ -16,8 +16,8 @@ import { fcOptions } from '@syclkit/testing';
 import { castIsValid, type CastOpcode } from './operand-rules.js';
 import { parseModule } from './parser.js';
 import { Context } from './context.js';
-import { llvmTool, runTool } from './testing/llvm.js';
-import { parses } from './testing/verdict.js';
+import { llvmTool, runTool } from '../test/llvm.js';
+import { parses } from '../test/verdict.js';
 import type { Type } from './types.js';
 
 const TYPE_TEXTS = [

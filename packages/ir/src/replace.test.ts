@@ -5,7 +5,7 @@ import type { Module } from './module.js';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
 import { deleteFunctions, eraseUnused, replaceAllUsesWith } from './replace.js';
-import { llvmTool, runTool } from './testing/llvm.js';
+import { llvmTool, runTool } from '../test/llvm.js';
 import { verifyModule } from './verifier.js';
 import type { GlobalValue, IRFunction, Value } from './values.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseModule } from './parser.js';
 import { printModule } from './printer.js';
-import { llvmTool, runTool } from './testing/llvm.js';
-import { syntaxVerdict } from './testing/verdict.js';
+import { llvmTool, runTool } from '../test/llvm.js';
+import { syntaxVerdict } from '../test/verdict.js';
 
 /**
  * Input LLVM 16's reader refuses, with the position and message it reports (`line:col: message`).

@@ -12,7 +12,6 @@ import type { Metadata, MDNode } from './metadata.js';
 import type { Module } from './module.js';
 import { forEachOperand } from './mapper.js';
 import { constantOperands } from './uses.js';
-import { moduleVerifiers } from './unit-kinds.js';
 import { isGlobalValue, type BasicBlock, type Constant, type GlobalValue, type IRFunction, type Value } from './values.js';
 
 /** A `broken-module` diagnostic of {@link irDiagnostics}, with the place it is about. */
@@ -40,9 +39,6 @@ export function formatProblems(problems: readonly VerifierProblem[]): string {
 export function moduleProblems(m: Module): string[] {
   return verifyModule(m).map((p) => `${p.where}: ${p.message}`);
 }
-
-// The module unit kind runs every registered verifier after each pass when asked to verify.
-if (!moduleVerifiers.includes(moduleProblems)) moduleVerifiers.push(moduleProblems);
 
 class TooManyProblems extends Error {}
 

@@ -2,7 +2,7 @@
  * Helpers shared by this package's tests: parsing IR snippets and running the whole tool in memory.
  */
 import { parseModule, printModule, type Module } from '@syclkit/ir';
-import { runPostLink, type PostLinkOptions, type PostLinkResult } from './post-link.js';
+import { runPostLink, type PostLinkOptions, type PostLinkResult } from '../src/post-link.js';
 
 /** The usual SPIR-V module header of the tests. */
 export const HEADER =

@@ -2,8 +2,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CliIO } from './io.js';
-import { main } from './main.js';
+import type { CliIO } from '../src/io.js';
+import { main } from '../src/main.js';
 
 /** A CliIO that collects stdout/stderr as strings and serves `stdin` to commands that read it. */
 export function memoryIO(stdin = ''): CliIO & { out: () => string; err: () => string } {
