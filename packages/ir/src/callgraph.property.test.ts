@@ -11,7 +11,7 @@
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { buildCallGraph } from './callgraph.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { generatedModule, moduleText, referenceCallEdges } from '../test/arbitraries.js';
 import { fcOptions } from '@syclkit/testing';
 import type { IRFunction } from './values.js';

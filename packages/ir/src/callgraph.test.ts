@@ -4,7 +4,7 @@ import { buildCallGraph, calledFunction } from './callgraph.js';
 import { Context } from './context.js';
 import { CallInst, Instruction } from './instructions.js';
 import { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { BasicBlock, type IRFunction } from './values.js';
 
 const parse = (text: string): Module => parseModule(text, { filename: 'test.ll' });

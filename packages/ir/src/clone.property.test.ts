@@ -11,7 +11,7 @@ import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { buildCallGraph } from './callgraph.js';
 import { cloneModule } from './clone.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { deleteFunctions, eraseUnused } from './replace.js';
 import { generatedModule, moduleText } from '../test/arbitraries.js';

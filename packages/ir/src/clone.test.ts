@@ -6,7 +6,7 @@ import { cloneModule, cloneModuleWithMap } from './clone.js';
 import { Context } from './context.js';
 import { Instruction } from './instructions.js';
 import type { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { verifyModule } from './verifier.js';
 import type { GlobalValue } from './values.js';

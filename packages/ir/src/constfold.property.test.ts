@@ -15,7 +15,7 @@ import { describe, expect } from 'vitest';
 import fc from 'fast-check';
 import { test } from '@fast-check/vitest';
 import { fcOptions } from '@syclkit/testing';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { constantExpr, constantExprModule, constantExprModuleText } from '../test/const-exprs.js';
 import { llvmTool, runTool } from '../test/llvm.js';

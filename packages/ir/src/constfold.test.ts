@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 
 const HEADER = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Context } from './context.js';
 import { DataLayout, dataLayoutProblem } from './datalayout.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { IrSyntaxError } from './errors.js';
 import { llvmTool, runTool } from '../test/llvm.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IrSyntaxError } from './errors.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 
 function syntaxError(text: string): IrSyntaxError {

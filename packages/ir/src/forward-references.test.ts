@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { corpusFiles } from '../test/support.js';
 import { CallInst } from './instructions.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import type { Module } from './module.js';
 import { constantOperands } from './uses.js';
 import type { Value } from './values.js';

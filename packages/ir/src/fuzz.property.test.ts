@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { corpusFiles, fixtures } from '../test/support.js';
 import { IrSyntaxError } from './errors.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { fcOptions } from '@syclkit/testing';
 import { llvmTool, runTool } from '../test/llvm.js';

@@ -116,9 +116,9 @@ export {
 export type { Attribute, MemoryLocation } from './attributes.js';
 export { Module, getMetadata, setMetadata } from './module.js';
 export { DataLayout, dataLayoutProblem } from './datalayout.js';
-export { parseModule } from './parser.js';
-export { decodeIRText } from './ir-text.js';
-export type { ParseOptions, ParsedFunctionFacts, PointerSyntax } from './parser.js';
+export { parseModule } from './reader/parser.js';
+export { decodeIRText } from './reader/ir-text.js';
+export type { ParseOptions, ParsedFunctionFacts, PointerSyntax } from './reader/parser.js';
 export { printModule, printModuleTo, PrintCache, formatName, formatType, escapeString } from './printer.js';
 export type { PrintOptions } from './printer.js';
 export { IrSyntaxError, IrError, irDiagnostics } from './errors.js';

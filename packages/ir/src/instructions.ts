@@ -296,3 +296,42 @@ export class CatchSwitchInst extends Instruction {
 export function isCall(i: Value): i is CallInst {
   return i instanceof CallInst;
 }
+
+
+/**
+ * `GetElementPtrInst::getIndexedType` for `ops` = [pointer, index...]: the type the last index
+ * selects (the first index steps over the pointer), or undefined for invalid indices. Struct
+ * indices must be i32 constants (or splats) in range.
+ */
+export function gepIndexedType(source: Type, ops: readonly Value[]): Type | undefined {
+  let cur = source;
+  for (let i = 2; i < ops.length; i++) {
+    const idx = ops[i]!;
+    if (cur.kind === 'struct') {
+      const field = structFieldIndex(idx);
+      const elements = cur.elements;
+      if (field === undefined || elements === undefined || field >= elements.length) return undefined;
+      cur = elements[field]!;
+      continue;
+    }
+    const it = idx.type.kind === 'vector' ? idx.type.element : idx.type;
+    if (it.kind !== 'integer') return undefined;
+    if (cur.kind === 'array' || cur.kind === 'vector') cur = cur.element;
+    else return undefined;
+  }
+  return cur;
+}
+
+/** The field an i32 constant (or i32 splat) selects, as `StructType::indexValid` accepts. */
+function structFieldIndex(idx: Value): number | undefined {
+  const t = idx.type.kind === 'vector' ? idx.type.element : idx.type;
+  if (t.kind !== 'integer' || t.bits !== 32) return undefined;
+  let c: Value = idx;
+  if (idx.vk === 'zero') return 0;
+  if (idx.vk === 'vector') {
+    const first = idx.elements[0];
+    if (first === undefined || idx.elements.some((e) => e !== first)) return undefined;
+    c = first;
+  }
+  return c.vk === 'int' && c.num >= 0 ? c.num : undefined;
+}

@@ -22,7 +22,7 @@ import { fc, test } from '@fast-check/vitest';
 import { Context } from './context.js';
 import { linkModules } from './linker.js';
 import type { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { IrError } from './errors.js';
 import {

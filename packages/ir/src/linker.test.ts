@@ -6,7 +6,7 @@ import { Context } from './context.js';
 import { IrError } from './errors.js';
 import { Linker, linkModules } from './linker.js';
 import { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { llvmTool, runTool } from '../test/llvm.js';
 import { verifyModule } from './verifier.js';

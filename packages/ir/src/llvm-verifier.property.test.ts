@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { test } from '@fast-check/vitest';
 import { fcOptions } from '@syclkit/testing';
 import { formatLLVMVerifierFailures, llvmVerifierFailures, verifyWhileParsing } from './llvm-verifier.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { llvmTool, runTool } from '../test/llvm.js';
 
 type Terminator = { kind: 'ret' } | { kind: 'br'; to: number } | { kind: 'condbr'; t: number; f: number } | { kind: 'switch'; def: number; cases: number[]; wideCase: boolean };

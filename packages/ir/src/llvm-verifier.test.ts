@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatLLVMVerifierFailures, functionAttributeRulesBroken, llvmVerifierFailures, llvmVerifierFunctionFailures, verifyWhileParsing, type LLVMVerifierFailure } from './llvm-verifier.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { llvmTool, runTool } from '../test/llvm.js';
 import { parses } from '../test/verdict.js';
 

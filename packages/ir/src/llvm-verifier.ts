@@ -27,7 +27,7 @@ import { attributeListProblems, functionAttributeListProblems, functionAttribute
 import type { AttributeList, AttributeSet } from './attributes.js';
 import { CallInst, Flag, type Instruction } from './instructions.js';
 import { intrinsicAttributes, lookupIntrinsic } from './upgrade.js';
-import type { ParsedFunctionFacts } from './parser.js';
+import type { ParsedFunctionFacts } from './reader/parser.js';
 import type { Module } from './module.js';
 import { verifierValueTexts } from './printer.js';
 import type { FunctionType } from './types.js';

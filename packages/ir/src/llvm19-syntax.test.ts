@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { llvm19 } from '../test/support.js';
 import { IrSyntaxError } from './errors.js';
-import { parseModule, type ParseOptions } from './parser.js';
+import { parseModule, type ParseOptions } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { runTool } from '../test/llvm.js';
 

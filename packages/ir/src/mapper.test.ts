@@ -3,7 +3,7 @@ import { cloneModuleWithMap } from './clone.js';
 import { Context } from './context.js';
 import { ValueMapper } from './mapper.js';
 import type { MDNode } from './metadata.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import type { Constant, GlobalValue } from './values.js';
 

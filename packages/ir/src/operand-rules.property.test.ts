@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { test } from '@fast-check/vitest';
 import { fcOptions } from '@syclkit/testing';
 import { castIsValid, type CastOpcode } from './operand-rules.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { Context } from './context.js';
 import { llvmTool, runTool } from '../test/llvm.js';
 import { parses } from '../test/verdict.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule, printModuleTo } from './printer.js';
 
 /** Printed bytes, concatenated from the chunks `printModuleTo` hands over. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { PrintCache, printModule, printModuleTo } from './printer.js';
 import type { IRFunction } from './values.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Context } from './context.js';
 import { declarationOf } from './clone.js';
 import type { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { NOT_AN_OPERAND, forEachReference, forEachReferenceOf, type ReferenceHolder } from './references.js';
 import { isGlobalValue, type Value } from './values.js';

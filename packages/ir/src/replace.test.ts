@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { IrError } from './errors.js';
 import type { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { deleteFunctions, eraseUnused, replaceAllUsesWith } from './replace.js';
 import { llvmTool, runTool } from '../test/llvm.js';

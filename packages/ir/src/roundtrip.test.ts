@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { corpusFiles, corpusRoot, fixtures, llvm16, llvm19, run } from '../test/support.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 
 function roundTrip(text: string, filename: string, odrTypeUniquing = true): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { llvmTool, runTool } from '../test/llvm.js';
 import { syntaxVerdict } from '../test/verdict.js';

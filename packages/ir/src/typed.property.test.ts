@@ -15,7 +15,7 @@ import { describe, expect } from 'vitest';
 import { test } from '@fast-check/vitest';
 import { cloneModule } from './clone.js';
 import type { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { llvmTool, runTool } from '../test/llvm.js';
 import { fcOptions } from '@syclkit/testing';

@@ -9,7 +9,7 @@ import { Context } from './context.js';
 import { IrSyntaxError } from './errors.js';
 import { linkModules } from './linker.js';
 import type { Module } from './module.js';
-import { parseModule, type ParseOptions } from './parser.js';
+import { parseModule, type ParseOptions } from './reader/parser.js';
 import { printModule } from './printer.js';
 import { eraseUnused, removeFromUsedLists } from './replace.js';
 import type { PointerType, Type } from './types.js';

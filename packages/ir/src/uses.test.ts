@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { computeUses, ConstantGlobals, globalsInMetadata, type GlobalUser } from './uses.js';
 import type { GlobalValue, IRFunction } from './values.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Instruction } from './instructions.js';
 import type { Module } from './module.js';
-import { parseModule } from './parser.js';
+import { parseModule } from './reader/parser.js';
 import { moduleKind } from './unit-kinds.js';
 import { formatProblems, verifyModule } from './verifier.js';
 import { BasicBlock } from './values.js';

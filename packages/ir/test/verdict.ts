@@ -1,5 +1,5 @@
 import { IrSyntaxError } from '../src/errors.js';
-import { parseModule } from '../src/parser.js';
+import { parseModule } from '../src/reader/parser.js';
 
 /** What the parser says about `text`: `line:col: message` for a syntax error, undefined when it reads it. */
 export function syntaxVerdict(text: string, filename = '<stdin>'): string | undefined {

@@ -2,8 +2,8 @@
  * Tokenizer for LLVM textual IR, following LLLexer's rules. The source is a latin1 string (one
  * char per byte) so names and strings are byte sequences, exactly as LLVM sees them.
  */
-import { IrSyntaxError } from './errors.js';
-import { NameTable } from './nametable.js';
+import { IrSyntaxError } from '../errors.js';
+import { NameTable } from '../nametable.js';
 
 export const enum Tok {
   Eof,
