@@ -5,8 +5,9 @@
 #     objects, `syclkit llc`, the device math library run under lli;
 #   LLVM 19 (opt, FileCheck): inputs only it parses;
 #   LLVM 14 (opt, llvm-link): the typed-pointer mode's oracle;
-#   LLVM 15 (llvm-as), llvm-spirv-15 and spirv-tools (spirv-val): SPIR-V images (Debian 12 ships the
-#   translator for LLVM 15 only), and the validator every SPIR-V image of the tests passes;
+#   LLVM 15 (llvm-as, llvm-dis), llvm-spirv-15 and spirv-tools (spirv-val): IR printed with llvmVersion 15
+#   and SPIR-V images (Debian 12 ships the translator for LLVM 15 only), and the validator every SPIR-V
+#   image of the tests passes;
 #   GNU time: the benchmarks' peak-memory figures;
 #   separate compilation and linking (@syclkit/objects, syclkit link): LLVM 16's llc and llvm-ar
 #   (llvm-16), clang-offload-bundler-16 (clang-tools-16, interop tests), binutils (ar, readelf,
@@ -20,7 +21,7 @@ needed=(
   /usr/lib/llvm-16/bin/lli /usr/lib/llvm-16/bin/llvm-readobj /usr/lib/llvm-16/bin/ld.lld
   /usr/lib/llvm-19/bin/opt /usr/lib/llvm-19/bin/FileCheck
   /usr/lib/llvm-14/bin/opt /usr/lib/llvm-14/bin/llvm-link
-  /usr/lib/llvm-15/bin/llvm-as /usr/bin/llvm-spirv-15 /usr/bin/spirv-val
+  /usr/lib/llvm-15/bin/llvm-as /usr/lib/llvm-15/bin/llvm-dis /usr/bin/llvm-spirv-15 /usr/bin/spirv-val
   /usr/bin/time
   /usr/lib/llvm-16/bin/llc /usr/lib/llvm-16/bin/llvm-ar /usr/bin/clang-offload-bundler-16
   /usr/bin/ar /usr/bin/readelf /usr/bin/strip /usr/bin/cc

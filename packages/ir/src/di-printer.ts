@@ -146,7 +146,7 @@ function formatFlags(value: number, table: readonly (readonly [string, number])[
   return out.join(' | ');
 }
 
-function fieldText(f: DIFieldValue, md: (m: Metadata | null) => string): string {
+function fieldText(f: DIFieldValue, md: (m: Metadata | null) => string, enumText?: (name: string) => string): string {
   switch (f.k) {
     case 'md':
       return md(f.v);
@@ -157,7 +157,7 @@ function fieldText(f: DIFieldValue, md: (m: Metadata | null) => string): string 
     case 'str':
       return `"${escapeString(f.v)}"`;
     case 'enum':
-      return f.v;
+      return enumText === undefined ? f.v : enumText(f.v);
     case 'flags':
       return f.v.map(String).join(' | ');
   }
@@ -199,11 +199,14 @@ function subprogramSPFlags(n: DINode): number | undefined {
 
 const LEGACY_SP_FIELDS = new Set(['isLocal', 'isDefinition', 'isOptimized', 'virtuality']);
 
-/** Prints a specialized node body (without `distinct`). */
-export function printDINode(n: DINode, md: (m: Metadata | null) => string): string {
+/**
+ * Prints a specialized node body (without `distinct`). `enumText` respells enumerators such as
+ * `DW_LANG_C_plus_plus_17` (for an older reader); they print as written without it.
+ */
+export function printDINode(n: DINode, md: (m: Metadata | null) => string, enumText?: (name: string) => string): string {
   const spec = CLASSES[n.className];
   if (spec === undefined) {
-    const parts = [...n.fields].map(([k, f]) => `${k}: ${fieldText(f, md)}`);
+    const parts = [...n.fields].map(([k, f]) => `${k}: ${fieldText(f, md, enumText)}`);
     return `!${n.className}(${parts.join(', ')})`;
   }
   const known = new Set(spec.map(([k]) => k));
@@ -254,12 +257,12 @@ export function printDINode(n: DINode, md: (m: Metadata | null) => string): stri
       parts.push(`${name}: ${def}`);
       continue;
     }
-    parts.push(`${name}: ${fieldText(f, md)}`);
+    parts.push(`${name}: ${fieldText(f, md, enumText)}`);
   }
   for (const [name, f] of n.fields) {
     if (known.has(name)) continue;
     if (n.className === 'DISubprogram' && LEGACY_SP_FIELDS.has(name)) continue;
-    parts.push(`${name}: ${fieldText(f, md)}`);
+    parts.push(`${name}: ${fieldText(f, md, enumText)}`);
   }
   return `!${n.className}(${parts.join(', ')})`;
 }

@@ -5,7 +5,7 @@
  * Typed pointers print as LLVM 14 does (`i32 addrspace(4)*`); the type finder then also walks
  * pointee types, as LLVM's does when pointers have them.
  */
-import { AttributeSet, formatAllocKind, formatMemoryEffects, type Attribute } from './attributes.js';
+import { AttributeList, AttributeSet, formatAllocKind, formatMemoryEffects, type Attribute } from './attributes.js';
 import { formatFP } from './fp.js';
 import {
   AggregateInst,
@@ -19,16 +19,22 @@ import {
   LandingPadInst,
   MemoryInst,
   ShuffleVectorInst,
+  gepIndexedType,
   type DebugRecord,
   type Instruction,
 } from './instructions.js';
 import { printDINode } from './di-printer.js';
+import { IrError } from './errors.js';
+import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
+import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
 import { identifiedStructTypes } from './type-finder.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from './metadata.js';
 import { forEachDIOperand } from './metadata.js';
 import type { Module } from './module.js';
-import type { StructType, Type } from './types.js';
+import type { FunctionType, StructType, Type } from './types.js';
 import {
+  isConstant,
+  isGlobalValue,
   predecessorEdges,
   type BasicBlock,
   type Comdat,
@@ -41,10 +47,13 @@ import {
   type Value,
 } from './values.js';
 
-/** Prints `module` as textual IR. */
-export function printModule(module: Module): string {
+/**
+ * Prints `module` as textual IR: as LLVM 16's `opt -S` does, or for LLVM 15's reader with
+ * `llvmVersion: 15` (see {@link PrintOptions}).
+ */
+export function printModule(module: Module, options: PrintOptions = {}): string {
   const chunks: Uint8Array[] = [];
-  new ModulePrinter(module, (chunk) => chunks.push(chunk)).print();
+  printModuleTo(module, (chunk) => chunks.push(chunk), options);
   return Buffer.concat(chunks).toString('latin1');
 }
 
@@ -54,7 +63,25 @@ export function printModule(module: Module): string {
  * Each chunk is a fresh buffer the callee may keep.
  */
 export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void, options: PrintOptions = {}): void {
-  new ModulePrinter(module, write, options.cache).print();
+  const llvm15 = options.llvmVersion === 15;
+  if (options.llvmVersion !== undefined && options.llvmVersion !== 15 && options.llvmVersion !== 16) {
+    throw new IrError(`llvmVersion must be 15 or 16, not ${String(options.llvmVersion)}`);
+  }
+  const typed = options.pointers === 'typed' && !module.typedPointers;
+  if (options.pointers !== undefined && options.pointers !== 'opaque' && options.pointers !== 'typed') throw new IrError(`pointers must be 'opaque' or 'typed', not ${String(options.pointers)}`);
+  if (options.pointers === 'typed' && !llvm15) throw new IrError("pointers: 'typed' is for llvmVersion 15 (LLVM 16 reads opaque pointers)");
+  if (llvm15) {
+    // everything is checked before the first byte is written
+    const report = llvm15Report(module);
+    const problems = typed ? [...report.problems, ...typedPointerProblems(module)] : report.problems;
+    assertWritableForLLVM15(module, { problems, losses: report.losses });
+    if (options.onLossy) for (const loss of report.losses) options.onLossy(loss);
+  }
+  if (options.cache) {
+    const version = llvm15 ? 15 : 16;
+    if ((options.cache.version ??= version) !== version) throw new IrError('a PrintCache serves prints for one LLVM version; use another cache for the other');
+  }
+  new ModulePrinter(module, write, typed ? undefined : options.cache, llvm15, typed).print();
 }
 
 /** A value to describe, with the function whose local numbering it is printed in. */
@@ -78,9 +105,31 @@ export interface PrintOptions {
   /**
    * Reuse printed function bodies across prints of modules that share function objects (the
    * images of a device-code split). The caller promises the cached functions do not change while
-   * the cache is in use.
+   * the cache is in use. One cache serves one `llvmVersion`.
    */
   readonly cache?: PrintCache;
+  /**
+   * The LLVM version whose reader the text is for: 16 (the default: exactly what LLVM 16's
+   * `opt -S` prints) or 15, where what LLVM 16 added is spelled as LLVM 15 reads it
+   * (`memory(...)` as `readnone`/`readonly`/`writeonly`/`argmemonly`/..., debug records as
+   * `llvm.dbg.*` calls; see `src/llvm15.ts`). A module LLVM 15 cannot express (a target extension
+   * type, `atomicrmw uinc_wrap`, assignment tracking, ...) throws an `IrError` naming each
+   * construct and where it is, before anything is written.
+   */
+  readonly llvmVersion?: 15 | 16;
+  /**
+   * With `llvmVersion: 15`: told each thing LLVM 15 has no exact spelling for and that is left
+   * out or weakened in a way that keeps the program's meaning (a flag or attribute that only
+   * promises something, memory effects written with words that allow more).
+   */
+  readonly onLossy?: (note: string) => void;
+  /**
+   * With `llvmVersion: 15`: `'typed'` writes typed pointers, as tools of the typed-pointer era
+   * read best (LLVM 15's SPIR-V translator crashes on some opaque-pointer IR): every `ptr` is
+   * `i8*` (in its address space), and `bitcast`s give loads, stores, GEPs, calls and `byval`-like
+   * arguments the pointer types they need (see `src/llvm15-typed.ts`). Default `'opaque'`.
+   */
+  readonly pointers?: 'opaque' | 'typed';
 }
 
 /** A function's printed text with holes for the numbers that differ between modules. */
@@ -93,6 +142,8 @@ interface FunctionTemplate {
 
 /** Printed function bodies and type-discovery roots, reused across prints (see {@link PrintOptions}). */
 export class PrintCache {
+  /** @internal The LLVM version the cached texts were printed for. */
+  version: 15 | 16 | undefined;
   /** @internal */ readonly templates = new WeakMap<IRFunction, FunctionTemplate>();
   /** @internal Functions printed once; a template is made on the second print. */
   readonly seen = new WeakSet<IRFunction>();
@@ -302,11 +353,39 @@ class ModulePrinter {
   /** Set while a function template is being recorded: holes go here instead of numbers. */
   private recording: (MDNode | AttributeSet)[] | undefined;
   private readonly cache: PrintCache | undefined;
+  /** Printing for LLVM 15's reader (see `src/llvm15.ts`). */
+  private readonly llvm15: boolean;
+  private readonly lists15 = new Map<AttributeList, AttributeList>();
 
-  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache) {
+  /** Typed pointers for LLVM 15 (see `src/llvm15-typed.ts`); the per-function state of that form. */
+  private readonly typed15: boolean;
+  // initialized here so that every printer has one shape (a field added later slows every access)
+  private typedState: TypedFunctionState | undefined = undefined;
+
+  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false, typed15 = false) {
     this.m = m;
     this.sink = sink;
     this.cache = cache;
+    this.llvm15 = llvm15;
+    this.typed15 = typed15;
+  }
+
+  /** A function's or call's attributes as printed: LLVM 15's spelling when printing for it. */
+  private attrList(list: AttributeList): AttributeList {
+    if (!this.llvm15 || list === AttributeList.empty) return list;
+    let out = this.lists15.get(list);
+    if (out === undefined) {
+      const fn = attributeSetForLLVM15(list.fn);
+      const ret = attributeSetForLLVM15(list.ret);
+      const params = list.params.map(attributeSetForLLVM15);
+      out = fn === list.fn && ret === list.ret && params.every((p, i) => p === list.params[i]) ? list : new AttributeList(fn, ret, params);
+      this.lists15.set(list, out);
+    }
+    return out;
+  }
+
+  private attrSetFor(set: AttributeSet): AttributeSet {
+    return this.llvm15 ? attributeSetForLLVM15(set) : set;
   }
 
   /** `!N` for a numbered node, or a hole while recording. */
@@ -445,6 +524,7 @@ class ModulePrinter {
       this.printFunction(fn);
       this.flush();
     }
+    if (this.llvm15) this.printRecordIntrinsicDeclarations();
     if (this.attrSets.length > 0) {
       this.w('\n');
       this.attrSets.forEach((set, i) => this.w(`attributes #${i} = { ${this.attrSetText(set, true)} }\n`));
@@ -487,6 +567,7 @@ class ModulePrinter {
   }
 
   private typeText(t: Type): string {
+    if (this.typed15 && t.kind === 'pointer' && t.pointee === undefined) return t.addressSpace === 0 ? 'i8*' : `i8 addrspace(${t.addressSpace})*`;
     return formatType(t, (struct) => this.numberedTypes.get(struct), (sub) => this.type(sub));
   }
 
@@ -512,14 +593,15 @@ class ModulePrinter {
     for (const g of m.globals) {
       if (g.name === '') this.globalSlots.set(g, next++);
       for (const a of sortedAttachments(g.attachments)) this.mdSlot(a.node);
-      if (g.attributes && !g.attributes.isEmpty) this.attrSlot(g.attributes);
+      if (g.attributes && !this.attrSetFor(g.attributes).isEmpty) this.attrSlot(this.attrSetFor(g.attributes));
     }
     for (const a of m.aliases) if (a.name === '') this.globalSlots.set(a, next++);
     for (const i of m.ifuncs) if (i.name === '') this.globalSlots.set(i, next++);
     for (const ops of m.namedMetadata.values()) for (const op of ops) this.mdSlot(op);
     for (const f of m.functions) {
       if (f.name === '') this.globalSlots.set(f, next++);
-      if (!f.attributes.fn.isEmpty) this.attrSlot(f.attributes.fn);
+      const fnAttrs = this.attrList(f.attributes).fn;
+      if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
     }
   }
 
@@ -570,7 +652,10 @@ class ModulePrinter {
     }
     for (const b of f.blocks) {
       for (const inst of b.instructions) {
-        if (inst instanceof CallInst && !inst.attributes.fn.isEmpty) this.attrSlot(inst.attributes.fn);
+        if (inst instanceof CallInst) {
+          const fnAttrs = this.attrList(inst.attributes).fn;
+          if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
+        }
       }
     }
     this.incorporateFunctionLocals(f);
@@ -602,6 +687,7 @@ class ModulePrinter {
   // --- global values -----------------------------------------------------------------------------
 
   private globalRef(g: GlobalValue): string {
+    if (this.typed15 && g.vk === 'function' && g.name.startsWith('llvm.')) return formatName('@', typedIntrinsicName(g.name));
     if (g.name !== '') return formatName('@', g.name);
     const n = this.globalSlots.get(g);
     return n === undefined ? '<badref>' : `@${n}`;
@@ -677,7 +763,7 @@ class ModulePrinter {
     s += this.comdatSuffix(g);
     if (g.align !== undefined) s += `, align ${g.align}`;
     s += this.attachmentsText(g.attachments, ', ');
-    if (g.attributes && !g.attributes.isEmpty) s += ` #${this.attrSlot(g.attributes)}`;
+    if (g.attributes && !this.attrSetFor(g.attributes).isEmpty) s += ` #${this.attrSlot(this.attrSetFor(g.attributes))}`;
     this.w(s);
   }
 
@@ -685,7 +771,10 @@ class ModulePrinter {
     let s = `${this.globalRef(a)} = ${this.commonPrefix(a)}${this.threadLocal(a)}`;
     if (a.unnamedAddr !== 'none') s += a.unnamedAddr + ' ';
     s += `alias ${this.type(a.valueType)}, `;
-    s += a.aliasee.vk === 'expr' ? this.operand(a.aliasee) : this.typedOperand(a.aliasee);
+    if (this.typed15) {
+      const want = this.m.context.typedPtr(a.valueType, a.addressSpace);
+      s += `${this.type(want)} ${this.constantAs(a.aliasee, want)}`;
+    } else s += a.aliasee.vk === 'expr' ? this.operand(a.aliasee) : this.typedOperand(a.aliasee);
     if (a.partition !== '') s += `, partition "${escapeString(a.partition)}"`;
     this.w(s + '\n');
   }
@@ -797,7 +886,7 @@ class ModulePrinter {
 
   private printFunctionText(f: IRFunction): void {
     this.currentFunction = f;
-    const attrs = f.attributes;
+    const attrs = this.attrList(f.attributes);
     if (!attrs.fn.isEmpty) {
       const nonString = attrs.fn.attributes.filter((a) => a.kind !== 'string');
       if (nonString.length > 0) this.w(`; Function Attrs: ${nonString.map((a) => formatAttribute(a, (t) => this.type(t))).join(' ')}\n`);
@@ -810,15 +899,17 @@ class ModulePrinter {
     if (!attrs.ret.isEmpty) s += this.attrSetText(attrs.ret) + ' ';
     s += this.type(f.returnType) + ' ' + this.globalRef(f) + '(';
     const params: string[] = [];
+    const paramTypes = this.typed15 ? typedFunctionType(this.m.context, f.functionType, f.attributes, f.isDeclaration ? f.name : undefined).params : f.functionType.params;
     if (f.isDeclaration) {
-      f.functionType.params.forEach((t, i) => {
+      paramTypes.forEach((t, i) => {
         const pa = attrs.param(i);
         params.push(pa.isEmpty ? this.type(t) : `${this.type(t)} ${this.attrSetText(pa)}`);
       });
     } else {
+      if (this.typed15) this.typedState = new TypedFunctionState(f, paramTypes);
       f.args.forEach((a, i) => {
         const pa = attrs.param(i);
-        let p = this.type(a.type);
+        let p = this.type(paramTypes[i] ?? a.type);
         if (!pa.isEmpty) p += ' ' + this.attrSetText(pa);
         p += ' ' + (a.name !== '' ? formatName('%', a.name) : `%${this.localSlots.get(a) ?? '<badref>'}`);
         params.push(p);
@@ -846,6 +937,7 @@ class ModulePrinter {
       this.w('}\n');
     }
     this.currentFunction = undefined;
+    if (this.typed15) this.typedState = undefined;
   }
 
   private printBlock(b: BasicBlock, isEntry: boolean): void {
@@ -870,12 +962,39 @@ class ModulePrinter {
     }
     this.ch(10);
     const insts = b.instructions;
+    if (this.typed15) {
+      this.printTypedInstructions(insts, isEntry);
+      return;
+    }
     for (let i = 0; i < insts.length; i++) {
       const inst = insts[i]!;
-      if (inst.debugRecords) for (const r of inst.debugRecords) this.w(`    ${this.debugRecordText(r)}\n`);
+      if (inst.debugRecords) this.printDebugRecords(inst.debugRecords);
       if (this.capture?.instructions.has(inst)) this.captureInstruction(inst);
       else this.printInstruction(inst);
       this.ch(10);
+    }
+  }
+
+  private printDebugRecords(records: readonly DebugRecord[]): void {
+    for (const r of records) this.w(this.llvm15 ? `  ${this.debugRecordCallText(r)}\n` : `    ${this.debugRecordText(r)}\n`);
+  }
+
+  /**
+   * A block's instructions in the typed form; in the entry block the `i8*` casts of arguments and
+   * of its leading allocas come after those allocas (SPIR-V wants a function's variables first).
+   */
+  private printTypedInstructions(insts: readonly Instruction[], isEntry: boolean): void {
+    let leadingAllocas = 0;
+    if (isEntry) {
+      while (leadingAllocas < insts.length && insts[leadingAllocas] instanceof AllocaInst) leadingAllocas++;
+      if (leadingAllocas === 0) this.printTypedArgumentCasts([]);
+    }
+    for (let i = 0; i < insts.length; i++) {
+      const inst = insts[i]!;
+      if (inst.debugRecords) this.printDebugRecords(inst.debugRecords);
+      this.printTypedInstruction(inst, i < leadingAllocas);
+      this.ch(10);
+      if (i === leadingAllocas - 1) this.printTypedArgumentCasts(insts.slice(0, leadingAllocas));
     }
   }
 
@@ -935,6 +1054,216 @@ class ModulePrinter {
     return `#dbg_${r.kind}(${ops.join(', ')})`;
   }
 
+  /** A debug record as the `llvm.dbg.*` call it stands for (LLVM 15): its last operand is the `!dbg`. */
+  private debugRecordCallText(r: DebugRecord): string {
+    const intrinsic = DEBUG_RECORD_INTRINSICS[r.kind]!;
+    const ops = r.operands.slice(0, -1).map((op) => (op === null ? 'metadata ptr null' : `metadata ${this.metadataOperand(op)}`));
+    const location = r.operands[r.operands.length - 1];
+    return `call void @${intrinsic.name}(${ops.join(', ')})${location ? `, !dbg ${this.metadataOperand(location)}` : ''}`;
+  }
+
+  /** Declarations of the `llvm.dbg.*` intrinsics that debug records were printed as (LLVM 15). */
+  private printRecordIntrinsicDeclarations(): void {
+    const kinds = new Set<string>();
+    for (const f of this.m.functions) for (const b of f.blocks) for (const inst of b.instructions) if (inst.debugRecords) for (const r of inst.debugRecords) kinds.add(r.kind);
+    for (const kind of ['declare', 'value', 'label']) {
+      if (!kinds.has(kind)) continue;
+      const { name, params } = DEBUG_RECORD_INTRINSICS[kind]!;
+      if (this.m.getFunction(name) !== undefined) continue;
+      this.w(`\ndeclare void @${name}(${Array.from({ length: params }, () => 'metadata').join(', ')})\n`);
+    }
+  }
+
+  // --- typed pointers for LLVM 15 (see src/llvm15-typed.ts) --------------------------------------
+
+  /** `T*` in `addressSpace`; `i8*` is the opaque pointer itself, which prints as `i8*` here. */
+  private pointerTo(t: Type, addressSpace: number): Type {
+    return t === this.m.context.i8 ? this.m.context.ptr(addressSpace) : this.m.context.typedPtr(t, addressSpace);
+  }
+
+  /** The type a local value has where it is defined in the typed form. */
+  private naturalType(v: Value): Type {
+    if (v.vk === 'argument') {
+      const st = this.typedState;
+      return st !== undefined && v.parent === st.fn ? (st.params[v.index] ?? v.type) : v.type;
+    }
+    if (v.type.kind !== 'pointer') return v.type;
+    if (v instanceof AllocaInst) return this.pointerTo(v.allocatedType, v.addressSpace);
+    if (v instanceof GetElementPtrInst) {
+      const st = this.typedState!;
+      let natural = st.gepTypes.get(v);
+      if (natural === undefined) {
+        const selected = gepIndexedType(v.sourceElementType, v.operands);
+        natural = selected === undefined ? v.type : this.pointerTo(selected, v.type.addressSpace);
+        st.gepTypes.set(v, natural);
+      }
+      return natural;
+    }
+    return v.type;
+  }
+
+  /** A constant's text and the type it has in the typed form (a global is `valueType*`, ...). */
+  private naturalConstant(c: Constant): { type: Type; text: string } {
+    const ctx = this.m.context;
+    switch (c.vk) {
+      case 'global':
+      case 'alias':
+        return { type: this.pointerTo(c.valueType, c.addressSpace), text: this.globalRef(c) };
+      case 'function':
+        return { type: ctx.typedPtr(typedFunctionType(ctx, c.functionType, c.attributes, c.isDeclaration ? c.name : undefined), c.addressSpace), text: this.globalRef(c) };
+      case 'dso_local_equivalent':
+      case 'no_cfi':
+        return { type: isConstant(c.global) ? this.naturalConstant(c.global as Constant).type : c.type, text: this.constant(c) };
+      case 'expr': {
+        if (c.opcode !== 'getelementptr' || c.type.kind !== 'pointer') return { type: c.type, text: this.constant(c) };
+        const e = c.extra;
+        const source = e.sourceElementType!;
+        const base = c.operands[0]!;
+        const addressSpace = c.type.addressSpace;
+        const baseType = this.pointerTo(source, addressSpace);
+        const indices = c.operands.slice(1).map((o, i) => `${e.inRangeOperand === i + 1 ? 'inrange ' : ''}${this.type(o.type)} ${this.constantAs(o, o.type)}`);
+        const inbounds = e.flags?.includes('inbounds') ? ' inbounds' : '';
+        const text = `getelementptr${inbounds} (${this.type(source)}, ${this.type(baseType)} ${this.constantAs(base, baseType)}${indices.map((i) => `, ${i}`).join('')})`;
+        const selected = gepIndexedType(source, c.operands);
+        return { type: selected === undefined ? c.type : this.pointerTo(selected, addressSpace), text };
+      }
+      default:
+        return { type: c.type, text: this.constant(c) };
+    }
+  }
+
+  /** A constant written where a value of type `want` goes: cast to it when its typed form differs. */
+  private constantAs(c: Constant, want: Type): string {
+    if (want.kind === 'pointer' && (c.vk === 'null' || c.vk === 'undef' || c.vk === 'poison' || c.vk === 'zero')) return this.constant(c);
+    const natural = this.naturalConstant(c);
+    if (natural.type === want || want.kind !== 'pointer' || natural.type.kind !== 'pointer') return natural.text;
+    const from = this.type(natural.type);
+    const to = this.type(want);
+    if (from === to) return natural.text;
+    return `${natural.type.addressSpace === want.addressSpace ? 'bitcast' : 'addrspacecast'} (${from} ${natural.text} to ${to})`;
+  }
+
+  /** A value as a metadata operand: with the type it has where it is defined. */
+  private naturalOperand(v: Value): string {
+    if (isConstant(v)) {
+      if (v.vk === 'null' || v.vk === 'undef' || v.vk === 'poison' || v.vk === 'zero') return this.typedOperand(v);
+      const n = this.naturalConstant(v);
+      return `${this.type(n.type)} ${n.text}`;
+    }
+    if (v.vk === 'argument' || v.vk === 'instruction') return `${this.type(this.naturalType(v))} ${this.localRef(v)}`;
+    return this.typedOperand(v);
+  }
+
+  /** `v` where an operand of type `want` goes, after the casts that takes (written before the instruction). */
+  private typedUse(v: Value, want: Type): Value {
+    // the common case: an operand that is not a pointer and no constant holding one
+    if (want === v.type && v.type.kind !== 'pointer' && (v.vk === 'argument' || v.vk === 'instruction' || !typeHasPointer(v.type))) return v;
+    if (v.vk === 'argument' || v.vk === 'instruction') {
+      const natural = this.naturalType(v);
+      if (natural === want && want === v.type) return v;
+      if (this.type(natural) === this.type(want)) return new TextValue(want, this.localRef(v)) as unknown as Value;
+      const st = this.typedState!;
+      if (this.type(want) === this.type(v.type)) {
+        const cast = st.uniform.get(v);
+        if (cast !== undefined) return new TextValue(want, cast) as unknown as Value;
+      }
+      const name = st.fresh();
+      this.w(`  ${name} = bitcast ${this.type(natural)} ${this.localRef(v)} to ${this.type(want)}\n`);
+      return new TextValue(want, name) as unknown as Value;
+    }
+    if (isConstant(v)) {
+      if (want === v.type && !typeHasPointer(v.type)) return v;
+      return new TextValue(want, this.constantAs(v, want)) as unknown as Value;
+    }
+    return v;
+  }
+
+  /** The operand types an instruction needs in the typed form (undefined: the operand's own). */
+  private typedOperandTypes(inst: Instruction): readonly (Type | undefined)[] {
+    const ops = inst.operands;
+    const space = (v: Value): number => (v.type.kind === 'pointer' ? v.type.addressSpace : 0);
+    switch (inst.opcode) {
+      case 'load':
+        return [this.pointerTo(inst.type, space(ops[0]!))];
+      case 'store':
+        return [undefined, this.pointerTo(ops[0]!.type, space(ops[1]!))];
+      case 'cmpxchg':
+      case 'atomicrmw':
+        return [this.pointerTo(ops[1]!.type, space(ops[0]!))];
+      case 'getelementptr':
+        return [this.pointerTo((inst as GetElementPtrInst).sourceElementType, space(ops[0]!))];
+      case 'call':
+      case 'invoke':
+      case 'callbr': {
+        const c = inst as CallInst;
+        const fnType = this.typedCallType(c);
+        const callee = ops[0]!;
+        return [callee.vk === 'asm' ? undefined : this.m.context.typedPtr(fnType, space(callee)), ...fnType.params];
+      }
+      default:
+        return NO_TYPES;
+    }
+  }
+
+  /** A call's function type in the typed form: its declared callee's, mangled pointees included, when they agree. */
+  private typedCallType(c: CallInst): FunctionType {
+    const callee = c.operands[0]!;
+    const declared = callee.vk === 'function' && callee.isDeclaration && callee.functionType === c.functionType ? callee.name : undefined;
+    return typedFunctionType(this.m.context, c.functionType, c.attributes, declared);
+  }
+
+  /** One instruction in the typed form: the casts its operands need, itself, and its own `i8*` cast. */
+  private printTypedInstruction(inst: Instruction, deferCast = false): void {
+    const wanted = this.typedOperandTypes(inst);
+    const ops = inst.operands;
+    let shown = inst;
+    let typedOps: Value[] | undefined;
+    for (let i = 0; i < ops.length; i++) {
+      const v = ops[i]!;
+      const u = this.typedUse(v, wanted[i] ?? v.type);
+      if (u !== v) (typedOps ??= ops.slice())[i] = u;
+    }
+    const isCall = inst instanceof CallInst;
+    const callType = isCall ? this.typedCallType(inst) : undefined;
+    const bundles = isCall && inst.bundles.length > 0 ? inst.bundles.map((b) => ({ ...b, inputs: b.inputs.map((v) => this.typedUse(v, v.type)) })) : undefined;
+    const bundlesChange = bundles !== undefined && bundles.some((b, i) => b.inputs.some((v, j) => v !== (inst as CallInst).bundles[i]!.inputs[j]));
+    if (typedOps !== undefined || (isCall && (callType !== inst.functionType || bundlesChange))) {
+      shown = Object.create(inst) as Instruction;
+      shown.operands = typedOps ?? ops;
+      if (isCall) {
+        const s = shown as CallInst;
+        s.functionType = callType!;
+        if (bundlesChange) s.bundles = bundles!;
+      }
+      const slot = this.localSlots.get(inst);
+      if (slot !== undefined) this.localSlots.set(shown, slot);
+    }
+    this.printInstruction(shown);
+    if (deferCast) return;
+    const natural = this.naturalType(inst);
+    if (natural !== inst.type && this.type(natural) !== this.type(inst.type)) {
+      const name = this.typedState!.fresh();
+      this.w(`\n  ${name} = bitcast ${this.type(natural)} ${this.localRef(inst)} to ${this.type(inst.type)}`);
+      this.typedState!.uniform.set(inst, name);
+    }
+  }
+
+  /**
+   * In the entry block, after its leading allocas: the `i8*` casts of the arguments typed `T*`
+   * (byval and the like) and of those allocas.
+   */
+  private printTypedArgumentCasts(allocas: readonly Instruction[]): void {
+    const st = this.typedState!;
+    const cast = (v: Value, natural: Type): void => {
+      if (natural === v.type || this.type(natural) === this.type(v.type)) return;
+      const name = st.fresh();
+      this.w(`  ${name} = bitcast ${this.type(natural)} ${this.localRef(v)} to ${this.type(v.type)}\n`);
+      st.uniform.set(v, name);
+    };
+    st.fn.args.forEach((a, i) => cast(a, st.params[i] ?? a.type));
+    for (const a of allocas) cast(a, this.naturalType(a));
+  }
+
   // --- instructions ------------------------------------------------------------------------------
 
   private localRef(v: Value): string {
@@ -967,7 +1296,7 @@ class ModulePrinter {
       if (op === 'cmpxchg' && flags & Flag.WEAK) this.w(' weak');
       if (flags & Flag.VOLATILE) this.w(' volatile');
     }
-    if (flags !== 0) this.w(optimizationFlags(op, flags));
+    if (flags !== 0) this.w(optimizationFlags(op, this.llvm15 ? flagsForLLVM15(op, flags) : flags));
     if (inst instanceof CmpInst) {
       this.ch(32);
       this.w(inst.predicate);
@@ -1203,7 +1532,7 @@ class ModulePrinter {
       this.ch(32);
       this.w(c.callingConv);
     }
-    const attrs = c.attributes;
+    const attrs = this.attrList(c.attributes);
     if (!attrs.ret.isEmpty) {
       this.ch(32);
       this.w(this.attrSetText(attrs.ret));
@@ -1264,6 +1593,11 @@ class ModulePrinter {
     return `${this.type(v.type)} ${this.operand(v)}`;
   }
 
+  /** A global's name as written in `blockaddress(@f, ...)` and the like (never cast). */
+  private plainRef(v: Value): string {
+    return isGlobalValue(v) ? this.globalRef(v) : this.operand(v);
+  }
+
   /** `WriteAsOperandInternal` for values. */
   private operand(v: Value): string {
     switch (v.vk) {
@@ -1271,7 +1605,7 @@ class ModulePrinter {
       case 'function':
       case 'alias':
       case 'ifunc':
-        return this.globalRef(v);
+        return this.typed15 ? this.constantAs(v, v.type) : this.globalRef(v);
       case 'argument':
       case 'block':
       case 'instruction':
@@ -1287,6 +1621,8 @@ class ModulePrinter {
         return `${s}"${escapeString(v.asm)}", "${escapeString(v.constraints)}"`;
       }
       default:
+        // typed form: an operand already written (text15), a constant with its casts
+        if (this.typed15) return (v as unknown as TextValue).vk === 'text15' ? (v as unknown as TextValue).text : this.constantAs(v, v.type);
         return this.constant(v);
     }
   }
@@ -1332,17 +1668,18 @@ class ModulePrinter {
           const slots = this.functionLocalSlots(block.parent);
           blockText = `%${slots.get(block) ?? '<badref>'}`;
         }
-        return `blockaddress(${this.operand(fn)}, ${blockText})`;
+        return `blockaddress(${this.plainRef(fn)}, ${blockText})`;
       }
       case 'dso_local_equivalent':
-        return `dso_local_equivalent ${this.operand(c.global)}`;
+        return `dso_local_equivalent ${this.plainRef(c.global)}`;
       case 'no_cfi':
-        return `no_cfi ${this.operand(c.global)}`;
+        return `no_cfi ${this.plainRef(c.global)}`;
       case 'expr': {
         const e = c.extra;
         let s = c.opcode;
-        if (e.flags) for (const f of e.flags) s += ' ' + f;
-        if (e.inRange) s += ` inrange(${e.inRange[0]}, ${e.inRange[1]})`;
+        // LLVM 15 has neither GEP nuw/nusw nor LLVM 19's inrange(a, b): promises, left out
+        if (e.flags) for (const f of e.flags) if (!(this.llvm15 && c.opcode === 'getelementptr' && (f === 'nuw' || f === 'nusw'))) s += ' ' + f;
+        if (e.inRange && !this.llvm15) s += ` inrange(${e.inRange[0]}, ${e.inRange[1]})`;
         if (e.predicate) s += ' ' + e.predicate;
         s += ' (';
         if (e.sourceElementType) s += this.type(e.sourceElementType) + ', ';
@@ -1386,11 +1723,11 @@ class ModulePrinter {
       case 'expr':
         return this.expressionText(md);
       case 'arglist':
-        return `!DIArgList(${md.args.map((a) => this.typedOperand(a.value)).join(', ')})`;
+        return `!DIArgList(${md.args.map((a) => (this.typed15 ? this.naturalOperand(a.value) : this.typedOperand(a.value))).join(', ')})`;
       case 'string':
         return `!"${escapeString(md.value)}"`;
       case 'value':
-        return this.typedOperand(md.value);
+        return this.typed15 ? this.naturalOperand(md.value) : this.typedOperand(md.value);
       default:
         return this.mdRef(md);
     }
@@ -1406,7 +1743,7 @@ class ModulePrinter {
       const ops = n.operands.map((op) => (op === null ? 'null' : op.mk === 'value' ? this.typedOperand(op.value) : this.metadataOperand(op)));
       return `${prefix}!{${ops.join(', ')}}`;
     }
-    return prefix + printDINode(n, (md) => (md === null ? 'null' : this.metadataOperand(md)));
+    return prefix + printDINode(n, (md) => (md === null ? 'null' : this.metadataOperand(md)), this.llvm15 ? dwarfNameForLLVM15 : undefined);
   }
 }
 
@@ -1469,3 +1806,20 @@ function toTemplate(text: Buffer, holes: readonly (MDNode | AttributeSet)[]): Fu
   if (segments.length !== holes.length + 1) throw new Error('print cache: hole markers and holes disagree');
   return { segments, holes };
 }
+
+/** Whether a type is, or holds, a pointer. */
+function typeHasPointer(t: Type): boolean {
+  switch (t.kind) {
+    case 'pointer':
+      return true;
+    case 'array':
+    case 'vector':
+      return typeHasPointer(t.element);
+    case 'struct':
+      return (t.elements ?? []).some(typeHasPointer);
+    default:
+      return false;
+  }
+}
+
+const NO_TYPES: readonly (Type | undefined)[] = [];

@@ -102,6 +102,14 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['@g = external global -x\n', '1:22: expected type'],
   ['define void @f() -S {\n', "1:18: expected '{' in function body"],
   ['target triple - "x"\n', "1:15: expected '=' after target triple"],
+  // memory(...): a default access kind only first; a location needs a colon and a kind
+  ['declare void @f() memory(argmem: read, none)\n', '1:44: default access kind must be specified first'],
+  ['declare void @f() memory(argmem: read\n', '2:1: unterminated memory attribute'],
+  ['declare void @f() memory(read argmem: none)\n', '1:31: unterminated memory attribute'],
+  ['declare void @f() memory(read: none)\n', '1:30: unterminated memory attribute'],
+  ['declare void @f() memory(argmem read)\n', "1:33: expected ':' after location"],
+  ['declare void @f() memory(argmem: bogus)\n', '1:34: expected access kind (none, read, write, readwrite)'],
+  ['declare void @f() memory(bogus)\n', '1:26: expected memory location (argmem, inaccessiblemem) or access kind (none, read, write, readwrite)'],
 ];
 
 /** Input LLVM 16 reads although it looks wrong, or rewrites, and what it prints for it (after the header). */
@@ -119,6 +127,11 @@ const READ: readonly (readonly [string, string])[] = [
   ['declare void @z() #0\nattributes #0 = { alignstack=3 }\n', '; Function Attrs: alignstack(2)\ndeclare void @z() #0\n\nattributes #0 = { alignstack=2 }\n'],
   ['declare void @z() #0\nattributes #0 = { alignstack=0 nounwind }\n', '; Function Attrs: nounwind\ndeclare void @z() #0\n\nattributes #0 = { nounwind }\n'],
   ['declare void @z() align 4 #0\nattributes #0 = { align=16 nounwind }\n', '; Function Attrs: nounwind\ndeclare void @z() #0 align 16\n\nattributes #0 = { nounwind }\n'],
+  // memory(...): locations not named have no access unless a default comes first
+  ['declare void @f() memory(argmem: read)\n', '; Function Attrs: memory(argmem: read)\ndeclare void @f() #0\n\nattributes #0 = { memory(argmem: read) }\n'],
+  ['declare void @f() memory(inaccessiblemem: write, argmem: read)\n', '; Function Attrs: memory(argmem: read, inaccessiblemem: write)\ndeclare void @f() #0\n\nattributes #0 = { memory(argmem: read, inaccessiblemem: write) }\n'],
+  ['declare void @f() memory(none, read)\n', '; Function Attrs: memory(read)\ndeclare void @f() #0\n\nattributes #0 = { memory(read) }\n'],
+  ['declare void @f() memory(write, argmem: none, argmem: read)\n', '; Function Attrs: memory(write, argmem: read)\ndeclare void @f() #0\n\nattributes #0 = { memory(write, argmem: read) }\n'],
   ['declare void @v() vscale_range(0)\ndeclare void @w() vscale_range(0,0)\ndeclare void @x() vscale_range(1,0)\n', 'declare void @v()\n\ndeclare void @w()\n\n; Function Attrs: vscale_range(1,0)\ndeclare void @x() #0\n\nattributes #0 = { vscale_range(1,0) }\n'],
 ];
 

@@ -14,6 +14,12 @@ export function llvm14(tool: string): string | undefined {
   return existsSync(p) ? p : undefined;
 }
 
+/** LLVM 15 tool path if installed: the reader `printModule(m, { llvmVersion: 15 })` writes for. */
+export function llvm15(tool: string): string | undefined {
+  const p = `/usr/lib/llvm-15/bin/${tool}`;
+  return existsSync(p) ? p : undefined;
+}
+
 export function llvm19(tool: string): string | undefined {
   const p = `/usr/lib/llvm-19/bin/${tool}`;
   return existsSync(p) ? p : undefined;

@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { formatLLVMVerifierFailures, functionKind, moduleKind, printModule, printModuleTo, verifyWhileParsing, type Module } from '@syclkit/ir';
 import {
   createRegistry,
@@ -21,6 +24,17 @@ const BASE_OPTIONS: readonly OptionSpec[] = [
   { name: 'o', kind: 'value', valueName: '<file>', help: "Output file ('-' for stdout, the default)" },
   { name: 'f', help: 'Allow bitcode output to a terminal' },
   { name: 'disable-output', help: 'Run the passes but write nothing' },
+  {
+    name: 'llvm-version',
+    kind: 'value',
+    joinedOnly: true,
+    valueName: '15|16',
+    help: "Write IR for this LLVM version's reader (default 16). 15: memory(...) as readnone/readonly/argmemonly/..., debug records as llvm.dbg calls, flags LLVM 15 lacks left out (warned); an error names what LLVM 15 cannot express. Bitcode (without -S) then comes from LLVM 15's llvm-as",
+  },
+  {
+    name: 'typed-pointers',
+    help: "With -llvm-version=15: write typed pointers (every ptr as i8*, bitcasts where a pointee type is needed), as LLVM 15's SPIR-V translator reads best; bitcode keeps them (llvm-as -opaque-pointers=0)",
+  },
   { name: 'print-pipeline-passes', help: 'Print the canonical pipeline text and exit' },
   { name: 'print-passes', help: 'List the registered passes with their options and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
@@ -54,7 +68,7 @@ function usage(registry: PassRegistry): string {
 }
 
 /** Options that never name a pass, a pass option or a diagnostic code. */
-const PASSLESS_OPTIONS = new Set(['S', 'o', 'f', 'disable-output', 'disable-verify', 'time-passes', 'verify-each', 'print-after-all', 'diagnostics-format']);
+const PASSLESS_OPTIONS = new Set(['S', 'o', 'f', 'disable-output', 'llvm-version', 'typed-pointers', 'disable-verify', 'time-passes', 'verify-each', 'print-after-all', 'diagnostics-format']);
 
 /**
  * Whether the command line needs the registered passes: a pipeline, a pass option, a -W/-R code,
@@ -166,6 +180,11 @@ export const command: Command = {
     );
     const input = args.positionals[0] ?? '-';
     const output = valueOf(args, 'o') ?? '-';
+    const versionText = valueOf(args, 'llvm-version') ?? '16';
+    if (versionText !== '15' && versionText !== '16') throw new UsageError(`-llvm-version must be 15 or 16, not '${versionText}'`);
+    const llvmVersion = versionText === '15' ? 15 : 16;
+    const typedPointers = args.flags.has('typed-pointers');
+    if (typedPointers && llvmVersion !== 15) throw new UsageError('-typed-pointers needs -llvm-version=15');
     const text = args.flags.has('S');
     if (!text && !args.flags.has('disable-output') && output === '-' && io.stdoutIsTTY && !args.flags.has('f')) {
       throw new CliError("refusing to write bitcode to a terminal; use -S for text, -o <file>, or -f");
@@ -193,14 +212,36 @@ export const command: Command = {
     if (timer) io.stderr.write(timer.report());
     if (result.stopped || result.errorCount > 0) return 1;
     if (args.flags.has('disable-output')) return 0;
+    const losses: string[] = [];
+    const printOptions = { llvmVersion, pointers: typedPointers ? 'typed' : 'opaque', onLossy: (note: string) => losses.push(note) } as const;
+    const warnLosses = (): void => {
+      for (const note of losses.slice(0, 10)) io.stderr.write(`syclkit opt: warning: for LLVM 15, ${note}\n`);
+      if (losses.length > 10) io.stderr.write(`syclkit opt: warning: for LLVM 15, ${losses.length - 10} more such changes\n`);
+    };
     if (text) {
-      if (output === '-') printModuleTo(module, (chunk) => io.stdout.write(chunk));
-      else writeFileAtomicStreaming(output, (write) => printModuleTo(module, write));
+      if (output === '-') printModuleTo(module, (chunk) => io.stdout.write(chunk), printOptions);
+      else writeFileAtomicStreaming(output, (write) => printModuleTo(module, write, printOptions));
+      warnLosses();
       return 0;
     }
-    const bitcode = runLlvmTool('llvm-as', ['-o', '-', '-'], Buffer.from(printModule(module), 'latin1'), 'writing bitcode (omit -S)');
+    const ir = Buffer.from(printModule(module, printOptions), 'latin1');
+    warnLosses();
+    const bitcode = llvmVersion === 15 ? runLlvm15As(ir, typedPointers) : runLlvmTool('llvm-as', ['-o', '-', '-'], ir, 'writing bitcode (omit -S)');
     if (output === '-') io.stdout.write(bitcode);
     else writeFileAtomic(output, bitcode);
     return 0;
   },
 };
+
+/** LLVM 15's llvm-as (Debian's llvm-15), for bitcode that LLVM 15 reads. */
+function runLlvm15As(ir: Buffer, typedPointers: boolean): Buffer {
+  const dirs = [process.env['SYCLKIT_LLVM15_BIN'], '/usr/lib/llvm-15/bin'].filter((d): d is string => d !== undefined && d !== '');
+  const tool = dirs.map((d) => join(d, 'llvm-as')).find((p) => existsSync(p));
+  if (tool === undefined) throw new CliError("writing LLVM 15 bitcode needs LLVM 15's llvm-as, which is not installed (apt-get install -y llvm-15; or set SYCLKIT_LLVM15_BIN, or use -S)");
+  try {
+    return execFileSync(tool, [...(typedPointers ? ['-opaque-pointers=0'] : []), '-o', '-', '-'], { input: ir, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (error) {
+    const e = error as { stderr?: Buffer; message: string };
+    throw new CliError(`LLVM 15's llvm-as failed: ${e.stderr?.toString().trim() || e.message}`);
+  }
+}

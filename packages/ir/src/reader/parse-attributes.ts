@@ -339,33 +339,43 @@ export abstract class AttributeParser extends TypeParser {
     return { attrs, groups, memory: memory === undefined ? undefined : packMemoryEffects({ argmem: memory[0], inaccessiblemem: memory[1], other: memory[2] }) };
   }
 
+  /**
+   * `memory(...)` as LLVM 16's parseMemoryAttr reads it: locations not named have no access
+   * unless a default access kind comes first (`memory(read, argmem: readwrite)`).
+   */
   protected parseMemoryEffects(): number {
     this.expect(Tok.LParen, "expected '('");
-    const effects = { argmem: 3, inaccessiblemem: 3, other: 3 };
-    let first = true;
-    let sawDefault = false;
-    do {
-      if (this.t() !== Tok.Ident && this.t() !== Tok.LabelStr) throw this.error('expected memory location (argmem, inaccessiblemem) or access kind (none, read, write, readwrite)');
-      const w = this.lex.text;
-      const mr = parseModRef(w);
-      if (mr !== undefined) {
+    const effects = { argmem: 0, inaccessiblemem: 0, other: 0 };
+    let seenLocation = false;
+    for (;;) {
+      let location: 'argmem' | 'inaccessiblemem' | undefined;
+      const t = this.t();
+      if ((t === Tok.Ident || t === Tok.LabelStr) && (this.lex.text === 'argmem' || this.lex.text === 'inaccessiblemem')) {
+        location = this.lex.text;
+        // `argmem:` lexes as a label (colon included); `argmem :` as an identifier and a colon
         this.next();
+        if (t === Tok.Ident && !this.eat(Tok.Colon)) throw this.error("expected ':' after location");
+      }
+      if (this.t() === Tok.LabelStr && parseModRef(this.lex.text) !== undefined) {
+        // `read:` is an access kind and a colon to LLVM: the colon ends nothing
+        const colon = this.lex.start + this.lex.text.length;
+        throw this.error(location === undefined && seenLocation ? 'default access kind must be specified first' : 'unterminated memory attribute', colon);
+      }
+      const mr = this.t() === Tok.Ident ? parseModRef(this.lex.text) : undefined;
+      if (mr === undefined) {
+        throw this.error(location === undefined ? 'expected memory location (argmem, inaccessiblemem) or access kind (none, read, write, readwrite)' : 'expected access kind (none, read, write, readwrite)');
+      }
+      this.next();
+      if (location !== undefined) {
+        seenLocation = true;
+        effects[location] = mr;
+      } else {
+        if (seenLocation) throw this.error('default access kind must be specified first');
         effects.argmem = effects.inaccessiblemem = effects.other = mr;
-        if (!first && sawDefault) throw this.error('default access kind must be specified first');
-        sawDefault = true;
-      } else if ((w === 'argmem' || w === 'inaccessiblemem') && (this.t() === Tok.LabelStr || this.peek() === Tok.Colon)) {
-        // `argmem:` lexes as a label; `argmem :` as an identifier and a colon
-        const isLabel = this.t() === Tok.LabelStr;
-        this.next();
-        if (!isLabel) this.expect(Tok.Colon, "expected ':' after location");
-        if (this.t() !== Tok.Ident || parseModRef(this.lex.text) === undefined) throw this.error('expected access kind');
-        effects[w] = parseModRef(this.lex.text)!;
-        this.next();
-      } else throw this.error('expected memory location or access kind');
-      first = false;
-    } while (this.eat(Tok.Comma));
-    this.expect(Tok.RParen, "expected ')'");
-    return packMemoryEffects(effects);
+      }
+      if (this.eat(Tok.RParen)) return packMemoryEffects(effects);
+      if (!this.eat(Tok.Comma)) throw this.error('unterminated memory attribute');
+    }
   }
 
   protected recordFnAttrs(target: IRFunction | CallInst | GlobalVariable, parsed: { attrs: Attribute[]; groups: number[]; memory: number | undefined }, loc: number): AttributeSet {
