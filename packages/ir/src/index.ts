@@ -1,4 +1,4 @@
-export { Context } from './context.js';
+export { Context } from './model/context.js';
 export {
   SimpleType,
   IntegerType,
@@ -16,8 +16,8 @@ export {
   scalarType,
   isFirstClassType,
   isSized,
-} from './types.js';
-export type { Type, FloatKind, SimpleKind } from './types.js';
+} from './model/types.js';
+export type { Type, FloatKind, SimpleKind } from './model/types.js';
 export {
   ConstantInt,
   ConstantFP,
@@ -47,7 +47,7 @@ export {
   isConstant,
   isNullValue,
   stripPointerCasts,
-} from './values.js';
+} from './model/values.js';
 export type {
   Value,
   Constant,
@@ -63,7 +63,7 @@ export type {
   ConstantExprExtra,
   SanitizerFlags,
   InlineAsmFlags,
-} from './values.js';
+} from './model/values.js';
 export {
   Instruction,
   AllocaInst,
@@ -76,8 +76,8 @@ export {
   LandingPadInst,
   CatchSwitchInst,
   Flag,
-} from './instructions.js';
-export type { Opcode, AtomicOrdering, OperandBundle, DebugRecord } from './instructions.js';
+} from './model/instructions.js';
+export type { Opcode, AtomicOrdering, OperandBundle, DebugRecord } from './model/instructions.js';
 export {
   MDString,
   ValueAsMetadata,
@@ -87,8 +87,8 @@ export {
   DIArgList,
   isMDNode,
   childNodes,
-} from './metadata.js';
-export type { Metadata, MDNode, DIFieldValue, Attachment, MetadataContext } from './metadata.js';
+} from './model/metadata.js';
+export type { Metadata, MDNode, DIFieldValue, Attachment, MetadataContext } from './model/metadata.js';
 export {
   AttributeSet,
   AttributeList,
@@ -98,35 +98,35 @@ export {
   stringAttr,
   packMemoryEffects,
   unpackMemoryEffects,
-} from './attributes.js';
-export type { Attribute, MemoryLocation } from './attributes.js';
-export { Module, getMetadata, setMetadata } from './module.js';
-export { DataLayout, dataLayoutProblem } from './datalayout.js';
+} from './model/attributes.js';
+export type { Attribute, MemoryLocation } from './model/attributes.js';
+export { Module, getMetadata, setMetadata } from './model/module.js';
+export { DataLayout, dataLayoutProblem } from './model/datalayout.js';
 export { parseModule } from './reader/parser.js';
 export { decodeIRText } from './reader/ir-text.js';
 export type { ParseOptions, ParsedFunctionFacts, PointerSyntax } from './reader/parser.js';
-export { printModule, printModuleTo, PrintCache, formatName, formatType } from './printer.js';
-export type { PrintOptions } from './printer.js';
+export { printModule, printModuleTo, PrintCache, formatName, formatType } from './printer/printer.js';
+export type { PrintOptions } from './printer/printer.js';
 export { IrSyntaxError, IrError, irDiagnostics } from './errors.js';
-export { KERNEL_CALLING_CONVENTIONS } from './callingconv.js';
-export { lookupIntrinsic, intrinsicAttributes } from './upgrade.js';
-export { fpValue } from './fp.js';
+export { KERNEL_CALLING_CONVENTIONS } from './model/callingconv.js';
+export { lookupIntrinsic, intrinsicAttributes } from './model/upgrade.js';
+export { fpValue } from './model/fp.js';
 export { moduleKind, functionKind } from './unit-kinds.js';
-export { computeUses, GlobalUses, ConstantGlobals } from './uses.js';
-export { forEachReference, forEachReferenceOf, NOT_AN_OPERAND } from './references.js';
-export type { ReferenceHolder, ReferenceVisitor } from './references.js';
-export type { GlobalUser, UsesOptions } from './uses.js';
-export { replaceAllUsesWith, deleteFunctions, eraseUnused } from './replace.js';
-export type { ReplaceOptions, DeleteOptions, DeleteResult, EraseUnusedOptions } from './replace.js';
-export { buildCallGraph, CallGraph, calledFunction, stronglyConnectedComponentsOf } from './callgraph.js';
-export type { CallGraphOptions } from './callgraph.js';
-export { ValueMapper, forEachOperand } from './mapper.js';
-export type { MapperOptions, LocalMap } from './mapper.js';
-export { cloneModule, cloneModuleWithMap, declarationOf } from './clone.js';
-export type { CloneOptions, CloneResult } from './clone.js';
-export { linkModules } from './linker.js';
-export type { LinkOptions, LinkModulesOptions } from './linker.js';
-export { verifyModule } from './verifier.js';
-export { llvmVerifierFailures, llvmVerifierFunctionFailures, verifyWhileParsing, formatLLVMVerifierFailures } from './llvm-verifier.js';
-export type { LLVMVerifierFailure, ParseVerifier } from './llvm-verifier.js';
-export type { VerifierProblem, VerifyOptions } from './verifier.js';
+export { computeUses, GlobalUses, ConstantGlobals } from './analysis/uses.js';
+export { forEachReference, forEachReferenceOf, NOT_AN_OPERAND } from './analysis/references.js';
+export type { ReferenceHolder, ReferenceVisitor } from './analysis/references.js';
+export type { GlobalUser, UsesOptions } from './analysis/uses.js';
+export { replaceAllUsesWith, deleteFunctions, eraseUnused } from './transforms/replace.js';
+export type { ReplaceOptions, DeleteOptions, DeleteResult, EraseUnusedOptions } from './transforms/replace.js';
+export { buildCallGraph, CallGraph, calledFunction, stronglyConnectedComponentsOf } from './analysis/callgraph.js';
+export type { CallGraphOptions } from './analysis/callgraph.js';
+export { ValueMapper, forEachOperand } from './transforms/mapper.js';
+export type { MapperOptions, LocalMap } from './transforms/mapper.js';
+export { cloneModule, cloneModuleWithMap, declarationOf } from './transforms/clone.js';
+export type { CloneOptions, CloneResult } from './transforms/clone.js';
+export { linkModules } from './linker/linker.js';
+export type { LinkOptions, LinkModulesOptions } from './linker/linker.js';
+export { verifyModule } from './verifier/verifier.js';
+export { llvmVerifierFailures, llvmVerifierFunctionFailures, verifyWhileParsing, formatLLVMVerifierFailures } from './verifier/llvm-verifier.js';
+export type { LLVMVerifierFailure, ParseVerifier } from './verifier/llvm-verifier.js';
+export type { VerifierProblem, VerifyOptions } from './verifier/verifier.js';

@@ -4,10 +4,10 @@
  */
 import { createHash } from 'node:crypto';
 import { subunitsOf, type UnitKind } from '@syclkit/pass-manager';
-import type { Module } from './module.js';
-import { printModule } from './printer.js';
-import type { IRFunction } from './values.js';
-import { moduleProblems } from './verifier.js';
+import type { Module } from './model/module.js';
+import { printModule } from './printer/printer.js';
+import type { IRFunction } from './model/values.js';
+import { moduleProblems } from './verifier/verifier.js';
 
 /** Verify-after-each: the light verifier's problems, as one error. */
 function verify(m: Module): void {

@@ -1,7 +1,7 @@
 import { parseModule } from '../src/reader/parser.js';
-import { printModule } from '../src/printer.js';
-import { replaceAllUsesWith } from '../src/replace.js';
-import type { Value } from '../src/values.js';
+import { printModule } from '../src/printer/printer.js';
+import { replaceAllUsesWith } from '../src/transforms/replace.js';
+import type { Value } from '../src/model/values.js';
 
 /**
  * `text` read (opaque pointers) and printed again without `bitcast ptr %x to ptr`, its uses

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeIRText } from './ir-text.js';
 import { parseModule } from './parser.js';
-import { printModule } from '../printer.js';
+import { printModule } from '../printer/printer.js';
 
 describe('decodeIRText', () => {
   it('maps every byte value to the character with that code, across slice boundaries', () => {

@@ -3,7 +3,7 @@
  * char per byte) so names and strings are byte sequences, exactly as LLVM sees them.
  */
 import { IrSyntaxError } from '../errors.js';
-import { NameTable } from '../nametable.js';
+import { NameTable } from '../model/nametable.js';
 
 export const enum Tok {
   Eof,

@@ -15,9 +15,9 @@ import {
   stringAttr,
   typeAttr,
   type Attribute,
-} from '../attributes.js';
-import { CallInst } from '../instructions.js';
-import { GlobalVariable, IRFunction, type ComdatSelection } from '../values.js';
+} from '../model/attributes.js';
+import { CallInst } from '../model/instructions.js';
+import { GlobalVariable, IRFunction, type ComdatSelection } from '../model/values.js';
 import { Tok, ownString } from './lexer.js';
 import { TypeParser } from './parse-types.js';
 

@@ -1,13 +1,13 @@
 /**
  * Function declarations and definitions: headers, arguments, blocks and the per-function state.
  */
-import { AttributeList, AttributeSet } from '../attributes.js';
-import { callingConvFromNumber, isCallingConvKeyword } from '../callingconv.js';
-import { CallInst, type DebugRecord } from '../instructions.js';
-import { directCalleeName } from '../llvm-verifier.js';
-import type { Attachment, Metadata } from '../metadata.js';
-import type { Type } from '../types.js';
-import { Argument, BasicBlock, IRFunction, type Comdat, type Constant, type Value } from '../values.js';
+import { AttributeList, AttributeSet } from '../model/attributes.js';
+import { callingConvFromNumber, isCallingConvKeyword } from '../model/callingconv.js';
+import { CallInst, type DebugRecord } from '../model/instructions.js';
+import { directCalleeName } from '../verifier/llvm-verifier.js';
+import type { Attachment, Metadata } from '../model/metadata.js';
+import type { Type } from '../model/types.js';
+import { Argument, BasicBlock, IRFunction, type Comdat, type Constant, type Value } from '../model/values.js';
 import { Tok } from './lexer.js';
 import { ForwardLocal, type AnyValue, type FunctionState } from './parser-state.js';
 import { exactCopy } from './parse-instructions.js';

@@ -1,8 +1,8 @@
 /**
  * Global variables, aliases and ifuncs, and the linkage/visibility words they share with functions.
  */
-import { isAttributeKeyword } from '../attributes.js';
-import { isSized, type Type } from '../types.js';
+import { isAttributeKeyword } from '../model/attributes.js';
+import { isSized, type Type } from '../model/types.js';
 import {
   GlobalAlias,
   GlobalIFunc,
@@ -11,7 +11,7 @@ import {
   type Constant,
   type GlobalValue,
   type Linkage,
-} from '../values.js';
+} from '../model/values.js';
 import { Tok } from './lexer.js';
 import { ForwardGlobal, typeString } from './parser-state.js';
 import { isValidGlobalValueType } from './parse-types.js';

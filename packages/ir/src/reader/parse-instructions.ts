@@ -1,7 +1,7 @@
 /**
  * Instructions: one instruction line, its operands, flags and operand checks.
  */
-import { AttributeList, AttributeSet, type Attribute } from '../attributes.js';
+import { AttributeList, AttributeSet, type Attribute } from '../model/attributes.js';
 import { IrSyntaxError } from '../errors.js';
 import {
   castIsValid,
@@ -13,7 +13,7 @@ import {
   selectOperandsProblem,
   shuffleVectorValid,
   type CastOpcode,
-} from '../operand-rules.js';
+} from '../verifier/operand-rules.js';
 import {
   AggregateInst,
   AllocaInst,
@@ -32,8 +32,8 @@ import {
   type Opcode,
   type OperandBundle,
   gepIndexedType,
-} from '../instructions.js';
-import type { Attachment } from '../metadata.js';
+} from '../model/instructions.js';
+import type { Attachment } from '../model/metadata.js';
 import {
   isFirstClassType,
   isSized,
@@ -41,8 +41,8 @@ import {
   type PointerType,
   type Type,
   type VectorType,
-} from '../types.js';
-import { BasicBlock, InlineAsm, type Value } from '../values.js';
+} from '../model/types.js';
+import { BasicBlock, InlineAsm, type Value } from '../model/values.js';
 import { Tok } from './lexer.js';
 import { ForwardGlobal, type AnyValue, type FunctionState, typeString } from './parser-state.js';
 import { ICMP_PREDICATES, FCMP_PREDICATES, predicateError, shuffleMaskOf, ValueParser } from './parse-values.js';

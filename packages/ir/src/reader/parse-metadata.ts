@@ -1,8 +1,8 @@
 /**
  * Metadata: named and numbered nodes, specialized `DI*` nodes, attachments.
  */
-import { checkDIFields, isKnownDIClass } from '../di-printer.js';
-import { diFieldExpected, diFieldProblem } from '../di-fields.js';
+import { checkDIFields, isKnownDIClass } from '../printer/di-printer.js';
+import { diFieldExpected, diFieldProblem } from './di-fields.js';
 import {
   DINode,
   type Attachment,
@@ -11,9 +11,9 @@ import {
   type MDTuple,
   type Metadata,
   type ValueAsMetadata,
-} from '../metadata.js';
-import type { Type } from '../types.js';
-import type { Value } from '../values.js';
+} from '../model/metadata.js';
+import type { Type } from '../model/types.js';
+import type { Value } from '../model/values.js';
 import { Tok } from './lexer.js';
 import type { FunctionState } from './parser-state.js';
 import { AttributeParser } from './parse-attributes.js';

@@ -1,8 +1,8 @@
 /**
  * Types: type definitions, type syntax (typed pointers too) and its checks.
  */
-import type { AttributePosition, Attribute } from '../attributes.js';
-import type { FloatKind, FunctionType, StructType, Type } from '../types.js';
+import type { AttributePosition, Attribute } from '../model/attributes.js';
+import type { FloatKind, FunctionType, StructType, Type } from '../model/types.js';
 import { Tok } from './lexer.js';
 import { ParserState } from './parser-state.js';
 

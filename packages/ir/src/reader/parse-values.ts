@@ -1,8 +1,8 @@
 /**
  * Values: locals, globals and forward references, constants and constant expressions.
  */
-import { makeArray, makeConstantExpr, makeString, makeStruct, makeVector, nullValue } from '../constfold.js';
-import { fpLiteralBits } from '../fp.js';
+import { makeArray, makeConstantExpr, makeString, makeStruct, makeVector, nullValue } from '../model/constfold.js';
+import { fpLiteralBits } from '../model/fp.js';
 import {
   compareOperandsProblem,
   extractElementValid,
@@ -11,10 +11,10 @@ import {
   selectOperandsProblem,
   shuffleVectorValid,
   type CastOpcode,
-} from '../operand-rules.js';
-import { CAST_OPS } from '../instructions.js';
-import { constantOperands } from '../uses.js';
-import type { Metadata, ValueAsMetadata } from '../metadata.js';
+} from '../verifier/operand-rules.js';
+import { CAST_OPS } from '../model/instructions.js';
+import { constantOperands } from '../analysis/uses.js';
+import type { Metadata, ValueAsMetadata } from '../model/metadata.js';
 import {
   isFirstClassType,
   type ArrayType,
@@ -23,7 +23,7 @@ import {
   type StructType,
   type Type,
   type VectorType,
-} from '../types.js';
+} from '../model/types.js';
 import {
   BasicBlock,
   BlockAddress,
@@ -33,7 +33,7 @@ import {
   type Constant,
   type ConstantExprOpcode,
   type Value,
-} from '../values.js';
+} from '../model/values.js';
 import { Tok, intTokenNumber } from './lexer.js';
 import { ForwardGlobal, ForwardLocal, type AnyValue, type FunctionState, typeString } from './parser-state.js';
 import { MetadataParser } from './parse-metadata.js';

@@ -2,15 +2,15 @@
  * The parser's state (symbol tables, forward references, the function being read, the pointer
  * syntax) and its token helpers: the base every section of the parser extends.
  */
-import { AttributeSet, type Attribute } from '../attributes.js';
-import { Context } from '../context.js';
+import { AttributeSet, type Attribute } from '../model/attributes.js';
+import { Context } from '../model/context.js';
 import { IrSyntaxError } from '../errors.js';
-import { formatType } from '../printer.js';
-import { CallInst, Instruction } from '../instructions.js';
-import { NameTable } from '../nametable.js';
-import type { MDNode, Metadata, ValueAsMetadata } from '../metadata.js';
-import { Module } from '../module.js';
-import type { FunctionType, PointerType, StructType, Type } from '../types.js';
+import { formatType } from '../printer/printer.js';
+import { CallInst, Instruction } from '../model/instructions.js';
+import { NameTable } from '../model/nametable.js';
+import type { MDNode, Metadata, ValueAsMetadata } from '../model/metadata.js';
+import { Module } from '../model/module.js';
+import type { FunctionType, PointerType, StructType, Type } from '../model/types.js';
 import {
   BasicBlock,
   BlockAddress,
@@ -19,7 +19,7 @@ import {
   type Constant,
   type GlobalValue,
   type Value,
-} from '../values.js';
+} from '../model/values.js';
 import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
 import type { ParseOptions } from './parser.js';
 

@@ -14,15 +14,15 @@
  * references, attribute groups, intrinsic upgrades). A section that calls into a later one
  * declares that method `abstract`.
  */
-import { AttributeList, AttributeSet, intAttr, type Attribute } from '../attributes.js';
-import { makeArray, makeConstantExpr, makeStruct, makeVector } from '../constfold.js';
-import { Context } from '../context.js';
-import { dataLayoutProblem } from '../datalayout.js';
-import { lookupIntrinsic, upgradeDebugInfo, upgradeIntrinsics } from '../upgrade.js';
-import { CallInst, Instruction } from '../instructions.js';
-import type { Attachment, MDNode, Metadata } from '../metadata.js';
-import { Module } from '../module.js';
-import type { PointerType, StructType } from '../types.js';
+import { AttributeList, AttributeSet, intAttr, type Attribute } from '../model/attributes.js';
+import { makeArray, makeConstantExpr, makeStruct, makeVector } from '../model/constfold.js';
+import { Context } from '../model/context.js';
+import { dataLayoutProblem } from '../model/datalayout.js';
+import { lookupIntrinsic, upgradeDebugInfo, upgradeIntrinsics } from '../model/upgrade.js';
+import { CallInst, Instruction } from '../model/instructions.js';
+import type { Attachment, MDNode, Metadata } from '../model/metadata.js';
+import { Module } from '../model/module.js';
+import type { PointerType, StructType } from '../model/types.js';
 import {
   Argument,
   BasicBlock,
@@ -32,7 +32,7 @@ import {
   NoCFIValue,
   type Constant,
   type Value,
-} from '../values.js';
+} from '../model/values.js';
 import { Tok } from './lexer.js';
 import type { AnyValue } from './parser-state.js';
 import { FunctionParser } from './parse-functions.js';
