@@ -124,6 +124,7 @@ export abstract class InstructionParser extends ValueParser {
       st.numbered.push(inst);
       const fwd = st.fwdNumbered.get(next);
       if (fwd !== undefined) {
+        if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeString(fwd.type)}'`, loc);
         st.fwdNumbered.delete(next);
         this.resolvedLocals.set(fwd, inst);
       }

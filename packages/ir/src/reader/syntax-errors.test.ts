@@ -25,6 +25,9 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['%T = type x\n', '1:11: expected type'],
   ['@g = external global %T\n%T = type i32\n', '2:1: forward references to non-struct type'],
   ['%T = type i32\n%T = type { i32 }\n', '2:1: redefinition of type'],
+  // a numbered local used before its definition with another type (found by the fuzz property)
+  ['define i64 @f() {\n  %1 = getelementptr i32, ptr %2, i64 0\n  %2 = add i64 0, 0\n  ret i64 %2\n}\n', "3:3: instruction forward referenced with type 'ptr'"],
+  ['define i64 @f() {\n  %1 = getelementptr i32, ptr %a, i64 0\n  %a = add i64 0, 0\n  ret i64 %a\n}\n', "3:3: instruction forward referenced with type 'ptr'"],
   ['@g = external global void (ptr %f)\n', '1:28: argument name invalid in function type'],
   ['@g = external global void (i32 zeroext, i32 %x)\n', '1:28: argument attributes invalid in function type'],
   ['@g = external global void (i32 %x i32)\n', "1:35: expected ')' at end of argument list"],
