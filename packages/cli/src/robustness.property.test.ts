@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parseModule } from '@syclkit/ir';
 import { fcOptions } from '@syclkit/testing';
-import { runSyclkit } from './testing.js';
+import { runSyclkit } from '../test/testing.js';
 
 const corpus = new URL('../../../../shared/conformance/intel-llvm/llvm/test/', import.meta.url).pathname;
 function corpusFiles(dir: string): string[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IrSyntaxError } from './errors.js';
-import { parseModule } from './parser.js';
-import { printModule } from './printer.js';
+import { parseModule } from './reader/parser.js';
+import { printModule } from './printer/printer.js';
 
 function syntaxError(text: string): IrSyntaxError {
   try {

@@ -1,6 +1,5 @@
-export { Context, normalizeInt } from './context.js';
+export { Context } from './model/context.js';
 export {
-  TypeContext,
   SimpleType,
   IntegerType,
   FloatType,
@@ -17,8 +16,8 @@ export {
   scalarType,
   isFirstClassType,
   isSized,
-} from './types.js';
-export type { Type, FloatKind, SimpleKind } from './types.js';
+} from './model/types.js';
+export type { Type, FloatKind, SimpleKind } from './model/types.js';
 export {
   ConstantInt,
   ConstantFP,
@@ -46,10 +45,9 @@ export {
   MetadataAsValue,
   isGlobalValue,
   isConstant,
-  isPlainConstant,
   isNullValue,
   stripPointerCasts,
-} from './values.js';
+} from './model/values.js';
 export type {
   Value,
   Constant,
@@ -65,7 +63,7 @@ export type {
   ConstantExprExtra,
   SanitizerFlags,
   InlineAsmFlags,
-} from './values.js';
+} from './model/values.js';
 export {
   Instruction,
   AllocaInst,
@@ -78,13 +76,8 @@ export {
   LandingPadInst,
   CatchSwitchInst,
   Flag,
-  FAST_MATH_MASK,
-  TERMINATORS,
-  BINARY_OPS,
-  CAST_OPS,
-  isCall,
-} from './instructions.js';
-export type { Opcode, AtomicOrdering, OperandBundle, DebugRecord } from './instructions.js';
+} from './model/instructions.js';
+export type { Opcode, AtomicOrdering, OperandBundle, DebugRecord } from './model/instructions.js';
 export {
   MDString,
   ValueAsMetadata,
@@ -92,56 +85,48 @@ export {
   DINode,
   DIExpression,
   DIArgList,
-  MetadataContext,
-  MetadataKinds,
-  FIXED_METADATA_KINDS,
   isMDNode,
-  isNumberedNode,
   childNodes,
-} from './metadata.js';
-export type { Metadata, MDNode, DIFieldValue, Attachment } from './metadata.js';
+} from './model/metadata.js';
+export type { Metadata, MDNode, DIFieldValue, Attachment, MetadataContext } from './model/metadata.js';
 export {
   AttributeSet,
   AttributeList,
-  ATTRIBUTE_KIND_ORDER,
   enumAttr,
   intAttr,
   typeAttr,
   stringAttr,
-  isAttributeKeyword,
-  formatMemoryEffects,
   packMemoryEffects,
   unpackMemoryEffects,
-} from './attributes.js';
-export type { Attribute, MemoryLocation } from './attributes.js';
-export { Module, getMetadata, setMetadata } from './module.js';
-export { DataLayout, dataLayoutProblem } from './datalayout.js';
-export { parseModule } from './parser.js';
-export { decodeIRText } from './ir-text.js';
-export type { ParseOptions, ParsedFunctionFacts, PointerSyntax } from './parser.js';
-export { printModule, printModuleTo, PrintCache, formatName, formatType, escapeString } from './printer.js';
-export type { PrintOptions } from './printer.js';
+} from './model/attributes.js';
+export type { Attribute, MemoryLocation } from './model/attributes.js';
+export { Module, getMetadata, setMetadata } from './model/module.js';
+export { DataLayout, dataLayoutProblem } from './model/datalayout.js';
+export { parseModule } from './reader/parser.js';
+export { decodeIRText } from './reader/ir-text.js';
+export type { ParseOptions, ParsedFunctionFacts, PointerSyntax } from './reader/parser.js';
+export { printModule, printModuleTo, PrintCache, formatName, formatType } from './printer/printer.js';
+export type { PrintOptions } from './printer/printer.js';
 export { IrSyntaxError, IrError, irDiagnostics } from './errors.js';
-export { callingConvFromNumber, isCallingConvKeyword, KERNEL_CALLING_CONVENTIONS } from './callingconv.js';
-export { lookupIntrinsic, intrinsicAttributes, upgradeIntrinsics, upgradeDebugInfo, stripDebugInfo, debugMetadataVersion } from './upgrade.js';
-export { formatFP, fpValue } from './fp.js';
-export { moduleKind, functionKind, moduleVerifiers } from './unit-kinds.js';
-export { computeUses, GlobalUses, ConstantGlobals, constantOperands, globalsInMetadata } from './uses.js';
-export { forEachReference, forEachReferenceOf, NOT_AN_OPERAND } from './references.js';
-export type { ReferenceHolder, ReferenceVisitor } from './references.js';
-export type { GlobalUser, UsesOptions } from './uses.js';
-export { replaceAllUsesWith, nullMetadataReferences, deleteFunctions, dropBody, removeFromUsedLists, eraseUnused } from './replace.js';
-export type { ReplaceOptions, DeleteOptions, DeleteResult, EraseUnusedOptions } from './replace.js';
-export { buildCallGraph, CallGraph, calledFunction, stronglyConnectedComponentsOf } from './callgraph.js';
-export type { CallGraphOptions } from './callgraph.js';
-export { ValueMapper, forEachOperand } from './mapper.js';
-export type { MapperOptions, LocalMap } from './mapper.js';
-export { cloneModule, cloneModuleWithMap, declarationOf } from './clone.js';
-export type { CloneOptions, CloneResult } from './clone.js';
-export { linkModules, Linker } from './linker.js';
-export { identifiedStructTypes } from './type-finder.js';
-export type { LinkOptions, LinkModulesOptions } from './linker.js';
-export { verifyModule, formatProblems, moduleProblems } from './verifier.js';
-export { llvmVerifierFailures, llvmVerifierFunctionFailures, functionAttributeRulesBroken, verifyWhileParsing, formatLLVMVerifierFailures } from './llvm-verifier.js';
-export type { LLVMVerifierFailure, ParseVerifier } from './llvm-verifier.js';
-export type { VerifierProblem, VerifyOptions } from './verifier.js';
+export { KERNEL_CALLING_CONVENTIONS } from './model/callingconv.js';
+export { lookupIntrinsic, intrinsicAttributes } from './model/upgrade.js';
+export { fpValue } from './model/fp.js';
+export { moduleKind, functionKind } from './unit-kinds.js';
+export { computeUses, GlobalUses, ConstantGlobals } from './analysis/uses.js';
+export { forEachReference, forEachReferenceOf, NOT_AN_OPERAND } from './analysis/references.js';
+export type { ReferenceHolder, ReferenceVisitor } from './analysis/references.js';
+export type { GlobalUser, UsesOptions } from './analysis/uses.js';
+export { replaceAllUsesWith, deleteFunctions, eraseUnused } from './transforms/replace.js';
+export type { ReplaceOptions, DeleteOptions, DeleteResult, EraseUnusedOptions } from './transforms/replace.js';
+export { buildCallGraph, CallGraph, calledFunction, stronglyConnectedComponentsOf } from './analysis/callgraph.js';
+export type { CallGraphOptions } from './analysis/callgraph.js';
+export { ValueMapper, forEachOperand } from './transforms/mapper.js';
+export type { MapperOptions, LocalMap } from './transforms/mapper.js';
+export { cloneModule, cloneModuleWithMap, declarationOf } from './transforms/clone.js';
+export type { CloneOptions, CloneResult } from './transforms/clone.js';
+export { linkModules } from './linker/linker.js';
+export type { LinkOptions, LinkModulesOptions } from './linker/linker.js';
+export { verifyModule } from './verifier/verifier.js';
+export { llvmVerifierFailures, llvmVerifierFunctionFailures, verifyWhileParsing, formatLLVMVerifierFailures } from './verifier/llvm-verifier.js';
+export type { LLVMVerifierFailure, ParseVerifier } from './verifier/llvm-verifier.js';
+export type { VerifierProblem, VerifyOptions } from './verifier/verifier.js';

@@ -4,18 +4,15 @@
  */
 import { createHash } from 'node:crypto';
 import { subunitsOf, type UnitKind } from '@syclkit/pass-manager';
-import type { Module } from './module.js';
-import { printModule } from './printer.js';
-import type { IRFunction } from './values.js';
+import type { Module } from './model/module.js';
+import { printModule } from './printer/printer.js';
+import type { IRFunction } from './model/values.js';
+import { moduleProblems } from './verifier/verifier.js';
 
-/** A module verifier hook: the light verifier registers itself here when loaded. */
-export const moduleVerifiers: ((m: Module) => readonly string[])[] = [];
-
+/** Verify-after-each: the light verifier's problems, as one error. */
 function verify(m: Module): void {
-  for (const check of moduleVerifiers) {
-    const problems = check(m);
-    if (problems.length > 0) throw new Error(`module '${m.id}' is broken:\n  ${problems.join('\n  ')}`);
-  }
+  const problems = moduleProblems(m);
+  if (problems.length > 0) throw new Error(`module '${m.id}' is broken:\n  ${problems.join('\n  ')}`);
 }
 
 export const functionKind: UnitKind<IRFunction> = {

@@ -15,7 +15,7 @@ import { describe, expect } from 'vitest';
 import { ADD_ON_IMAGE_SET, ADD_ON_IMAGES_SET } from './device-if.js';
 import type { SplitMode } from './grouping.js';
 import { fcOptions } from '@syclkit/testing';
-import { ir, runInMemory } from './testing.js';
+import { ir, runInMemory } from '../test/testing.js';
 
 interface Kernel {
   readonly calls: readonly { action: number; condition: number }[];

@@ -5,7 +5,7 @@ import { parseModule } from '@syclkit/ir';
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { ADD_ON_IMAGE_SET, ADD_ON_IMAGES_SET, hasConditionalCalls } from './device-if.js';
-import { HEADER, ir, runInMemory } from './testing.js';
+import { HEADER, ir, runInMemory } from '../test/testing.js';
 
 /** Two kernels calling one action under different conditions; K2 also calls it directly. */
 const conditional = `

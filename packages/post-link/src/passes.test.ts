@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PostLinkError, postLinkPipelineText, postLinkRegistry, runPostLink } from './post-link.js';
 import { ImageSet, imageSetKind } from './image-set.js';
 import { FILE_SINK, tablesOf } from './passes.js';
-import { ir, runInMemory } from './testing.js';
+import { ir, runInMemory } from '../test/testing.js';
 
 const kernels = `
 define weak_odr spir_kernel void @a() #0 { call spir_func void @h() ret void }

@@ -3,7 +3,7 @@ import { readFileTable, readPropertySetRegistry, decodeString } from '@syclkit/f
 import { describe, expect, it } from 'vitest';
 import { imageFileNames, outputPrefix, parseOutputSpec, stem } from './output-names.js';
 import { PostLinkError, runPostLink } from './post-link.js';
-import { ir, runInMemory } from './testing.js';
+import { ir, runInMemory } from '../test/testing.js';
 
 const filtered = `
 define spir_kernel void @double_kernel() #0 !sycl_used_aspects !0 { ret void }

@@ -7,7 +7,7 @@ import { computeImageProperties, demangledStartsWithReserved, withCompileTarget 
 import { checkExternalFunctions, computeImageRequirements } from './requirements.js';
 import { splitModule } from './split.js';
 import { targetIncompatibility } from './target-filter.js';
-import { ir } from './testing.js';
+import { ir } from '../test/testing.js';
 
 function propertiesOf(text: string, options: Parameters<typeof computeImageProperties>[1] = {}, target?: string): PropertySetRegistry {
   const m = ir(text);

@@ -2,7 +2,7 @@ import { rawByteArray, type ByteArrayPropertyValue } from '@syclkit/formats';
 import { describe, expect, it } from 'vitest';
 import { entryPoints } from '@syclkit/sycl-conventions';
 import { computeSpecRequirements, decodeRequirementsValue, requirementsValue, REQUIREMENTS_SET } from './spec-constants.js';
-import { ir, runInMemory } from './testing.js';
+import { ir, runInMemory } from '../test/testing.js';
 
 const module = `
 define spir_kernel void @k1() #0 !reqd_work_group_size !0 { call void @shared() ret void }

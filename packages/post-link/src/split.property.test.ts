@@ -19,7 +19,7 @@ import { entryKey, groupScope, type RequirementPolicy, type SplitMode } from './
 import { computeImageRequirements } from './requirements.js';
 import { splitModule } from './split.js';
 import { fcOptions } from '@syclkit/testing';
-import { ir, runInMemory } from './testing.js';
+import { ir, runInMemory } from '../test/testing.js';
 
 interface GenFunction {
   readonly kind: 'kernel' | 'external' | 'helper';

@@ -4,7 +4,7 @@ import { entryPoints, isEntryPoint } from '@syclkit/sycl-conventions';
 import { groupEntryPoints, upstreamSourceKey } from './grouping.js';
 import { planSplit, splitModule } from './split.js';
 import { functionFeatures } from './sycl-metadata.js';
-import { declared, defined, ir } from './testing.js';
+import { declared, defined, ir } from '../test/testing.js';
 
 const twoSources = `
 @GV = internal addrspace(1) constant [1 x i32] [i32 42], align 4

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseModule } from '@syclkit/ir';
 import { ContainerReader, imageRequirements, inspectContainer } from '@syclkit/offload-wrapper';
 import { SAMPLE_KERNELS, scratch, syclkit, writeSample } from '../../test/harness.js';
-import { runSyclkit } from '../testing.js';
+import { runSyclkit } from '../../test/testing.js';
 
 const EXAMPLE_PASS = resolve(fileURLToPath(new URL('../../../../docs/examples/count-kernels-pass.mjs', import.meta.url)));
 const s = scratch('compile');

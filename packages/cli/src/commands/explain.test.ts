@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { SAMPLE_KERNELS, scratch, syclkit, writeSample } from '../../test/harness.js';
-import { runSyclkit } from '../testing.js';
+import { runSyclkit } from '../../test/testing.js';
 
 const s = scratch('explain');
 let units: string[] = [];

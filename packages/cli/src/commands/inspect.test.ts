@@ -15,7 +15,7 @@ import {
 } from '@syclkit/formats';
 import { ContainerReader } from '@syclkit/offload-wrapper';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSyclkit } from '../testing.js';
+import { runSyclkit } from '../../test/testing.js';
 
 async function syclkit(...argv: string[]) {
   return runSyclkit(argv);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findLlvmTool } from '@syclkit/gpu-targets';
 import { describe, expect, it } from 'vitest';
-import { runSyclkit } from '../testing.js';
+import { runSyclkit } from '../../test/testing.js';
 
 const llc = findLlvmTool('llc');
 const bin = join(fileURLToPath(new URL('.', import.meta.url)), '../../bin/syclkit.js');

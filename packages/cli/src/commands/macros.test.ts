@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deviceTraitsHeader } from '@syclkit/device-config';
-import { runSyclkit } from '../testing.js';
+import { runSyclkit } from '../../test/testing.js';
 
 async function run(...argv: string[]) {
   return runSyclkit(['macros', ...argv]);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSyclkit, scratchDir } from '../testing.js';
+import { runSyclkit, scratchDir } from '../../test/testing.js';
 
 // `syclkit opt -llvm-version=15`: IR for LLVM 15's reader (see @syclkit/ir's llvmVersion option).
 const scratch = scratchDir('opt-llvm-version');

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findLlvmTool } from '../llvm-tools.js';
 import { main } from '../main.js';
 import { needsPasses } from './opt.js';
-import { memoryIO, runSyclkit, scratchDir } from '../testing.js';
+import { memoryIO, runSyclkit, scratchDir } from '../../test/testing.js';
 
 const scratch = scratchDir('opt');
 afterAll(scratch.remove);

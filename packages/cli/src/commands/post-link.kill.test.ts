@@ -12,7 +12,7 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileTable } from '@syclkit/formats';
 import { describe, expect, it } from 'vitest';
-import { scratchDir } from '../testing.js';
+import { scratchDir } from '../../test/testing.js';
 
 const BIN = fileURLToPath(new URL('../../bin/syclkit.js', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../../dist/main.js', import.meta.url)));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSyclkit } from '../testing.js';
+import { runSyclkit } from '../../test/testing.js';
 
 async function run(...argv: string[]) {
   return runSyclkit(['targets', ...argv]);

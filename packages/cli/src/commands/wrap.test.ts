@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PropertySetRegistry, addDeviceRequirements, readDeviceRequirements, uint32Value, writePropertySetRegistry, type DeviceRequirements } from '@syclkit/formats';
 import { llvmSpirvAvailable, readContainerFile } from '@syclkit/offload-wrapper';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSyclkit } from '../testing.js';
+import { runSyclkit } from '../../test/testing.js';
 
 async function run(...argv: string[]) {
   return runSyclkit(['wrap', ...argv]);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { findLlvmTool } from '@syclkit/gpu-targets';
 import { ContainerReader } from '@syclkit/offload-wrapper';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scratchDir } from '../testing.js';
+import { scratchDir } from '../../test/testing.js';
 import { UsageError } from '../args.js';
 import { compileProgram } from './compile.js';
 import { extractBackendArgs, isGpuTarget, missingGpuTools } from './gpu-aot.js';

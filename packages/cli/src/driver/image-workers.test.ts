@@ -13,7 +13,7 @@ import { Context, parseModule } from '@syclkit/ir';
 import { ContainerWriter, keepIrCompiler, type AotCompiler } from '@syclkit/offload-wrapper';
 import { AOT_COMPILERS, AOT_JOBS, builtinRegistry, CONTAINER, IMAGE_PREFIXES } from '@syclkit/passes';
 import { ImageSet, imageSetKind } from '@syclkit/post-link';
-import { scratchDir } from '../testing.js';
+import { scratchDir } from '../../test/testing.js';
 
 const dist = (path: string): string => fileURLToPath(new URL(`../../dist/${path}`, import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/syclkit.js', import.meta.url));

@@ -1,0 +1,268 @@
+/**
+ * The parser's state (symbol tables, forward references, the function being read, the pointer
+ * syntax) and its token helpers: the base every section of the parser extends.
+ */
+import { AttributeSet, type Attribute } from '../model/attributes.js';
+import { Context } from '../model/context.js';
+import { IrSyntaxError } from '../errors.js';
+import { formatType } from '../printer/printer.js';
+import { CallInst, Instruction } from '../model/instructions.js';
+import { NameTable } from '../model/nametable.js';
+import type { MDNode, Metadata, ValueAsMetadata } from '../model/metadata.js';
+import { Module } from '../model/module.js';
+import type { FunctionType, PointerType, StructType, Type } from '../model/types.js';
+import {
+  BasicBlock,
+  BlockAddress,
+  GlobalVariable,
+  IRFunction,
+  type Constant,
+  type GlobalValue,
+  type Value,
+} from '../model/values.js';
+import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
+import type { ParseOptions } from './parser.js';
+
+/** Placeholder for a global referenced before its definition. */
+export class ForwardGlobal {
+  readonly vk = 'fwd' as const;
+  /** References read, and how many of them were a call's callee (with the calls' type, null when they differ). */
+  uses = 0;
+  calleeUses = 0;
+  calleeType: FunctionType | null | undefined;
+  constructor(
+    readonly type: Type,
+    readonly name: string,
+    readonly id: number,
+    readonly loc: number,
+  ) {}
+}
+
+/** Placeholder for a local value (instruction or argument) referenced before its definition. */
+export class ForwardLocal {
+  readonly vk = 'fwdlocal' as const;
+  constructor(
+    readonly type: Type,
+    readonly name: string,
+    readonly id: number,
+    readonly loc: number,
+  ) {}
+}
+
+export type AnyValue = Value | ForwardGlobal | ForwardLocal;
+
+export interface PendingAttrs {
+  readonly target: IRFunction | CallInst | GlobalVariable;
+  readonly inline: Attribute[];
+  readonly groups: number[];
+  readonly memory: number | undefined;
+  readonly loc: number;
+}
+
+export interface FunctionState {
+  fn: IRFunction;
+  named: NameTable<Value>;
+  numbered: Value[];
+  fwdNamed: Map<string, ForwardLocal>;
+  fwdNumbered: Map<number, ForwardLocal>;
+  blocksNamed: NameTable<BasicBlock>;
+  blocksNumbered: Map<number, BasicBlock>;
+  /** Blocks created by a forward reference that have not been defined yet (for errors). */
+  blockRefLoc: Map<BasicBlock, number>;
+  definedBlocks: Set<BasicBlock>;
+  hasForwardLocals: boolean;
+  /** The block being read. */
+  block: BasicBlock | undefined;
+  /** Set when the instruction being read uses a local defined in another block, or not yet. */
+  usesNonLocal: boolean;
+  /** Instructions that use a value defined in another block or later, in order. */
+  nonLocalUsers: Instruction[];
+  /** PHI nodes right after an instruction that is not one, in order. */
+  phisAfterOthers: Instruction[];
+  /** Calls with return or parameter attributes, and calls of intrinsics, in order. */
+  callsToCheck: CallInst[];
+  callsWithFunctionAttributes: CallInst[];
+}
+
+export abstract class ParserState {
+  protected readonly lex: Lexer;
+  protected readonly ctx: Context;
+  protected readonly m: Module;
+  protected readonly namedTypes = new Map<string, { type: StructType; defined: boolean; loc: number }>();
+  protected readonly numberedTypes = new Map<number, { type: StructType; defined: boolean; loc: number }>();
+  protected readonly numberedGlobals: (GlobalValue | undefined)[] = [];
+  protected readonly fwdGlobals = new Map<string, ForwardGlobal>();
+  protected readonly fwdGlobalIds = new Map<number, ForwardGlobal>();
+  protected readonly mdSlots = new Map<number, MDNode>();
+  protected readonly mdDefined = new Set<number>();
+  protected readonly mdRefLoc = new Map<number, number>();
+  protected readonly attrGroups = new Map<number, { attrs: Attribute[]; memory: number | undefined }>();
+  protected readonly groupPlaceholders = new Map<number, AttributeSet>();
+  protected readonly pendingAttrs: PendingAttrs[] = [];
+  protected readonly wrappersOfForwardGlobals: ValueAsMetadata[] = [];
+  protected readonly blockAddresses: { ba: BlockAddress; loc: number }[] = [];
+  /** Instructions and holders that reference forward globals, patched at the end. */
+  protected sawForwardGlobal = false;
+  protected pfs: FunctionState | undefined;
+  /** Whether anything debug-info related was read (so stripping it can be skipped otherwise). */
+  sawDebugInfo = false;
+  /** Where the first debug record (LLVM 19 syntax) was read, and whether a `llvm.dbg.*` call was. */
+  protected sawDebugRecordAt: number | undefined;
+  protected sawDebugIntrinsicCall = false;
+  odrTypeUniquing = true;
+  onFunction: ParseOptions['onFunction'];
+  /** The module keeps typed pointers (`preserve-typed` and its first pointer type is `T*`). */
+  protected typed = false;
+  /** `preserve-typed` and the first pointer type is `ptr`: `T*` is an error. */
+  protected rejectTyped = false;
+  /** Offset of the pointer type that decided the syntax (for errors). */
+  protected decidedAt = 0;
+  /** `%T = type <non-struct type>`: the name stands for that type. */
+  protected readonly typeAliases = new Map<string | number, Type>();
+  protected readonly definedComdats = new Set<string>();
+  protected readonly attrSetCache = new Map<string, AttributeSet>();
+  protected readonly comdatUses = new Map<string, number>();
+  protected readonly resolvedForward = new Map<ForwardGlobal, GlobalValue>();
+  /** Defined globals by name, probed with source spans (no string per reference). */
+  protected readonly globalIndex = new NameTable<GlobalValue>(1024);
+  /** Per-function name tables, emptied and reused for each function body. */
+  protected readonly localNames = new NameTable<Value>(64);
+  protected readonly blockNames = new NameTable<BasicBlock>(16);
+  protected readonly resolvedLocals = new Map<ForwardLocal, Value>();
+  protected readonly blockAddressForwards: ForwardGlobal[] = [];
+  protected readonly forwardConstants = new Set<Constant>();
+  /** How many forward global references (and constants built on them) the parser has handed out. */
+  protected forwardRefs = 0;
+  /** Instructions whose operands include such a reference: the only ones patched at the end. */
+  protected readonly instructionsWithForwardRefs: Instruction[] = [];
+  protected readonly exprSlots = new Map<number, Metadata>();
+  /** Inline uniqued nodes (`!{...}` written in place), canonicalized with the numbered ones. */
+  protected readonly inlineNodes: MDNode[] = [];
+  protected valueWrapperFixups: ValueAsMetadata[] = [];
+
+  constructor(
+    source: string,
+    private readonly filename: string,
+    context: Context,
+  ) {
+    this.lex = new Lexer(source, filename);
+    this.ctx = context;
+    this.m = new Module(filename, context);
+  }
+
+  /**
+   * `preserve-typed`: the first pointer type written in the module (`T*` / `T addrspace(N)*` or
+   * `ptr`) decides how the whole module is read, as in LLVM 15 where the first pointer type fixed
+   * the context's pointer mode. A token scan (no parsing) finds it before anything is built.
+   */
+  decidePointerSyntax(): void {
+    const scan = new Lexer(this.lex.src, this.filename);
+    try {
+      for (let k = scan.next(); k !== Tok.Eof; k = scan.next()) {
+        if (k === Tok.Star) {
+          this.typed = true;
+          this.m.typedPointers = true;
+          this.decidedAt = scan.start;
+          return;
+        }
+        if (k === Tok.Ident && scan.isIdent('ptr')) {
+          this.rejectTyped = true;
+          this.decidedAt = scan.start;
+          return;
+        }
+      }
+    } catch {
+      // a lexical error: the parse reports it where it is
+    }
+  }
+
+  /** Where the pointer syntax was decided, as `line:column`. */
+  protected decidedWhere(): string {
+    const src = this.lex.src;
+    let line = 1;
+    let lineStart = 0;
+    for (let i = src.indexOf('\n'); i >= 0 && i < this.decidedAt; i = src.indexOf('\n', i + 1)) {
+      line++;
+      lineStart = i + 1;
+    }
+    return `${line}:${this.decidedAt - lineStart + 1}`;
+  }
+
+  /** The pointer type to `pointee` in this module's pointer syntax. */
+  protected pointerTo(pointee: Type, addressSpace: number): PointerType {
+    return this.typed ? this.ctx.typedPtr(pointee, addressSpace) : this.ctx.ptr(addressSpace);
+  }
+
+  // --- token helpers ------------------------------------------------------------------------------
+
+  /** The current token kind (a method, so TypeScript does not keep stale narrowings). */
+  protected t(): Tok {
+    return this.lex.kind;
+  }
+  protected next(): Tok {
+    return this.lex.next();
+  }
+  protected error(message: string, at?: number): IrSyntaxError {
+    return this.lex.error(message, at);
+  }
+  protected isIdent(word: string): boolean {
+    return this.lex.isIdent(word);
+  }
+  protected eatIdent(word: string): boolean {
+    if (this.isIdent(word)) {
+      this.next();
+      return true;
+    }
+    return false;
+  }
+  protected expectIdent(word: string, message = `expected '${word}'`): void {
+    if (!this.eatIdent(word)) throw this.error(message);
+  }
+  protected eat(kind: Tok): boolean {
+    if (this.lex.kind === kind) {
+      this.next();
+      return true;
+    }
+    return false;
+  }
+  protected expect(kind: Tok, message: string): void {
+    if (this.lex.kind !== kind) throw this.error(message);
+    this.next();
+  }
+  /** Kind of the token after the current one, without consuming anything. */
+  protected peek(): Tok {
+    const l = this.lex;
+    l.save();
+    const k = l.next();
+    l.restore();
+    return k;
+  }
+  /** A string constant; LLVM words every miss the same way. */
+  protected expectString(): string {
+    if (this.t() !== Tok.String) throw this.error('expected string constant');
+    const s = this.lex.text;
+    this.next();
+    return s;
+  }
+  protected expectUInt(message: string): number {
+    if (this.t() !== Tok.Int || this.lex.text.startsWith('-')) throw this.error(message);
+    const v = this.lex.intNumber ?? Number(intTokenNumber(this.lex.text));
+    this.next();
+    return v;
+  }
+  protected expectInt(message: string): bigint {
+    if (this.t() !== Tok.Int) throw this.error(message);
+    const v = intTokenValue(this.lex.text);
+    this.next();
+    return v;
+  }
+}
+
+/** LLVM's `getTypeString`, which its reader's messages use: a named struct comes with its body. */
+export function typeString(t: Type): string {
+  const text = formatType(t);
+  if (t.kind !== 'struct' || t.literal) return text;
+  if (t.elements === undefined) return `${text} = type opaque`;
+  const body = t.elements.length === 0 ? '{}' : `{ ${t.elements.map((e) => formatType(e)).join(', ')} }`;
+  return `${text} = type ${t.packed ? `<${body}>` : body}`;
+}

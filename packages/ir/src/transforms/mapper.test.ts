@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { cloneModuleWithMap } from './clone.js';
+import { Context } from '../model/context.js';
+import { ValueMapper } from './mapper.js';
+import type { MDNode } from '../model/metadata.js';
+import { parseModule } from '../reader/parser.js';
+import { printModule } from '../printer/printer.js';
+import type { Constant, GlobalValue } from '../model/values.js';
+
+const text = `
+@g = global i32 0
+@h = global i32 1
+
+!plain = !{!0}
+!withGlobal = !{!1}
+!cycle = !{!2}
+
+!0 = !{!"no values", i32 7}
+!1 = !{!0, ptr @g}
+!2 = distinct !{!3, ptr @g}
+!3 = !{!2, !"back"}
+`;
+
+/** Parsed, plus a DI node holding a value (`DITemplateValueParameter(value: ptr @g)`), built
+ * through the API: the parser does not read value fields of specialized nodes yet. */
+function parseWithTemplateParameter(): ReturnType<typeof parseModule> {
+  const m = parseModule(text, { filename: 'md.ll' });
+  const md = m.context.md;
+  const param = md.di(
+    'DITemplateValueParameter',
+    new Map([
+      ['name', { k: 'str' as const, v: 'p' }],
+      ['value', { k: 'md' as const, v: md.value(m.getGlobalVariable('g')!) }],
+    ]),
+  );
+  m.setNamedMetadata('di', [param]);
+  return m;
+}
+
+const named = (m: ReturnType<typeof parseModule>, name: string): MDNode => m.getNamedMetadata(name)![0]!;
+
+describe('metadata mapping', () => {
+  const m = parseWithTemplateParameter();
+  const { module: clone } = cloneModuleWithMap(m);
+
+  it('shares nodes that reach no remapped value', () => {
+    expect(named(clone, 'plain')).toBe(named(m, 'plain'));
+  });
+
+  it('rebuilds uniqued nodes that reach a remapped global, sharing their unchanged operands', () => {
+    const original = named(m, 'withGlobal');
+    const copy = named(clone, 'withGlobal');
+    expect(copy).not.toBe(original);
+    expect(copy.mk === 'tuple' && copy.operands[0]).toBe(named(m, 'plain'));
+    const wrapped = copy.mk === 'tuple' ? copy.operands[1] : null;
+    expect(wrapped?.mk === 'value' && wrapped.value).toBe(clone.getGlobalVariable('g'));
+    // interned again: asking the context for the same tuple gives the copy
+    expect(clone.context.md.tuple(copy.mk === 'tuple' ? copy.operands : [])).toBe(copy);
+  });
+
+  it('copies a cycle through a distinct node, keeping the cycle', () => {
+    const copy = named(clone, 'cycle');
+    expect(copy).not.toBe(named(m, 'cycle'));
+    expect(copy.distinct).toBe(true);
+    const inner = copy.mk === 'tuple' ? copy.operands[0] : null;
+    expect(inner !== null && inner?.mk === 'tuple' && inner.operands[0]).toBe(copy);
+  });
+
+  it('remaps values inside specialized (DI) nodes', () => {
+    const copy = named(clone, 'di');
+    const value = copy.mk === 'di' ? copy.mdField('value') : undefined;
+    expect(value?.mk === 'value' && value.value).toBe(clone.getGlobalVariable('g'));
+  });
+
+  it('prints the copy like the original', () => {
+    expect(printModule(clone)).toBe(printModule(m));
+  });
+});
+
+describe('ValueMapper with a global map', () => {
+  it('maps constants once, rebuilding only those that contain a mapped global', () => {
+    const ctx = new Context();
+    const m = parseModule('@g = global i32 0\n@h = global i32 0\n@a = global [2 x ptr] [ptr @g, ptr null]\n@b = global [1 x i32] [i32 5]', { context: ctx });
+    const g = m.getGlobalVariable('g')!;
+    const h = m.getGlobalVariable('h')!;
+    let calls = 0;
+    const mapper = new ValueMapper({
+      context: ctx,
+      mapGlobal: (gv: GlobalValue): Constant => {
+        calls++;
+        return gv === g ? h : gv;
+      },
+    });
+    const a = m.getGlobalVariable('a')!.initializer!;
+    const b = m.getGlobalVariable('b')!.initializer!;
+    const mappedA = mapper.mapConstant(a);
+    expect(mappedA).not.toBe(a);
+    expect(mappedA?.vk === 'array' && mappedA.elements[0]).toBe(h);
+    expect(mapper.mapConstant(a)).toBe(mappedA);
+    expect(calls).toBe(1);
+    expect(mapper.mapConstant(b)).toBe(b);
+  });
+
+  it('turns nodes whose value is deleted into distinct nodes when asked (LLVM deletion semantics)', () => {
+    const ctx = new Context();
+    const m = parseModule('@g = global i32 0\n!n = !{!0}\n!0 = !{ptr @g, !"x"}', { context: ctx });
+    const node = m.getNamedMetadata('n')![0]!;
+    const deleting = new ValueMapper({ context: ctx, mapGlobal: () => null, distinctWhenNulled: true });
+    const mapped = deleting.mapNode(node);
+    expect(mapped.distinct).toBe(true);
+    expect(mapped.mk === 'tuple' && mapped.operands[0]).toBe(null);
+    const linking = new ValueMapper({ context: ctx, mapGlobal: () => null });
+    expect(linking.mapNode(node).distinct).toBe(false);
+  });
+});

@@ -1,0 +1,704 @@
+/**
+ * The checks of LLVM's IR verifier that LLVM 16's `opt` makes on its input and that a module can
+ * fail after it parsed: `opt` refuses such a module ("input module is broken!") before running
+ * any pass. Each failure has LLVM's message and the values LLVM's verifier writes after it.
+ *
+ * Checked, in the verifier's order (per function: the function, then each block, then each of its
+ * instructions):
+ * - return and parameter attributes of functions (declarations too) and of calls: attributes that
+ *   exclude each other, attributes on types they do not apply to, `immarg` and `elementtype`
+ *   outside intrinsics, and where `nest`, `returned`, `sret`, `swift*` and `inalloca` may stand
+ *   (`attribute-verifier.ts`);
+ * - the entry block has no predecessors;
+ * - the leading PHI nodes of a block have one entry per predecessor edge, with the same value for
+ *   repeated blocks, and their blocks are the predecessors;
+ * - PHI nodes come first in their block (each one right after another, or first);
+ * - only PHI nodes use their own value (in blocks reachable from the entry);
+ * - every instruction operand dominates its use (`Instruction does not dominate all uses!`, once
+ *   per operand): PHI uses happen at the end of the incoming block, invoke and callbr results
+ *   exist on the edge to the normal destination, uses in unreachable blocks always pass;
+ * - `switch` case values have the condition's type;
+ * - `resume` is only used in functions with a personality.
+ *
+ * Where LLVM sorts by pointer (the predecessor and PHI-entry comparison), blocks are ordered as
+ * LLVM's parser creates them: by first mention (a branch to the block, or its label).
+ */
+import { attributeListProblems, functionAttributeListProblems, functionAttributeRulesApply } from './attribute-verifier.js';
+import type { AttributeList, AttributeSet } from '../model/attributes.js';
+import { CallInst, Flag, type Instruction } from '../model/instructions.js';
+import { intrinsicAttributes, lookupIntrinsic } from '../model/upgrade.js';
+import type { ParsedFunctionFacts } from '../reader/parser.js';
+import type { Module } from '../model/module.js';
+import { verifierValueTexts } from '../printer/printer.js';
+import type { FunctionType } from '../model/types.js';
+import { predecessorEdges, type BasicBlock, type IRFunction, type Value } from '../model/values.js';
+
+export interface LLVMVerifierFailure {
+  /** LLVM's message, e.g. `PHI node entries do not match predecessors!`. */
+  readonly message: string;
+  /** The function the failure is in. */
+  readonly fn: IRFunction;
+  /** The values LLVM writes after the message, in its order. */
+  readonly values: readonly Value[];
+}
+
+/** The failures of `module`, in the order LLVM's verifier reports them; empty when it passes. */
+export function llvmVerifierFailures(module: Module): LLVMVerifierFailure[] {
+  const failures: LLVMVerifierFailure[] = [];
+  for (const fn of module.functions) checkFunction(fn, failures);
+  return failures;
+}
+
+/**
+ * The failures of one function (of a declaration: its attributes only). Called from
+ * `parseModule`'s `onFunction` with the parser's facts, it gives the same failures as
+ * {@link llvmVerifierFailures} on the parsed module at a fraction of the cost: the function is
+ * still in the CPU caches, and only the instructions the parser saw using values of other blocks
+ * (or later ones), and calls with attributes, need looking at. `onFunction` sees definitions
+ * only: check the declarations after the parse, in module order.
+ */
+export function llvmVerifierFunctionFailures(fn: IRFunction, facts?: ParsedFunctionFacts): LLVMVerifierFailure[] {
+  const failures: LLVMVerifierFailure[] = [];
+  checkFunction(fn, failures, facts);
+  return failures;
+}
+
+const NO_CALLS: readonly CallInst[] = [];
+
+/** LLVM's verifier run while a module is parsed; see {@link verifyWhileParsing}. */
+export interface ParseVerifier {
+  /** Give this to `parseModule` as its `onFunction`. */
+  readonly onFunction: (fn: IRFunction, facts: ParsedFunctionFacts) => void;
+  /** After the parse: the failures of `module`, in LLVM's order (those of {@link llvmVerifierFailures}). */
+  failures(module: Module): LLVMVerifierFailure[];
+}
+
+/**
+ * LLVM's verifier, run on each function as it is parsed (while it is still in the CPU caches),
+ * then, after the parse, on the declarations and on the function attributes, whose `#N` groups
+ * usually come after the functions that use them. A definition whose function attributes break
+ * a rule is checked again, whole, so the messages come in LLVM's order.
+ */
+export function verifyWhileParsing(): ParseVerifier {
+  const bodyFailures = new Map<IRFunction, LLVMVerifierFailure[]>();
+  const callsWithFunctionAttributes = new Map<IRFunction, readonly CallInst[]>();
+  const failuresOf = (fn: IRFunction): readonly LLVMVerifierFailure[] => {
+    if (fn.isDeclaration || functionAttributeRulesBroken(fn, callsWithFunctionAttributes.get(fn) ?? NO_CALLS)) return llvmVerifierFunctionFailures(fn);
+    return bodyFailures.get(fn) ?? [];
+  };
+  return {
+    onFunction: (fn, facts) => {
+      const found = llvmVerifierFunctionFailures(fn, facts);
+      if (found.length > 0) bodyFailures.set(fn, found);
+      if (facts.callsWithFunctionAttributes.length > 0) callsWithFunctionAttributes.set(fn, facts.callsWithFunctionAttributes);
+    },
+    failures: (module) => module.functions.flatMap(failuresOf),
+  };
+}
+
+/**
+ * Whether the function attributes of `fn`, or of one of its calls, break a rule of LLVM 16's
+ * verifier (then {@link llvmVerifierFunctionFailures} without facts reports it, in order).
+ * `calls`: the parser's `callsWithFunctionAttributes`, else every call of `fn` is looked at.
+ */
+export function functionAttributeRulesBroken(fn: IRFunction, calls?: readonly CallInst[]): boolean {
+  if (functionAttributesBreakRules(fn.attributes.fn, fn.functionType, fn.unnamedAddr === 'unnamed_addr')) return true;
+  const check = (call: CallInst): boolean => functionAttributesBreakRules(call.attributes.fn, call.functionType, false);
+  if (calls !== undefined) return calls.some(check);
+  for (const block of fn.blocks) for (const inst of block.instructions) if (inst instanceof CallInst && check(inst)) return true;
+  return false;
+}
+
+function functionAttributesBreakRules(set: AttributeSet, fnType: FunctionType, unnamedAddr: boolean): boolean {
+  return functionAttributeRulesApply(set) && functionAttributeListProblems(set, fnType, unnamedAddr).length > 0;
+}
+
+/** Types only intrinsics (names starting `llvm.`) take or return: visitFunction's first such failure. */
+function nonIntrinsicTypeProblem(fn: IRFunction): { message: string; values: Value[] } | undefined {
+  if (fn.name.startsWith('llvm.')) return undefined;
+  for (const arg of fn.args) {
+    const k = arg.type.kind;
+    if (k === 'metadata' || k === 'token' || k === 'x86_amx') return { message: `Function takes ${k} but isn't an intrinsic`, values: [arg, fn] };
+  }
+  const r = fn.functionType.returnType.kind;
+  if (r === 'token' || r === 'x86_amx') return { message: `Function returns a ${r} but isn't an intrinsic`, values: [fn] };
+  return undefined;
+}
+
+/** Whether `elementtype` is among a function's attributes (LLVM allows it on call sites only). */
+function hasElementTypeAttribute(attrs: AttributeList): boolean {
+  return attrs.ret.has('elementtype') || attrs.fn.has('elementtype') || attrs.params.some((set) => set.has('elementtype'));
+}
+
+/** A call's failures, and whether visitCallBase stopped at one (then its operands are not checked). */
+interface CallProblems {
+  readonly failures: readonly { readonly message: string; readonly values: readonly Value[] }[];
+  readonly stop: boolean;
+}
+
+const NO_CALL_PROBLEMS: CallProblems = { failures: [], stop: false };
+
+/**
+ * visitCallBase's attribute checks: verifyFunctionAttrs with the call's function type, then, per
+ * argument, `immarg` (only where the callee has it too, and only on constants) and
+ * `preallocated` (a `preallocated` bundle or `musttail`, not both). An argument has an attribute
+ * when the call or the callee gives it; an intrinsic callee has LLVM's attributes for it.
+ */
+function callProblems(call: CallInst, functionAttributes: boolean): CallProblems {
+  const attrs = call.attributes;
+  const ownAttributes = !attrs.ret.isEmpty || attrs.params.length > 0 || (functionAttributes && functionAttributeRulesApply(attrs.fn));
+  const calleeAttrs = calleeAttributes(call);
+  const calleeParams = calleeAttrs?.params ?? NO_PARAMETERS;
+  if (!ownAttributes && calleeParams.length === 0) return NO_CALL_PROBLEMS;
+  const failures: { message: string; values: Value[] }[] = [];
+  if (ownAttributes) {
+    const isIntrinsic = directCalleeName(call)?.startsWith('llvm.') === true;
+    const site = { isIntrinsic, isInlineAsm: call.operands[0]!.vk === 'asm', unnamedAddr: false, functionAttributes };
+    for (const p of attributeListProblems(call.functionType, attrs, site)) failures.push({ message: p.message, values: p.namesValue ? [call] : [] });
+  }
+  const params = call.functionType.params.length;
+  for (let i = 0; i < params; i++) {
+    const own = i < attrs.params.length ? specialBits(attrs.params[i]!) : 0;
+    const theirs = i < calleeParams.length ? specialBits(calleeParams[i]!) : 0;
+    const either = own | theirs;
+    if (either === 0) continue;
+    const arg = call.operands[1 + i]!;
+    if ((own & IMMARG) !== 0 && (theirs & IMMARG) === 0) {
+      failures.push({ message: 'immarg may not apply only to call sites', values: [arg, call] });
+      return { failures, stop: true };
+    }
+    if ((either & IMMARG) !== 0 && arg.vk !== 'int' && arg.vk !== 'fp') {
+      failures.push({ message: 'immarg operand has non-immediate parameter', values: [arg, call] });
+      return { failures, stop: true };
+    }
+    if ((either & PREALLOCATED) !== 0) {
+      const bundle = call.bundles.some((b) => b.tag === 'preallocated');
+      const mustTail = (call.flags & Flag.MUSTTAIL) !== 0;
+      if (bundle === mustTail) {
+        failures.push({ message: 'preallocated operand either requires a preallocated bundle or the call to be musttail (but not both)', values: [arg, call] });
+        return { failures, stop: true };
+      }
+    }
+  }
+  return failures.length === 0 ? NO_CALL_PROBLEMS : { failures, stop: false };
+}
+
+const IMMARG = 1;
+const PREALLOCATED = 2;
+const NO_PARAMETERS: readonly AttributeSet[] = [];
+
+/** `immarg` and `preallocated` in one attribute set, as bits. */
+function specialBits(set: AttributeSet): number {
+  let bits = 0;
+  const attrs = set.attributes;
+  for (let i = 0; i < attrs.length; i++) {
+    const key = attrs[i]!.key;
+    if (key === 'immarg') bits |= IMMARG;
+    else if (key === 'preallocated') bits |= PREALLOCATED;
+  }
+  return bits;
+}
+
+/** lookupIntrinsic by callee name (null: not an intrinsic LLVM 16 knows). */
+const intrinsicsByName = new Map<string, ReturnType<typeof lookupIntrinsic> | null>();
+
+/**
+ * The callee's attributes as the verifier sees them: an intrinsic's are LLVM's (the parser gives
+ * its declarations those), a declared or defined function's its own; undefined for an indirect
+ * call, inline asm, or a function the parser has not read yet (while it is still parsing).
+ */
+function calleeAttributes(call: CallInst): AttributeList | undefined {
+  const name = directCalleeName(call);
+  if (name === undefined) return undefined;
+  if (name.startsWith('llvm.')) {
+    let info = intrinsicsByName.get(name);
+    if (info === undefined) intrinsicsByName.set(name, (info = lookupIntrinsic(name) ?? null));
+    if (info !== null) return intrinsicAttributes(info.list, call.functionType.params.length);
+  }
+  const callee = call.operands[0]!;
+  return callee.vk === 'function' ? callee.attributes : undefined;
+}
+
+/**
+ * The name of a call's direct callee: a function, or (while the parser is still reading) one it
+ * has not reached yet; undefined for indirect calls and inline asm.
+ */
+export function directCalleeName(call: CallInst): string | undefined {
+  const callee = call.operands[0]! as Value | { readonly vk: 'fwd'; readonly name: string };
+  return callee.vk === 'function' || callee.vk === 'fwd' ? callee.name : undefined;
+}
+
+/**
+ * The report as LLVM's verifier writes it: each message on its line, then each value (an
+ * instruction as printed in the module, anything else as a typed operand), one per line.
+ */
+export function formatLLVMVerifierFailures(module: Module, failures: readonly LLVMVerifierFailure[]): string {
+  const texts = verifierValueTexts(
+    module,
+    failures.flatMap((f) => f.values.map((value) => ({ value, fn: f.fn }))),
+  );
+  let next = 0;
+  let out = '';
+  for (const f of failures) {
+    out += f.message + '\n';
+    for (let i = 0; i < f.values.length; i++) out += texts[next++] + '\n';
+  }
+  return out;
+}
+
+/**
+ * `facts`, when the parser gives them, name the only instructions that can fail the checks made
+ * per instruction (besides terminators): the others are visited without being looked at.
+ */
+function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: ParsedFunctionFacts): void {
+  const fail = (message: string, ...values: Value[]): void => {
+    failures.push({ message, fn, values });
+  };
+  // with facts, the parse is still going on, and the `#N` groups may not have been read yet
+  const functionAttributes = facts === undefined;
+  const site = { isIntrinsic: fn.isIntrinsic, isInlineAsm: false, unnamedAddr: fn.unnamedAddr === 'unnamed_addr', functionAttributes };
+  for (const p of attributeListProblems(fn.functionType, fn.attributes, site)) {
+    if (p.namesValue) fail(p.message, fn);
+    else fail(p.message);
+  }
+  // a failed check here ends visitFunction before its entry-block check; the blocks are still visited
+  let stopped = hasElementTypeAttribute(fn.attributes);
+  if (stopped) fail("Attribute 'elementtype' can only be applied to a callsite.", fn);
+  else {
+    const problem = nonIntrinsicTypeProblem(fn);
+    if (problem !== undefined) {
+      fail(problem.message, ...problem.values);
+      stopped = true;
+    }
+  }
+  const blocks = fn.blocks;
+  const entry = blocks[0];
+  if (entry === undefined) return;
+  // one walk for the cheap checks; predecessors only for functions with PHI nodes
+  let hasPhis = false;
+  let entryHasPredecessor = false;
+  for (let b = 0; b < blocks.length; b++) {
+    const insts = blocks[b]!.instructions;
+    if (insts[0]?.opcode === 'phi') hasPhis = true;
+    const ops = insts[insts.length - 1]?.operands;
+    if (ops !== undefined && !entryHasPredecessor) for (let k = 0; k < ops.length; k++) if (ops[k] === entry) entryHasPredecessor = true;
+  }
+  if (entryHasPredecessor && !stopped) fail('Entry block to function must not have predecessors!', entry);
+  const cfg = new FunctionCFG(fn);
+  const preds = hasPhis ? cfg.preds : undefined;
+  const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {
+    const opcode = inst.opcode;
+    if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
+      const found = callProblems(inst as CallInst, functionAttributes);
+      for (const f of found.failures) fail(f.message, ...f.values);
+      if (found.stop) return;
+    }
+    if (opcode === 'phi') {
+      // visitPHINode returns at a failed check, before the checks every instruction gets
+      if (misplacedPhi) return fail('PHI nodes not grouped at top of basic block!', inst, block);
+    } else if (opcode === 'switch' && !caseTypesMatch(inst)) {
+      return fail('Switch constants must all be same type as switch value!', inst);
+    } else if (opcode === 'resume' && fn.personality === undefined) {
+      return fail('ResumeInst needs to be in a function with a personality.', inst);
+    }
+    if (!checkOperands) return;
+    const problems = operandProblems(inst, index, block, cfg);
+    if (problems === 'self') fail('Only PHI nodes may reference their own value!', inst);
+    else for (const def of problems) fail('Instruction does not dominate all uses!', def, inst);
+  };
+
+  let nextUser = 0;
+  let nextPhi = 0;
+  // calls whose attributes fail: rare, so the common case below stays as it is
+  const badCalls = facts?.callsToCheck.filter((call) => callProblems(call, false).failures.length > 0) ?? [];
+  let nextBadCall = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b]!;
+    const insts = block.instructions;
+    if (preds !== undefined && insts[0]!.opcode === 'phi') {
+      const problem = phiEntriesProblem(block, preds.get(block) ?? []);
+      if (problem !== undefined) fail(problem.message, ...problem.values);
+    }
+    if (facts === undefined) {
+      let previousIsPhi = true;
+      for (let i = 0; i < insts.length; i++) {
+        const inst = insts[i]!;
+        const isPhi = inst.opcode === 'phi';
+        visit(inst, i, block, isPhi && !previousIsPhi, true);
+        previousIsPhi = isPhi;
+      }
+      continue;
+    }
+    // only the instructions the parser named, and the terminator, in block order
+    const users = facts.nonLocalUsers;
+    const phis = facts.phisAfterOthers;
+    const firstUser = nextUser;
+    while (nextUser < users.length && users[nextUser]!.parent === block) nextUser++;
+    const firstPhi = nextPhi;
+    while (nextPhi < phis.length && phis[nextPhi]!.parent === block) nextPhi++;
+    const firstBadCall = nextBadCall;
+    while (nextBadCall < badCalls.length && badCalls[nextBadCall]!.parent === block) nextBadCall++;
+    const last = insts.length - 1;
+    const term = insts[last]!;
+    if (firstPhi === nextPhi && firstBadCall === nextBadCall) {
+      // the common case: users are in block order already
+      for (let k = firstUser; k < nextUser; k++) visit(users[k]!, positionOf(insts, users[k]!), block, false, true);
+      if (firstUser === nextUser || users[nextUser - 1] !== term) visit(term, last, block, false, false);
+    } else {
+      const visits = new Map<Instruction, { misplacedPhi: boolean; operands: boolean }>();
+      for (let k = firstUser; k < nextUser; k++) visits.set(users[k]!, { misplacedPhi: false, operands: true });
+      for (let k = firstPhi; k < nextPhi; k++) {
+        const seen = visits.get(phis[k]!);
+        if (seen !== undefined) seen.misplacedPhi = true;
+        else visits.set(phis[k]!, { misplacedPhi: true, operands: false });
+      }
+      for (let k = firstBadCall; k < nextBadCall; k++) if (!visits.has(badCalls[k]!)) visits.set(badCalls[k]!, { misplacedPhi: false, operands: false });
+      if (!visits.has(term)) visits.set(term, { misplacedPhi: false, operands: false });
+      const ordered = [...visits].map(([inst, how]) => ({ inst, how, index: positionOf(insts, inst) })).sort((x, y) => x.index - y.index);
+      for (const { inst, how, index } of ordered) visit(inst, index, block, how.misplacedPhi, how.operands);
+    }
+  }
+}
+
+/** The position of `inst` in its block. */
+function positionOf(insts: readonly Instruction[], inst: Instruction): number {
+  if (inst === insts[insts.length - 1]) return insts.length - 1;
+  if (insts.length <= 64) return insts.indexOf(inst);
+  return positionsOf(insts).get(inst)!;
+}
+
+/**
+ * visitInstruction's operand checks: `'self'` when a non-PHI instruction in a reachable block
+ * uses itself (which ends the checks), else each operand, in LLVM's operand order, that does not
+ * dominate its use (one failure per operand, as LLVM reports them).
+ */
+function operandProblems(inst: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): 'self' | Instruction[] {
+  const ops = inst.operands;
+  const opcode = inst.opcode;
+  const bad: Instruction[] = [];
+  if (opcode === 'phi') {
+    for (let k = 0; k < ops.length; k += 2) {
+      const op = ops[k]!;
+      if (op.vk === 'instruction' && !dominatesUse(op, inst, ops[k + 1] as BasicBlock, index, cfg)) bad.push(op);
+    }
+    return bad;
+  }
+  if (usesItself(inst) && cfg.tree.isReachable(block)) return 'self';
+  const check = (op: Value): void => {
+    if (!usable(op, inst, index, block, cfg)) bad.push(op as Instruction);
+  };
+  if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
+    // LLVM keeps the callee last: arguments, bundle inputs, callee
+    const call = inst as CallInst;
+    const args = call.argCount;
+    for (let k = 1; k <= args; k++) check(ops[k]!);
+    for (const bundle of call.bundles) for (const v of bundle.inputs) check(v);
+    check(ops[0]!);
+  } else {
+    for (let k = 0; k < ops.length; k++) check(ops[k]!);
+  }
+  return bad;
+}
+
+/** Whether operand `op` of the non-PHI `user` (at `index` of `block`) passes verifyDominatesUse. */
+function usable(op: Value, user: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): boolean {
+  if (op.vk !== 'instruction') return true;
+  // a definition earlier in the same block needs no dominator tree
+  if (op.parent === block && definedBefore(block.instructions, op, index)) return true;
+  return dominatesUse(op, user, block, index, cfg);
+}
+
+/** Positions of the instructions of long blocks, where searching them would be slow. */
+const positionsOfLongBlocks = new WeakMap<readonly Instruction[], Map<Instruction, number>>();
+
+function positionsOf(insts: readonly Instruction[]): Map<Instruction, number> {
+  let positions = positionsOfLongBlocks.get(insts);
+  if (positions === undefined) {
+    positions = new Map(insts.map((inst, i) => [inst, i]));
+    positionsOfLongBlocks.set(insts, positions);
+  }
+  return positions;
+}
+
+/** Whether `def` is among the instructions before position `index` of the block. */
+function definedBefore(insts: readonly Instruction[], def: Instruction, index: number): boolean {
+  if (index <= 64) {
+    // searched backwards: uses are usually near their definitions
+    for (let i = index - 1; i >= 0; i--) if (insts[i] === def) return true;
+    return false;
+  }
+  const at = positionsOf(insts).get(def);
+  return at !== undefined && at < index;
+}
+
+/** LLVM's `DominatorTree::dominates(Def, Use)`: `useBlock` is the PHI's incoming block for PHI uses. */
+function dominatesUse(def: Instruction, user: Instruction, useBlock: BasicBlock, userIndex: number, cfg: FunctionCFG): boolean {
+  // an invoke whose normal and unwind destinations are the same is refused elsewhere, not here
+  if (def.opcode === 'invoke' && def.operands.at(-1) === def.operands.at(-2)) return true;
+  const defBlock = def.parent!;
+  // the entry block dominates every block (unreachable ones too, by LLVM's rule)
+  if (defBlock === defBlock.parent.blocks[0] && def.opcode !== 'invoke' && def.opcode !== 'callbr' && (defBlock !== useBlock || user.opcode === 'phi')) return true;
+  if (def.opcode !== 'invoke' && def.opcode !== 'callbr') {
+    // a PHI entry from the defining block itself, or a chain of single predecessors from the
+    // use up to the definition, settles most uses without a dominator tree
+    if (defBlock === useBlock ? user.opcode === 'phi' : cfg.singlePredecessorChainReaches(defBlock, useBlock)) return true;
+  }
+  const tree = cfg.tree;
+  if (!tree.isReachable(useBlock)) return true;
+  if (!tree.isReachable(defBlock)) return false;
+  if (def.opcode === 'invoke' || def.opcode === 'callbr') {
+    // their results exist on the edge to the normal (default) destination only
+    const ops = def.operands;
+    const normal = (def.opcode === 'invoke' ? ops[ops.length - 2] : ops[ops.length - 1 - (def as CallInst).indirectDestCount]) as BasicBlock;
+    if (user.opcode === 'phi' && user.parent === normal && useBlock === defBlock) return true;
+    return tree.edgeDominates(defBlock, normal, useBlock);
+  }
+  if (defBlock !== useBlock) return tree.dominates(defBlock, useBlock);
+  if (user.opcode === 'phi') return true;
+  return definedBefore(defBlock.instructions, def, userIndex);
+}
+
+/** A function's predecessor lists and dominator tree, each made when first needed. */
+class FunctionCFG {
+  private predsCache: Map<BasicBlock, BasicBlock[]> | undefined;
+  private treeCache: DominatorTree | undefined;
+
+  constructor(private readonly fn: IRFunction) {}
+
+  get preds(): Map<BasicBlock, BasicBlock[]> {
+    return (this.predsCache ??= predecessorEdges(this.fn));
+  }
+
+  get tree(): DominatorTree {
+    return (this.treeCache ??= new DominatorTree(this.fn, this.preds));
+  }
+
+  /**
+   * Whether following single predecessors up from `b` meets `a`: then every path to `b` passes
+   * through `a`, so `a` dominates it. The entry block ends the walk (it is reached without its
+   * predecessors). A cheap sufficient test; `false` says nothing.
+   */
+  singlePredecessorChainReaches(a: BasicBlock, b: BasicBlock): boolean {
+    const entry = this.fn.blocks[0];
+    const preds = this.preds;
+    let current = b;
+    for (let steps = this.fn.blocks.length; steps > 0 && current !== entry; steps--) {
+      const list = preds.get(current);
+      if (list === undefined || list.length !== 1) return false;
+      current = list[0]!;
+      if (current === a) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * Dominators of a function's blocks (Cooper, Harvey and Kennedy's iterative algorithm over the
+ * reverse postorder), answering "does A dominate B" by DFS intervals of the dominator tree.
+ * Blocks are numbered by their position in the function; unreachable ones get no interval.
+ */
+class DominatorTree {
+  private readonly blocks: readonly BasicBlock[];
+  private readonly number = new Map<BasicBlock, number>();
+  /** Predecessor edges by block number (a block once per edge). */
+  private readonly preds: number[][];
+  private readonly enter: Int32Array;
+  private readonly exit: Int32Array;
+
+  constructor(fn: IRFunction, predecessors: ReadonlyMap<BasicBlock, readonly BasicBlock[]>) {
+    const blocks = fn.blocks;
+    this.blocks = blocks;
+    const n = blocks.length;
+    for (let i = 0; i < n; i++) this.number.set(blocks[i]!, i);
+    // the same edges by block number, both ways
+    const succs: number[][] = blocks.map(() => []);
+    this.preds = blocks.map((b) => (predecessors.get(b) ?? []).map((p) => this.number.get(p)!));
+    this.preds.forEach((list, j) => {
+      for (const i of list) succs[i]!.push(j);
+    });
+    // reverse postorder from the entry
+    const rpoIndex = new Int32Array(n).fill(-1);
+    const post: number[] = [];
+    const visited = new Uint8Array(n);
+    const stack: number[] = [0];
+    const cursor = new Int32Array(n);
+    visited[0] = 1;
+    while (stack.length > 0) {
+      const b = stack[stack.length - 1]!;
+      const out = succs[b]!;
+      if (cursor[b]! < out.length) {
+        const next = out[cursor[b]!++]!;
+        if (visited[next] === 0) {
+          visited[next] = 1;
+          stack.push(next);
+        }
+      } else {
+        post.push(b);
+        stack.pop();
+      }
+    }
+    const order = post.reverse();
+    order.forEach((b, i) => (rpoIndex[b] = i));
+    // immediate dominators, by reverse-postorder position
+    const idom = new Int32Array(order.length).fill(-1);
+    idom[0] = 0;
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let i = 1; i < order.length; i++) {
+        let next = -1;
+        for (const p of this.preds[order[i]!]!) {
+          let a = rpoIndex[p]!;
+          if (a < 0 || idom[a] === -1) continue;
+          if (next !== -1) {
+            let b = next;
+            while (a !== b) {
+              while (a > b) a = idom[a]!;
+              while (b > a) b = idom[b]!;
+            }
+          }
+          next = a;
+        }
+        if (next !== idom[i]) {
+          idom[i] = next;
+          changed = true;
+        }
+      }
+    }
+    // DFS intervals of the dominator tree, by block number
+    const children: number[][] = order.map(() => []);
+    for (let i = 1; i < order.length; i++) children[idom[i]!]!.push(i);
+    this.enter = new Int32Array(n).fill(-1);
+    this.exit = new Int32Array(n).fill(-1);
+    let clock = 0;
+    const treeStack: number[] = [0];
+    const childCursor = new Int32Array(order.length);
+    this.enter[order[0]!] = clock++;
+    while (treeStack.length > 0) {
+      const top = treeStack[treeStack.length - 1]!;
+      const kids = children[top]!;
+      if (childCursor[top]! < kids.length) {
+        const child = kids[childCursor[top]!++]!;
+        this.enter[order[child]!] = clock++;
+        treeStack.push(child);
+      } else {
+        this.exit[order[top]!] = clock++;
+        treeStack.pop();
+      }
+    }
+  }
+
+  isReachable(b: BasicBlock): boolean {
+    const i = this.number.get(b);
+    return i !== undefined && this.enter[i]! >= 0;
+  }
+
+  /** LLVM's block dominance: every block dominates itself; unreachable blocks are dominated by all. */
+  dominates(a: BasicBlock, b: BasicBlock): boolean {
+    const bi = this.number.get(b);
+    if (bi === undefined || this.enter[bi]! < 0) return true;
+    const ai = this.number.get(a);
+    if (ai === undefined || this.enter[ai]! < 0) return false;
+    return this.enter[ai]! <= this.enter[bi]! && this.exit[bi]! <= this.exit[ai]!;
+  }
+
+  /** LLVM's `dominates(BasicBlockEdge, BasicBlock)`: the edge start→end dominates `use`. */
+  edgeDominates(start: BasicBlock, end: BasicBlock, use: BasicBlock): boolean {
+    if (!this.dominates(end, use)) return false;
+    const preds = this.preds[this.number.get(end)!]!;
+    if (preds.length === 1) return true;
+    const startNumber = this.number.get(start);
+    let edgesFromStart = 0;
+    for (const p of preds) {
+      if (p === startNumber) {
+        if (edgesFromStart++ > 0) return false;
+        continue;
+      }
+      if (!this.dominates(end, this.blockAt(p))) return false;
+    }
+    return true;
+  }
+
+  private blockAt(i: number): BasicBlock {
+    return this.blocks[i]!;
+  }
+}
+
+function caseTypesMatch(sw: Instruction): boolean {
+  const ops = sw.operands;
+  const conditionType = ops[0]!.type;
+  for (let k = 2; k < ops.length; k += 2) if (ops[k]!.type !== conditionType) return false;
+  return true;
+}
+
+/**
+ * LLVM's visitBasicBlock checks of the leading PHI nodes of `block` (the first failure only).
+ * Entries that match the predecessor edges one to one need no order; only a failure is located
+ * the way LLVM's sorted walk finds it.
+ */
+function phiEntriesProblem(block: BasicBlock, preds: readonly BasicBlock[]): { message: string; values: Value[] } | undefined {
+  const edges = new Map<BasicBlock, number>();
+  for (const p of preds) edges.set(p, (edges.get(p) ?? 0) + 1);
+  for (const phi of block.instructions) {
+    if (phi.opcode !== 'phi') break;
+    if (phi.operands.length / 2 !== preds.length || !matchesEdges(phi, edges)) return locatePhiProblem(block, phi, preds);
+  }
+  return undefined;
+}
+
+/** Whether the entries of `phi` name each predecessor once per edge, with one value per block. */
+function matchesEdges(phi: Instruction, edges: ReadonlyMap<BasicBlock, number>): boolean {
+  const ops = phi.operands;
+  const seen = new Map<BasicBlock, { count: number; value: Value }>();
+  for (let k = 0; k < ops.length; k += 2) {
+    const incoming = ops[k + 1] as BasicBlock;
+    const entry = seen.get(incoming);
+    if (entry === undefined) seen.set(incoming, { count: 1, value: ops[k]! });
+    else if (entry.value !== ops[k]) return false;
+    else entry.count++;
+  }
+  for (const [incoming, { count }] of seen) if (edges.get(incoming) !== count) return false;
+  return true;
+}
+
+/** The failure LLVM reports for `phi`: its walk over entries and predecessors sorted by block. */
+function locatePhiProblem(block: BasicBlock, phi: Instruction, preds: readonly BasicBlock[]): { message: string; values: Value[] } {
+  const ops = phi.operands;
+  if (ops.length / 2 !== preds.length) return { message: 'PHINode should have one entry for each predecessor of its parent basic block!', values: [phi] };
+  const order = creationOrder(block.parent);
+  const rank = (b: BasicBlock): number => order.get(b) ?? Number.MAX_SAFE_INTEGER;
+  const sortedPreds = [...preds].sort((a, b) => rank(a) - rank(b));
+  const entries: [BasicBlock, Value][] = [];
+  for (let k = 0; k < ops.length; k += 2) entries.push([ops[k + 1] as BasicBlock, ops[k]!]);
+  entries.sort((a, b) => rank(a[0]) - rank(b[0]));
+  for (let i = 0; i < entries.length; i++) {
+    const [incoming, value] = entries[i]!;
+    if (i > 0 && incoming === entries[i - 1]![0] && value !== entries[i - 1]![1]) {
+      return {
+        message: 'PHI node has multiple entries for the same basic block with different incoming values!',
+        values: [phi, incoming, value, entries[i - 1]![1]],
+      };
+    }
+    if (incoming !== sortedPreds[i]) return { message: 'PHI node entries do not match predecessors!', values: [phi, incoming, sortedPreds[i]!] };
+  }
+  // unreachable: matchesEdges found a difference the sorted walk must meet
+  return { message: 'PHI node entries do not match predecessors!', values: [phi] };
+}
+
+/** Blocks in the order LLVM's parser creates them: a block's label, or an earlier operand naming it. */
+function creationOrder(fn: IRFunction): Map<BasicBlock, number> {
+  const order = new Map<BasicBlock, number>();
+  const note = (b: BasicBlock): void => {
+    if (!order.has(b) && b.parent === fn) order.set(b, order.size);
+  };
+  for (const block of fn.blocks) {
+    note(block);
+    for (const inst of block.instructions) for (const op of inst.operands) if (op.vk === 'block') note(op);
+  }
+  return order;
+}
+
+function usesItself(inst: Instruction): boolean {
+  const ops = inst.operands;
+  for (let i = 0; i < ops.length; i++) if (ops[i] === inst) return true;
+  return false;
+}
