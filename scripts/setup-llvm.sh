@@ -18,7 +18,7 @@ set -euo pipefail
 needed=(
   /usr/lib/llvm-16/bin/opt /usr/lib/llvm-16/bin/llvm-as /usr/lib/llvm-16/bin/llvm-dis
   /usr/lib/llvm-16/bin/FileCheck /usr/lib/llvm-16/bin/not
-  /usr/lib/llvm-16/bin/llc /usr/lib/llvm-16/bin/lli /usr/lib/llvm-16/bin/llvm-readobj /usr/lib/llvm-16/bin/ld.lld
+  /usr/lib/llvm-16/bin/lli /usr/lib/llvm-16/bin/llvm-readobj /usr/lib/llvm-16/bin/ld.lld
   /usr/lib/llvm-19/bin/opt /usr/lib/llvm-19/bin/FileCheck
   /usr/lib/llvm-14/bin/opt /usr/lib/llvm-14/bin/llvm-link
   /usr/lib/llvm-15/bin/llvm-as /usr/lib/llvm-15/bin/llvm-dis /usr/bin/llvm-spirv-15 /usr/bin/spirv-val

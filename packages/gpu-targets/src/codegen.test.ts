@@ -110,6 +110,25 @@ describe.skipIf(!haveTools)('images from LLVM 16 (needs llc-16, ld.lld-16 and ll
     expect(Buffer.from(result.image).toString('utf8')).toContain('.entry _ZTS5Scale(');
   });
 
+  it('AMDGPU: kernels of one image get only the local memory their functions reach (64 KiB each)', async () => {
+    // two kernels, each reaching a 40 KiB local array through a helper: 80 KiB if every kernel got both
+    const helpers = [0, 1].map(
+      (i) => `@lds${i} = internal addrspace(3) global [10240 x i32] undef, align 4
+define internal spir_func void @touch${i}(i64 %i) {
+  %p = getelementptr inbounds [10240 x i32], ptr addrspace(3) @lds${i}, i64 0, i64 %i
+  store i32 1, ptr addrspace(3) %p, align 4
+  ret void
+}
+define spir_kernel void @k${i}() {
+  call spir_func void @touch${i}(i64 ${i})
+  ret void
+}
+`,
+    );
+    const image = await compileGpuImage(parse(`target triple = "spir64-unknown-unknown"\n${helpers.join('')}`), { target: 'amdgcn-amd-amdhsa', cpu: 'gfx90a' });
+    expect(image.kernels).toEqual(['k0', 'k1']);
+  });
+
   it('reports an llc failure with its message', async () => {
     await expect(compileGpuImage(parse(FIXTURE), { target: 'amdgcn-amd-amdhsa', cpu: 'gfx9999' })).rejects.toThrow(/llc failed/);
   });

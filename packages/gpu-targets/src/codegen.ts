@@ -93,6 +93,16 @@ function ptxFloor(cpu: string, llcArgs: readonly string[], debugInfo: boolean): 
   return sm >= 70 ? [] : ['-mattr=+ptx60'];
 }
 
+/**
+ * LDS (local memory) that functions reach is laid out by LLVM 16's AMDGPU back end as one module
+ * struct allocated in every kernel: an image of many kernels with local arrays (split=off, auto)
+ * exceeds the 64 KiB of a work-group. The hybrid strategy (LLVM 17's default) gives each kernel
+ * only what it reaches. Unless the arguments choose a strategy.
+ */
+function ldsStrategy(llcArgs: readonly string[]): string[] {
+  return llcArgs.some((a) => a.includes('amdgpu-lower-module-lds-strategy')) ? [] : ['-amdgpu-lower-module-lds-strategy=hybrid'];
+}
+
 /** Names of a module's kernels for `arch` (after retargeting: by calling convention). */
 function kernelNames(module: Module, arch: GpuArch): string[] {
   const cc = arch === 'nvptx' ? 'ptx_kernel' : 'amdgpu_kernel';
@@ -158,7 +168,7 @@ export async function emitGpuImage(module: Module, options: { readonly cpu?: str
   return withTempDir(async (dir) => {
     const object = join(dir, 'image.o');
     const shared = join(dir, 'image.hsaco');
-    const compiled = await runTool(llc, [`-mtriple=${GPU_TRIPLES.amdgcn}`, `-mcpu=${cpu}`, '-filetype=obj', ...backend.llc, '-o', object, '-'], text);
+    const compiled = await runTool(llc, [`-mtriple=${GPU_TRIPLES.amdgcn}`, `-mcpu=${cpu}`, '-filetype=obj', ...ldsStrategy(backend.llc), ...backend.llc, '-o', object, '-'], text);
     if (compiled.status !== 0) throw new LlvmToolError(`${module.id}: ${describeFailure('llc', compiled)}`, compiled.status ?? compiled.signal ?? undefined);
     const linked = await runTool(lld, ['-shared', ...backend.lld, object, '-o', shared]);
     if (linked.status !== 0) throw new LlvmToolError(`${module.id}: ${describeFailure('ld.lld', linked)}`, linked.status ?? linked.signal ?? undefined);

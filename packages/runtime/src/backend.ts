@@ -21,7 +21,7 @@ import { SyclError, errc } from './errors.js';
 import type { KernelArg } from './kernel-args.js';
 import type { NdRange, Range } from './ranges.js';
 import { isPtxText } from './cuda/ptx.js';
-import { isBitcode, isSpirv, summarizeIrText, summarizeSpirv, type FunctionSummary, type ImageSummary } from './image-summary.js';
+import { isBitcode, isElf, isSpirv, summarizeIrText, summarizeSpirv, type FunctionSummary, type ImageSummary } from './image-summary.js';
 import { formatSizes } from './ranges.js';
 import { requirementEntries } from './requirements.js';
 
@@ -272,8 +272,8 @@ export function simulatedJitBackend(options: SimulatedJitOptions = {}): ProgramB
   const summaryOf = (image: ProgramImage): ImageSummary | 'opaque' => {
     let summary = summaries.get(image.bytes);
     if (summary === undefined) {
-      // Bitcode and PTX are device code the simulation does not read.
-      if (isBitcode(image.bytes) || isPtxText(image.bytes)) summary = 'opaque';
+      // Bitcode, PTX and ELF code objects are device code the simulation does not read.
+      if (isBitcode(image.bytes) || isPtxText(image.bytes) || isElf(image.bytes)) summary = 'opaque';
       else if (isSpirv(image.bytes)) {
         try {
           summary = summarizeSpirv(image.bytes, image.name);

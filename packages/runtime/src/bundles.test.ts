@@ -1,6 +1,7 @@
 import { DeviceConfig, applyDeviceConfigYaml } from '@syclkit/device-config';
 import { describe, expect, it } from 'vitest';
 import { Device, deviceFromTarget, ipVersionOfTarget, matchBundle, parseDeviceDescription } from './index.js';
+import { ptxRunsOn, smOfTarget } from './bundles.js';
 
 const config = DeviceConfig.builtin();
 const pvc = deviceFromTarget('intel_gpu_pvc');
@@ -41,6 +42,30 @@ describe('matchBundle', () => {
     expect(matchBundle('spir64', cpu, config)).toBe('jit');
     expect(matchBundle('spir64', sm80, config)).toBeUndefined();
     expect(matchBundle('made_up_target', pvc, config)).toBeUndefined();
+  });
+});
+
+describe('NVIDIA sm levels', () => {
+  const sm70 = deviceFromTarget('nvidia_gpu_sm_70');
+  const sm90 = deviceFromTarget('nvidia_gpu_sm_90');
+
+  it('PTX of an sm_NN bundle runs on that GPU and newer CUDA GPUs, not on older ones', () => {
+    expect(matchBundle('nvidia_gpu_sm_80', sm80, config)).toBe('device');
+    expect(matchBundle('nvidia_gpu_sm_80', sm90, config)).toBe('family');
+    expect(matchBundle('nvidia_gpu_sm_80', sm70, config)).toBeUndefined();
+    expect(matchBundle('nvidia_gpu_sm_80', pvc, config)).toBeUndefined();
+    expect(matchBundle('nvidia_gpu_sm_90a', sm90, config)).toBe('family');
+    expect(matchBundle('nvidia_gpu_sm_90a', deviceFromTarget('nvidia_gpu_sm_80'), config)).toBeUndefined();
+  });
+
+  it('reads the level of a target or compile target; arch-specific sm_90a runs on sm_90 only', () => {
+    expect(smOfTarget('nvidia_gpu_sm_86')).toEqual({ level: 86, specific: false });
+    expect(smOfTarget('sm_90a')).toEqual({ level: 90, specific: true });
+    expect(smOfTarget('gfx90a')).toBeUndefined();
+    expect(ptxRunsOn('sm_75', sm80)).toBe(true);
+    expect(ptxRunsOn('sm_86', sm80)).toBe(false);
+    expect(ptxRunsOn('sm_90a', sm90)).toBe(true);
+    expect(ptxRunsOn('sm_80', pvc)).toBeUndefined();
   });
 });
 

@@ -55,9 +55,29 @@ function arch(target: string): string {
 
 const openclOrLevelZero = (device: Device): boolean => device.backend === 'opencl' || device.backend === 'ext_oneapi_level_zero';
 
+/** The compute capability an NVIDIA target names (`nvidia_gpu_sm_80`, `sm_80`, `sm_90a`): 80, `'90a'`. */
+export function smOfTarget(target: string): { readonly level: number; readonly specific: boolean } | undefined {
+  const m = /^(?:nvidia_gpu_)?sm_(\d+)(a?)$/.exec(target);
+  return m === null ? undefined : { level: Number(m[1]), specific: m[2] === 'a' };
+}
+
+/**
+ * Whether PTX made for `imageTarget` (an sm level) runs on `device`: the CUDA driver JIT-compiles
+ * PTX for its own GPU, so PTX of a lower sm runs on a higher one, never the reverse; `sm_90a` PTX
+ * (architecture-specific features) runs on sm_90 only. Undefined when either side names no sm.
+ */
+export function ptxRunsOn(imageTarget: string, device: Device): boolean | undefined {
+  const image = smOfTarget(imageTarget);
+  const own = device.architecture === undefined ? undefined : smOfTarget(device.architecture.name);
+  if (image === undefined || own === undefined) return undefined;
+  return image.specific ? image.level === own.level : image.level <= own.level;
+}
+
 /** How `target` fits `device`, or undefined when the device cannot run its images. */
 export function matchBundle(target: string, device: Device, config: DeviceConfig): BundleMatch | undefined {
   if (targetNamesDevice(target, device, config)) return 'device';
+  // nvidia_gpu_sm_NN bundles hold PTX, which the driver also compiles for newer GPUs
+  if (smOfTarget(target) !== undefined) return device.backend === 'ext_oneapi_cuda' && ptxRunsOn(target, device) === true ? 'family' : undefined;
   switch (arch(target)) {
     case 'spir64':
     case 'spir':

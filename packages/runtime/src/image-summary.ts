@@ -109,6 +109,11 @@ export function isBitcode(bytes: Uint8Array): boolean {
   return word === 0xdec04342 || word === 0x0b17c0de;
 }
 
+/** Whether bytes start like an ELF object (AMDGPU code objects, cubins: native code the simulation cannot read). */
+export function isElf(bytes: Uint8Array): boolean {
+  return bytes.length >= 4 && bytes[0] === 0x7f && bytes[1] === 0x45 && bytes[2] === 0x4c && bytes[3] === 0x46;
+}
+
 export { isSpirv };
 
 function spirvBinding(linkage: SpirvLinkage | undefined): Binding {

@@ -21,7 +21,7 @@ import { DeviceRequirementName, PropertySetName, decodeString, type PropertySetR
 import { ADD_ON_IMAGE_SET, indexAddOnImages, resolveAddOnImages, type AddOnPair } from './add-on-images.js';
 import { simulatedJitBackend, type Execution, type Program, type ProgramBackend, type ProgramImage } from './backend.js';
 import { binaryFromContainer, binaryFromDescriptor, isBinarySource, listedImageIndex, type BinaryImageIndex, type BinaryImageSource, type BinarySource } from './binary.js';
-import { BUNDLE_MATCH_RANK, matchBundle, targetNamesDevice, type BundleMatch } from './bundles.js';
+import { BUNDLE_MATCH_RANK, matchBundle, ptxRunsOn, smOfTarget, targetNamesDevice, type BundleMatch } from './bundles.js';
 import { checkKernelRequirements, type SubmissionShape } from './check.js';
 import type { Device } from './device.js';
 import { SyclError, errc } from './errors.js';
@@ -187,6 +187,11 @@ interface Plan {
 
 let nextBinaryId = 1;
 
+/** The sm level an NVIDIA image was made for (its bundle or compile target), 0 when none: of PTX images a device can run, the newest is best. */
+function smLevel(image: ImageRecord): number {
+  return (smOfTarget(image.bundle.target) ?? (image.compileTarget === undefined ? undefined : smOfTarget(image.compileTarget)))?.level ?? 0;
+}
+
 function compileTargetOf(image: BinaryImageSource): string | undefined {
   const value = image.properties.get(PropertySetName.DEVICE_REQUIREMENTS, DeviceRequirementName.COMPILE_TARGET);
   if (value === undefined) return undefined;
@@ -330,7 +335,8 @@ export class Runtime {
     }
     if (match === undefined) return undefined;
     // A compile_target on an image of a generic bundle must name the device.
-    if (match !== 'device' && image.compileTarget !== undefined && !targetNamesDevice(image.compileTarget, device, this.config)) return undefined;
+    // (an sm level on an NVIDIA image: PTX runs on that GPU and newer ones)
+    if (match !== 'device' && image.compileTarget !== undefined && !targetNamesDevice(image.compileTarget, device, this.config) && ptxRunsOn(image.compileTarget, device) !== true) return undefined;
     return match;
   }
 
@@ -357,7 +363,7 @@ export class Runtime {
           : `the registered binaries export it only in bundles device ${device.name} cannot take (targets: ${[...targets].join(', ')})`;
       throw new SyclError(errc.build, `No device image found for external symbol ${symbol}, which kernel ${kernel} needs (imported by device image '${importer.source.name}'): ${why}`);
     }
-    return found.sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || a.position - b.position);
+    return found.sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || smLevel(b.image) - smLevel(a.image) || a.position - b.position);
   }
 
   /**
@@ -368,15 +374,16 @@ export class Runtime {
    * image is read to say why.
    */
   #candidates(kernel: string, device: Device): { image: ImageRecord; match: BundleMatch }[] {
-    const listed: { binary: BinaryRecord; position: number; match: BundleMatch; order: number }[] = [];
+    const listed: { binary: BinaryRecord; position: number; match: BundleMatch; level: number; order: number }[] = [];
     for (const binary of this.#binaries) {
       for (const position of binary.index.withEntry(kernel)) {
         const bundle = binary.bundles.find((b) => position < b.first + b.count)!;
         const match = matchBundle(bundle.target, device, this.config);
-        if (match !== undefined) listed.push({ binary, position, match, order: listed.length });
+        if (match !== undefined) listed.push({ binary, position, match, level: smOfTarget(bundle.target)?.level ?? 0, order: listed.length });
       }
     }
-    listed.sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || a.order - b.order);
+    // Among equal matches, the newest sm level a bundle names first (PTX of sm_86 before sm_80's on an sm_86 GPU).
+    listed.sort((a, b) => BUNDLE_MATCH_RANK[a.match] - BUNDLE_MATCH_RANK[b.match] || b.level - a.level || a.order - b.order);
     const found: { image: ImageRecord; match: BundleMatch }[] = [];
     const matches = new Map<BundleRecord, BundleMatch | undefined>();
     for (const candidate of listed) {

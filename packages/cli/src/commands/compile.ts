@@ -14,6 +14,7 @@ import { DEFAULT_DEVICE_OBJ, DEVICE_OBJ_KINDS, defaultDeviceObj } from '../drive
 import { createProgress } from '../driver/progress.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 import { compileToFatObjects, compileUnits, deviceLinkFromCompile } from './link.js';
+import { extractBackendArgs } from '../driver/gpu-aot.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'fsycl-targets', kind: 'value', joinedOnly: true, valueName: '<list>', help: 'Targets to compile for: spir64 (JIT, default), device names (intel_gpu_pvc, nvidia_gpu_sm_80, ...), triples' },
@@ -28,7 +29,8 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
   { name: 'fsycl-device-obj', kind: 'value', joinedOnly: true, valueName: 'spirv|llvmir', help: `What the images of spir64 and Intel targets are: SPIR-V translated by llvm-spirv (spirv), or the device IR (llvmir); default $SYCLKIT_DEVICE_OBJ, else ${DEFAULT_DEVICE_OBJ}` },
-  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step per target, overriding -fsycl-device-obj: ir (keep the device IR), llvm-spirv or llc; bare: every AOT target (repeatable)' },
+  { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step per target, overriding -fsycl-device-obj: ir (keep the device IR), llvm-spirv, or gpu (PTX / AMDGPU code objects through LLVM 16: the default for NVIDIA and AMD targets when llc-16 and ld.lld-16 are installed; llc names it too); bare: every AOT target (repeatable)' },
+  { name: 'Xsycl-target-backend', kind: 'value', repeatable: true, valueName: '[=<target>] "<args>"', help: "Arguments for a target's back end (every target's without =<target>): --offload-arch=sm_70 / gfx90a, llc options, -Wl,<lld options>" },
   {
     name: 'fsycl-allow-device-image-dependencies',
     help: 'Device code dynamic linking: SYCL_EXTERNAL functions are exported from their own images, and calls to them (or to functions no unit defines) are linked at run time, from this binary or a device library',
@@ -179,7 +181,8 @@ export const command: Command = {
   name: 'compile',
   summary: 'Compile device IR of several translation units into a fat binary: link, device_if, aspects, split, AOT, wrap',
   async run(argv, io: CliIO) {
-    const { rest, diagnosticFlags } = splitDiagnosticFlags(argv);
+    const { rest: withoutBackendArgs, backendArgs } = extractBackendArgs(argv);
+    const { rest, diagnosticFlags } = splitDiagnosticFlags(withoutBackendArgs);
     const args = parseArgs(rest, OPTIONS);
     if (args.flags.has('help')) {
       io.stdout.write(HELP);
@@ -241,6 +244,7 @@ export const command: Command = {
         registry,
         output,
         aot: aotMap(args.values.get('aot') ?? []),
+        backendArgs,
         deviceObj: choiceOf(args, 'fsycl-device-obj', DEVICE_OBJ_KINDS) ?? defaultDeviceObj(),
         ...(saveTemps === undefined ? {} : { saveTemps }),
         ...(wrapperIR === undefined ? {} : { wrapperIR }),

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseModule } from '@syclkit/ir';
+import { findLlvmTool } from '@syclkit/gpu-targets';
 import { scratch, syclkit } from '../../test/harness.js';
 import { demoDeviceObj } from './demo.js';
 
@@ -27,6 +28,21 @@ describe('syclkit demo', () => {
     // Speculative compilation: design bundling succeeds, intel/llvm's grouping refuses a kernel that needs nothing.
     expect(out).toMatch(/syclkit \(design bundling\): \d+ images, kernels grouped by what they require \(and the device_if add-on pair\)\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}ran: /);
     expect(out).toMatch(/--bundling=upstream\): 1 image for all kernels \(and the device_if add-on pair\)\n {3}queue\(intel_gpu_tgllp\)\.parallel_for<Integrate>\(1024\)\n {5}threw sycl::exception kernel_not_supported: /);
+  });
+
+  const native = findLlvmTool('llc') !== undefined && findLlvmTool('ld.lld') !== undefined;
+  it('shows PTX and AMDGPU code objects for the NVIDIA and AMD targets when LLVM 16 is installed, and says why not otherwise', async () => {
+    const out = (await syclkit('demo')).out;
+    expect(out).toContain('-fsycl-targets=spir64,intel_gpu_pvc,intel_gpu_dg1,nvidia_gpu_sm_80,amd_gpu_gfx90a');
+    if (native) {
+      expect(out).toMatch(/app_nvidia_gpu_sm_80_\d+ {2}PTX \.target sm_80, \.entry _ZTS9Integrate, _ZTS9Integrate_with_offset\n/);
+      expect(out).toMatch(/app_amd_gpu_gfx90a_\d+ {2}AMDGPU code object \(ELF\), kernels _ZTS13ScaleVelocity, _ZTS13ScaleVelocity_with_offset\n/);
+      // check gives the GPUs real rows: ran or refused for a requirement, never "no image"
+      expect(out).toMatch(/ {3}nvidia_gpu_sm_80 {2}ok {3}ok {3}ok {2}\[1\] {2}ok {3}ok\n/);
+      expect(out).toMatch(/queue\(amd_gpu_gfx90a\)\.parallel_for<ShadePixels>\(1024\)\n {5}ran: bundle amd_gpu_gfx90a/);
+    } else {
+      expect(out).toContain("LLVM 16's llc and ld.lld are not installed here");
+    }
   });
 
   it('says whether its images are SPIR-V or LLVM IR, and how to get the other', async () => {

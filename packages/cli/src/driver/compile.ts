@@ -41,7 +41,9 @@ import {
   emitWrapperIR,
   inspectContainer,
   packTables,
+  aotCompilerFor,
   readContainerFile,
+  type AotCompiler,
   type InspectReport,
   type SpirvTranslatorOptions,
 } from '@syclkit/offload-wrapper';
@@ -62,6 +64,7 @@ import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
 import { defaultJobs, deviceCodeCompilers, type DeviceObj } from './device-code.js';
+import { GPU_BACKEND_NAMES, backendArgsOf, gpuCompilerFor, gpuDeviceOf, isGpuTarget, missingGpuTools } from './gpu-aot.js';
 import { EXPLAIN_PROPERTY, EXPLAIN_SET, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
@@ -102,6 +105,8 @@ export interface CompileOptions {
    * targets (`deviceObj`), `ir` (keep the device IR) for the others.
    */
   readonly aot?: ReadonlyMap<string, string>;
+  /** `-Xsycl-target-backend[=<target>]` arguments by target spelling (`*`: every target). */
+  readonly backendArgs?: ReadonlyMap<string, readonly string[]>;
   /** `-fsycl-device-obj`: `spirv` (SPIR-V images for spir64 and Intel targets) or `llvmir` (default `DEFAULT_DEVICE_OBJ`). */
   readonly deviceObj?: DeviceObj;
   /** The SPIR-V step's options (tools, translator options, `validate`, a native compiler such as ocloc). */
@@ -271,6 +276,35 @@ function dedupeAspectTable(module: Module): void {
   if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
 }
 
+/** The back end `-aot` names for a target (`*`: every AOT target), undefined when none. */
+function chosenBackend(target: ResolvedTarget, options: CompileOptions): string | undefined {
+  return options.aot?.get(target.name) ?? options.aot?.get(target.spelling) ?? (target.aot ? options.aot?.get('*') : undefined);
+}
+
+/** Whether a target's images come from the GPU back end: a CUDA or HSA target no other back end was asked for. */
+function usesGpuBackend(target: ResolvedTarget, options: CompileOptions): boolean {
+  const chosen = chosenBackend(target, options);
+  return isGpuTarget(target.triple) && (chosen === undefined || GPU_BACKEND_NAMES.has(chosen));
+}
+
+/**
+ * The AOT compiler of a GPU target (CUDA, HSA; see {@link usesGpuBackend}): native images from the
+ * GPU back end; without LLVM 16's tools the device IR, with a `gpu-aot-unavailable` warning,
+ * unless `-aot=gpu` asked for them (then an error).
+ */
+function gpuCompiler(target: ResolvedTarget, options: CompileOptions, config: DeviceConfig, log: DiagnosticLog): AotCompiler {
+  const missing = missingGpuTools(target.triple!);
+  if (missing.length === 0 || chosenBackend(target, options) !== undefined) {
+    return gpuCompilerFor(target.name, backendArgsOf(target, options.backendArgs), config);
+  }
+  log.report({
+    severity: 'warning',
+    code: 'gpu-aot-unavailable',
+    message: `${target.name}: LLVM 16's ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed, so the bundle keeps device IR, which the ${target.triple!.startsWith('amdgcn') ? 'HIP' : 'CUDA'} runtime cannot load (install with: apt-get install -y llvm-16 lld-16)`,
+  });
+  return aotCompilerFor('ir', target.name, { config });
+}
+
 /** The linked, optimized program every target starts from (steps 1–4 of the module comment). */
 export interface PreparedProgram {
   readonly log: DiagnosticLog;
@@ -396,7 +430,11 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   if (options.saveTemps !== undefined) makeDirectory(options.saveTemps);
   // The AOT step's tools are looked up first: a missing llvm-spirv is reported before any work.
   const early = selectTargets(options.config ?? DeviceConfig.builtin(), options.targets, options.fixedTargets, new DiagnosticLog(undefined));
-  const compilers = deviceCodeCompilers(early.compiled, options, options.config ?? DeviceConfig.builtin());
+  const compilers = deviceCodeCompilers(
+    early.compiled.filter((t) => !usesGpuBackend(t, options)),
+    options,
+    options.config ?? DeviceConfig.builtin(),
+  );
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
@@ -423,13 +461,15 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
     for (const target of compiled) {
       step(`${target.name}: post-link`);
       const device = target.kind !== 'generic';
+      // a GPU triple compiles natively for one GPU (its --offload-arch): device_if is decided for it
+      const gpuDevice = device ? undefined : gpuDeviceOf(target, options.backendArgs, config);
       const table = join(work, `${stem}_${target.name}.table`);
       const postLink: PostLinkOptions = {
         outputs: [device ? { path: table, target: target.name } : { path: table }],
         mode: SPLIT_MODES[options.split ?? 'auto'],
         policy: options.bundling ?? 'design',
         // device_if: decided for a device target before the split; add-on images otherwise.
-        deviceIf: device ? { aotTarget: target.name } : 'add-on-images',
+        deviceIf: device ? { aotTarget: target.name } : gpuDevice !== undefined ? { aotTarget: gpuDevice } : 'add-on-images',
         // Dynamic linking: SYCL_EXTERNAL definitions are entry points, exported from their images.
         emitOnlyKernelsAsEntryPoints: !dynamic,
         allowDeviceImageDependencies: dynamic,
@@ -468,7 +508,8 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
       if (facts !== undefined) addExplainFacts(table, facts);
       step(`${target.name}: AOT compilation and wrapping`);
       writer.addBundle(target.name);
-      await packTables([{ table, target: target.name, compiler: compilers.get(target.name)! }], (image) => writer.addImage(image), { jobs: options.jobs ?? defaultJobs() });
+      const compiler = compilers.get(target.name) ?? gpuCompiler(target, options, config, log);
+      await packTables([{ table, target: target.name, compiler }], (image) => writer.addImage(image), { jobs: options.jobs ?? defaultJobs() });
     }
     writer.finish();
   } catch (error) {

@@ -15,6 +15,10 @@ export const DRIVER_DIAGNOSTICS = {
   'ir-reader': { severity: 'warning', summary: 'The IR reader or the linker warned (e.g. debug info of an unknown version was dropped, data layouts differ).' },
   'no-kernels': { severity: 'warning', summary: 'The program defines no kernel; the fat binary holds no device code.' },
   'no-exports': { severity: 'warning', summary: '--device-library: the program defines no SYCL_EXTERNAL function (and no kernel); the library exports nothing.' },
+  'gpu-aot-unavailable': {
+    severity: 'warning',
+    summary: "An NVIDIA or AMD bundle keeps device IR because LLVM 16's llc (or ld.lld) is not installed; the CUDA and HIP runtimes need PTX and code objects.",
+  },
   'undefined-function': {
     severity: 'warning',
     summary: 'Device code calls a function no translation unit defines; without -fsycl-allow-device-image-dependencies nothing will provide it at run time.',
