@@ -13,7 +13,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSpirvModule, spirvInstructions, spirvWords, SpirvFormatError } from '@syclkit/formats';
-import { Context, parseModule, printModule, type IntegerType, type MDNode, type Module } from '@syclkit/ir';
+import { Context, IrError, parseModule, printModule, type IntegerType, type MDNode, type Module } from '@syclkit/ir';
 import { defaultToolDirs, findTool, type AotCompiler, type AotRequest, type AotResult, type ToolSearch } from './aot.js';
 import { detectImageFormat, ImageFormat } from './descriptor.js';
 import { AotToolError } from './errors.js';
@@ -178,19 +178,31 @@ export interface SpirvTranslatorOptions extends ToolSearch {
   readonly native?: AotCompiler;
 }
 
-/** Whether `printForLlvmVersion` can print for LLVM `llvmMajor`. */
+/** Whether `printForLlvmVersion` can print for LLVM `llvmMajor` (15 and later). */
 export function canPrintForLlvm(llvmMajor: number): boolean {
-  return llvmMajor >= 16;
+  return llvmMajor >= 15;
 }
 
 /**
- * Prints a module for an LLVM version. LLVM 16 and later read syclkit's IR as it is; older
- * versions need `@syclkit/ir`'s printer for that version.
+ * Prints a module for an LLVM version. LLVM 16 and later read syclkit's IR as it is. For LLVM 15
+ * (Debian 12's `llvm-spirv-15`) it is `@syclkit/ir`'s LLVM 15 form with typed pointers: that
+ * translator crashes or writes invalid SPIR-V on opaque-pointer IR (a function storing a pointer
+ * argument called with two different kernel arguments, as every accessor's `__init` is; `printf`
+ * formats), and its LLVM 15 `llvm-as` reads typed text as typed. What LLVM 15 cannot express
+ * (target extension types) is an AotToolError naming it.
  */
 export function printForLlvmVersion(module: Module, llvmMajor: number, request: AotRequest): string {
-  if (canPrintForLlvm(llvmMajor)) return printModule(module);
+  if (llvmMajor >= 16) return printModule(module);
+  if (llvmMajor === 15) {
+    try {
+      return printModule(module, { llvmVersion: 15, pointers: 'typed' });
+    } catch (error) {
+      if (error instanceof IrError) throw new AotToolError(`llvm-spirv reads LLVM 15 IR, which cannot express this image: ${error.message}; keep LLVM IR for it (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`, request.inputPath);
+      throw error;
+    }
+  }
   throw new AotToolError(
-    `llvm-spirv reads LLVM ${llvmMajor} IR, and syclkit cannot print IR for LLVM ${llvmMajor} yet; install a translator built with LLVM 16 or later, or keep LLVM IR (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`,
+    `llvm-spirv reads LLVM ${llvmMajor} IR, and syclkit prints IR for LLVM 15 and later only; install a translator built with LLVM 15 or later (Debian: llvm-spirv-15), or keep LLVM IR (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`,
     request.inputPath,
   );
 }
