@@ -193,6 +193,53 @@ describe('repairTranslatorDebugInfo', () => {
     ]);
   });
 
+  it('gives a DebugTypeComposite whose Linkage Name is DebugInfoNone an empty OpString: the module\'s own, else a new id added before its first OpString', () => {
+    const module = (withEmpty: boolean): Uint8Array => {
+      const body = [
+        ...encodeSpirvInstruction(SpirvOp.Capability, [6]),
+        ...encodeSpirvInstruction(11, [1, ...spirvStringWords('OpenCL.DebugInfo.100')]),
+        ...encodeSpirvInstruction(SpirvOp.MemoryModel, [2, 2]),
+        ...encodeSpirvInstruction(7, [3, ...spirvStringWords('a.cpp')]),
+        ...(withEmpty ? encodeSpirvInstruction(7, [4, ...spirvStringWords('')]) : []),
+        ...encodeSpirvInstruction(SpirvOp.TypeVoid, [2]),
+        ...encodeSpirvInstruction(SpirvOp.ExtInst, [2, 10, 1, 0]),
+        ...encodeSpirvInstruction(SpirvOp.ExtInst, [2, 11, 1, 35, 3]),
+        // name, tag (Structure), source, line, column, parent, linkage name, size, flags
+        ...encodeSpirvInstruction(SpirvOp.ExtInst, [2, 12, 1, 10, 3, 1, 11, 0, 0, 11, 10, 10, 4]),
+      ];
+      return bytesOf([0x07230203, 0x00010100, (6 << 16) | 14, 13, 0, ...body]);
+    };
+    const composite = (bytes: Uint8Array) => [...spirvInstructions(spirvWords(bytes).words)].find((i) => i.opcode === SpirvOp.ExtInst && i.operands[3] === 10)!.operands[10];
+    const strings = (bytes: Uint8Array) => [...spirvInstructions(spirvWords(bytes).words)].filter((i) => i.opcode === 7).map((i) => [...i.operands]);
+    const own = repairTranslatorDebugInfo(module(true));
+    expect(composite(own)).toBe(4);
+    expect(strings(own)).toEqual(strings(module(true)));
+    const added = repairTranslatorDebugInfo(module(false));
+    expect(spirvWords(added).words[3]).toBe(14); // the id bound grew by the new string's id
+    expect(composite(added)).toBe(13);
+    expect(strings(added)).toEqual([[13, 0], [3, ...spirvStringWords('a.cpp')]]);
+    expect(readSpirvModule(added).extInstImports.map((i) => i.name)).toEqual(['OpenCL.DebugInfo.100']);
+  });
+
+  it('drops the DebugInfoNone lower bounds after the component counts of a DebugTypeArray, and keeps counts that are all there is', () => {
+    const module = (counts: readonly number[]): Uint8Array => {
+      const body = [
+        ...encodeSpirvInstruction(SpirvOp.Capability, [6]),
+        ...encodeSpirvInstruction(11, [1, ...spirvStringWords('OpenCL.DebugInfo.100')]),
+        ...encodeSpirvInstruction(SpirvOp.MemoryModel, [2, 2]),
+        ...encodeSpirvInstruction(SpirvOp.TypeVoid, [2]),
+        ...encodeSpirvInstruction(SpirvOp.ExtInst, [2, 10, 1, 0]),
+        ...encodeSpirvInstruction(SpirvOp.ExtInst, [2, 12, 1, 5, 11, ...counts]),
+      ];
+      return bytesOf([0x07230203, 0x00010100, (6 << 16) | 14, 20, 0, ...body]);
+    };
+    const array = (bytes: Uint8Array) => [...[...spirvInstructions(spirvWords(bytes).words)].find((i) => i.opcode === SpirvOp.ExtInst && i.operands[3] === 5)!.operands.subarray(4)];
+    expect(array(repairTranslatorDebugInfo(module([13, 10])))).toEqual([11, 13]);
+    expect(array(repairTranslatorDebugInfo(module([13, 14, 10, 10])))).toEqual([11, 13, 14]);
+    const counts = module([13, 14]);
+    expect(repairTranslatorDebugInfo(counts)).toBe(counts);
+  });
+
   it('returns a module without those shapes unchanged, byte for byte', () => {
     const bytes = minimalModule();
     expect(repairTranslatorDebugInfo(bytes)).toBe(bytes);
