@@ -2,6 +2,7 @@
 /**
  * gpu-check: proof that kernels built by syclkit run on a real GPU (see README.md).
  */
+import { printfProbe } from './printf-probe.js';
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'child') {
     const [what, ...rest] = args;
     const result =
-      what === 'jit-times' ? jitTimes(rest[0]!, rest[1]!) : what === 'first-launch' ? firstLaunch(rest[0]!, rest[1]!, rest[2]!, rest[3]!) : what === 'demo' ? demoCase(rest[0]!, rest[1]!) : undefined;
+      what === 'jit-times' ? jitTimes(rest[0]!, rest[1]!) : what === 'first-launch' ? firstLaunch(rest[0]!, rest[1]!, rest[2]!, rest[3]!) : what === 'demo' ? demoCase(rest[0]!, rest[1]!) : what === 'printf-probe' ? printfProbe(rest[0]!) : undefined;
     if (result === undefined) throw new Error(`unknown child '${what}'`);
     // Into a file when the parent names one: kernels' printf output shares stdout.
     const target = process.env['GPU_CHECK_RESULT'];

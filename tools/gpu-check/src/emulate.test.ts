@@ -3,9 +3,9 @@ import { parseModule } from '@syclkit/ir';
 import { kernelArg } from '@syclkit/runtime';
 import { describe, expect, it } from 'vitest';
 import { FIRST_LAUNCH_ITEMS, argumentsFor } from './children.js';
-import { EmulationFault, EmulationUnsupported, emulateKernel } from './emulate.js';
+import { EmulationFault, EmulationUnsupported, emulateKernel, printfUnderSchedules } from './emulate.js';
 import { kernelParamsOf } from './kernel-params.js';
-import { emulateFirstLaunch, pickFirstKernel } from './prepare.js';
+import { emulateFirstLaunch, firstLaunchCandidates, pickFirstKernel, pickFirstLaunch } from './prepare.js';
 
 const HEADER = `target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64"
 target triple = "spir64-unknown-unknown"
@@ -186,5 +186,109 @@ describe("generated modules (tools/bench generate) under gpu-check's arguments",
     expect(() => emulateFirstLaunch(module, 'K', [{ kind: 'buffer' }, { kind: 'struct', name: 'class.sycl::_V1::range', bytes: 8 }])).toThrow(
       /^the first-launch kernel would fault on the GPU: work-item \{4\}: load %v of float \(4 bytes\) at offset 16 of alloca %tmp/,
     );
+  });
+});
+
+/**
+ * Three kernels over one i32 buffer of n + 1 elements: R prints when the element at its global id
+ * is non-zero and then writes 1 to the next one (so a work-item prints only after its neighbour
+ * ran: what the bench module's first kernel does through its atomics, run 2's 0 device lines
+ * against 1500 emulated); G prints for every global id divisible by 3; S never prints.
+ */
+const PRINTERS = `${HEADER}
+define spir_kernel void @R(ptr addrspace(1) %buf) {
+entry:
+  %ids = load <3 x i64>, ptr addrspace(1) @__spirv_BuiltInGlobalInvocationId, align 32
+  %gid = extractelement <3 x i64> %ids, i64 0
+  %p = getelementptr inbounds i32, ptr addrspace(1) %buf, i64 %gid
+  %v = load i32, ptr addrspace(1) %p, align 4
+  %set = icmp ne i32 %v, 0
+  br i1 %set, label %print, label %next
+print:
+  %c = call spir_func i32 (ptr addrspace(2), ...) @_Z18__spirv_ocl_printfPU3AS2Kcz(ptr addrspace(2) @.fmt, i32 %v)
+  br label %next
+next:
+  %q = getelementptr inbounds i32, ptr addrspace(1) %p, i64 1
+  store i32 1, ptr addrspace(1) %q, align 4
+  ret void
+}
+define spir_kernel void @G(ptr addrspace(1) %buf) {
+entry:
+  %ids = load <3 x i64>, ptr addrspace(1) @__spirv_BuiltInGlobalInvocationId, align 32
+  %gid = extractelement <3 x i64> %ids, i64 0
+  %r = urem i64 %gid, 3
+  %zero = icmp eq i64 %r, 0
+  br i1 %zero, label %print, label %done
+print:
+  %c = call spir_func i32 (ptr addrspace(2), ...) @_Z18__spirv_ocl_printfPU3AS2Kcz(ptr addrspace(2) @.fmt, i64 %gid)
+  br label %done
+done:
+  %p = getelementptr inbounds i32, ptr addrspace(1) %buf, i64 %gid
+  store i32 1, ptr addrspace(1) %p, align 4
+  ret void
+}
+define spir_kernel void @S(ptr addrspace(1) %buf) {
+entry:
+  ret void
+}
+`;
+
+describe('printfUnderSchedules: is a launch\'s printf count one the GPU must match?', () => {
+  const module = parse(PRINTERS);
+  const n = 16;
+  const args = () => [kernelArg.buffer(new Int32Array(n + 1))];
+  it('finds a count that depends on the order of the work-items (a work-item prints after reading another\'s write)', () => {
+    const r = printfUnderSchedules(module, 'R', args, { global: [n] });
+    expect(r).toMatchObject({ inOrder: n - 1, reversed: 0, scheduleIndependent: false, complete: true, workItems: n });
+    // The verdict is known after two orders: the third is not run.
+    expect(r.isolated).toBeNaN();
+  });
+  it('finds the same count in every order where each work-item decides alone', () => {
+    expect(printfUnderSchedules(module, 'G', args, { global: [n] })).toMatchObject({ inOrder: 6, reversed: 6, isolated: 6, scheduleIndependent: true, complete: true });
+  });
+  it('says a kernel that prints nothing has nothing to check, and a partial run is not complete', () => {
+    expect(printfUnderSchedules(module, 'S', args, { global: [n] })).toMatchObject({ inOrder: 0, scheduleIndependent: false, complete: true });
+    expect(printfUnderSchedules(module, 'G', args, { global: [n], stepBudget: 20 })).toMatchObject({ scheduleIndependent: false, complete: false });
+  });
+});
+
+describe('pickFirstLaunch: the first-launch kernel whose printf lines can be checked', () => {
+  const module = parse(PRINTERS);
+  const params = new Map([['R', [{ kind: 'buffer' as const }]], ['S', [{ kind: 'buffer' as const }]], ['G', [{ kind: 'buffer' as const }]]]);
+  it('passes over the kernels whose count depends on the order or that print nothing, saying why', () => {
+    const picked = pickFirstLaunch(module, ['R', 'S', 'G'], params);
+    expect(picked.kernel).toBe('G');
+    expect(picked.emulation).toMatchObject({ workItems: FIRST_LAUNCH_ITEMS, complete: true, printfCalls: 342, printf: { inOrder: 342, reversed: 342, isolated: 342, scheduleIndependent: true } });
+    expect(picked.passedOver).toEqual([
+      { kernel: 'R', why: expect.stringMatching(/^its printf count depends on the order of the work-items \(\d+ in order, \d+ reversed\): a work-item prints or not after reading what others wrote$/) },
+      { kernel: 'S', why: 'prints nothing' },
+    ]);
+  });
+  it('falls back to the first candidate, its count not checkable, when none qualifies', () => {
+    const picked = pickFirstLaunch(module, ['R', 'S', 'G'], params, { maxLines: 100 });
+    expect(picked.kernel).toBe('R');
+    expect(picked.emulation.printf?.scheduleIndependent).toBe(false);
+    expect(picked.passedOver.map((p) => p.why)).toContain('prints 342 lines (more than 100)');
+  });
+  it('lists the candidates in module order, without required work-group sizes or sub-group sizes other than 32', () => {
+    const text = `${HEADER}
+define spir_kernel void @A() !reqd_work_group_size !0 {
+  ret void
+}
+define spir_kernel void @B() !intel_reqd_sub_group_size !1 {
+  ret void
+}
+define spir_kernel void @C() !intel_reqd_sub_group_size !2 {
+  ret void
+}
+define spir_kernel void @D() {
+  ret void
+}
+!0 = !{i32 8, i32 1, i32 1}
+!1 = !{i32 16}
+!2 = !{i32 32}
+`;
+    expect(firstLaunchCandidates(text, ['A', 'B', 'C', 'D'])).toEqual(['C', 'D']);
+    expect(pickFirstKernel(text, ['A', 'B', 'C', 'D'])).toBe('C');
   });
 });

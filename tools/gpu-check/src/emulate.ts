@@ -157,6 +157,67 @@ export function emulateKernel(module: Module, kernel: string, args: readonly Ker
   return new Emulator(module, options.stepBudget ?? 200_000_000).run(kernel, args, options);
 }
 
+/** printf calls of one kernel launch under three orders of its work-items (see `printfUnderSchedules`). */
+export interface PrintfSchedules {
+  /** The work-items one after another in the order given, each seeing what the earlier ones wrote. */
+  readonly inOrder: number;
+  /** The same in reverse order. */
+  readonly reversed: number;
+  /** Each work-item alone on fresh arguments and globals: none sees another's writes. */
+  readonly isolated: number;
+  /** The three agree on a count above 0: as far as these orders tell, no printf depends on another work-item's writes. */
+  readonly scheduleIndependent: boolean;
+  /** Work-items the in-order run completed. */
+  readonly workItems: number;
+  /** Instructions executed over the three. */
+  readonly steps: number;
+  /** Every schedule ran to the end within the step budget (otherwise the counts are partial). */
+  readonly complete: boolean;
+}
+
+/**
+ * Counts a launch's printf calls under three orders of its work-items. The emulation runs one
+ * work-item at a time, so a kernel that reads what other work-items write (a race on the GPU,
+ * where they run at once) can print a different number of lines in each order — and the GPU's
+ * count is then anyone's guess. Equal counts are what make a printed-line count checkable.
+ * `makeArgs` gives fresh arguments for each run; memory faults are thrown as by `emulateKernel`.
+ * Stops early, the counts not taken NaN, when the in-order run prints nothing (nothing to check)
+ * or the reversed count differs (the verdict is known).
+ */
+export function printfUnderSchedules(module: Module, kernel: string, makeArgs: () => readonly KernelArg[], options: EmulateOptions): PrintfSchedules {
+  const ids = [...(options.workItems ?? allIds(options.global))];
+  let budget = options.stepBudget ?? 200_000_000;
+  let steps = 0;
+  const runOne = (workItems: (readonly number[])[]): EmulationResult => {
+    const result = emulateKernel(module, kernel, makeArgs(), { ...options, workItems, stepBudget: budget });
+    steps += result.steps;
+    budget -= result.steps;
+    return result;
+  };
+  let workItems = 0;
+  const partial = (inOrder: number, reversed: number, isolated: number, complete: boolean): PrintfSchedules => ({
+    inOrder,
+    workItems,
+    reversed,
+    isolated,
+    scheduleIndependent: complete && inOrder > 0 && inOrder === reversed && reversed === isolated,
+    steps,
+    complete,
+  });
+  const first = runOne(ids);
+  workItems = first.workItems;
+  if (first.stoppedAt !== undefined || first.printfCalls === 0) return partial(first.printfCalls, Number.NaN, Number.NaN, first.stoppedAt === undefined);
+  const second = runOne([...ids].reverse());
+  if (second.stoppedAt !== undefined || second.printfCalls !== first.printfCalls) return partial(first.printfCalls, second.printfCalls, Number.NaN, second.stoppedAt === undefined);
+  let isolated = 0;
+  for (const id of ids) {
+    const alone = runOne([id]);
+    if (alone.stoppedAt !== undefined) return partial(first.printfCalls, second.printfCalls, isolated, false);
+    isolated += alone.printfCalls;
+  }
+  return partial(first.printfCalls, second.printfCalls, isolated, true);
+}
+
 class Emulator {
   private readonly layout: DataLayout;
   private readonly globals = new Map<GlobalVariable, MemObject>();

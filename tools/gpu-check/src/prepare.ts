@@ -16,7 +16,7 @@ import { ContainerReader, deviceImage, writeContainerFile, type Bundle, type Dev
 import { parseModule, type Module } from '@syclkit/ir';
 import { isPtxText } from '@syclkit/runtime';
 import { FIRST_LAUNCH_ITEMS, argumentsFor } from './children.js';
-import { EmulationFault, emulateKernel } from './emulate.js';
+import { EmulationFault, EmulationUnsupported, printfUnderSchedules } from './emulate.js';
 import { kernelParamsOf, type ParamKind } from './kernel-params.js';
 
 export interface Manifest {
@@ -30,10 +30,12 @@ export interface Manifest {
     readonly fatbins: Readonly<Record<string, string>>;
     /** Kernel → its parameters (kernel-params.ts), as JSON. */
     readonly params: string;
-    /** The kernel the first-launch timing submits (no required work-group or sub-group size). */
+    /** The kernel the first-launch timing submits (no required work-group or sub-group size; see pickFirstLaunch). */
     readonly firstKernel: string;
-    /** The host-side emulation of that launch (emulate.ts): every access inside its object. */
+    /** The host-side emulation of that launch (emulate.ts): every access inside its object, and its printf count. */
     readonly firstKernelEmulation?: FirstLaunchEmulation;
+    /** Kernels before it that were not picked, and why (the first of them is what older data launched). */
+    readonly firstKernelPassedOver?: readonly PassedOver[];
     /** A kernel with a required sub-group size CUDA lacks (8 or 16) and that size, if the module has one. */
     readonly refusedKernel?: { readonly name: string; readonly subGroupSize: number };
   };
@@ -132,17 +134,26 @@ async function ensurePtxBundle(file: string, target: string, log: (line: string)
   return ensurePtxBundle(file, target, log);
 }
 
-/** The first kernel whose define line carries no required work-group size and no sub-group size but 32. */
-export function pickFirstKernel(irText: string, kernels: readonly string[]): string {
+/** The kernels whose define line carries no required work-group size and no sub-group size but 32, in module order. */
+export function firstLaunchCandidates(irText: string, kernels: readonly string[]): string[] {
   const groups = new Map<string, string>();
   for (const m of irText.matchAll(/^(![\w.]+) = !\{i32 (\d+)\}$/gm)) groups.set(m[1]!, m[2]!);
+  const known = new Set(kernels);
+  const candidates: string[] = [];
   for (const m of irText.matchAll(/^define [^\n]*spir_kernel void @([\w$.]+)\([^\n]*$/gm)) {
     const line = m[0];
-    if (!kernels.includes(m[1]!) || line.includes('!reqd_work_group_size')) continue;
+    if (!known.has(m[1]!) || line.includes('!reqd_work_group_size')) continue;
     const sg = /!intel_reqd_sub_group_size (![\w.]+)/.exec(line)?.[1];
-    if (sg === undefined || groups.get(sg) === '32') return m[1]!;
+    if (sg === undefined || groups.get(sg) === '32') candidates.push(m[1]!);
   }
-  throw new Error('the generated module has no kernel without a required work-group size');
+  return candidates;
+}
+
+/** The first of `firstLaunchCandidates`. */
+export function pickFirstKernel(irText: string, kernels: readonly string[]): string {
+  const first = firstLaunchCandidates(irText, kernels)[0];
+  if (first === undefined) throw new Error('the generated module has no kernel without a required work-group size');
+  return first;
 }
 
 /** The first kernel whose required sub-group size is 8 or 16 (CUDA has only 32), if any. */
@@ -161,28 +172,92 @@ export function pickRefusedKernel(irText: string, kernels: readonly string[]): {
  * Runs the first-launch kernel on the host (emulate.ts) over the work-items and with the
  * arguments `gpu-check run` launches it with, and refuses it when a work-item would touch memory
  * outside an object — on the GPU that is CUDA_ERROR_ILLEGAL_ADDRESS, found only after packing.
- * The first and last work-items go first; a kernel too long to emulate whole within `stepBudget`
- * instructions is checked as far as the budget goes (`complete: false`).
+ * The work-items run in three orders (`printfUnderSchedules`: the first and last work-items
+ * first, then reversed, then each alone), which also says whether the launch's printf count is
+ * one the GPU must match. A kernel too long to emulate within `stepBudget` instructions is
+ * checked as far as the budget goes (`complete: false`).
  */
 export function emulateFirstLaunch(module: Module, kernel: string, params: readonly ParamKind[], stepBudget = 100_000_000): FirstLaunchEmulation {
   const n = FIRST_LAUNCH_ITEMS;
   const order = [...new Set([0, 1, 2, 3, 4, 5, 6, 7, n - 1, n - 2, ...Array.from({ length: n }, (_, i) => i)])].filter((i) => i < n).map((i) => [i]);
   try {
-    const result = emulateKernel(module, kernel, argumentsFor(params, n), { global: [n], workItems: order, stepBudget });
-    return { workItems: result.workItems, steps: result.steps, printfCalls: result.printfCalls, complete: result.stoppedAt === undefined };
+    const s = printfUnderSchedules(module, kernel, () => argumentsFor(params, n), { global: [n], workItems: order, stepBudget });
+    return {
+      workItems: s.workItems,
+      steps: s.steps,
+      printfCalls: s.inOrder,
+      complete: s.complete,
+      printf: { inOrder: s.inOrder, reversed: nullIfNaN(s.reversed), isolated: nullIfNaN(s.isolated), scheduleIndependent: s.scheduleIndependent },
+    };
   } catch (error) {
     if (error instanceof EmulationFault) throw new Error(`the first-launch kernel would fault on the GPU: ${error.message}`);
     throw error;
   }
 }
 
+function nullIfNaN(x: number): number | null {
+  return Number.isNaN(x) ? null : x;
+}
+
 export interface FirstLaunchEmulation {
   readonly workItems: number;
   readonly steps: number;
-  /** printf calls of the emulated work-items. */
+  /** printf calls of the emulated work-items, in prepare's order (the first and last first); see `printf` for whether the GPU must match it. */
   readonly printfCalls: number;
   /** Every work-item was emulated (else the step budget ran out first). */
   readonly complete: boolean;
+  /** The printf count in three orders of the work-items (null: not taken); absent in data prepared before it was added. */
+  readonly printf?: { readonly inOrder: number; readonly reversed: number | null; readonly isolated: number | null; readonly scheduleIndependent: boolean };
+}
+
+/** A first-launch candidate passed over, and why. */
+export interface PassedOver {
+  readonly kernel: string;
+  readonly why: string;
+}
+
+/**
+ * The first-launch kernel: the first candidate (see `firstLaunchCandidates`) whose printf count
+ * is the same in every order of its work-items, above 0 and at most `maxLines` — so that `run`
+ * can require the GPU to print exactly that many lines —, looking at `limit` candidates at most;
+ * else the first candidate, its count not checkable. A candidate that would fault stops prepare,
+ * as before: the generator must not make one.
+ */
+export function pickFirstLaunch(
+  module: Module,
+  candidates: readonly string[],
+  params: ReadonlyMap<string, readonly ParamKind[]>,
+  options: { readonly limit?: number; readonly stepBudget?: number; readonly maxLines?: number } = {},
+): { kernel: string; emulation: FirstLaunchEmulation; passedOver: PassedOver[] } {
+  const limit = options.limit ?? 24;
+  const maxLines = options.maxLines ?? 4 * FIRST_LAUNCH_ITEMS;
+  const passedOver: PassedOver[] = [];
+  let fallback: { kernel: string; emulation: FirstLaunchEmulation } | undefined;
+  for (const kernel of candidates.slice(0, limit)) {
+    let emulation: FirstLaunchEmulation;
+    try {
+      emulation = emulateFirstLaunch(module, kernel, params.get(kernel) ?? [], options.stepBudget ?? 20_000_000);
+    } catch (error) {
+      if (!(error instanceof EmulationUnsupported)) throw error;
+      passedOver.push({ kernel, why: `the emulation does not model it (${error.message})` });
+      continue;
+    }
+    fallback ??= { kernel, emulation };
+    const p = emulation.printf!;
+    const why = !emulation.complete
+      ? 'too long to emulate in every order'
+      : p.inOrder === 0
+        ? 'prints nothing'
+        : !p.scheduleIndependent
+          ? `its printf count depends on the order of the work-items (${p.inOrder} in order, ${p.reversed ?? '-'} reversed${p.isolated === null ? '' : `, ${p.isolated} each alone`}): a work-item prints or not after reading what others wrote`
+          : p.inOrder > maxLines
+            ? `prints ${p.inOrder} lines (more than ${maxLines})`
+            : undefined;
+    if (why === undefined) return { kernel, emulation, passedOver };
+    passedOver.push({ kernel, why });
+  }
+  if (fallback === undefined) throw new Error('no first-launch kernel the emulation models among the candidates');
+  return { ...fallback, passedOver };
 }
 
 export async function prepare(options: PrepareOptions): Promise<Manifest> {
@@ -223,11 +298,12 @@ export async function prepare(options: PrepareOptions): Promise<Manifest> {
     log(`  ${name}: ${images} PTX images, ${empty} empty rows`);
     fatbins[split] = name;
   }
-  const firstKernel = pickFirstKernel(text, [...params.keys()]);
+  const { kernel: firstKernel, emulation, passedOver } = pickFirstLaunch(parsed, firstLaunchCandidates(text, [...params.keys()]), params);
   const refusedKernel = pickRefusedKernel(text, [...params.keys()]);
-  const emulation = emulateFirstLaunch(parsed, firstKernel, params.get(firstKernel)!);
+  for (const p of passedOver) log(`  first-launch candidate ${p.kernel} passed over: ${p.why}`);
+  const printf = emulation.printf!;
   log(
-    `  first-launch kernel ${firstKernel}: emulated on the host with gpu-check's arguments, ${emulation.workItems} of ${FIRST_LAUNCH_ITEMS} work-items${emulation.complete ? '' : ' (the step budget ran out)'}: every access inside its object (${emulation.steps} instructions, ${emulation.printfCalls} printf calls)`,
+    `  first-launch kernel ${firstKernel}: emulated on the host with gpu-check's arguments, ${emulation.workItems} of ${FIRST_LAUNCH_ITEMS} work-items${emulation.complete ? '' : ' (the step budget ran out)'}: every access inside its object (${emulation.steps} instructions); ${printf.scheduleIndependent ? `${emulation.printfCalls} printf calls in every order of the work-items (the GPU must print as many lines)` : `${emulation.printfCalls} printf calls in order, not checkable on the GPU`}`,
   );
   rmSync(module);
   rmSync(src, { recursive: true, force: true });
@@ -236,7 +312,16 @@ export async function prepare(options: PrepareOptions): Promise<Manifest> {
   const manifest: Manifest = {
     target,
     demo,
-    bench: { kernelCount: kernels, seed, fatbins, params: 'bench-params.json', firstKernel, firstKernelEmulation: emulation, ...(refusedKernel === undefined ? {} : { refusedKernel }) },
+    bench: {
+      kernelCount: kernels,
+      seed,
+      fatbins,
+      params: 'bench-params.json',
+      firstKernel,
+      firstKernelEmulation: emulation,
+      ...(passedOver.length === 0 ? {} : { firstKernelPassedOver: passedOver }),
+      ...(refusedKernel === undefined ? {} : { refusedKernel }),
+    },
     commands,
     ...(commit.status === 0 ? { syclkitCommit: commit.stdout.trim() } : {}),
     createdAt: new Date().toISOString(),

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoDriver, writeFixture } from '../test/fixture.js';
-import { runGpuCheck } from './run.js';
+import { FIXTURE_PRINTF_LINES, demoDriver, writeFixture } from '../test/fixture.js';
+import { printfCheck, runGpuCheck } from './run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'gpu-check-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,6 +46,28 @@ describe('gpu-check run (fake driver, hand-written PTX)', () => {
   });
 });
 
+describe('printfCheck: the device printf lines against the host emulation', () => {
+  const emulation = (inOrder: number, reversed: number, isolated: number) => ({
+    workItems: 1024,
+    steps: 1,
+    printfCalls: inOrder,
+    complete: true,
+    printf: { inOrder, reversed, isolated, scheduleIndependent: inOrder > 0 && inOrder === reversed && reversed === isolated },
+  });
+  it('requires exactly the emulated count when it is the same in every order of the work-items', () => {
+    expect(printfCheck(684, emulation(684, 684, 684))).toEqual({ ok: true, text: 'device printf 684 lines, host emulation 684 calls (the same in order, reversed and each work-item alone)' });
+    expect(printfCheck(683, emulation(684, 684, 684)).ok).toBe(false);
+    expect(printfCheck(0, emulation(684, 684, 684)).ok).toBe(false);
+  });
+  it('only reports the count where the emulation says it depends on the order (run 2: 0 lines, 1500 in order)', () => {
+    expect(printfCheck(0, emulation(1500, 0, 0))).toEqual({
+      ok: undefined,
+      text: "device printf 0 lines (not compared: the host emulation's count depends on the order of the work-items: 1500 in order, 0 reversed, 0 each alone)",
+    });
+    expect(printfCheck(7, { workItems: 1024, steps: 1, printfCalls: 1500, complete: true }).ok).toBeUndefined();
+  });
+});
+
 // The built command line, the koffi binding and the child processes, against the C stand-in for
 // libcuda (which runs no kernel, so the comparisons fail: what matters is that every step runs).
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -55,7 +77,11 @@ describe.skipIf(!hasCc || !existsSync(cli))('gpu-check run from the command line
     const library = join(dir, 'libcuda.so.1');
     execFileSync('cc', ['-shared', '-fPIC', '-o', library, fileURLToPath(new URL('../../../packages/runtime/test/fake-libcuda/fake_libcuda.c', import.meta.url))]);
     const out = join(dir, 'cli-out');
-    const result = spawnSync(process.execPath, [cli, 'run', '--in', dir, '--out', out, '--library', library, ...(ptxas === false ? ['--ptxas', '/nonexistent'] : [])], { encoding: 'utf8' });
+    // The fake libcuda prints the first-launch kernel's printf lines at synchronization, as the driver does.
+    const result = spawnSync(process.execPath, [cli, 'run', '--in', dir, '--out', out, '--library', library, ...(ptxas === false ? ['--ptxas', '/nonexistent'] : [])], {
+      encoding: 'utf8',
+      env: { ...process.env, FAKE_CUDA_PRINTF: `_ZTS2K0:${FIXTURE_PRINTF_LINES},syclkit_printf_probe_const:4,syclkit_printf_probe_global:4` },
+    });
     expect(result.stderr).toBe('');
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('Fake H100 (syclkit fake libcuda): compute capability 9.0 → target nvidia_gpu_sm_90');
@@ -66,8 +92,30 @@ describe.skipIf(!hasCc || !existsSync(cli))('gpu-check run from the command line
     expect(result.stdout).not.toContain('did not build');
     expect(result.stdout).toMatch(/cold {7}per_kernel 3 images: first launch done [\d.]+ ms after registration \(build [\d.]+ ms of image bench_0/);
     expect(result.stdout).toMatch(/disk cache off {8}1 images: first launch done/);
+    expect(result.stdout).toContain('kernel _ZTS2K0 (1 kernels before it passed over; the first: prints nothing)');
+    for (const run of ['cold, per_kernel', 'cold, off', 'disk cache, per_kernel', 'disk cache, off']) {
+      expect(result.stdout).toContain(`ok   device printf (${run}): device printf 3 lines, host emulation 3 calls (the same in order, reversed and each work-item alone); the first: "[fake device printf] 0"`);
+    }
+    expect(result.stdout).not.toContain('FAIL device printf');
+    expect(result.stdout).toContain('ok   device printf probe, format in .const (hand-written PTX, 4 threads): 4 lines; the first: "[fake device printf] 0"');
+    expect(result.stdout).toContain('ok   device printf probe, format in .global (hand-written PTX, 4 threads): 4 lines');
     expect(readFileSync(join(out, 'jit-times.tsv'), 'utf8').split('\n')[0]).toBe('fatbin\timage\tkernels\tptx_bytes\tcold_ms\tcold_driver_jit_ms\tdisk_cache_ms\tprogram_cache_ms');
-    expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).firstLaunch).toHaveLength(4);
+    const json = JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')) as { firstLaunch: { printedLines: number; printfChecked: boolean }[] };
+    expect(json.firstLaunch).toHaveLength(4);
+    expect(json.firstLaunch.map((f) => [f.printedLines, f.printfChecked])).toEqual(new Array(4).fill([3, true]));
+    expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).printfProbe).toEqual({ const: 4, global: 4 });
+  });
+
+  it('fails when the device prints another number of printf lines than the emulation counted (run 2: none)', () => {
+    const library = join(dir, 'libcuda.so.1');
+    if (!existsSync(library)) execFileSync('cc', ['-shared', '-fPIC', '-o', library, fileURLToPath(new URL('../../../packages/runtime/test/fake-libcuda/fake_libcuda.c', import.meta.url))]);
+    const out = join(dir, 'cli-printf');
+    const result = spawnSync(process.execPath, [cli, 'run', '--in', dir, '--out', out, '--library', library, '--ptxas', '/nonexistent'], { encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('FAIL device printf (cold, per_kernel): device printf 0 lines, host emulation 3 calls (the same in order, reversed and each work-item alone)');
+    expect(result.stdout).toContain('FAIL device printf (disk cache, off): device printf 0 lines');
+    expect(result.stdout).toContain('FAIL device printf probe, format in .const (hand-written PTX, 4 threads): 0 lines');
+    expect(JSON.parse(readFileSync(join(out, 'gpu-check.json'), 'utf8')).failures).toContain('device printf (cold, off): device printf 0 lines, host emulation 3 calls (the same in order, reversed and each work-item alone)');
   });
 
   it('runs a launch that faults again under compute-sanitizer memcheck, once, and keeps its report', () => {

@@ -21,10 +21,11 @@ import { ContainerReader } from '@syclkit/offload-wrapper';
 import { Runtime, SyclError, isPtxText, loadCudaDriver, openCudaPlatform, readPtx, type CudaDriver, type CudaPlatform } from '@syclkit/runtime';
 import { DEMO_CASES, REFUSED_CASES } from './demo-cases.js';
 import type { Comparison } from './numbers.js';
-import type { Manifest } from './prepare.js';
+import type { FirstLaunchEmulation, Manifest } from './prepare.js';
 import { argumentsFor, type FirstLaunchResult, type JitTimesResult } from './children.js';
 import type { ParamKind } from './kernel-params.js';
 import { findSanitizer, kernelFault, runUnderMemcheck, type MemcheckResult } from './memcheck.js';
+import { PROBE_SPACES, PROBE_THREADS, type PrintfProbeResult } from './printf-probe.js';
 
 export interface RunOptions {
   /** The folder `prepare` wrote (manifest.json and the fat binaries). */
@@ -153,6 +154,30 @@ interface ChildRun<T> {
   readonly result: T;
   /** Lines the child printed on stdout: the kernels' printf output (the result goes to a file). */
   readonly printed: number;
+  /** The first of them. */
+  readonly firstLine?: string;
+}
+
+/**
+ * The device's printf lines against the host emulation's count: a check (ok true or false) where
+ * the emulation found the count the same in every order of the work-items, else only a report —
+ * a kernel whose printf depends on what other work-items wrote prints what the GPU's schedule
+ * makes of the race (run 2: 0 lines against 1500 emulated one work-item after another).
+ */
+export function printfCheck(printed: number, emulation: FirstLaunchEmulation | undefined): { ok: boolean | undefined; text: string } {
+  if (emulation?.printf === undefined) return { ok: undefined, text: `device printf ${printed} lines (not compared: the data has no printf count per order of the work-items; prepare it again)` };
+  const p = emulation.printf;
+  if (!p.scheduleIndependent) {
+    return {
+      ok: undefined,
+      text: `device printf ${printed} lines (not compared: the host emulation's count depends on the order of the work-items: ${p.inOrder} in order, ${p.reversed ?? '-'} reversed, ${p.isolated ?? '-'} each alone)`,
+    };
+  }
+  const expected = p.inOrder;
+  return {
+    ok: printed === expected,
+    text: `device printf ${printed} lines, host emulation ${expected} calls (the same in order, reversed and each work-item alone)`,
+  };
 }
 
 /**
@@ -168,7 +193,8 @@ function child<T>(args: readonly string[], env: Record<string, string>, timeoutM
     if (result.error !== undefined) throw new Error(`child ${args[0]}: ${result.error.message} (time budget)`);
     if (result.status !== 0) throw new Error(`child ${args[0]} failed (${result.status}): ${result.stderr.trim().split('\n').slice(-5).join(' | ')}`);
     if (!existsSync(resultFile)) throw new Error(`child ${args[0]} exited without writing its result`);
-    return { result: JSON.parse(readFileSync(resultFile, 'utf8')) as T, printed: result.stdout.split('\n').filter((line) => line !== '').length };
+    const lines = result.stdout.split('\n').filter((line) => line !== '');
+    return { result: JSON.parse(readFileSync(resultFile, 'utf8')) as T, printed: lines.length, ...(lines.length === 0 ? {} : { firstLine: lines[0]! }) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -184,6 +210,8 @@ export interface RunReport {
   readonly splitsAgree: boolean | undefined;
   readonly jit: Record<string, unknown>[];
   readonly firstLaunch: Record<string, unknown>[];
+  /** Lines each printf probe kernel printed (by the format's state space), when step 5 ran. */
+  readonly printfProbe?: Record<string, number>;
   /** Faulting launches run again under compute-sanitizer's memcheck. */
   readonly memcheck: Record<string, unknown>[];
   readonly failures: string[];
@@ -383,11 +411,27 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
   // 5 and 6 run in child processes, each a fresh driver and a fresh runtime, within the budget.
   const jit: Record<string, unknown>[] = [];
   const firstLaunch: Record<string, unknown>[] = [];
+  let printfProbeLines: Record<string, number> | undefined;
   if (options.timings !== false) {
     const cacheDir = mkdtempSync(join(tmpdir(), 'gpu-check-cuda-cache-'));
     log('');
-    log(`== 5. time to first launch on the ${manifest.bench.kernelCount}-kernel module (child processes: register the fat binary, submit one kernel with arguments, wait for it)`);
+    log(`== 5. time to first launch on the ${manifest.bench.kernelCount}-kernel module (child processes: register the fat binary, submit one kernel with arguments, wait for it; the lines its printf calls print are counted)`);
+    // The driver's printf on its own first: hand-written PTX, the format in .const and in .global.
+    const probe: Record<string, number> = {};
+    for (const space of PROBE_SPACES) {
+      try {
+        const { printed, firstLine } = child<PrintfProbeResult>(['printf-probe', space], { CUDA_CACHE_DISABLE: '1' }, left());
+        probe[space] = printed;
+        const text = `device printf probe, format in .${space} (hand-written PTX, ${PROBE_THREADS} threads): ${printed} lines${firstLine === undefined ? '' : `; the first: ${JSON.stringify(firstLine)}`}`;
+        if (printed === PROBE_THREADS) log(`ok   ${text}`);
+        else fail(text);
+      } catch (error) {
+        fail(`device printf probe (.${space}): ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    printfProbeLines = probe;
     const first = manifest.bench.firstKernel;
+    log(`kernel ${first}${manifest.bench.firstKernelPassedOver === undefined ? '' : ` (${manifest.bench.firstKernelPassedOver.length} kernels before it passed over; the first: ${manifest.bench.firstKernelPassedOver[0]!.why})`}`);
     for (const [label, env] of [
       ['cold', { CUDA_CACHE_DISABLE: '1' }],
       ['disk cache', { CUDA_CACHE_PATH: cacheDir, CUDA_CACHE_DISABLE: '0' }],
@@ -398,20 +442,24 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
         const args = ['first-launch', file(name), manifest.target, first, file(manifest.bench.params)];
         let r: FirstLaunchResult;
         let printed: number;
+        let firstLine: string | undefined;
         try {
           if (label === 'disk cache') child<FirstLaunchResult>(args, env, left());
-          ({ result: r, printed } = child<FirstLaunchResult>(args, env, left()));
+          ({ result: r, printed, firstLine } = child<FirstLaunchResult>(args, env, left()));
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           fail(`first launch (${label}, ${split}): ${message}`);
           diagnose(`first-launch ${split}`, message, args, { CUDA_CACHE_DISABLE: '1' });
           continue;
         }
-        const emulated = manifest.bench.firstKernelEmulation;
         log(
-          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}; device printf ${printed} lines${emulated === undefined ? '' : ` (host emulation: ${emulated.printfCalls} calls${emulated.complete ? '' : ` in ${emulated.workItems} work-items`})`}`,
+          `${label.padEnd(10)} ${split.padEnd(10)} ${r.imagesInBundle} images: first launch done ${ms(r.firstLaunchMs)} after registration (build ${ms(r.buildMs)} of image ${r.image}, ${r.imageBytes} bytes of PTX, ${r.imageKernels} kernels; run ${ms(r.runMs)}); platform open ${ms(r.platformMs)}, process start to done ${ms(r.sinceProcessStartMs)}`,
         );
-        firstLaunch.push({ cache: label, split, printedLines: printed, ...r });
+        const printf = printfCheck(printed, manifest.bench.firstKernelEmulation);
+        const sample = firstLine === undefined ? '' : `; the first: ${JSON.stringify(firstLine.length > 120 ? `${firstLine.slice(0, 120)}…` : firstLine)}`;
+        if (printf.ok === false) fail(`device printf (${label}, ${split}): ${printf.text}${sample}`);
+        else log(`${printf.ok === true ? 'ok   ' : '     '}device printf (${label}, ${split}): ${printf.text}${sample}`);
+        firstLaunch.push({ cache: label, split, printedLines: printed, printfChecked: printf.ok ?? null, ...r });
       }
     }
     log('');
@@ -462,6 +510,7 @@ export async function runGpuCheck(options: RunOptions): Promise<RunReport> {
     splitsAgree,
     jit,
     firstLaunch,
+    ...(printfProbeLines === undefined ? {} : { printfProbe: printfProbeLines }),
     memcheck,
     failures,
   };

@@ -58,6 +58,9 @@ define spir_kernel void @_ZTS2K2(ptr addrspace(1) %a) !intel_reqd_sub_group_size
 !0 = !{i32 16}
 `;
 
+/** The printf calls the fixture's manifest says the first-launch kernel makes (schedule-independent). */
+export const FIXTURE_PRINTF_LINES = 3;
+
 /** Writes prepare's output for the fixture into `dir`. */
 export function writeFixture(dir: string): Manifest {
   const demoImages = Object.keys(DEMO).map((k, i) => image(`demo_${i}`, [k], ptx({ [k]: DEMO[k]! })));
@@ -77,7 +80,10 @@ export function writeFixture(dir: string): Manifest {
   const manifest: Manifest = {
     target: TARGET,
     demo: { per_kernel: 'demo-per_kernel.fatbin', auto: 'demo-auto.fatbin' },
-    bench: { kernelCount: 2, seed: 1, fatbins: { per_kernel: 'bench-per_kernel.fatbin', off: 'bench-off.fatbin' }, params: 'bench-params.json', firstKernel: '_ZTS2K0', refusedKernel: { name: '_ZTS2K2', subGroupSize: 16 } },
+    bench: { kernelCount: 2, seed: 1, fatbins: { per_kernel: 'bench-per_kernel.fatbin', off: 'bench-off.fatbin' }, params: 'bench-params.json', firstKernel: '_ZTS2K0',
+      firstKernelEmulation: { workItems: 1024, steps: 5120, printfCalls: FIXTURE_PRINTF_LINES, complete: true, printf: { inOrder: FIXTURE_PRINTF_LINES, reversed: FIXTURE_PRINTF_LINES, isolated: FIXTURE_PRINTF_LINES, scheduleIndependent: true } },
+      firstKernelPassedOver: [{ kernel: '_ZTS2K9', why: 'prints nothing' }],
+      refusedKernel: { name: '_ZTS2K2', subGroupSize: 16 } },
     commands: [],
     createdAt: '2026-01-01T00:00:00.000Z',
   };

@@ -5,7 +5,10 @@
  * by name, `fake_axpy(u64 y, u64 x, f32 a)`: y[i] += a * x[i] for every thread of the launch.
  * A PTX text containing FAKE_BUILD_ERROR fails to build with an error log. A launch of the kernel
  * named by $FAKE_CUDA_FAULT_KERNEL "faults": the next cuCtxSynchronize returns
- * CUDA_ERROR_ILLEGAL_ADDRESS, as a kernel's out-of-bounds access does on a GPU.
+ * CUDA_ERROR_ILLEGAL_ADDRESS, as a kernel's out-of-bounds access does on a GPU. A launch of a
+ * kernel that $FAKE_CUDA_PRINTF ("name:lines,name:lines") names "calls printf" that many times:
+ * like the driver's device printf buffer, the lines reach stdout (through stdio, buffered) only at
+ * the next synchronization point (cuCtxSynchronize, cuMemcpyDtoH, cuModuleUnload).
  *
  * Build: cc -shared -fPIC -o libcuda.so.1 fake_libcuda.c
  */
@@ -24,6 +27,21 @@ static int launches;
 static int live_allocations;
 static int context_token;
 static int pending_fault;
+static long pending_printf;
+
+/* The count `list` ("name:count,name:count") gives `name`, 0 when it is not there. */
+static long printf_lines(const char *list, const char *name) {
+  size_t n = strlen(name);
+  for (const char *at = list; at != NULL && *at != '\0'; at = strchr(at, ',') ? strchr(at, ',') + 1 : NULL) {
+    if (strncmp(at, name, n) == 0 && at[n] == ':') return atol(at + n + 1);
+  }
+  return 0;
+}
+
+static void flush_printf(void) {
+  for (long i = 0; i < pending_printf; i++) printf("[fake device printf] %ld\n", i);
+  pending_printf = 0;
+}
 
 int fakecuda_launch_count(void) { return launches; }
 int fakecuda_live_allocations(void) { return live_allocations; }
@@ -60,6 +78,7 @@ CUresult cuDevicePrimaryCtxRetain(void **context, int device) { (void)device; *c
 CUresult cuCtxSetCurrent(void *context) { return context == &context_token ? 0 : 201; }
 CUresult cuCtxSynchronize(void) {
   if (pending_fault) return 700; /* and stays, as the lost context does on a GPU */
+  flush_printf();
   return 0;
 }
 
@@ -92,6 +111,7 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned int n, in
 }
 CUresult cuModuleUnload(void *module) {
   fake_module *m = module;
+  flush_printf();
   free(m->text);
   free(m);
   return 0;
@@ -153,7 +173,7 @@ CUresult cuMemAlloc_v2(uint64_t *pointer, size_t bytes) {
 }
 CUresult cuMemFree_v2(uint64_t pointer) { free((void *)(uintptr_t)pointer); live_allocations--; return 0; }
 CUresult cuMemcpyHtoD_v2(uint64_t destination, const void *source, size_t bytes) { memcpy((void *)(uintptr_t)destination, source, bytes); return 0; }
-CUresult cuMemcpyDtoH_v2(void *destination, uint64_t source, size_t bytes) { memcpy(destination, (const void *)(uintptr_t)source, bytes); return 0; }
+CUresult cuMemcpyDtoH_v2(void *destination, uint64_t source, size_t bytes) { flush_printf(); memcpy(destination, (const void *)(uintptr_t)source, bytes); return 0; }
 CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by, unsigned int bz,
                         unsigned int shared, void *stream, void **params, void **extra) {
   (void)shared; (void)stream; (void)extra;
@@ -161,6 +181,7 @@ CUresult cuLaunchKernel(void *fn, unsigned int gx, unsigned int gy, unsigned int
   launches++;
   const char *fault = getenv("FAKE_CUDA_FAULT_KERNEL");
   if (fault != NULL && strcmp(fault, f->name) == 0) pending_fault = 1;
+  pending_printf += printf_lines(getenv("FAKE_CUDA_PRINTF"), f->name);
   if (strcmp(f->name, "fake_axpy") == 0) {
     float *y, *x, a;
     uint64_t yp, xp;
