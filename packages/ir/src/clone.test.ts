@@ -139,6 +139,23 @@ declare i32 @pers(...)
     expect(part.functions.map((f) => f.name)).toEqual(['kernel', 'helper', 'notKept']);
   });
 
+  it('gives the same module when told the members (looking at those only) and which named metadata operands to map', () => {
+    const members = [...m.globals, ...m.functions].filter((g) => kept.has(g.name) || g.name === 'notKept');
+    const looked: string[] = [];
+    const narrow = cloneModule(m, {
+      keep: (g) => {
+        looked.push(g.name);
+        return kept.has(g.name);
+      },
+      members,
+      namedMetadata: (name, ops) => (name === 'kernels' ? ops.slice(0, 1) : ops),
+    });
+    expect(looked.sort()).toEqual(['helper', 'kernel', 'kernel.data', 'notKept']);
+    const expected = cloneModule(m, { keep: (g) => kept.has(g.name) });
+    expected.setNamedMetadata('kernels', expected.getNamedMetadata('kernels')!.slice(0, 1));
+    expect(printModule(narrow)).toBe(printModule(expected));
+  });
+
   it('declares referenced globals that are not kept, with external linkage and no personality', () => {
     expect(printed).toContain('declare void @notKept()');
     expect(part.getFunction('pers')).toBeUndefined();

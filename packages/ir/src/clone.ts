@@ -20,6 +20,7 @@ import {
   type Value,
 } from './values.js';
 import type { FunctionType } from './types.js';
+import type { MDNode } from './metadata.js';
 
 export interface CloneOptions {
   /**
@@ -32,6 +33,14 @@ export interface CloneOptions {
   readonly bodies?: (fn: IRFunction) => boolean;
   /** Module id of the clone (the source's by default). */
   readonly id?: string;
+  /**
+   * The source globals to look at, in source order (default: all of them). With `keep`, a
+   * splitter that already knows an image's members passes them here, so cloning one image costs
+   * the image, not the whole source.
+   */
+  readonly members?: readonly GlobalValue[];
+  /** Operands of a named metadata node to map into the clone (default: all of them). */
+  readonly namedMetadata?: (name: string, operands: readonly MDNode[]) => readonly MDNode[];
 }
 
 /** The result's globals keep the source order; `map` gives each copied global its copy. */
@@ -48,6 +57,13 @@ export function cloneModule(m: Module, options: CloneOptions = {}): Module {
 /** Like {@link cloneModule}, also returning the map from source globals to their copies. */
 export function cloneModuleWithMap(m: Module, options: CloneOptions = {}): CloneResult {
   return new ModuleCloner(m, options).run();
+}
+
+/** Globals split by kind (variables, functions, aliases, ifuncs), each list in the order given. */
+function byKind(members: readonly GlobalValue[]): readonly (readonly GlobalValue[])[] {
+  const lists: GlobalValue[][] = [[], [], [], []];
+  for (const gv of members) lists[gv.vk === 'global' ? 0 : gv.vk === 'function' ? 1 : gv.vk === 'alias' ? 2 : 3]!.push(gv);
+  return lists;
 }
 
 class ModuleCloner {
@@ -78,7 +94,7 @@ class ModuleCloner {
   run(): CloneResult {
     const { src, out, options } = this;
     const keep = options.keep;
-    const all = [src.globals, src.functions, src.aliases, src.ifuncs] as const;
+    const all = options.members === undefined ? ([src.globals, src.functions, src.aliases, src.ifuncs] as const) : byKind(options.members);
     if (keep !== undefined) for (const list of all) for (const gv of list) if (keep(gv)) this.kept.add(gv);
     const isKept = (gv: GlobalValue): boolean => keep === undefined || this.kept.has(gv);
     // Prototypes first (bodies and initializers refer to them), in source order: kept globals,
@@ -117,7 +133,10 @@ class ModuleCloner {
       else if (gv.vk === 'ifunc' && copy.vk === 'ifunc') copy.resolver = this.mapConstant(gv.resolver);
     }
     mapper.finish();
-    for (const [name, ops] of src.namedMetadata) out.setNamedMetadata(name, ops.map((op) => mapper.mapNode(op)));
+    for (const [name, ops] of src.namedMetadata) {
+      const chosen = options.namedMetadata === undefined ? ops : options.namedMetadata(name, ops);
+      out.setNamedMetadata(name, chosen.map((op) => mapper.mapNode(op)));
+    }
     if (this.declaredLate) this.restoreOrder();
     this.copyComdats();
     return { module: out, map: this.map };

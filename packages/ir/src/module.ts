@@ -51,9 +51,9 @@ export class Module {
     this.dataLayoutString = value;
     this.cachedLayout = undefined;
   }
-  /** Parsed data layout (sizes and alignments). */
+  /** Parsed data layout (sizes and alignments), shared by modules with the same string (device images). */
   get layout(): DataLayout {
-    return (this.cachedLayout ??= DataLayout.parse(this.dataLayoutString));
+    return (this.cachedLayout ??= sharedLayout(this.dataLayoutString));
   }
 
   // --- symbols ---------------------------------------------------------------------------------
@@ -253,3 +253,16 @@ export function setMetadata(owner: { attachments: Attachment[] | null }, context
 }
 
 export type { Metadata };
+
+/** Parsed layouts by string: a split makes thousands of modules with one layout. */
+const layouts = new Map<string, DataLayout>();
+
+function sharedLayout(text: string): DataLayout {
+  let layout = layouts.get(text);
+  if (layout === undefined) {
+    if (layouts.size >= 64) layouts.clear();
+    layout = DataLayout.parse(text);
+    layouts.set(text, layout);
+  }
+  return layout;
+}

@@ -28,11 +28,17 @@ export interface AotResult {
 /**
  * A pluggable AOT backend. `compile` is never called for empty (filtered) rows. Implementations
  * must be deterministic: same input, same bytes.
+ *
+ * A backend that works in-process can also offer `compileSync`: the driver's `aot` pass then
+ * compiles without waiting on a promise per image (and with `-j N`, on worker threads). Tools
+ * that run another process implement `compile` only; the pass awaits them.
  */
 export interface AotCompiler {
   /** `ir`, `llvm-spirv`, `llc`, or a custom name. */
   readonly name: string;
   compile(request: AotRequest): Promise<AotResult>;
+  /** The same as `compile`, synchronously (optional; same bytes). */
+  compileSync?(request: AotRequest): AotResult;
 }
 
 /** Where tools are looked for. */
@@ -99,9 +105,11 @@ async function withTempDir<T>(body: (dir: string) => Promise<T>): Promise<T> {
 
 /** The default: the device IR itself is the image, its format detected from its first bytes. */
 export function keepIrCompiler(): AotCompiler {
+  const compileSync = (request: AotRequest): AotResult => ({ image: request.input, format: detectImageFormat(request.input) });
   return {
     name: 'ir',
-    compile: async (request) => ({ image: request.input, format: detectImageFormat(request.input) }),
+    compile: async (request) => compileSync(request),
+    compileSync,
   };
 }
 

@@ -178,18 +178,19 @@ describe('round trip', () => {
     }
   });
 
-  it('writes records as images arrive and shows the file only when finished', () => {
+  it('writes records as images arrive (small ones gathered into writes of at most 1 MiB) and shows the file only when finished', () => {
     const path = join(dir, 'streamed.fatbin');
     const writer = ContainerWriter.toFile(path);
     writer.addImage(deviceImage({ target: 'spir64', image: new Uint8Array(1000) }));
+    writer.addImage(deviceImage({ target: 'spir64', image: new Uint8Array(300_000) }));
     const temp = readdirSync(dir).find((name) => name.startsWith('.streamed.fatbin.'));
     expect(temp).toBeDefined();
-    expect(readFileSync(join(dir, temp!)).length).toBeGreaterThanOrEqual(16 + 28 + 1000);
+    expect(readFileSync(join(dir, temp!)).length).toBeGreaterThanOrEqual(16 + 2 * 28 + 1000 + 300_000);
     expect(existsSync(path)).toBe(false);
     const summary = writer.finish();
-    expect(summary).toEqual({ size: readFileSync(path).length, bundles: 1, images: 1 });
+    expect(summary).toEqual({ size: readFileSync(path).length, bundles: 1, images: 2 });
     expect(readdirSync(dir).some((name) => name.startsWith('.streamed.fatbin.'))).toBe(false);
-    expect(readContainerFile(path).bundles[0]!.images[0]!.image.length).toBe(1000);
+    expect(readContainerFile(path).bundles[0]!.images.map((i) => i.image.length)).toEqual([1000, 300_000]);
   });
 
   it('leaves an existing file and no temporary file behind when writing fails', () => {

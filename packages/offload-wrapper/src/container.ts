@@ -86,6 +86,74 @@ class MemorySink implements ByteSink {
   }
 }
 
+/**
+ * A container file being written: records are small and many (three writes each), so they are
+ * gathered into large writes; what is buffered counts in `position`.
+ */
+class BufferedFile implements ByteSink {
+  readonly #file: AtomicFile;
+  readonly #buffer = Buffer.allocUnsafe(1 << 20);
+  #used = 0;
+
+  constructor(path: string) {
+    this.#file = new AtomicFile(path);
+  }
+
+  get position(): number {
+    return this.#file.position + this.#used;
+  }
+
+  write(bytes: Uint8Array): void {
+    if (this.#used + bytes.length > this.#buffer.length || bytes.length >= this.#buffer.length >> 2) this.flush();
+    if (bytes.length >= this.#buffer.length >> 2) {
+      this.#file.write(bytes);
+      return;
+    }
+    this.#buffer.set(bytes, this.#used);
+    this.#used += bytes.length;
+  }
+
+  flush(): void {
+    if (this.#used === 0) return;
+    this.#file.write(this.#buffer.subarray(0, this.#used));
+    this.#used = 0;
+  }
+
+  commit(): void {
+    this.flush();
+    this.#file.commit();
+  }
+
+  discard(): void {
+    this.#used = 0;
+    this.#file.discard();
+  }
+}
+
+/** One image record, encoded and checked, ready for `ContainerWriter.addEncodedImage` (plain data: it can cross threads). */
+export interface EncodedImageRecord {
+  readonly target: string;
+  readonly header: Uint8Array;
+  readonly metadata: Uint8Array;
+  readonly image: Uint8Array;
+  /** What the lookup table finds the image by. */
+  readonly keys: readonly (readonly [ContainerKeyKind, string])[];
+}
+
+/** Checks and encodes one image's record (header, metadata, bytes) and lookup keys. */
+export function encodeImageRecord(image: DeviceImage): EncodedImageRecord {
+  checkDeviceImage(image);
+  const metadata = encodeImageMetadata(image);
+  const header = new ByteBuilder()
+    .bytes(RECORD_TAG)
+    .u32(metadata.length)
+    .u64(image.image.length)
+    .u32(crc(metadata))
+    .u32(crc(image.image));
+  header.u32(crc(header.finish()));
+  return { target: image.target, header: header.finish(), metadata, image: image.image, keys: lookupKeysOf(image) };
+}
+
 /** What `ContainerWriter.finish` reports. */
 export interface ContainerSummary {
   readonly size: number;
@@ -174,7 +242,7 @@ interface WrittenKey {
  * sees a partial container, and a failure leaves the old file in place).
  */
 export class ContainerWriter {
-  readonly #sink: MemorySink | AtomicFile;
+  readonly #sink: MemorySink | BufferedFile;
   readonly #bundles: { target: string; offsets: number[] }[] = [];
   readonly #byTarget = new Map<string, { target: string; offsets: number[] }>();
   /** Per image, in the order added: its bundle, and its place in that bundle. */
@@ -185,7 +253,7 @@ export class ContainerWriter {
   #state: 'open' | 'finished' | 'aborted' = 'open';
   #bytes: Uint8Array | undefined;
 
-  private constructor(sink: MemorySink | AtomicFile) {
+  private constructor(sink: MemorySink | BufferedFile) {
     this.#sink = sink;
     const header = new ByteBuilder().bytes(CONTAINER_MAGIC).u16(CONTAINER_VERSION).u16(0);
     header.u32(crc(header.finish()));
@@ -194,7 +262,7 @@ export class ContainerWriter {
 
   /** A writer to `path` (through a temporary file in the same directory). */
   static toFile(path: string): ContainerWriter {
-    return new ContainerWriter(new AtomicFile(path));
+    return new ContainerWriter(new BufferedFile(path));
   }
 
   /** A writer to memory; `bytes()` gives the container after `finish()`. */
@@ -227,22 +295,22 @@ export class ContainerWriter {
   /** Writes one image to the bundle of its target. */
   addImage(image: DeviceImage): void {
     this.#open();
-    checkDeviceImage(image);
+    this.addEncodedImage(encodeImageRecord(image));
+  }
+
+  /**
+   * Writes an image encoded with `encodeImageRecord` (possibly on another thread: the record's
+   * bytes are final, the writer only places them and remembers its offset and keys).
+   */
+  addEncodedImage(record: EncodedImageRecord): void {
+    this.#open();
     if (this.#images >= MAX_IMAGES) throw new WrapperError(`too many images: the runtime descriptor holds at most ${MAX_IMAGES}`);
-    const bundle = this.#bundle(image.target);
-    const metadata = encodeImageMetadata(image);
-    const header = new ByteBuilder()
-      .bytes(RECORD_TAG)
-      .u32(metadata.length)
-      .u64(image.image.length)
-      .u32(crc(metadata))
-      .u32(crc(image.image));
-    header.u32(crc(header.finish()));
+    const bundle = this.#bundle(record.target);
     const offset = this.#sink.position;
     try {
-      this.#sink.write(header.finish());
-      this.#sink.write(metadata);
-      this.#sink.write(image.image);
+      this.#sink.write(record.header);
+      this.#sink.write(record.metadata);
+      this.#sink.write(record.image);
     } catch (error) {
       this.abort();
       throw error;
@@ -250,7 +318,7 @@ export class ContainerWriter {
     bundle.offsets.push(offset);
     this.#addedTo.push(this.#bundles.indexOf(bundle));
     this.#addedAt.push(bundle.offsets.length - 1);
-    for (const [kind, name] of lookupKeysOf(image)) {
+    for (const [kind, name] of record.keys) {
       const id = `${KEY_KIND_CODE[kind]}:${name}`;
       let key = this.#keys.get(id);
       if (key === undefined) this.#keys.set(id, (key = { kind, utf8: utf8Encoder.encode(name), images: [] }));
@@ -302,7 +370,7 @@ export class ContainerWriter {
       trailer.u32(crc(trailer.finish()));
       this.#sink.write(indexBytes);
       this.#sink.write(trailer.finish());
-      if (this.#sink instanceof AtomicFile) this.#sink.commit();
+      if (this.#sink instanceof BufferedFile) this.#sink.commit();
       else this.#bytes = this.#sink.concat();
     } catch (error) {
       this.abort();
@@ -316,7 +384,7 @@ export class ContainerWriter {
   abort(): void {
     if (this.#state !== 'open') return;
     this.#state = 'aborted';
-    if (this.#sink instanceof AtomicFile) this.#sink.discard();
+    if (this.#sink instanceof BufferedFile) this.#sink.discard();
   }
 
   /** The container bytes of a memory writer, after `finish`. */

@@ -37,6 +37,7 @@ describe('@syclkit/offload-wrapper public surface', () => {
       'displayProperties',
       'displayPropertyValue',
       'emitWrapperIR',
+      'encodeImageRecord',
       'extractImages',
       'findLlvmSpirvTools',
       'findTool',

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AnalysisManager,
   createAdaptor,
@@ -6,7 +6,9 @@ import {
   definePass,
   PassCrashError,
   PreservedAnalyses,
+  subunitsOf,
   type Pass,
+  type UnitKind,
 } from './index.js';
 import {
   analysisRuns,
@@ -333,5 +335,134 @@ describe('programmatic pipelines', () => {
   it('refuses to run an adaptor outside a pipeline', () => {
     const adaptor = createAdaptor(moduleKind, functionKind, [appendLine.instantiate()]);
     expect(() => adaptor.run(toyModule('m', {}), {} as never)).toThrow(/can only run inside a pipeline/);
+  });
+});
+
+describe('Pipeline.runAsync', () => {
+  const later = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), 1));
+  const asyncAppend = (text: string): Pass<ToyFunction> => ({
+    name: `async-append-${text}`,
+    unit: functionKind,
+    run: async (f) => {
+      await later(undefined);
+      f.lines.push(text);
+      return PreservedAnalyses.none();
+    },
+  });
+  const syncAppend = (text: string): Pass<ToyFunction> => ({
+    name: `append-${text}`,
+    unit: functionKind,
+    run: (f) => {
+      f.lines.push(text);
+      return PreservedAnalyses.none();
+    },
+  });
+
+  it('runs asynchronous passes one at a time, in order, over every sub-unit in turn', async () => {
+    const module = toyModule('m', { f: [], g: [] });
+    const pipeline = createPipeline(moduleKind, [createAdaptor(moduleKind, functionKind, [syncAppend('1'), asyncAppend('2'), syncAppend('3')])]);
+    const order: string[] = [];
+    const result = await pipeline.runAsync(module, {
+      instrumentations: [{ name: 'order', beforePass: (e) => void (e.adaptor || order.push(`${e.pass}:${(e.unit as ToyFunction).name}`)) }],
+    });
+    expect(result.stopped).toBe(false);
+    expect(module.functions.map((f) => f.lines)).toEqual([['1', '2', '3'], ['1', '2', '3']]);
+    // f finishes all three passes before g starts.
+    expect(order).toEqual(['append-1:f', 'async-append-2:f', 'append-3:f', 'append-1:g', 'async-append-2:g', 'append-3:g']);
+    expect(result.preserved.isSetPreserved('all-analyses-on:function')).toBe(true);
+  });
+
+  it('gives the same result as run() for synchronous pipelines', async () => {
+    const text = 'append-line<text=1>,rename<prefix=r_>,function(append-line<text=2>)';
+    const a = toyModule('m', { f: [], g: ['x'] });
+    const b = toyModule('m', { f: [], g: ['x'] });
+    registry.build<ToyModule>(text, { unit: moduleKind }).run(a);
+    await registry.build<ToyModule>(text, { unit: moduleKind }).runAsync(b);
+    expect(b).toEqual(a);
+  });
+
+  it('refuses an asynchronous pass in run(), naming it', () => {
+    const pipeline = createPipeline(moduleKind, [createAdaptor(moduleKind, functionKind, [asyncAppend('2')])]);
+    expect(() => pipeline.run(toyModule('m', { f: [] }))).toThrow(/pass 'async-append-2' is asynchronous; run the pipeline with runAsync\(\)/);
+  });
+
+  it('turns a rejected pass into a PassCrashError and drops what was cached on the unit', async () => {
+    const failing: Pass<ToyFunction> = {
+      name: 'fails-later',
+      unit: functionKind,
+      run: async () => {
+        await later(undefined);
+        throw new Error('tool failed');
+      },
+    };
+    const module = toyModule('m', { f: ['a'] });
+    const analyses = new AnalysisManager();
+    analyses.getResult(lineCount, module.functions[0]!);
+    const failed: string[] = [];
+    const pipeline = createPipeline(moduleKind, [createAdaptor(moduleKind, functionKind, [failing])]);
+    const error = await pipeline.runAsync(module, { analyses, instrumentations: [{ name: 'f', afterPassFailed: (e) => void failed.push(e.pass) }] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PassCrashError);
+    expect((error as PassCrashError).message).toMatch(/fails-later/);
+    expect(analyses.isCached(lineCount, module.functions[0]!)).toBe(false);
+    expect(failed).toEqual(['fails-later', 'function']);
+  });
+
+  it('stops at a fatal diagnostic reported by an asynchronous pass', async () => {
+    const fatal: Pass<ToyModule> = {
+      name: 'fatal-later',
+      unit: moduleKind,
+      run: async (_m, ctx): Promise<PreservedAnalyses> => {
+        await later(undefined);
+        return ctx.fail({ code: 'tool-failed', message: 'no tool' });
+      },
+    };
+    const after = vi.fn(() => PreservedAnalyses.all());
+    const result = await createPipeline(moduleKind, [fatal, { name: 'after', unit: moduleKind, run: after }]).runAsync(toyModule('m', {}));
+    expect(result.stopped).toBe(true);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['tool-failed']);
+    expect(after).not.toHaveBeenCalled();
+  });
+});
+
+describe('RunOptions.onDiagnostic', () => {
+  it('sees each diagnostic as it is recorded, after the policy, in order', () => {
+    const seen: string[] = [];
+    const result = registry.build<ToyModule>('lint-bad,append-line,lint-bad', { unit: moduleKind }).run(toyModule('m', { f: ['bad'] }), {
+      policy: { overrides: {}, warningsAsErrors: true },
+      onDiagnostic: (d) => void seen.push(`${d.code}:${d.severity}`),
+    });
+    expect(seen).toEqual(result.diagnostics.map((d) => `${d.code}:${d.severity}`));
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((s) => s.endsWith(':error'))).toBe(true);
+  });
+});
+
+describe('Subunits.finish', () => {
+  const order: string[] = [];
+  const box = { items: ['a', 'b'].map((name) => ({ name })) };
+  type Box = typeof box;
+  type Item = Box['items'][number];
+  const itemKind: UnitKind<Item> = { name: 'item', fingerprint: (i) => i.name, print: (i) => i.name };
+  const boxKind = (finish: (b: Box) => void | Promise<void>): UnitKind<Box> => ({
+    name: 'box',
+    fingerprint: () => '',
+    print: () => '',
+    subunits: [subunitsOf(itemKind, (b: Box) => b.items, finish)],
+  });
+  const visit: Pass<Item> = { name: 'visit', unit: itemKind, run: (i) => (order.push(i.name), PreservedAnalyses.all()) };
+
+  it('runs after the nested pipeline went over every sub-unit, synchronously or awaited', async () => {
+    order.length = 0;
+    const sync = boxKind(() => void order.push('finish'));
+    createPipeline(sync, [createAdaptor(sync, itemKind, [visit])]).run(box);
+    expect(order).toEqual(['a', 'b', 'finish']);
+    order.length = 0;
+    const later = boxKind(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      order.push('finished later');
+    });
+    const result = await createPipeline(later, [createAdaptor(later, itemKind, [visit])]).runAsync(box);
+    expect(order).toEqual(['a', 'b', 'finished later']);
+    expect(result.stopped).toBe(false);
   });
 });

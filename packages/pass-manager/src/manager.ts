@@ -52,6 +52,11 @@ export interface RunOptions {
   readonly policy?: DiagnosticPolicy;
   /** Stamped on diagnostics that have no file of their own (vfile: messages belong to the file). */
   readonly file?: string;
+  /**
+   * Called with each diagnostic as it is recorded (after the policy), while the run goes on: for
+   * progress displays, or to tell which sub-unit was being processed when it came.
+   */
+  readonly onDiagnostic?: (diagnostic: Diagnostic) => void;
 }
 
 export interface RunResult {
@@ -88,6 +93,9 @@ class RunState {
     readonly instrumentations: readonly Instrumentation[],
     readonly policy: DiagnosticPolicy | undefined,
     readonly file: string | undefined,
+    /** `runAsync`: passes may return promises. */
+    readonly asynchronous: boolean,
+    readonly onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined,
   ) {
     this.before = instrumentations.filter((i) => i.beforePass !== undefined);
     this.after = instrumentations.filter((i) => i.afterPass !== undefined);
@@ -121,6 +129,7 @@ class RunState {
     );
     if (diagnostic === undefined) return;
     this.diagnostics.push(diagnostic);
+    this.onDiagnostic?.(diagnostic);
     if (diagnostic.severity === 'error') this.errorCount++;
     else if (diagnostic.severity === 'warning') this.warningCount++;
     if (diagnostic.fatal) {
@@ -187,6 +196,16 @@ class Context<U extends object> implements PassContext<U> {
   }
 }
 
+/** `then`-able: a pass (or nested pipeline) that finishes later. */
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/**
+ * Runs `passes` over `unit` from `start`. Synchronous while every pass is; from the first pass
+ * that returns a promise on, the rest runs when it settles (so synchronous pipelines pay nothing
+ * for the asynchronous case).
+ */
 function runPasses<U extends object>(
   passes: readonly Pass<U>[],
   unit: U,
@@ -194,29 +213,61 @@ function runPasses<U extends object>(
   parent: ParentUnit | undefined,
   state: RunState,
   depth: number,
-): PreservedAnalyses {
-  let preserved = PreservedAnalyses.all();
-  for (const pass of passes) {
+  start = 0,
+  preservedSoFar: PreservedAnalyses = PreservedAnalyses.all(),
+): PreservedAnalyses | Promise<PreservedAnalyses> {
+  let preserved = preservedSoFar;
+  for (let i = start; i < passes.length; i++) {
+    const pass = passes[i]!;
     const ctx = new Context(pass, unit, kind, parent, state, depth);
     const event = state.instrumented ? passEvent(pass, unit, kind, depth, state) : undefined;
-    let result: unknown;
+    let result: PreservedAnalyses | Promise<PreservedAnalyses>;
     try {
-      if (event !== undefined) for (const i of state.before) i.beforePass!(event);
+      if (event !== undefined) for (const hook of state.before) hook.beforePass!(event);
       result = pass.run(unit, ctx);
-      if (state.stopped) throw new FatalStop('stopped by a fatal diagnostic');
-      if (!(result instanceof PreservedAnalyses)) throw new TypeError('run() must return PreservedAnalyses');
     } catch (error) {
-      // The unit may be half-changed: nothing cached on it can be trusted any more.
-      state.analyses.invalidate(unit, PreservedAnalyses.none());
-      if (event !== undefined) for (const i of state.failed) i.afterPassFailed!(event);
-      if (error instanceof FatalStop || error instanceof PassCrashError) throw error;
-      throw new PassCrashError(pass.name, labelOf(kind, unit), error);
+      throw passFailed(error, pass, unit, kind, state, event);
     }
-    state.analyses.invalidate(unit, result);
-    preserved = preserved.intersect(result);
-    if (event !== undefined) runAfterHooks(state, event, result);
+    if (isPromise(result)) {
+      if (!state.asynchronous) {
+        result.catch(() => undefined);
+        throw passFailed(new TypeError(`pass '${pass.name}' is asynchronous; run the pipeline with runAsync()`), pass, unit, kind, state, event);
+      }
+      return result.then(
+        (settled) => {
+          const next = preserved.intersect(passDone(settled, pass, unit, kind, state, event));
+          return runPasses(passes, unit, kind, parent, state, depth, i + 1, next);
+        },
+        (error: unknown) => {
+          throw passFailed(error, pass, unit, kind, state, event);
+        },
+      );
+    }
+    preserved = preserved.intersect(passDone(result, pass, unit, kind, state, event));
   }
   return preserved;
+}
+
+/** Checks a pass's result, invalidates by it and calls the after-hooks. */
+function passDone<U extends object>(result: unknown, pass: Pass<U>, unit: U, kind: UnitKind<U>, state: RunState, event: PassEvent | undefined): PreservedAnalyses {
+  try {
+    if (state.stopped) throw new FatalStop('stopped by a fatal diagnostic');
+    if (!(result instanceof PreservedAnalyses)) throw new TypeError('run() must return PreservedAnalyses');
+  } catch (error) {
+    throw passFailed(error, pass, unit, kind, state, event);
+  }
+  state.analyses.invalidate(unit, result);
+  if (event !== undefined) runAfterHooks(state, event, result);
+  return result;
+}
+
+/** The error to rethrow for a pass that threw or stopped; the unit's cached results are dropped. */
+function passFailed<U extends object>(error: unknown, pass: Pass<U>, unit: U, kind: UnitKind<U>, state: RunState, event: PassEvent | undefined): unknown {
+  // The unit may be half-changed: nothing cached on it can be trusted any more.
+  state.analyses.invalidate(unit, PreservedAnalyses.none());
+  if (event !== undefined) for (const hook of state.failed) hook.afterPassFailed!(event);
+  if (error instanceof FatalStop || error instanceof PassCrashError) return error;
+  return new PassCrashError(pass.name, labelOf(kind, unit), error);
 }
 
 /** Every after-hook runs even when one stops the run (so timers and stacks stay balanced). */
@@ -263,26 +314,51 @@ export class Pipeline<U extends object> {
     return this.passes.map((p) => p.text ?? p.name).join(',');
   }
 
+  /** Runs the pipeline; every pass must finish synchronously (see {@link runAsync}). */
   run(unit: U, options: RunOptions = {}): RunResult {
-    const analyses = options.analyses ?? new AnalysisManager();
-    const instrumentations = options.instrumentations ?? [];
-    const state = new RunState(analyses, instrumentations, options.policy, options.file);
-    const listeners = instrumentations.filter((i) => i.analysis !== undefined);
-    const stopObserving =
-      listeners.length === 0 ? undefined : analyses[INTERNAL].observe((event) => listeners.forEach((i) => i.analysis!(event)));
-    let preserved: PreservedAnalyses;
-    let stopped = false;
+    const { state, stopObserving } = this.#start(options, false);
     try {
-      preserved = runPasses(this.passes, unit, this.unit, undefined, state, 0);
+      const preserved = runPasses(this.passes, unit, this.unit, undefined, state, 0) as PreservedAnalyses;
+      return resultOf(state, preserved, false);
     } catch (error) {
       if (!(error instanceof FatalStop)) throw error;
-      stopped = true;
-      preserved = PreservedAnalyses.none();
+      return resultOf(state, PreservedAnalyses.none(), true);
     } finally {
       stopObserving?.();
     }
-    return { diagnostics: state.diagnostics, preserved, stopped, errorCount: state.errorCount, warningCount: state.warningCount };
   }
+
+  /**
+   * Runs the pipeline where passes may return promises (tools that wait for other processes, such
+   * as an AOT compiler). Passes still run one at a time, in order; a pipeline of synchronous
+   * passes runs exactly as with {@link run}.
+   */
+  async runAsync(unit: U, options: RunOptions = {}): Promise<RunResult> {
+    const { state, stopObserving } = this.#start(options, true);
+    try {
+      const preserved = await runPasses(this.passes, unit, this.unit, undefined, state, 0);
+      return resultOf(state, preserved, false);
+    } catch (error) {
+      if (!(error instanceof FatalStop)) throw error;
+      return resultOf(state, PreservedAnalyses.none(), true);
+    } finally {
+      stopObserving?.();
+    }
+  }
+
+  #start(options: RunOptions, asynchronous: boolean): { state: RunState; stopObserving: (() => void) | undefined } {
+    const analyses = options.analyses ?? new AnalysisManager();
+    const instrumentations = options.instrumentations ?? [];
+    const state = new RunState(analyses, instrumentations, options.policy, options.file, asynchronous, options.onDiagnostic);
+    const listeners = instrumentations.filter((i) => i.analysis !== undefined);
+    const stopObserving =
+      listeners.length === 0 ? undefined : analyses[INTERNAL].observe((event) => listeners.forEach((i) => i.analysis!(event)));
+    return { state, stopObserving };
+  }
+}
+
+function resultOf(state: RunState, preserved: PreservedAnalyses, stopped: boolean): RunResult {
+  return { diagnostics: state.diagnostics, preserved, stopped, errorCount: state.errorCount, warningCount: state.warningCount };
 }
 
 /** A pipeline from passes (the programmatic way; the registry builds the same from text). */
@@ -314,15 +390,32 @@ export function createAdaptor<O extends object, I extends object>(
       const { state } = ctx;
       const internals = state.analyses[INTERNAL];
       const parent: ParentUnit = { unit, kind: outer as UnitKind<object>, parent: ctx.parent };
-      let preserved = PreservedAnalyses.all();
-      for (const child of subunits.enumerate(unit)) {
-        const childPreserved = runPasses(passes, child as I, inner, parent, state, ctx.depth + 1);
+      const children = subunits.enumerate(unit)[Symbol.iterator]();
+      // Every sub-unit is invalidated pass by pass, so its analyses are accounted for.
+      const done = (preserved: PreservedAnalyses): PreservedAnalyses => preserved.preserveSet(allAnalysesOn(inner.name));
+      const afterChild = (child: object): void => {
         // Only children with cached results need to be reachable from the parent's invalidation.
         if (internals.hasState(child)) internals.noteSubunit(unit, inner.name, child);
-        preserved = preserved.intersect(childPreserved);
-      }
-      // Every sub-unit was invalidated pass by pass above, so its analyses are accounted for.
-      return preserved.preserveSet(allAnalysesOn(inner.name));
+      };
+      const loop = (preservedSoFar: PreservedAnalyses): PreservedAnalyses | Promise<PreservedAnalyses> => {
+        let preserved = preservedSoFar;
+        for (let next = children.next(); next.done !== true; next = children.next()) {
+          const child = next.value;
+          const childPreserved = runPasses(passes, child as I, inner, parent, state, ctx.depth + 1);
+          if (isPromise(childPreserved)) {
+            return childPreserved.then((settled) => {
+              afterChild(child);
+              return loop(preserved.intersect(settled));
+            });
+          }
+          afterChild(child);
+          preserved = preserved.intersect(childPreserved);
+        }
+        // Work the sub-units left to finish after their passes (see Subunits.finish).
+        const finished = subunits.finish?.(unit, ctx);
+        return isPromise(finished) ? finished.then(() => done(preserved)) : done(preserved);
+      };
+      return loop(PreservedAnalyses.all());
     },
   };
 }

@@ -46,8 +46,11 @@ export interface PassContext<U extends object> {
   fail(diagnostic: DiagnosticInput): never;
 }
 
-/** The body of a pass: transform the unit, say what survived. */
-export type PassRun<U extends object> = (unit: U, ctx: PassContext<U>) => PreservedAnalyses;
+/**
+ * The body of a pass: transform the unit, say what survived. A pass that waits for something
+ * (another process, a worker) returns a promise; such pipelines run with `runAsync`.
+ */
+export type PassRun<U extends object> = (unit: U, ctx: PassContext<U>) => PreservedAnalyses | Promise<PreservedAnalyses>;
 
 /** A runnable pass. `definePass(...).instantiate()` makes one; a literal object works too. */
 export interface Pass<U extends object> {

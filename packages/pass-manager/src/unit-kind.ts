@@ -3,6 +3,8 @@
  * a function in a module, a set of device images) without the manager depending on the IR.
  * The IR package supplies the adapters; tests use small toy units.
  */
+import type { PassContext } from './pass.js';
+
 export interface UnitKind<U extends object> {
   /** Kebab-case name. It is also the name of the adaptor that runs a nested pipeline over units
    * of this kind, as in `function(...)`. */
@@ -25,6 +27,13 @@ export interface Subunits<U extends object> {
   readonly kind: UnitKind<object>;
   /** Sub-units in a stable order; the adaptor runs the inner pipeline over each in turn. */
   enumerate(unit: U): Iterable<object>;
+  /**
+   * Called by the adaptor after the nested pipeline ran over every sub-unit: work passes left to
+   * complete later finishes here (a set of device images waits for the AOT compilations still
+   * running and writes their images). A promise is awaited (asynchronous pipelines only). `ctx`
+   * is the adaptor's: diagnostics reported there stop the pipeline as a pass's would.
+   */
+  finish?(unit: U, ctx: PassContext<U>): void | Promise<void>;
 }
 
 /**
@@ -34,8 +43,9 @@ export interface Subunits<U extends object> {
 export function subunitsOf<U extends object, I extends object>(
   inner: UnitKind<I>,
   enumerate: (unit: U) => Iterable<I>,
+  finish?: (unit: U, ctx: PassContext<U>) => void | Promise<void>,
 ): Subunits<U> {
-  return { kind: inner as unknown as UnitKind<object>, enumerate };
+  return { kind: inner as unknown as UnitKind<object>, enumerate, ...(finish === undefined ? {} : { finish }) };
 }
 
 export function labelOf<U extends object>(kind: UnitKind<U>, unit: U): string {

@@ -70,6 +70,8 @@ export interface GroupingOptions {
    * what those functions require is unknown until run time, and an image is linked whole.
    */
   readonly unresolvedImports?: (fn: IRFunction) => readonly string[];
+  /** The features of a function (default: read from its metadata; the `aspect-facts` analysis caches them). */
+  readonly features?: (fn: IRFunction) => FunctionFeatures;
 }
 
 const sep = '-';
@@ -179,7 +181,7 @@ export function groupEntryPoints(module: Module, entries: readonly IRFunction[],
   const policy = options.policy ?? 'upstream';
   const byKey = new Map<string, IRFunction[]>();
   for (const fn of entries) {
-    const key = entryKey(module, fn, scope, policy, undefined, options.unresolvedImports);
+    const key = entryKey(module, fn, scope, policy, options.features?.(fn), options.unresolvedImports);
     const list = byKey.get(key);
     if (list === undefined) byKey.set(key, [fn]);
     else list.push(fn);

@@ -177,9 +177,16 @@ export class ImageFactory {
 
     const pruner = new MetadataPruner(src, this.index, (gv) => present.has(gv));
     for (const [name, operands] of src.namedMetadata) {
-      let ops = operands.map((op) => pruner.rewriteNode(op));
-      if (name === 'spirv.ExecutionMode') ops = ops.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
-      if (name === 'sycl_registered_kernels') ops = ops.map((op) => this.pruneRegisteredKernels(op, image));
+      let ops: MDNode[];
+      if (name === 'spirv.ExecutionMode') {
+        // One entry per kernel: only those of the image's functions are looked at (not every
+        // kernel's per image); an entry whose function is missing would be dropped anyway.
+        ops = this.executionModesOf(operands, present).map((op) => pruner.rewriteNode(op));
+        ops = ops.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
+      } else {
+        ops = operands.map((op) => pruner.rewriteNode(op));
+        if (name === 'sycl_registered_kernels') ops = ops.map((op) => this.pruneRegisteredKernels(op, image.functions.map((fn) => fn.name)));
+      }
       image.setNamedMetadata(name, ops);
     }
     this.pruneAttachments(image, pruner);
@@ -228,9 +235,17 @@ export class ImageFactory {
     internalized: ReadonlyMap<GlobalValue, GlobalValue>,
   ): Module {
     this.releaseBorrowed();
-    const { module, map } = cloneModuleWithMap(this.source, {
+    const src = this.source;
+    // Only the image's members are looked at (source order within each kind), not the whole input.
+    const members: GlobalValue[] = [...present].filter((gv) => gv.vk === 'global' || gv.vk === 'function').sort((a, b) => this.position(a) - this.position(b));
+    for (const list of [src.aliases, src.ifuncs]) for (const a of list) if (present.has(a)) members.push(a);
+    const names = members.filter((gv) => gv.vk === 'function').map((fn) => fn.name);
+    const { module, map } = cloneModuleWithMap(src, {
       keep: (gv) => present.has(gv),
       bodies: (fn) => live.has(fn),
+      members,
+      namedMetadata: (name, ops) =>
+        name === 'spirv.ExecutionMode' ? this.executionModesOf(ops, present) : name === 'sycl_registered_kernels' ? ops.map((op) => this.pruneRegisteredKernels(op, names)) : ops,
     });
     for (const [original] of externalized) {
       const copy = map.get(original);
@@ -240,14 +255,8 @@ export class ImageFactory {
       const copy = map.get(original);
       if (copy !== undefined && copy.vk === 'function') internalize(copy, this.#internalizedComdats.get(original));
     }
-    for (const name of ['spirv.ExecutionMode', 'sycl_registered_kernels']) {
-      const ops = module.getNamedMetadata(name);
-      if (ops === undefined) continue;
-      let next = [...ops];
-      if (name === 'spirv.ExecutionMode') next = next.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
-      else next = next.map((op) => this.pruneRegisteredKernels(op, module));
-      module.setNamedMetadata(name, next);
-    }
+    const modes = module.getNamedMetadata('spirv.ExecutionMode');
+    if (modes !== undefined) module.setNamedMetadata('spirv.ExecutionMode', modes.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null));
     return module;
   }
 
@@ -274,16 +283,65 @@ export class ImageFactory {
     return decl;
   }
 
-  /** `sycl_registered_kernels`: keep `!{!"name", !"mangled"}` entries whose function is in the image. */
-  private pruneRegisteredKernels(op: MDNode, image: Module): MDNode {
+  /** `spirv.ExecutionMode` entries by the function they start with (built once per split). */
+  #executionModes: { readonly operands: readonly MDNode[]; readonly byFunction: Map<GlobalValue, number[]>; readonly others: readonly number[] } | undefined;
+
+  /**
+   * The `spirv.ExecutionMode` entries an image can keep, in input order: those of its functions,
+   * and those not of the `!{ptr @f, ...}` form (left to the general rewrite). Linear in the image.
+   */
+  private executionModesOf(operands: readonly MDNode[], present: ReadonlySet<GlobalValue>): MDNode[] {
+    let index = this.#executionModes;
+    if (index === undefined || index.operands !== operands) {
+      const byFunction = new Map<GlobalValue, number[]>();
+      const others: number[] = [];
+      operands.forEach((op, i) => {
+        const first = op.mk === 'tuple' ? op.operands[0] : undefined;
+        if (first == null || first.mk !== 'value' || first.value.vk !== 'function') {
+          others.push(i);
+          return;
+        }
+        const list = byFunction.get(first.value);
+        if (list === undefined) byFunction.set(first.value, [i]);
+        else list.push(i);
+      });
+      this.#executionModes = index = { operands, byFunction, others };
+    }
+    const picked = [...index.others];
+    for (const gv of present) if (gv.vk === 'function') for (const i of index.byFunction.get(gv) ?? []) picked.push(i);
+    return picked.sort((a, b) => a - b).map((i) => operands[i]!);
+  }
+
+  /** `sycl_registered_kernels` entries by mangled name, per node (built once per split). */
+  readonly #registered = new Map<MDNode, { byName: Map<string, number[]>; others: readonly number[] }>();
+
+  /**
+   * `sycl_registered_kernels`: keep `!{!"name", !"mangled"}` entries whose function is in the
+   * image (and malformed ones). Looks up the image's functions, not every entry, per image.
+   */
+  private pruneRegisteredKernels(op: MDNode, functionNames: readonly string[]): MDNode {
     if (op.mk !== 'tuple') return op;
-    const kept = op.operands.filter((entry) => {
-      if (entry === null || entry.mk !== 'tuple' || entry.operands.length !== 2) return true;
-      const mangled = stringOperand(tupleOperands(entry)[1]);
-      return mangled === undefined || image.getFunction(mangled) !== undefined;
-    });
+    let index = this.#registered.get(op);
+    if (index === undefined) {
+      const byName = new Map<string, number[]>();
+      const others: number[] = [];
+      op.operands.forEach((entry, i) => {
+        const mangled = entry === null || entry.mk !== 'tuple' || entry.operands.length !== 2 ? undefined : stringOperand(tupleOperands(entry)[1]);
+        if (mangled === undefined) {
+          others.push(i);
+          return;
+        }
+        const list = byName.get(mangled);
+        if (list === undefined) byName.set(mangled, [i]);
+        else list.push(i);
+      });
+      this.#registered.set(op, (index = { byName, others }));
+    }
+    const kept = [...index.others];
+    for (const name of new Set(functionNames)) for (const i of index.byName.get(name) ?? []) kept.push(i);
     if (kept.length === op.operands.length) return op;
-    return this.source.context.md.tuple(kept);
+    kept.sort((a, b) => a - b);
+    return this.source.context.md.tuple(kept.map((i) => op.operands[i]!));
   }
 
   /** Attachments of image globals that mention missing globals: rebuilt on a shallow copy. */

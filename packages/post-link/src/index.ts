@@ -15,7 +15,32 @@ export { targetIncompatibility } from './target-filter.js';
 export type { Incompatibility, ImageTargetFacts } from './target-filter.js';
 export { parseOutputSpec, outputPrefix, imageFileNames } from './output-names.js';
 export type { OutputTableSpec, ImageFileNames } from './output-names.js';
-export { runPostLink, PostLinkError, printBytes } from './post-link.js';
+export { runPostLink, postLinkPipelineText, postLinkRegistry, PostLinkError, printBytes } from './post-link.js';
+export { ImageSet, ImageUnit, Slot, imageKind, imageSetKind } from './image-set.js';
+export type { ImageOutput, ImageRow, ImageRole, ImageSetOptions, NewImage, ExtraPropertySet } from './image-set.js';
+export {
+  aspectFactsAnalysis,
+  callGraphAnalysis,
+  deviceIfPass,
+  splitPass,
+  deviceIfAddOnImagesPass,
+  specConstantRequirementsPass,
+  imageRequirementsPass,
+  virtualFunctionDummiesPass,
+  filterTargetsPass,
+  imagePropertiesPass,
+  emitIrPass,
+  writeImageFilesPass,
+  postLinkPasses,
+  postLinkAnalyses,
+  BITCODE_ENCODER,
+  FILE_SINK,
+  CODE_CELL,
+  keptInput,
+  tablesOf,
+  enclosingImageSet,
+} from './passes.js';
+export type { ImageFileSink } from './passes.js';
 export { postLinkDiagnostics } from './diagnostics.js';
 export type { PostLinkDiagnosticCode } from './diagnostics.js';
 export type {

@@ -1,24 +1,24 @@
 /**
- * The whole sycl-post-link run as a library call: split, then for each image write the IR, the
- * symbol table and one property file per output table, and finally the tables. Files go through
- * the caller's `PostLinkIO`, so tests and the driver can run it in memory.
+ * The whole sycl-post-link run as a library call, over the passes of passes.ts: the options become
+ * a pipeline (`postLinkPipelineText`), which runs over an image set whose file sink is the
+ * caller's `PostLinkIO`, so tests and the driver can run it in memory.
  *
  * Images are written as they are made; only their file names are kept until the tables are
  * written. If anything fails, the files written so far are removed and no table is written.
  */
 import type { DeviceConfig } from '@syclkit/device-config';
-import { createPostLinkTable, PropertySetName, uint32Value, writePropertySetRegistry, writeSymbolFile, type FileTable, type PropertyValue } from '@syclkit/formats';
-import { stubModule } from './stubs.js';
-import { cloneModule, Module, PrintCache, printModuleTo, type IRFunction } from '@syclkit/ir';
-import { SpecConstantProcessor } from './spec-constants.js';
-import { AddOnImageProcessor, deviceIfGraphOptions, hasConditionalCalls, resolveForTarget } from './device-if.js';
+import type { FileTable, PropertyValue } from '@syclkit/formats';
+import type { IRFunction, Module } from '@syclkit/ir';
+import { createRegistry, type Diagnostic, type PassRegistry } from '@syclkit/pass-manager';
 import type { GroupScope } from './grouping.js';
-import { groupScope } from './grouping.js';
-import { imageFileNames, outputPrefix, type OutputTableSpec } from './output-names.js';
-import { computeImageProperties, type PropertyOptions } from './properties.js';
-import { aspectTableOf, checkExternalFunctions, computeImageRequirements, imageFeatures, type ImageRequirements } from './requirements.js';
-import { planSplit, type SplitImage, type SplitOptions } from './split.js';
-import { targetIncompatibility } from './target-filter.js';
+import { ImageSet, imageSetKind } from './image-set.js';
+import { outputPrefix, type OutputTableSpec } from './output-names.js';
+import { BITCODE_ENCODER, CODE_CELL, FILE_SINK, keptInput, postLinkAnalyses, postLinkPasses, tablesOf } from './passes.js';
+import type { PropertyOptions } from './properties.js';
+import type { ImageRequirements } from './requirements.js';
+import type { SplitImage, SplitOptions } from './split.js';
+
+export { printBytes } from './print.js';
 
 /** A message for the user; `warning`s do not stop the run. */
 export interface PostLinkDiagnostic {
@@ -28,12 +28,17 @@ export interface PostLinkDiagnostic {
   readonly message: string;
 }
 
-/** A failure the tool reports as an error (non-zero exit, no table written). */
+/**
+ * A failure the tool reports as an error (non-zero exit, no table written). It carries every
+ * diagnostic of the run up to the failure (the device_if problems that made resolution fail, the
+ * warnings before them), so callers need not redo any work to say why.
+ */
 export class PostLinkError extends Error {
   override readonly name = 'PostLinkError';
   constructor(
     message: string,
     readonly code: string,
+    readonly diagnostics: readonly Diagnostic[] = [],
   ) {
     super(message);
   }
@@ -115,7 +120,7 @@ export interface PostLinkResult {
   readonly diagnostics: readonly PostLinkDiagnostic[];
 }
 
-/** Hooks that turn one split image into the images actually written (device_if, strategies). */
+/** Hooks that turn one split image into the images actually written (the device_if and spec-constant passes use them). */
 export interface ImageProcessor {
   /** Returns the images to write for `image` (usually just itself, possibly with extras). */
   process(image: SplitImage, context: ProcessorContext): ProcessedImage[];
@@ -135,50 +140,89 @@ export interface ProcessedImage {
   readonly extraSets?: readonly (readonly [string, readonly (readonly [string, PropertyValue])[]])[];
 }
 
-/**
- * The textual IR of a module as latin1 bytes, in one right-sized buffer (the printer's chunks
- * are slices of 1 MiB buffers; keeping one alive until its write completes would pin the rest).
- */
-export function printBytes(m: Module, cache?: PrintCache): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  printModuleTo(m, (chunk) => chunks.push(chunk), cache === undefined ? {} : { cache });
-  if (chunks.length === 1) {
-    const only = chunks[0]!;
-    return only.byteLength * 2 >= only.buffer.byteLength ? only : new Uint8Array(only);
-  }
-  return Buffer.concat(chunks);
+
+let registry: PassRegistry | undefined;
+
+/** A registry of post-link's passes and analyses (image sets; `@syclkit/passes` has every pass). */
+export function postLinkRegistry(): PassRegistry {
+  registry ??= createRegistry({ unitKinds: [imageSetKind], passes: [...postLinkPasses], analyses: [...postLinkAnalyses] });
+  return registry;
 }
 
 /**
- * An image that defines virtual functions (`indirectly-callable` entry points) and needs optional
- * aspects gets a dummy twin, so that a device without those aspects can still link the set.
+ * The pipeline (image-set pipeline text) a sycl-post-link run with these options is: what
+ * `runPostLink` and `syclkit post-link` run.
  */
-function needsDummyImage(image: ProcessedImage, requirements: ImageRequirements): boolean {
-  return requirements.aspects.length > 0 && image.entryPoints.some((fn) => fn.attributes.fn.hasString('indirectly-callable'));
-}
-
-/** The dummy twin: the virtual functions with empty bodies, `dummy-image=1` in `SYCL/virtual functions`. */
-function dummyImage(image: ProcessedImage): ProcessedImage {
-  const virtuals = image.entryPoints.filter((fn) => fn.attributes.fn.hasString('indirectly-callable'));
-  const { module, stubs } = stubModule(image.module, virtuals.map((fn) => [fn, fn.name] as const));
-  return { module, entryPoints: stubs, esimd: image.esimd, extraSets: [[PropertySetName.VIRTUAL_FUNCTIONS, [['dummy-image', uint32Value(1)]]]] };
-}
-
-/** Runs sycl-post-link over a parsed module. */
-export async function runPostLink(module: Module, options: PostLinkOptions, io: PostLinkIO, processor?: ImageProcessor): Promise<PostLinkResult> {
-  if (options.outputs.length === 0) throw new PostLinkError('no output table given', 'no-output');
-  const diagnostics: PostLinkDiagnostic[] = [];
-  const report = (d: PostLinkDiagnostic): void => void diagnostics.push(d);
-  const written: string[] = [];
-  const write = (path: string, data: string | Uint8Array): void => {
-    io.writeFile(path, data);
-    written.push(path);
+export function postLinkPipelineText(options: Omit<PostLinkOptions, 'outputs'>): string {
+  const deviceIf = options.deviceIf ?? 'add-on-images';
+  const specConstants = options.requirementStrategy === 'spec-constants';
+  const flags = (entries: readonly (string | false | undefined)[]): string => {
+    const given = entries.filter((e): e is string => typeof e === 'string' && e !== '');
+    return given.length === 0 ? '' : `<${given.join(';')}>`;
   };
-  try {
-    const result = await run(module, options, io, write, report, diagnostics, processor);
-    await io.settle?.();
-    return result;
-  } catch (error) {
+  const steps: string[] = [];
+  if (typeof deviceIf === 'object') steps.push(`device-if<aot-target=${deviceIf.aotTarget}>`);
+  else if (deviceIf === 'add-on-images') steps.push('device-if<add-on-images>');
+  steps.push(
+    'split' +
+      flags([
+        options.mode ?? 'none',
+        `bundling=${specConstants ? 'features-blind' : (options.policy ?? 'upstream')}`,
+        options.emitOnlyKernelsAsEntryPoints && 'kernels-only',
+        options.splitEsimd && 'split-esimd',
+        options.allowDeviceImageDependencies && 'dynamic-linking',
+        options.irOutputOnly && 'ir-output-only',
+        options.deviceGlobals && 'device-image-scope',
+      ]),
+  );
+  const emit = `emit-ir<${options.textIR ? 'text' : 'bitcode'}>`;
+  const perImage = ['device-if-add-on-images'];
+  if (specConstants) perImage.push(`spec-constant-requirements<spec-id-base=${options.specIdBase ?? 0x40000000}>`);
+  if (options.irOutputOnly) perImage.push(emit, 'write-image-files');
+  else {
+    perImage.push(
+      `image-requirements${flags([options.checkExternalFunctions && 'check-sycl-external'])}`,
+      'virtual-function-dummies',
+      `filter-targets<${options.incompatibleImages ?? 'drop'}>`,
+      'image-properties' +
+        flags([
+          options.emitParamInfo && 'param-info',
+          options.emitProgramMetadata && 'program-metadata',
+          options.emitExportedSymbols && 'exported-symbols',
+          options.emitImportedSymbols && 'imported-symbols',
+          options.deviceGlobals && 'device-globals',
+          options.legacyReqdWorkGroupSize === false && 'no-legacy-reqd-work-group-size',
+          options.dropReqdWorkGroupSize !== undefined && `reqd-work-group-size=${options.dropReqdWorkGroupSize ? 'drop' : 'keep'}`,
+        ]),
+      emit,
+      'write-image-files' + flags([options.symbols && 'symbols', options.properties === false && 'no-properties']),
+    );
+  }
+  steps.push(`image(${perImage.join(',')})`);
+  return steps.join(',');
+}
+
+/** Runs sycl-post-link over a parsed module (the pipeline of `postLinkPipelineText`). */
+export async function runPostLink(module: Module, options: PostLinkOptions, io: PostLinkIO): Promise<PostLinkResult> {
+  if (options.outputs.length === 0) throw new PostLinkError('no output table given', 'no-output');
+  const set = new ImageSet(module, {
+    outputs: options.outputs.map((o) => ({ name: o.path, ...(o.target === undefined ? {} : { target: o.target }) })),
+    ...(options.deviceConfig === undefined ? {} : { deviceConfig: options.deviceConfig }),
+    ...(options.shard === undefined ? {} : { shard: options.shard }),
+  });
+  const written: string[] = [];
+  set.set(FILE_SINK, {
+    prefix: outputPrefix(options.outputs[0]!.path, options.outDir),
+    writeFile: (path, data) => {
+      io.writeFile(path, data);
+      written.push(path);
+    },
+    ...(io.ready === undefined ? {} : { ready: () => io.ready!() }),
+    ...(!options.outputsGiven && options.inputPath !== undefined ? { input: options.inputPath } : {}),
+  });
+  if (io.encodeBitcode !== undefined) set.set(BITCODE_ENCODER, io.encodeBitcode.bind(io));
+  const pipeline = postLinkRegistry().build(postLinkPipelineText(options), { unit: imageSetKind, source: 'post-link' });
+  const cleanUp = async (): Promise<void> => {
     await io.settle?.().catch(() => undefined);
     for (const path of written.reverse()) {
       try {
@@ -187,184 +231,42 @@ export async function runPostLink(module: Module, options: PostLinkOptions, io: 
         // best effort: the original error matters more
       }
     }
+  };
+  let run;
+  try {
+    run = await pipeline.runAsync(set);
+  } catch (error) {
+    await cleanUp();
     throw error;
   }
-}
-
-async function run(
-  module: Module,
-  options: PostLinkOptions,
-  io: PostLinkIO,
-  write: (path: string, data: string | Uint8Array) => void,
-  report: (d: PostLinkDiagnostic) => void,
-  diagnostics: PostLinkDiagnostic[],
-  givenProcessor: ImageProcessor | undefined,
-): Promise<PostLinkResult> {
-  // device_if: AOT resolves the conditions for the target before the split (on a copy of the
-  // input); otherwise conditional calls are turned into add-on images after it.
-  let input = module;
-  let splitOptions: SplitOptions = options;
-  let processor = givenProcessor;
-  const deviceIf = options.deviceIf ?? 'add-on-images';
-  if (typeof deviceIf === 'object') {
-    if (options.deviceConfig === undefined) throw new PostLinkError('device_if resolution for an AOT target needs a device configuration', 'no-device-config');
-    input = cloneModule(module);
-    for (const d of resolveForTarget(input, options.deviceConfig, deviceIf.aotTarget)) report(d);
-    if (diagnostics.some((d) => d.severity === 'error')) throw new PostLinkError(`device_if conditions could not be resolved for target '${deviceIf.aotTarget}'`, 'device-if-unresolved');
-  } else if (deviceIf === 'add-on-images' && processor === undefined && hasConditionalCalls(module)) {
-    splitOptions = { ...options, graph: { ...options.graph, ...deviceIfGraphOptions() } };
+  const keep = keptInput(set);
+  const notes: Diagnostic[] = keep === undefined ? [] : [{ severity: 'note', code: 'no-modifications', message: 'no modifications to the input LLVM IR have been made', notes: [], fatal: false }];
+  const all = [...notes, ...run.diagnostics];
+  if (run.stopped) {
+    await cleanUp();
+    const fatal = all.find((d) => d.fatal) ?? all[all.length - 1]!;
+    throw new PostLinkError(fatal.message, fatal.code, all);
   }
-  if (options.requirementStrategy === 'spec-constants') {
-    if (splitOptions !== options) throw new PostLinkError('device_if add-on images and the spec-constant requirement strategy cannot be combined', 'unsupported-combination');
-    splitOptions = { ...splitOptions, policy: 'features-blind' };
-    processor ??= new SpecConstantProcessor(options.specIdBase !== undefined ? { specIdBase: options.specIdBase } : {});
+  try {
+    await io.settle?.();
+  } catch (error) {
+    await cleanUp();
+    throw error;
   }
-  const plan = planSplit(input, splitOptions);
-  if (splitOptions.graph !== options.graph) processor = new AddOnImageProcessor(input, () => plan);
-  const scope = groupScope(options.mode ?? 'none', options.irOutputOnly ?? false);
-  // Images share the input's function objects (read-only), so their printed bodies are reused.
-  const printCache = new PrintCache();
-  const encode = (m: Module): Uint8Array => {
-    const text = printBytes(m, printCache);
-    if (options.textIR) return text;
-    if (io.encodeBitcode === undefined) throw new PostLinkError('bitcode output needs an encoder; use text IR (-S)', 'no-bitcode-writer');
-    return io.encodeBitcode(text);
-  };
-
-  if (options.irOutputOnly) {
-    if (plan.splitOccurred) throw new PostLinkError("some modules had to be split, '-ir-output-only' can't be used", 'split-with-ir-output-only');
-    const first = plan.images().next();
-    if (first.done) throw new PostLinkError('no module to write', 'no-module');
-    const processed = processor?.process(first.value, { scope, report }) ?? [first.value];
-    if (processed.length !== 1) throw new PostLinkError("the module needs more than one image, '-ir-output-only' can't be used", 'split-with-ir-output-only');
-    write(options.outputs[0]!.path, encode(processed[0]!.module));
-    return { tables: [], images: [], diagnostics };
-  }
-
-  const prefix = outputPrefix(options.outputs[0]!.path, options.outDir);
+  const diagnostics = all.map(toPostLinkDiagnostic);
+  if (options.irOutputOnly) return { tables: [], images: [], diagnostics };
   const withProps = options.properties ?? true;
   const withSymbols = options.symbols ?? false;
-  const config = options.deviceConfig;
-  const rows = options.outputs.map(() => [] as { code: string; properties?: string; symbols?: string }[]);
-  const rowIds = options.outputs.map(() => [] as number[]);
-  const reports: PostLinkImageReport[] = [];
-  const keepInput = !plan.modified && !options.outputsGiven && options.inputPath !== undefined;
-  if (keepInput) report({ severity: 'note', code: 'no-modifications', message: 'no modifications to the input LLVM IR have been made' });
-  let emptyModule: string | undefined;
-  const emptyModulePath = (): string => {
-    if (emptyModule === undefined) {
-      emptyModule = `${prefix}_empty.${options.textIR ? 'll' : 'bc'}`;
-      const empty = new Module(module.id, module.context);
-      empty.sourceFilename = module.sourceFilename;
-      empty.dataLayout = module.dataLayout;
-      empty.triple = module.triple;
-      write(emptyModule, encode(empty));
-    }
-    return emptyModule;
-  };
-
-  const queue: ProcessedImage[] = [];
-  const emit = (image: ProcessedImage, imageId: number): ImageRequirements => {
-    const names = imageFileNames(prefix, imageId, image.esimd, options.textIR ?? false);
-    const code = keepInput ? options.inputPath! : names.code;
-    if (!keepInput) write(code, encode(image.module));
-    const features = imageFeatures(image.module);
-    const table = aspectTableOf(image.module);
-    let requirements = computeImageRequirements(image.module, image.entryPoints, features, table);
-    let fixedTargetOverride: readonly number[] | undefined;
-    if (options.checkExternalFunctions) {
-      const check = checkExternalFunctions(image.module, image.entryPoints, features, table);
-      for (const w of check.warnings) report({ severity: 'warning', code: w.code, message: w.message });
-      if (check.fixedTargetImage) fixedTargetOverride = check.finalFixedTargets;
-      else {
-        const aspects = check.finalUsedAspects.filter((v) => v >= 0).map((value) => {
-          const name = requirements.aspects.find((a) => a.value === value)?.name ?? table.nameOf(value);
-          return name === undefined ? { value } : { value, name };
-        });
-        const merged = new Map(requirements.aspects.map((a) => [a.value, a]));
-        for (const a of aspects) if (!merged.has(a.value)) merged.set(a.value, a);
-        requirements = { ...requirements, aspects: [...merged.values()].sort((a, b) => a.value - b.value) };
-      }
-    }
-    let symbols: string | undefined;
-    if (withSymbols) {
-      symbols = names.symbols;
-      write(symbols, writeSymbolFile(image.entryPoints.map((fn) => fn.name)));
-    }
-    options.outputs.forEach((spec, i) => {
-      let codeCell = code;
-      if (spec.target !== undefined && config !== undefined) {
-        const why = targetIncompatibility(config, spec.target, { aspects: requirements.aspects, reqdSubGroupSize: requirements.reqdSubGroupSize, esimd: image.esimd });
-        if (why !== undefined) {
-          const reason = why.kind === 'aspect' ? `aspect '${why.aspect.name ?? why.aspect.value}'` : `sub-group size ${why.size}`;
-          report({ severity: 'note', code: 'incompatible-image', message: `image ${imageId} needs ${reason}, which target '${spec.target}' does not support` });
-          if ((options.incompatibleImages ?? 'drop') === 'drop') return;
-          codeCell = emptyModulePath();
-        }
-      }
-      const row: { code: string; properties?: string; symbols?: string } = { code: codeCell };
-      if (withProps) {
-        row.properties = names.properties(spec.target);
-        const registry = computeImageProperties(
-          {
-            module: image.module,
-            entryPoints: image.entryPoints,
-            esimd: image.esimd,
-            requirements,
-            ...(spec.target !== undefined ? { compileTarget: spec.target } : {}),
-            ...(image.extraSets !== undefined ? { extraSets: image.extraSets } : {}),
-            ...(fixedTargetOverride !== undefined ? { fixedTargetOverride } : {}),
-          },
-          { ...options, dropReqdWorkGroupSize: options.dropReqdWorkGroupSize ?? (options.mode ?? 'none') === 'none' },
-        );
-        write(row.properties, writePropertySetRegistry(registry));
-      }
-      if (symbols !== undefined) row.symbols = symbols;
-      rows[i]!.push(row);
-      rowIds[i]!.push(imageId);
-    });
-    reports.push({ id: imageId, code, entryPoints: image.entryPoints.map((fn) => fn.name), requirements });
-    return requirements;
-  };
-
-  if (options.deviceGlobals) {
-    const [conflict] = plan.deviceImageScopeConflicts();
-    if (conflict !== undefined) {
-      throw new PostLinkError(`device_global variable '${conflict}' with property "device_image_scope" is used in more than one device image.`, 'device-image-scope');
-    }
-  }
-  const shard = options.shard;
-  if (shard !== undefined && processor !== undefined) throw new PostLinkError('a sharded run cannot add images (device_if, requirement strategies)', 'shard-with-processor');
-  // Output ids: the split's, except that a dummy image takes the id after its image and moves
-  // the later ones up (so a sharded run, which needs the split's ids, cannot make dummies).
-  let outId = -1;
-  let lastSplitId = -1;
-  for (const image of plan.images(shard === undefined ? undefined : (id) => id % shard.count === shard.index)) {
-    const [main, ...extra] = processor?.process(image, { scope, report }) ?? [image];
-    if (shard !== undefined) outId = image.id;
-    else if (image.id !== lastSplitId) {
-      outId++;
-      lastSplitId = image.id;
-    }
-    if (main !== undefined) {
-      const requirements = emit(main, outId);
-      if (needsDummyImage(main, requirements)) {
-        if (shard !== undefined) throw new PostLinkError('a sharded run cannot add dummy images for virtual functions', 'shard-with-dummy');
-        emit(dummyImage(main), ++outId);
-      }
-    }
-    queue.push(...extra);
-    const wait = io.ready?.();
-    if (wait !== undefined) await wait;
-  }
-  // Images a processor adds (device_if add-on images) follow the split images.
-  let nextId = outId + 1;
-  for (const extra of queue) emit(extra, nextId++);
-
-  const tables = options.outputs.map((spec, i) => ({
-    spec,
-    table: createPostLinkTable(rows[i]!, { properties: withProps, symbols: withSymbols }),
-    rowIds: rowIds[i]!,
+  const tables = tablesOf(set, { properties: withProps, symbols: withSymbols }).map((t, i) => ({ spec: options.outputs[i]!, ...t }));
+  const images = set.produced.map((image) => ({
+    id: image.id,
+    code: keep ?? image.get(CODE_CELL) ?? '',
+    entryPoints: image.entryNames,
+    requirements: image.requirements!,
   }));
-  return { tables, images: reports, diagnostics };
+  return { tables, images, diagnostics };
+}
+
+function toPostLinkDiagnostic(d: Diagnostic): PostLinkDiagnostic {
+  return { severity: d.severity === 'error' || d.severity === 'warning' ? d.severity : 'note', code: d.code, message: d.message };
 }

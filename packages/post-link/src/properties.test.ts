@@ -3,7 +3,7 @@ import { decodeBitVector, decodeString, decodeUint32Array, decodeUint64Array, Pr
 import { describe, expect, it } from 'vitest';
 import { deviceLibExtension, deviceLibReqMask } from './devicelib.js';
 import { entryPoints } from '@syclkit/sycl-conventions';
-import { computeImageProperties, demangledStartsWithReserved } from './properties.js';
+import { computeImageProperties, demangledStartsWithReserved, withCompileTarget } from './properties.js';
 import { checkExternalFunctions, computeImageRequirements } from './requirements.js';
 import { splitModule } from './split.js';
 import { targetIncompatibility } from './target-filter.js';
@@ -66,6 +66,18 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     expect(decodeUint32Array(set.get('reqd_work_group_size')!)).toEqual([64]);
     expect(decodeUint64Array(set.get('reqd_work_group_size_uint64_t')!)).toEqual([64n]);
     expect(decodeString(set.get('compile_target')!)).toBe('intel_gpu_pvc');
+  });
+
+  it('gives a targeted output the untargeted registry with compile_target added (withCompileTarget)', () => {
+    const text = `
+define spir_kernel void @k() #0 !reqd_work_group_size !0 !sycl_used_aspects !1 { call void @__devicelib_assert_fail() ret void }
+declare void @__devicelib_assert_fail()
+attributes #0 = { "sycl-module-id"="a.cpp" "sycl-optlevel"="2" }
+!0 = !{i32 64}
+!1 = !{i32 6}
+`.replace('{ call void @__devicelib_assert_fail() ret void }', '{\n  call void @__devicelib_assert_fail()\n  ret void\n}');
+    const targeted = writePropertySetRegistry(propertiesOf(text, {}, 'intel_gpu_pvc'));
+    expect(writePropertySetRegistry(withCompileTarget(propertiesOf(text, {}), 'intel_gpu_pvc'))).toBe(targeted);
   });
 
   it('omits the legacy work-group size on request and both without a split', () => {

@@ -174,6 +174,20 @@ export function computeImageProperties(input: ImagePropertyInput, options: Prope
   return registry;
 }
 
+/**
+ * The properties of the same image for a `-o <target>,<table>` output: a copy of its untargeted
+ * registry with `compile_target` at the end of `SYCL/device requirements` (the only property that
+ * depends on the output), as `computeImageProperties` with `compileTarget` gives.
+ */
+export function withCompileTarget(registry: PropertySetRegistry, target: string): PropertySetRegistry {
+  const out = new PropertySetRegistry();
+  for (const [name, set] of registry) {
+    if (name === PropertySetName.DEVICE_REQUIREMENTS) out.addSet(name, [...set, [DeviceRequirementName.COMPILE_TARGET, stringValue(target)]]);
+    else out.addSet(name, set);
+  }
+  return out;
+}
+
 function packUint32(values: readonly number[]): Uint8Array {
   const out = new Uint8Array(values.length * 4);
   const view = new DataView(out.buffer);

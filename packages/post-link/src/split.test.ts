@@ -260,6 +260,38 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     expect(printModule(k1!.module)).toContain('!{ptr @k1, i32 17, i32 2, i32 1, i32 1}');
   });
 
+  it('keeps the execution modes and registered kernels of an image in input order, looking up only its own functions', () => {
+    const m = ir(`
+define spir_kernel void @k0() #0 {
+  call spir_func void @k2()
+  ret void
+}
+define spir_kernel void @k1() #0 { ret void }
+define spir_func void @k2() #0 { ret void }
+attributes #0 = { "sycl-module-id"="a.cpp" }
+!spirv.ExecutionMode = !{!0, !1, !2, !3, !4}
+!sycl_registered_kernels = !{!5}
+!0 = !{ptr @k2, i32 31, i32 1}
+!1 = !{ptr @k1, i32 17, i32 2, i32 1, i32 1}
+!2 = !{!"no function here", i32 7}
+!3 = !{ptr @k0, i32 17, i32 1, i32 1, i32 1}
+!4 = !{ptr @k2, i32 35, i32 3}
+!5 = !{!6, !7, !8, !9}
+!6 = !{!"n1", !"k1"}
+!7 = !{!"malformed"}
+!8 = !{!"n0", !"k0"}
+!9 = !{!"n2", !"k2"}
+`);
+    const images = new Map([...splitModule(m, { mode: 'kernel', emitOnlyKernelsAsEntryPoints: true })].map((i) => [i.entryPoints[0]!.name, printModule(i.module)]));
+    const k0 = images.get('k0')!;
+    expect(k0).toContain('!spirv.ExecutionMode = !{!0, !1, !2, !3}');
+    expect(k0).toMatch(/!0 = !\{ptr @k2, i32 31, i32 1\}\n!1 = !\{!"no function here", i32 7\}\n!2 = !\{ptr @k0, i32 17, i32 1, i32 1, i32 1\}\n!3 = !\{ptr @k2, i32 35, i32 3\}/);
+    expect(k0).toMatch(/!sycl_registered_kernels = !\{!4\}[\s\S]*!4 = !\{!5, !6, !7\}\n!5 = !\{!"malformed"\}\n!6 = !\{!"n0", !"k0"\}\n!7 = !\{!"n2", !"k2"\}/);
+    const k1 = images.get('k1')!;
+    expect(k1).toContain('!spirv.ExecutionMode = !{!0, !1}');
+    expect(k1).toMatch(/!2 = !\{!3, !4\}\n!3 = !\{!"n1", !"k1"\}\n!4 = !\{!"malformed"\}/);
+  });
+
   it('does not change the input module', () => {
     const m = ir(twoSources);
     const before = printModule(m);

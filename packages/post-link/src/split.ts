@@ -9,7 +9,7 @@ import { entryPoints, isEsimdFunction, isKernel, readAspectTable } from '@syclki
 import { groupEntryPoints, type EntryGroup, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { ImageFactory, type BuiltImage } from './image.js';
 import { canBeImported } from './properties.js';
-import { functionFeatures } from './sycl-metadata.js';
+import { functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
 
 export interface SplitOptions {
   /** `-split=`; default `none` (upstream's default without `-split`). */
@@ -35,6 +35,8 @@ export interface SplitOptions {
   readonly allowDeviceImageDependencies?: boolean;
   /** Extra control over the dependency graph (device_if: do not follow action pointers). */
   readonly graph?: DependencyGraphOptions;
+  /** The features of a function of the module (default: read from its metadata; see the `aspect-facts` analysis). */
+  readonly features?: (fn: IRFunction) => FunctionFeatures;
 }
 
 /** One device image. */
@@ -102,6 +104,7 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
     irOutputOnly: options.irOutputOnly ?? false,
     policy,
     ...(options.allowDeviceImageDependencies && policy === 'design' ? { unresolvedImports: unresolvedImportsOf(state().graph) } : {}),
+    ...(options.features === undefined ? {} : { features: options.features }),
   });
   const hasEntries = groups.length > 1 || groups[0]!.entries.length > 0;
   // The design takes only what the entry points reach into an image, also without a split:
@@ -121,13 +124,14 @@ export function planSplit(module: Module, options: SplitOptions = {}): SplitPlan
       const scoped = module.globals.filter((gv) => gv.attributes?.hasString('sycl-device-image-scope') && gv.attributes.hasString('sycl-device-global-size'));
       if (scoped.length === 0 || groups.length < 2) return [];
       const { graph } = state();
+      const scopedSet = new Set<GlobalValue>(scoped);
       const owner = new Map<GlobalValue, number>();
       const conflicts = new Set<string>();
       groups.forEach((group, index) => {
         for (const member of collectImageGlobals(graph, group.entries)) {
           if (member.vk !== 'function') continue;
           for (const dep of graph.dependencies(member)) {
-            if (!scoped.includes(dep as never)) continue;
+            if (!scopedSet.has(dep)) continue;
             const first = owner.get(dep);
             if (first === undefined) owner.set(dep, index);
             else if (first !== index) conflicts.add(dep.name);

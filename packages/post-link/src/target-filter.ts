@@ -29,11 +29,26 @@ export function knownTargetEntry(config: DeviceConfig, target: string): TargetCo
   }
 }
 
+/** What filtering needs of a target, looked up once per configuration and target (a split asks per image). */
+const targetFacts = new WeakMap<DeviceConfig, Map<string, { readonly entry: TargetConfigEntry; readonly aspects: ReadonlySet<string> } | null>>();
+
+function filterFacts(config: DeviceConfig, target: string): { readonly entry: TargetConfigEntry; readonly aspects: ReadonlySet<string> } | undefined {
+  let byTarget = targetFacts.get(config);
+  if (byTarget === undefined) targetFacts.set(config, (byTarget = new Map()));
+  let facts = byTarget.get(target);
+  if (facts === undefined) {
+    const entry = knownTargetEntry(config, target);
+    facts = entry === undefined ? null : { entry, aspects: new Set(entry.aspects) };
+    byTarget.set(target, facts);
+  }
+  return facts ?? undefined;
+}
+
 /** The first reason the image cannot run on the target, or undefined when it can (or the target is unknown). */
 export function targetIncompatibility(config: DeviceConfig, target: string, facts: ImageTargetFacts): Incompatibility | undefined {
-  const entry = knownTargetEntry(config, target);
-  if (entry === undefined) return undefined;
-  const names = new Set(entry.aspects);
+  const known = filterFacts(config, target);
+  if (known === undefined) return undefined;
+  const { entry, aspects: names } = known;
   for (const aspect of facts.aspects) {
     if (aspect.name === undefined || !names.has(aspect.name)) return { kind: 'aspect', aspect };
   }

@@ -34,3 +34,19 @@ describe('the device printf probe module', () => {
     }
   });
 });
+
+describe('the printf probe child', () => {
+  it('makes the primary context of device 0 current before it loads the probe module (a driver without a current context refuses the load)', async () => {
+    const { FakeCudaDriver } = await import('@syclkit/runtime');
+    const { printfProbe } = await import('./printf-probe.js');
+    for (const space of PROBE_SPACES) {
+      const driver = new FakeCudaDriver();
+      const result = printfProbe(space, { driver });
+      expect(result).toMatchObject({ space, threads: 4 });
+      const order = driver.calls.map((c) => c.call);
+      expect(order.indexOf('cuCtxSetCurrent')).toBeGreaterThanOrEqual(0);
+      expect(order.indexOf('cuCtxSetCurrent')).toBeLessThan(order.indexOf('cuModuleLoadDataEx'));
+      expect(order).toContain('cuLaunchKernel');
+    }
+  });
+});

@@ -6,7 +6,7 @@
  * first-launch kernel prints fewer lines than the emulation counted, the probe says whether the
  * driver prints at all, and whether the format's state space matters.
  */
-import { openCudaPlatform } from '@syclkit/runtime';
+import { openCudaPlatform, type CudaPlatformOptions } from '@syclkit/runtime';
 
 /** Threads of each probe launch (one block): the lines each must print. */
 export const PROBE_THREADS = 4;
@@ -73,11 +73,14 @@ export interface PrintfProbeResult {
 }
 
 /** Child process: loads the probe module with the driver and launches one probe kernel (the lines go to stdout at the synchronization). */
-export function printfProbe(space: string): PrintfProbeResult {
+export function printfProbe(space: string, options: CudaPlatformOptions = {}): PrintfProbeResult {
   if (space !== 'const' && space !== 'global') throw new Error(`printf-probe takes const or global, not ${space}`);
-  const cuda = openCudaPlatform();
+  const cuda = openCudaPlatform(options);
   const driver = cuda.driver;
   try {
+    // The probe loads its module itself, outside the runtime's back end, so it must make a context
+    // current first (run 3 on the H100: CUDA_ERROR_INVALID_CONTEXT without it).
+    driver.contextSetCurrent(driver.primaryContextRetain(driver.device(0)));
     const start = performance.now();
     const built = driver.moduleLoadData(Buffer.from(printfProbePtx()), 16 * 1024);
     const buildMs = performance.now() - start;

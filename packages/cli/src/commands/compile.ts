@@ -6,12 +6,14 @@ import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpe
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { passRegistry } from '../passes.js';
-import { DEFAULT_MIDDLE_PIPELINE, SPLIT_MODES, compileProgram, linkedPipeline, selectTargets, translationUnitPipelineText, uniquePrefix, type CompileResult, type DeviceCodeSplit } from '../driver/compile.js';
+import { DEFAULT_MIDDLE_PIPELINE, SPLIT_MODES, compilePipelineText, compileProgram, linkedPipeline, selectTargets, translationUnitPipelineText, uniquePrefix, type CompileResult, type DeviceCodeSplit } from '../driver/compile.js';
+import { imageSetKind } from '@syclkit/post-link';
 import { DiagnosticLog, knownDriverCodes } from '../driver/diagnostics.js';
 import { diagnosticsJSON, splitDiagnosticFlags } from '../driver/cli-common.js';
 import { loadPassModules } from '../driver/load-pass.js';
 import { DEFAULT_DEVICE_OBJ, DEVICE_OBJ_KINDS, defaultDeviceObj } from '../driver/device-code.js';
 import { createProgress } from '../driver/progress.js';
+import { MAX_JOBS, SHARE_MIN_FUNCTIONS, jobsOf } from '../driver/jobs.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 import { compileToFatObjects, compileUnits, deviceLinkFromCompile } from './link.js';
 import { extractBackendArgs } from '../driver/gpu-aot.js';
@@ -25,9 +27,11 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'emit-wrapper-ir', kind: 'value', valueName: '<file.ll>', help: "Also write the module clang-offload-wrapper would emit for the binary" },
   { name: 'save-temps', kind: 'value', valueName: '<dir>', help: 'Keep the linked IR, post-link tables, images and property files in <dir>' },
   { name: 'passes', kind: 'value', joinedOnly: true, valueName: '<pipeline>', help: `Replace the middle of the pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; '' for none)` },
+  { name: 'offload-passes', kind: 'value', joinedOnly: true, valueName: '<pipeline>', help: "Replace the image-set pipeline each set of targets runs (default: the offload pipeline for these flags; e.g. 'device-if,my-split,offload-images')" },
   { name: 'load-pass', kind: 'value', repeatable: true, valueName: '<module.js>', help: 'Load a JS module exporting definePass(...) entries; their names work in -passes (repeatable)' },
   { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
+  { name: 'j', kind: 'value', valueName: '<n>', help: `Threads for the images (default: the cores available, at most ${MAX_JOBS}, for programs of ${SHARE_MIN_FUNCTIONS} functions or more); the output is the same with any number` },
   { name: 'fsycl-device-obj', kind: 'value', joinedOnly: true, valueName: 'spirv|llvmir', help: `What the images of spir64 and Intel targets are: SPIR-V translated by llvm-spirv (spirv), or the device IR (llvmir); default $SYCLKIT_DEVICE_OBJ, else ${DEFAULT_DEVICE_OBJ} (as DPC++; SPIR-V needs llvm-spirv and its llvm-as: Debian llvm-spirv-15 llvm-15)` },
   { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step per target, overriding -fsycl-device-obj: ir (keep the device IR), llvm-spirv, or gpu (PTX / AMDGPU code objects through LLVM 16: the default for NVIDIA and AMD targets when llc-16 and ld.lld-16 are installed; llc names it too); bare: every AOT target (repeatable)' },
   { name: 'Xsycl-target-backend', kind: 'value', repeatable: true, valueName: '[=<target>] "<args>"', help: "Arguments for a target's back end (every target's without =<target>): --offload-arch=sm_70 / gfx90a, llc options, -Wl,<lld options>" },
@@ -60,10 +64,13 @@ emits it) into a fat binary with one bundle per target:
   link                    the units, as llvm-link
   the linked program      the middle pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; -passes replaces it), then
                           sycl-propagate-aspects-usage<no-validate> (every aspect saved)
-  each target             post-link: device_if calls decided for a device target, or made into
-                          add-on image pairs for JIT; split with the design's requirement rule;
-                          images a target cannot run kept as empty rows; then the AOT step; all
-                          bundles wrapped into one container
+  each set of targets     the offload pipeline (passes over an image set, --print-pipeline shows
+                          it): device_if calls decided for a device target, or made into add-on
+                          image pairs for JIT; split with the design's requirement rule; per image,
+                          requirements, images a target cannot run kept as empty rows, properties,
+                          the AOT step, and wrapping into one container. Targets share one set
+                          (one split, each image printed once) unless device_if changes the
+                          program for a device target
 
 Separate compilation: 'compile -c' writes a fat object; fat objects and static libraries of
 them are inputs too (their device IR; from a library only the members the program needs), and
@@ -190,6 +197,7 @@ export const command: Command = {
     }
     const config = configFromFile(valueOf(args, CONFIG_FILE_OPTION.name), io);
     const split = splitMode(args);
+    const threads = jobsOf(args);
     const bundling = choiceOf(args, 'bundling', ['design', 'upstream'] as const) ?? 'design';
     let registry = passRegistry();
     const loadPaths = args.values.get('load-pass') ?? [];
@@ -208,10 +216,19 @@ export const command: Command = {
       const units = args.positionals.length > 0 ? args.positionals : ['<input>'];
       const perUnit = units.map((file) => ({ file, pipeline: registry.print(registry.parse(translationUnitPipelineText(uniquePrefix(file), fixedNames))) }));
       const linked = registry.print(linkedPipeline(registry, middle, fixedNames));
-      if (json) io.stdout.write(`${JSON.stringify({ translationUnits: perUnit, linked }, null, 2)}\n`);
+      const offloadText = compilePipelineText({
+        split,
+        bundling,
+        allowDeviceImageDependencies: args.flags.has('fsycl-allow-device-image-dependencies'),
+        deviceLibrary: args.flags.has('device-library'),
+        ...(valueOf(args, 'save-temps') === undefined ? {} : { saveTemps: valueOf(args, 'save-temps')! }),
+      });
+      const offload = registry.print(registry.parse(valueOf(args, 'offload-passes') ?? offloadText, { unit: imageSetKind, source: '-offload-passes' }), { unit: imageSetKind });
+      if (json) io.stdout.write(`${JSON.stringify({ translationUnits: perUnit, linked, offload }, null, 2)}\n`);
       else {
         for (const { file, pipeline } of perUnit) io.stdout.write(`# translation unit ${file}\n${pipeline}\n`);
         io.stdout.write(`# linked program\n${linked}\n`);
+        io.stdout.write(`# each set of targets (image set)\n${offload}\n`);
       }
       return 0;
     }
@@ -241,6 +258,7 @@ export const command: Command = {
         config,
         bundling,
         middle,
+        ...(valueOf(args, 'offload-passes') === undefined ? {} : { offload: valueOf(args, 'offload-passes')! }),
         registry,
         output,
         aot: aotMap(args.values.get('aot') ?? []),
@@ -249,6 +267,9 @@ export const command: Command = {
         ...(saveTemps === undefined ? {} : { saveTemps }),
         ...(wrapperIR === undefined ? {} : { wrapperIR }),
         explainInfo: !args.flags.has('no-explain-info'),
+        ...threads,
+        ...(valueOf(args, CONFIG_FILE_OPTION.name) === undefined ? {} : { configFile: valueOf(args, CONFIG_FILE_OPTION.name)! }),
+        loadPass: loadPaths,
         allowDeviceImageDependencies: args.flags.has('fsycl-allow-device-image-dependencies'),
         deviceLibrary: args.flags.has('device-library'),
         policy,
@@ -265,6 +286,8 @@ export const command: Command = {
     if (!result.ok) return 1;
     if (!json && args.flags.has('v') && result.report !== undefined) {
       io.stdout.write(formatImageSummary(result.report, (value) => builtinAspectTable.nameOf(value) ?? `aspect ${value}`));
+      const threads = result.imagesByThread ?? [];
+      if (threads.length > 1) io.stdout.write(`images built by ${threads.length} threads: ${threads.join(', ')}\n`);
     }
     return 0;
   },

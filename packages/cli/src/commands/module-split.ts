@@ -1,18 +1,12 @@
-import { FileTable, writeFileTable, writePropertySetRegistry, writeSymbolFile } from '@syclkit/formats';
-import {
-  computeImageProperties,
-  computeImageRequirements,
-  planSplit,
-  printBytes,
-  type SplitMode,
-} from '@syclkit/post-link';
+import { writeFileTable, type FileTable } from '@syclkit/formats';
+import { BITCODE_ENCODER, FILE_SINK, ImageSet, imageSetKind, postLinkRegistry, tablesOf, type SplitMode } from '@syclkit/post-link';
 import type { Module } from '@syclkit/ir';
-import { rmSync } from 'node:fs';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec } from '../args.js';
-import type { Command } from '../command.js';
+import { CliError, type Command } from '../command.js';
 import type { CliIO } from '../io.js';
 import { runLlvmTool } from '../llvm-tools.js';
-import { readInputModule, writeOutputFile } from './post-link.js';
+import { readInputModule } from './post-link.js';
+import { RunOutputs } from '../driver/run-outputs.js';
 
 const OPTIONS: readonly OptionSpec[] = [
   { name: 'o', kind: 'value', valueName: '<prefix>', help: "Output prefix (default 'output'): <prefix>_<n>.{ll,bc,sym,prop} and <prefix>.table" },
@@ -43,45 +37,35 @@ export interface SplitImagesOptions {
   readonly allowDeviceImageDependencies?: boolean;
 }
 
+/** The image-set pipeline sycl-module-split (and llvm-split) is, for these options. */
+export function moduleSplitPipelineText(options: Pick<SplitImagesOptions, 'mode' | 'text' | 'properties' | 'allowDeviceImageDependencies'>): string {
+  const split = `split<${options.mode}${options.allowDeviceImageDependencies === true ? ';dynamic-linking' : ''}>`;
+  const write = `write-image-files<symbols;layout=module-split${options.properties ? '' : ';no-properties'}>`;
+  const perImage = options.properties
+    ? ['image-requirements', 'image-properties<no-legacy-reqd-work-group-size>', `emit-ir<${options.text ? 'text' : 'bitcode'}>`, write]
+    : [`emit-ir<${options.text ? 'text' : 'bitcode'}>`, write];
+  return `${split},image(${perImage.join(',')})`;
+}
+
 /**
  * Splits `module` and writes each image, its symbols (followed by one more newline, as both
- * upstream tools write them) and, if asked, its properties, then the table. On failure every file
- * written so far is removed.
+ * upstream tools write them) and, if asked, its properties, then the table: the passes of
+ * `moduleSplitPipelineText` over an image set. On failure every file written so far is removed.
  */
 export function writeSplitImages(module: Module, options: SplitImagesOptions): void {
-  const { mode, prefix, text } = options;
-  const written: string[] = [];
-  const write = (path: string, data: string | Uint8Array): void => {
-    writeOutputFile(path, data);
-    written.push(path);
-  };
-  const rows: string[][] = [];
+  const { prefix } = options;
+  const table = `${prefix}.table`;
+  const outputs = new RunOutputs([table]);
+  const set = new ImageSet(module, { outputs: [{ name: table }] });
+  set.set(FILE_SINK, { prefix, writeFile: (path, data) => outputs.write(path, data) });
+  set.set(BITCODE_ENCODER, (ir) => new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], ir, 'writing bitcode (use -S for text)')));
   try {
-    for (const image of planSplit(module, { mode, allowDeviceImageDependencies: options.allowDeviceImageDependencies ?? false }).images()) {
-      const n = rows.length;
-      const ir = printBytes(image.module);
-      const code = `${prefix}_${n}.${text ? 'll' : 'bc'}`;
-      write(code, text ? ir : new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], ir, 'writing bitcode (use -S for text)')));
-      const row = [code];
-      if (options.properties) {
-        const properties = `${prefix}_${n}.prop`;
-        const requirements = computeImageRequirements(image.module, image.entryPoints);
-        const registry = computeImageProperties(
-          { module: image.module, entryPoints: image.entryPoints, esimd: image.esimd, requirements },
-          { legacyReqdWorkGroupSize: false, dropReqdWorkGroupSize: mode === 'none' },
-        );
-        write(properties, writePropertySetRegistry(registry));
-        row.push(properties);
-      }
-      const symbols = `${prefix}_${n}.sym`;
-      write(symbols, writeSymbolFile(image.entryPoints.map((fn) => fn.name)) + '\n');
-      row.push(symbols);
-      rows.push(row);
-    }
-    const columns = options.properties ? ['Code', 'Properties', 'Symbols'] : ['Code', 'Symbols'];
-    writeOutputFile(`${prefix}.table`, writeFileTable(FileTable.create(columns, rows)));
+    const result = postLinkRegistry().build<ImageSet>(moduleSplitPipelineText(options), { unit: imageSetKind, source: 'module-split' }).run(set);
+    if (result.stopped) throw new CliError(result.diagnostics.find((d) => d.fatal)?.message ?? 'the split failed');
+    const rows: FileTable = tablesOf(set, { properties: options.properties, symbols: true })[0]!.table;
+    outputs.commit(table, writeFileTable(rows));
   } catch (error) {
-    for (const path of written) rmSync(path, { force: true });
+    outputs.discard();
     throw error;
   }
 }

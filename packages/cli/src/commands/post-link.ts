@@ -1,25 +1,29 @@
 import { DeviceConfig, loadDeviceConfigFile } from '@syclkit/device-config';
 import { formatDiagnostic } from '@syclkit/pass-manager';
 import { FileTable, writeFileTable } from '@syclkit/formats';
-import type { Module } from '@syclkit/ir';
+import { parseModule, type Module } from '@syclkit/ir';
 import {
   parseOutputSpec,
   PostLinkError,
   runPostLink,
-  hasConditionalCalls,
+  ImageSet,
+  imageSetKind,
+  outputPrefix,
+  postLinkPipelineText,
+  postLinkRegistry,
   type PostLinkOptions,
   type PostLinkResult,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
 import { isEsimdFunction } from '@syclkit/sycl-conventions';
-import { rmSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { rmSync } from 'node:fs';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import { CliError, type Command } from '../command.js';
 import { writeFileAtomic, type CliIO } from '../io.js';
-import { readModule } from '../read-module.js';
+import { readIRText, readModule } from '../read-module.js';
+import { MAX_JOBS, SHARE_MIN_FUNCTIONS, jobCount, jobsOf, shareable } from '../driver/jobs.js';
+import { RunOutputs } from '../driver/run-outputs.js';
 import { runLlvmTool } from '../llvm-tools.js';
 
 const OPTIONS: readonly OptionSpec[] = [
@@ -55,6 +59,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'aot-target', kind: 'value', joinedOnly: true, valueName: '<target>', help: 'syclkit: decide device_if conditions for this AOT target before splitting' },
   { name: 'device-if', kind: 'value', joinedOnly: true, valueName: 'add-on-images|off', help: 'syclkit: non-AOT device_if handling (default: add-on-images when the module has conditional calls)' },
   { name: 'legacy-reqd-work-group-size', help: 'syclkit: also write the uint32 reqd_work_group_size (default on; =false to omit)' },
+  { name: 'j', kind: 'value', valueName: '<n>', help: `syclkit: threads for the images (default: the cores available, at most ${MAX_JOBS}, for modules of ${SHARE_MIN_FUNCTIONS} functions or more); the same files with any number` },
   { name: 'help', aliases: ['h', '-help'], help: 'Show this help' },
 ];
 
@@ -197,16 +202,20 @@ function prepare(argv: readonly string[], io: CliIO): Prepared | 'help' {
   return { options, input, args };
 }
 
-/** Runs the tool (or one shard of it) over a parsed module with the background writer. */
-async function execute(module: Module, options: PostLinkOptions, io: CliIO, written?: string[]): Promise<PostLinkResult> {
+/**
+ * Runs the tool (or one shard of it) over a parsed module. Images, symbols and properties are
+ * written directly (see RunOutputs); the tables, and the one file of -ir-output-only, are written
+ * last and atomically by the caller: they are the commit point.
+ */
+async function execute(module: Module, options: PostLinkOptions, io: CliIO, outputs: RunOutputs): Promise<PostLinkResult> {
   const stdoutSink = (data: string | Uint8Array): void => void io.stdout.write(data);
   try {
     // Synchronous writes: thousands of small files go faster than through the thread pool.
     return await runPostLink(module, options, {
       writeFile: (path, data) => {
         if (path === '-') return stdoutSink(typeof data === 'string' ? Buffer.from(data, 'latin1') : data);
-        written?.push(path);
-        writeOutputFile(path, data);
+        if (options.irOutputOnly) return writeOutputFile(path, data);
+        outputs.write(path, data);
       },
       removeFile: (path) => rmSync(path, { force: true }),
       encodeBitcode: (ir) => new Uint8Array(runLlvmTool('llvm-as', ['-o', '-', '-'], ir, 'writing bitcode (use -S for text)')),
@@ -218,70 +227,54 @@ async function execute(module: Module, options: PostLinkOptions, io: CliIO, writ
 }
 
 /**
- * How many shards a run uses: `SYCLKIT_POST_LINK_THREADS` (default 1, no sharding). Each shard is
- * a worker thread that parses the input itself and writes the images whose id it owns; the main
- * thread merges the tables. Worth it only with idle cores: every shard parses the whole input.
+ * Threads for the images: `-j <n>`, or `SYCLKIT_POST_LINK_THREADS=<n>` (either shares the images
+ * of any program that allows it); by default the cores available, for programs big enough to pay
+ * for each worker's parse of the input.
  */
-function shardCount(options: PostLinkOptions, inputBytes: number): number {
-  const env = Number(process.env['SYCLKIT_POST_LINK_THREADS']);
-  // Off by default: on a loaded machine the shards' second parse costs more than they save.
-  const wanted = Number.isInteger(env) && env > 0 ? Math.min(env, availableParallelism() * 2, 16) : 1;
-  void inputBytes;
-  if (wanted <= 1 || options.irOutputOnly || options.mode === 'none' || !options.outputsGiven) return 1;
-  if (options.requirementStrategy === 'spec-constants' || typeof options.deviceIf === 'object') return 1;
-  return wanted;
+function threadsOf(args: ParsedArgs): { jobs: number; shareMinFunctions?: number } {
+  const env = process.env['SYCLKIT_POST_LINK_THREADS'];
+  if (valueOf(args, 'j') === undefined && env !== undefined && /^[1-9]\d*$/.test(env)) return { jobs: jobCount(Number(env)), shareMinFunctions: 0 };
+  return jobsOf(args);
 }
 
-interface ShardRequest {
-  readonly argv: readonly string[];
-  readonly stdin?: Uint8Array;
-  readonly shard: { readonly index: number; readonly count: number };
+/**
+ * Runs whose images can be shared among threads, as far as the options go (`shareable` looks at
+ * the module): not -split-esimd, whose two halves of a split image share one id.
+ */
+function canShare(options: PostLinkOptions): boolean {
+  return options.outputsGiven === true && !options.irOutputOnly && !options.splitEsimd && options.requirementStrategy !== 'spec-constants';
 }
 
-type ShardReply =
-  | { readonly ok: true; readonly rows: readonly (readonly (readonly string[])[])[]; readonly rowIds: readonly (readonly number[])[]; readonly diagnostics: PostLinkResult['diagnostics']; readonly written: readonly string[] }
-  | { readonly ok: false; readonly message: string; readonly written: readonly string[] };
-
-/** A shard running in a worker thread; resolves with its rows, rejects with its error. */
-function startShard(request: ShardRequest): { result: Promise<ShardReply>; worker: Worker } {
-  const worker = new Worker(new URL(import.meta.url), { workerData: { syclkitPostLinkShard: request } });
-  const result = new Promise<ShardReply>((resolve, reject) => {
-    worker.once('message', (reply: ShardReply) => resolve(reply));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`post-link shard ${request.shard.index} exited with code ${code}`)));
+/** The run over several threads (image-workers.ts): the same files and tables as one thread. */
+async function executeShared(module: Module, text: string, options: PostLinkOptions, jobs: number, outputs: RunOutputs, configFile: string | undefined): Promise<PostLinkResult> {
+  const pipeline = postLinkRegistry().build<ImageSet>(postLinkPipelineText(options), { unit: imageSetKind, source: 'post-link' });
+  outputs.begin();
+  const { runSharedSet } = await import('../driver/image-workers.js');
+  const shared = await runSharedSet({
+    program: module,
+    text: new Uint8Array(Buffer.from(text, 'latin1')),
+    job: {
+      filename: module.id,
+      pointers: 'preserve-typed',
+      pipeline: pipeline.text,
+      outputs: options.outputs.map((o) => ({ name: o.path, ...(o.target === undefined ? {} : { target: o.target }) })),
+      ...(configFile === undefined ? {} : { configFile }),
+      loadPass: [],
+      files: { prefix: outputPrefix(options.outputs[0]!.path, options.outDir), tables: [], bitcode: !options.textIR },
+    },
+    pipeline,
+    config: options.deviceConfig ?? DeviceConfig.builtin(),
+    jobs,
   });
-  return { result, worker };
-}
-
-/** Worker side: prepare, parse, run the owned shard, report back. */
-async function runShard(request: ShardRequest): Promise<ShardReply> {
-  const written: string[] = [];
-  try {
-    const io: CliIO = {
-      stdout: { write: () => true },
-      stderr: { write: () => true },
-      readStdin: async () => Buffer.from(request.stdin ?? new Uint8Array()),
-      stdoutIsTTY: false,
-    };
-    const prepared = prepare(request.argv, io);
-    if (prepared === 'help') throw new Error('no shard for --help');
-    const module = await readInputModule(prepared.input, io, () => undefined);
-    const result = await execute(module, { ...prepared.options, shard: request.shard }, io, written);
-    return {
-      ok: true,
-      rows: result.tables.map((t) => t.table.rows),
-      rowIds: result.tables.map((t) => t.rowIds),
-      diagnostics: result.diagnostics,
-      written,
-    };
-  } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error), written };
+  for (const path of shared.written) outputs.record(path);
+  const diagnostics = shared.result.diagnostics.map((d) => ({ severity: d.severity === 'error' || d.severity === 'warning' ? d.severity : ('note' as const), code: d.code, message: d.message }));
+  if (shared.result.stopped) {
+    const fatal = shared.result.diagnostics.find((d) => d.fatal) ?? shared.result.diagnostics.at(-1);
+    throw new CliError(fatal?.message ?? 'post-link failed');
   }
-}
-
-if (!isMainThread && (workerData as { syclkitPostLinkShard?: ShardRequest } | null)?.syclkitPostLinkShard !== undefined) {
-  const request = (workerData as { syclkitPostLinkShard: ShardRequest }).syclkitPostLinkShard;
-  void runShard(request).then((reply) => parentPort!.postMessage(reply));
+  const columns = ['Code', ...(options.properties === false ? [] : ['Properties']), ...(options.symbols ? ['Symbols'] : [])];
+  const tables = shared.rows.map((t, i) => ({ spec: options.outputs[i]!, table: FileTable.create(columns, t.rows), rowIds: t.ids }));
+  return { tables, images: [], diagnostics };
 }
 
 export const command: Command = {
@@ -294,62 +287,26 @@ export const command: Command = {
       return 0;
     }
     const { options, input, args } = prepared;
-    const stdin = input === '-' ? await io.readStdin() : undefined;
-    const inputIO: CliIO = stdin === undefined ? io : { ...io, readStdin: async () => stdin };
-    const bytes = stdin?.length ?? (input === '-' ? 0 : statSync(input, { throwIfNoEntry: false })?.size ?? 0);
-    // Shards start first so that their parsing overlaps with ours.
-    const count = shardCount(options, bytes);
-    const shards = Array.from({ length: count - 1 }, (_, i) => startShard({ argv, ...(stdin !== undefined ? { stdin } : {}), shard: { index: i + 1, count } }));
-    const stopShards = async (): Promise<ShardReply[]> => {
-      const replies = await Promise.allSettled(shards.map((s) => s.result));
-      return replies.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-    };
-    const written: string[] = [];
+    const { jobs, shareMinFunctions } = threadsOf(args);
+    const outputs = new RunOutputs(options.irOutputOnly ? [] : options.outputs.map((o) => o.path));
     let result: PostLinkResult;
-    let replies: ShardReply[] = [];
     try {
-      const module = await readInputModule(input, inputIO, (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`));
+      // The text stays for worker threads, which parse it too.
+      const text = await readIRText(input, io);
+      const module = parseModule(text, { filename: input === '-' ? '<stdin>' : input, pointers: 'preserve-typed', onWarning: (message) => io.stderr.write(`syclkit post-link: warning: ${message}\n`) });
       checkUnsupported(args, module);
-      // device_if add-on images are numbered after all split images, and dummy images of virtual
-      // functions move later ids up: both need one process.
-      const sharded = count > 1 && !hasConditionalCalls(module) && !module.functions.some((fn) => fn.attributes.fn.hasString('indirectly-callable'));
-      if (count > 1 && !sharded) for (const s of shards) await s.worker.terminate();
-      result = await execute(module, sharded ? { ...options, shard: { index: 0, count } } : options, io, written);
-      if (sharded) {
-        replies = await stopShards();
-        if (replies.length !== shards.length) throw new CliError('a post-link shard stopped without reporting');
-        const failed = replies.find((r) => !r.ok);
-        if (failed !== undefined && !failed.ok) throw new CliError(failed.message);
-        result = mergeShards(result, replies);
-      }
+      const share = jobs > 1 && canShare(options) && shareable(module, shareMinFunctions);
+      result = share ? await executeShared(module, text, options, jobs, outputs, valueOf(args, 'device-config-file')) : await execute(module, options, io, outputs);
     } catch (error) {
-      replies = replies.length > 0 ? replies : await stopShards();
-      for (const path of [...written, ...replies.flatMap((r) => r.written)]) rmSync(path, { force: true });
+      outputs.discard();
       throw error;
     }
     for (const d of result.diagnostics) {
       if (d.severity === 'note' && d.code === 'incompatible-image') continue;
       io.stderr.write(d.code === 'no-modifications' ? `sycl-post-link NOTE: ${d.message}\n` : `syclkit post-link: ${d.severity}: ${d.message}\n`);
     }
-    for (const { spec, table } of result.tables) writeOutputFile(spec.path, writeFileTable(table));
+    // The commit point: the tables, last, each written atomically.
+    for (const { spec, table } of result.tables) outputs.commit(spec.path, writeFileTable(table));
     return 0;
   },
 };
-
-/** Tables of all shards, rows in image-id order; diagnostics of shard 0 first, then the others'. */
-function mergeShards(own: PostLinkResult, replies: readonly ShardReply[]): PostLinkResult {
-  const tables = own.tables.map((t, i) => {
-    const rows: { id: number; row: readonly string[] }[] = t.table.rows.map((row, r) => ({ id: t.rowIds[r]!, row }));
-    for (const reply of replies) if (reply.ok) reply.rows[i]!.forEach((row, r) => rows.push({ id: reply.rowIds[i]![r]!, row }));
-    rows.sort((a, b) => a.id - b.id);
-    return { spec: t.spec, table: FileTable.create(t.table.columns, rows.map((r) => r.row)), rowIds: rows.map((r) => r.id) };
-  });
-  const seen = new Set<string>();
-  const diagnostics = [...own.diagnostics, ...replies.flatMap((r) => (r.ok ? r.diagnostics : []))].filter((d) => {
-    const key = `${d.severity}|${d.code}|${d.message}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return { tables, images: own.images, diagnostics };
-}

@@ -28,32 +28,22 @@
  * `-allow-device-image-dependencies -emit-exported-symbols -emit-imported-symbols`.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
+import { conditionalCallerForm } from '@syclkit/device-if';
 import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
-import { readFileTable, readPropertySetRegistry, readSymbolFile, readWrapperBatchTable, writeFileTable, writePropertySetRegistry } from '@syclkit/formats';
+import { FileTable, writeFileTable } from '@syclkit/formats';
+import { ContainerReader, ContainerWriter, aotCompilerFor, emitWrapperIR, inspectContainer, readContainerFile, type AotCompiler, type InspectReport, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
+import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode, RunResult } from '@syclkit/pass-manager';
+import { AOT_COMPILERS, AOT_JOBS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText } from '@syclkit/passes';
 import {
-  ADD_ON_IMAGE_SET,
-  ContainerReader,
-  ContainerWriter,
-  emitWrapperIR,
-  inspectContainer,
-  packTables,
-  aotCompilerFor,
-  readContainerFile,
-  type AotCompiler,
-  type InspectReport,
-  type SpirvTranslatorOptions,
-} from '@syclkit/offload-wrapper';
-import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode } from '@syclkit/pass-manager';
-import {
-  PostLinkError,
+  FILE_SINK,
+  ImageSet,
   canBeImported,
+  imageSetKind,
   resolveDeviceIfForTarget,
-  runPostLink,
-  type PostLinkOptions,
+  tablesOf,
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
@@ -63,9 +53,12 @@ import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
-import { defaultJobs, deviceCodeCompilers, type DeviceObj } from './device-code.js';
+import { RunOutputs } from './run-outputs.js';
+import { computeProgramFacts, explainSource, type ProgramFacts } from './facts.js';
+import { runSharedSet } from './image-workers.js';
+import { shareable } from './jobs.js';
+import { backendFor, defaultJobs, deviceCodeCompilers, type DeviceObj } from './device-code.js';
 import { GPU_BACKEND_NAMES, backendArgsOf, gpuCompilerFor, gpuDeviceOf, isGpuTarget, missingGpuTools } from './gpu-aot.js';
-import { EXPLAIN_PROPERTY, EXPLAIN_SET, computeProgramFacts, encodeFacts, restrictFacts, type ProgramFacts } from './facts.js';
 
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
 export const SPLIT_MODES = { per_kernel: 'kernel', per_source: 'source', off: 'none', auto: 'auto' } as const satisfies Record<string, SplitMode>;
@@ -94,6 +87,19 @@ export interface CompileOptions {
   readonly bundling?: RequirementPolicy;
   /** Pipeline text for the middle (default {@link DEFAULT_MIDDLE_PIPELINE}; '' for none). */
   readonly middle?: string;
+  /** The image-set pipeline for each set of targets (default: {@link compilePipelineText} of these options). */
+  readonly offload?: string;
+  /**
+   * Threads for the images (`-j`; default 1 here, the CLI's default is the cores available): a big
+   * enough program's images are shared among worker threads, with the same output as one thread.
+   */
+  readonly jobs?: number;
+  /** Programs with fewer functions keep one thread (default: image-workers' SHARE_MIN_FUNCTIONS; 0 with an explicit `-j`). */
+  readonly shareMinFunctions?: number;
+  /** The device configuration file `config` came from (worker threads read it again; without it a custom `config` keeps one thread). */
+  readonly configFile?: string;
+  /** `--load-pass` modules (worker threads load them again for the pipeline). */
+  readonly loadPass?: readonly string[];
   /** The pass registry (default: syclkit's, plus what `--load-pass` added). */
   readonly registry?: PassRegistry;
   /** Where the container goes; undefined keeps it in memory only (`result.container`). */
@@ -111,8 +117,8 @@ export interface CompileOptions {
   readonly deviceObj?: DeviceObj;
   /** The SPIR-V step's options (tools, translator options, `validate`, a native compiler such as ocloc). */
   readonly spirv?: SpirvTranslatorOptions;
-  /** Images translated at once (default: one per core). */
-  readonly jobs?: number;
+  /** AOT translations (llvm-spirv, llc) running at once per thread (default: one per core). */
+  readonly aotJobs?: number;
   /**
    * Device code dynamic linking (`-fsycl-allow-device-image-dependencies`): SYCL_EXTERNAL
    * definitions are exported from their images, calls to SYCL_EXTERNAL functions — defined by
@@ -147,10 +153,12 @@ export interface CompileResult {
   /** Targets compiled, in `-fsycl-targets` order, and AOT targets left out by `-fsycl-fixed-targets`. */
   readonly targets: readonly string[];
   readonly skippedTargets: readonly string[];
-  /** The pipelines that ran, canonical text. */
-  readonly pipelines: { readonly translationUnit: string; readonly linked: string };
+  /** The pipelines that ran, canonical text (`offload`: the image-set pipeline of each set of targets). */
+  readonly pipelines: { readonly translationUnit: string; readonly linked: string; readonly offload?: string };
   /** Kernels of the program (entry points of the images). */
   readonly kernels: readonly string[];
+  /** With `-j`: how many images each thread built (the main thread first); empty when one thread did all. */
+  readonly imagesByThread?: readonly number[];
   /** With dynamic linking: the SYCL_EXTERNAL functions the program exports, and the functions it imports (no unit defines them). */
   readonly exports: readonly string[];
   readonly imports: readonly string[];
@@ -261,11 +269,6 @@ export function makeDirectory(path: string, option = '--save-temps'): void {
     }
   }
   if (!statSync(absolute).isDirectory()) throw new CliError(`${option}: '${path}' is not a directory`);
-}
-
-/** Writes an intermediate file atomically (a reader of --save-temps never sees half a file); latin1 like IR text. */
-function writeIntermediate(path: string, data: string | Uint8Array): void {
-  writeFileAtomic(path, data, { encoding: 'latin1' });
 }
 
 /** Drops repeated `!sycl_aspects` entries (linking appends every unit's table; nodes are uniqued). */
@@ -407,30 +410,53 @@ export function programForTarget(linked: Module, target: ResolvedTarget, config:
 }
 
 /**
- * Adds the explanation facts of each image's kernels to its property file (`syclkit/explain`),
- * after post-link wrote the table: every row with entry points (add-on images have none).
+ * The targets that can share one image set: every target sees the same program unless device_if
+ * resolution changes it for a device target (a conditional caller or conditionally used aspects
+ * left in the program). Then generic targets share one set and each device target gets its own,
+ * as one post-link run per target would.
  */
-function addExplainFacts(tablePath: string, facts: ProgramFacts): void {
-  const rows = readWrapperBatchTable(readFileTable(readFileSync(tablePath), { fileName: tablePath }));
-  for (const row of rows) {
-    if (row.properties === '' || row.symbols === '') continue;
-    const entries = readSymbolFile(readFileSync(row.symbols), { fileName: row.symbols });
-    if (entries.length === 0) continue;
-    const registry = readPropertySetRegistry(readFileSync(row.properties), { fileName: row.properties });
-    if (registry.getSet(ADD_ON_IMAGE_SET) !== undefined) continue; // a device_if add-on image: no kernels
-    registry.add(EXPLAIN_SET, EXPLAIN_PROPERTY, encodeFacts(restrictFacts(facts, entries)));
-    writeIntermediate(row.properties, writePropertySetRegistry(registry));
-  }
+export function targetSets(
+  linked: Module,
+  targets: readonly ResolvedTarget[],
+  decidesDeviceIf: (target: ResolvedTarget) => boolean = (t) => t.kind !== 'generic',
+): ResolvedTarget[][] {
+  const resolutionChangesProgram = linked.functions.some((fn) => conditionalCallerForm(fn) !== undefined) || linked.functions.some((fn) => hasAttachment(linked, fn, 'sycl_conditionally_used_aspects'));
+  if (!resolutionChangesProgram) return targets.length === 0 ? [] : [[...targets]];
+  const generic = targets.filter((t) => !decidesDeviceIf(t));
+  const sets: ResolvedTarget[][] = generic.length === 0 ? [] : [generic];
+  for (const t of targets) if (decidesDeviceIf(t)) sets.push([t]);
+  // Keep -fsycl-targets order between sets (a set goes where its first target is).
+  return sets.sort((a, b) => targets.indexOf(a[0]!) - targets.indexOf(b[0]!));
 }
+
+function hasAttachment(module: Module, fn: { attachments: readonly { kind: number }[] | null }, kind: string): boolean {
+  const id = module.context.md.kinds.lookup(kind);
+  return id !== undefined && fn.attachments !== null && fn.attachments.some((a) => a.kind === id);
+}
+
+/** The image-set pipeline `compile` runs for these options (see `offloadPipelineText`). */
+export function compilePipelineText(options: Pick<CompileOptions, 'split' | 'bundling' | 'allowDeviceImageDependencies' | 'deviceLibrary' | 'saveTemps'>): string {
+  return offloadPipelineText({
+    split: SPLIT_MODES[options.split ?? 'auto'],
+    bundling: options.bundling === 'upstream' ? 'upstream' : 'design',
+    dynamicLinking: dynamicLinking(options),
+    writeFiles: options.saveTemps !== undefined,
+  });
+}
+
 
 /** Compiles a program; see the module comment. Errors in the input throw (located where possible). */
 export async function compileProgram(options: CompileOptions): Promise<CompileResult> {
   if (options.output !== undefined) checkOutputPath(options.output, 'the fat binary');
   if (options.wrapperIR !== undefined) checkOutputPath(options.wrapperIR, 'the wrapper IR');
   if (options.saveTemps !== undefined) makeDirectory(options.saveTemps);
-  // The AOT step's tools are looked up first: a missing llvm-spirv is reported before any work.
+  // The offload pipeline is parsed before any work (a bad -offload-passes is reported at once).
+  const registry = options.registry ?? passRegistry();
+  const text = options.offload ?? compilePipelineText(options);
+  const pipeline = registry.build<ImageSet>(text, { unit: imageSetKind, source: options.offload === undefined ? 'offload pipeline' : '-offload-passes' });
+  // The AOT step's tools are looked up first too: a missing llvm-spirv is reported before any work.
   const early = selectTargets(options.config ?? DeviceConfig.builtin(), options.targets, options.fixedTargets, new DiagnosticLog(undefined));
-  const compilers = deviceCodeCompilers(
+  const compilerOf = deviceCodeCompilers(
     early.compiled.filter((t) => !usesGpuBackend(t, options)),
     options,
     options.config ?? DeviceConfig.builtin(),
@@ -438,7 +464,6 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   const prepared = prepareProgram(options);
   const { log, config, compiled, skipped, pipelines, facts, kernels, exports, imports } = prepared;
   const step = options.onStep ?? (() => {});
-  const dynamic = dynamicLinking(options);
   const fail = (): CompileResult => ({
     diagnostics: log,
     ok: false,
@@ -452,81 +477,138 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   if (!prepared.ok || prepared.linked === undefined) return fail();
   const linked = prepared.linked;
 
-  // 5 and 6. Per target: post-link, AOT, wrap.
+  // 5 and 6. Per set of targets: the offload pipeline (device_if, split, per image: requirements,
+  // filtering, properties, explain facts, printing, AOT, wrapping), in memory, into one container.
   const stem = options.output !== undefined ? stemOf(options.output) : (options.name ?? 'app');
-  const work = resolve(options.saveTemps ?? mkdtempSync(join(tmpdir(), 'syclkit-')));
+  const work = options.saveTemps === undefined ? undefined : resolve(options.saveTemps);
+  // GPU targets (CUDA, HSA) get the GPU back end (or keep the IR, with a warning, without LLVM 16).
+  const compilers = compiled.map((target) => compilerOf.get(target.name) ?? gpuCompiler(target, options, config, log));
+  const backendNames = compiled.map((target, i) => (usesGpuBackend(target, options) ? compilers[i]!.name : backendFor(target, options, config)));
+  // A GPU triple compiled for one GPU (its --offload-arch) has device_if decided for that GPU.
+  const deviceIfTargets = compiled.map((target) => (target.kind !== 'generic' ? target.name : gpuDeviceOf(target, options.backendArgs, config)));
+  const deviceIfOf = (target: ResolvedTarget): string | undefined => deviceIfTargets[compiled.indexOf(target)];
+  let factsJson: string | undefined;
+  const imagesByThread: number[] = [];
+  const source = facts === undefined ? undefined : explainSource(facts);
   const writer = options.output !== undefined ? ContainerWriter.toFile(options.output) : ContainerWriter.toMemory();
+  // -save-temps: images, symbols and properties written directly, each table last and atomically.
+  const temps = work === undefined ? undefined : new RunOutputs(compiled.map((t) => join(work, `${stem}_${t.name}.table`)));
   try {
-    if (options.saveTemps !== undefined) writeIntermediate(join(work, `${stem}.linked.ll`), printModule(linked));
-    for (const target of compiled) {
-      step(`${target.name}: post-link`);
-      const device = target.kind !== 'generic';
-      // a GPU triple compiles natively for one GPU (its --offload-arch): device_if is decided for it
-      const gpuDevice = device ? undefined : gpuDeviceOf(target, options.backendArgs, config);
-      const table = join(work, `${stem}_${target.name}.table`);
-      const postLink: PostLinkOptions = {
-        outputs: [device ? { path: table, target: target.name } : { path: table }],
-        mode: SPLIT_MODES[options.split ?? 'auto'],
-        policy: options.bundling ?? 'design',
-        // device_if: decided for a device target before the split; add-on images otherwise.
-        deviceIf: device ? { aotTarget: target.name } : gpuDevice !== undefined ? { aotTarget: gpuDevice } : 'add-on-images',
-        // Dynamic linking: SYCL_EXTERNAL definitions are entry points, exported from their images.
-        emitOnlyKernelsAsEntryPoints: !dynamic,
-        allowDeviceImageDependencies: dynamic,
-        emitExportedSymbols: dynamic,
-        emitImportedSymbols: dynamic,
-        symbols: true,
-        properties: true,
-        textIR: true,
-        deviceConfig: config,
-        incompatibleImages: 'empty-module',
-        checkExternalFunctions: (options.bundling ?? 'design') === 'design',
-        emitParamInfo: true,
-        outputsGiven: true,
+    for (const target of compiled) writer.addBundle(target.name);
+    if (work !== undefined) writeFileAtomic(join(work, `${stem}.linked.ll`), printModule(linked), { encoding: 'latin1' });
+    // -j: images shared among threads when the program is big enough and no image adds images.
+    const jobs = options.jobs ?? 1;
+    const builtinConfig = options.config === undefined || options.config === DeviceConfig.builtin();
+    // Worker threads make their AOT compilers from the backend names (not from custom SPIR-V step options).
+    const share = jobs > 1 && (builtinConfig || options.configFile !== undefined) && options.spirv === undefined && shareable(linked, options.shareMinFunctions);
+    let programText: Uint8Array | undefined;
+    for (const targets of targetSets(linked, compiled, (t) => deviceIfOf(t) !== undefined)) {
+      step(`${targets.map((t) => t.name).join(', ')}: split, AOT compilation and wrapping`);
+      const outputs = targets.map((t) => {
+        if (t.kind !== 'generic') return { name: t.name, target: t.name };
+        const device = deviceIfOf(t);
+        return device === undefined ? { name: t.name } : { name: t.name, deviceIfTarget: device };
+      });
+      const prefixes = targets.map((t) => `${stem}_${t.name}`);
+      const filePrefixes = work === undefined ? undefined : targets.map((t) => join(work, `${stem}_${t.name}`));
+      const configure = (set: ImageSet): void => {
+        set.set(AOT_COMPILERS, targets.map((t) => compilers[compiled.indexOf(t)]));
+        set.set(IMAGE_PREFIXES, prefixes);
+        // llvm-spirv and llc run as processes: that many images' at once, written in order.
+        set.set(AOT_JOBS, options.aotJobs ?? defaultJobs());
+        if (source !== undefined) set.set(EXPLAIN_FACTS, source);
       };
-      let post;
-      try {
-        post = await runPostLink(linked, postLink, { writeFile: writeIntermediate, removeFile: (path) => rmSync(path, { force: true }) });
-      } catch (error) {
-        if (!(error instanceof PostLinkError)) throw error;
-        // PostLinkError does not carry the diagnostics that led to it; for device_if, redo the
-        // resolution on a copy to say which calls could not be decided.
-        if (error.code === 'device-if-unresolved') programForTarget(linked, target, config, log);
-        log.report({ severity: 'error', code: error.code, message: error.message, pass: 'sycl-post-link' });
+      let result: RunResult;
+      let rows: readonly { readonly rows: readonly (readonly string[])[] }[];
+      if (share) {
+        programText ??= new Uint8Array(Buffer.from(printModule(linked), 'latin1'));
+        temps?.begin();
+        const shared = await runSharedSet({
+          program: linked,
+          text: programText,
+          job: {
+            filename: linked.id,
+            pipeline: pipeline.text,
+            outputs,
+            ...(options.configFile === undefined ? {} : { configFile: options.configFile }),
+            loadPass: options.loadPass ?? [],
+            ...(options.policy === undefined ? {} : { policy: options.policy }),
+            wrap: {
+              backends: targets.map((t) => backendNames[compiled.indexOf(t)]!),
+              backendArgs: targets.map((t) => backendArgsOf(t, options.backendArgs)),
+              prefixes,
+              ...(facts === undefined ? {} : { facts: (factsJson ??= JSON.stringify(facts)) }),
+            },
+            ...(filePrefixes === undefined ? {} : { files: { prefix: filePrefixes[0]!, prefixes: filePrefixes, tables: [], bitcode: false } }),
+          },
+          pipeline,
+          config,
+          jobs,
+          container: writer,
+          configure,
+          instrumentations: options.instrumentations ?? [],
+        });
+        for (const path of shared.written) temps?.record(path);
+        shared.imagesByThread.forEach((n, i) => (imagesByThread[i] = (imagesByThread[i] ?? 0) + n));
+        result = shared.result;
+        rows = shared.rows;
+      } else {
+        const set = new ImageSet(linked, { outputs, deviceConfig: config });
+        set.set(CONTAINER, writer);
+        configure(set);
+        if (filePrefixes !== undefined) set.set(FILE_SINK, { prefix: filePrefixes[0]!, prefixes: filePrefixes, writeFile: (path, data) => temps!.write(path, data) });
+        result = await pipeline.runAsync(set, {
+          ...(options.policy === undefined ? {} : { policy: options.policy }),
+          instrumentations: options.instrumentations ?? [],
+        });
+        rows = work === undefined ? [] : tablesOf(set, { symbols: true, properties: true }).map((t) => ({ rows: t.table.rows }));
+      }
+      log.addApplied(result.diagnostics.filter((d) => d.code !== 'incompatible-image'));
+      if (result.stopped || log.errorCount > 0) {
         writer.abort();
         return fail();
       }
-      for (const d of post.diagnostics) {
-        if (d.code === 'incompatible-image' || d.code === 'no-modifications') continue;
-        log.report({ severity: d.severity === 'note' ? 'note' : d.severity, code: d.code, message: d.message, pass: 'sycl-post-link' });
+      if (work !== undefined) {
+        rows.forEach((t, i) => temps!.commit(join(work, `${stem}_${targets[i]!.name}.table`), writeFileTable(FileTable.create(['Code', 'Properties', 'Symbols'], t.rows))));
       }
-      for (const { spec, table: fileTable } of post.tables) writeIntermediate(spec.path, writeFileTable(fileTable));
-      if (log.errorCount > 0) {
-        writer.abort();
-        return fail();
-      }
-      if (facts !== undefined) addExplainFacts(table, facts);
-      step(`${target.name}: AOT compilation and wrapping`);
-      writer.addBundle(target.name);
-      const compiler = compilers.get(target.name) ?? gpuCompiler(target, options, config, log);
-      await packTables([{ table, target: target.name, compiler }], (image) => writer.addImage(image), { jobs: options.jobs ?? defaultJobs() });
     }
     writer.finish();
   } catch (error) {
     writer.abort();
     throw error;
-  } finally {
-    if (options.saveTemps === undefined) rmSync(work, { recursive: true, force: true });
   }
 
-  const container = options.output !== undefined ? new Uint8Array(readFileSync(options.output)) : writer.bytes();
-  const reader = ContainerReader.fromBytes(container, { fileName: options.output ?? `${stem}.fatbin` });
-  const report = inspectContainer(reader);
-  reader.close();
+  // The container and what it holds are read back only when asked for (-v, --json, the demo).
+  const memory = options.output === undefined ? writer.bytes() : undefined;
+  const fileName = options.output ?? `${stem}.fatbin`;
+  let container = memory;
+  let report: InspectReport | undefined;
+  const containerBytes = (): Uint8Array => (container ??= new Uint8Array(readFileSync(options.output!)));
   if (options.wrapperIR !== undefined) {
     step('wrapper IR');
-    const descriptor = options.output !== undefined ? readContainerFile(options.output) : ContainerReader.fromBytes(container).readDescriptor();
+    const descriptor = memory === undefined ? readContainerFile(options.output!) : ContainerReader.fromBytes(memory).readDescriptor();
     writeFileAtomic(options.wrapperIR, Buffer.from(emitWrapperIR(descriptor), 'latin1'));
   }
-  return { diagnostics: log, ok: true, container, report, targets: compiled.map((t) => t.name), skippedTargets: skipped.map((t) => t.name), pipelines, kernels, exports, imports };
+  return {
+    diagnostics: log,
+    ok: true,
+    get container() {
+      return containerBytes();
+    },
+    get report() {
+      if (report === undefined) {
+        const reader = ContainerReader.fromBytes(containerBytes(), { fileName });
+        report = inspectContainer(reader);
+        reader.close();
+      }
+      return report;
+    },
+    targets: compiled.map((t) => t.name),
+    skippedTargets: skipped.map((t) => t.name),
+    pipelines: { ...pipelines, offload: pipeline.text },
+    imagesByThread,
+    kernels,
+    exports,
+    imports,
+  };
 }

@@ -15,6 +15,7 @@ import { CallInst, formatName, formatType, printModule, type DINode, type Instru
 import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
+import type { ImageFactsSource } from '@syclkit/passes';
 import { debugNodeOf, fileOf, isDINode, isKernel, readAspectTable } from '@syclkit/sycl-conventions';
 
 /** Property set (and property) the facts travel in, inside each device image. */
@@ -111,35 +112,69 @@ export function formatLoc(loc: Loc | undefined): string | undefined {
 // --- instruction text ------------------------------------------------------------------------------
 
 /**
- * The printed text of every instruction, from `opt -S` output: inside each function body, the
- * lines indented by two spaces are its instructions, in order. Metadata attachments are dropped.
+ * The printed text of the `wanted` instructions, from `opt -S` output: inside each function body,
+ * the lines indented by two spaces are its instructions, in order. Metadata attachments are
+ * dropped. Only the bodies of functions holding wanted instructions are looked at, and only
+ * their lines are cut out of the text (not every line of the module).
  */
-function instructionTexts(module: Module, text: string): Map<Instruction, string> {
+function instructionTexts(module: Module, text: string, wanted: ReadonlySet<Instruction>): Map<Instruction, string> {
   const out = new Map<Instruction, string>();
-  const lines = text.split('\n');
-  const headers = new Map<string, number>();
-  lines.forEach((line, i) => {
-    if (!line.startsWith('define ')) return;
-    const at = line.indexOf(' @');
-    if (at < 0) return;
-    const rest = line.slice(at + 1);
-    const paren = rest.startsWith('@"') ? rest.indexOf('"(') + 1 : rest.indexOf('(');
-    if (paren > 0) headers.set(rest.slice(0, paren), i);
-  });
-  for (const fn of module.functions) {
-    if (fn.isDeclaration) continue;
-    const start = headers.get(formatName('@', fn.name));
-    if (start === undefined) continue;
-    const body: string[] = [];
-    for (let i = start + 1; i < lines.length && lines[i] !== '}'; i++) {
-      const line = lines[i]!;
-      if (line.startsWith('  ') && !line.trimStart().startsWith(';') && !line.trimStart().startsWith('#dbg_')) body.push(line.trim());
+  if (wanted.size === 0) return out;
+  const functions = new Map<string, IRFunction>();
+  for (const inst of wanted) {
+    const fn = inst.parent?.parent;
+    if (fn !== undefined) functions.set(formatName('@', fn.name), fn);
+  }
+  // Function headers: lines starting with `define `.
+  let at = text.startsWith('define ') ? 0 : nextHeader(text, 0);
+  while (at >= 0 && functions.size > 0) {
+    const lineEnd = endOfLine(text, at);
+    const line = text.slice(at, lineEnd);
+    const nameAt = line.indexOf(' @');
+    if (nameAt >= 0) {
+      const rest = line.slice(nameAt + 1);
+      const paren = rest.startsWith('@"') ? rest.indexOf('"(') + 1 : rest.indexOf('(');
+      const name = paren > 0 ? rest.slice(0, paren) : '';
+      const fn = functions.get(name);
+      if (fn !== undefined) {
+        functions.delete(name);
+        bodyTexts(fn, text, lineEnd + 1, wanted, out);
+      }
     }
-    const instructions = [...fn.instructions()];
-    if (body.length !== instructions.length) continue; // unexpected layout: no texts rather than wrong ones
-    instructions.forEach((inst, i) => out.set(inst, stripAttachments(body[i]!)));
+    at = nextHeader(text, lineEnd);
   }
   return out;
+}
+
+/** Where the next line starting with `define ` begins, or -1. */
+function nextHeader(text: string, from: number): number {
+  const at = text.indexOf('\ndefine ', from);
+  return at < 0 ? -1 : at + 1;
+}
+
+function endOfLine(text: string, at: number): number {
+  const end = text.indexOf('\n', at);
+  return end < 0 ? text.length : end;
+}
+
+/** Maps the wanted instructions of `fn` to their lines in the body starting at `start` (up to `}`). */
+function bodyTexts(fn: IRFunction, text: string, start: number, wanted: ReadonlySet<Instruction>, out: Map<Instruction, string>): void {
+  const body: string[] = [];
+  for (let at = start; at < text.length; ) {
+    const end = endOfLine(text, at);
+    const line = text.slice(at, end);
+    if (line === '}') break;
+    if (line.startsWith('  ')) {
+      const trimmed = line.trimStart();
+      if (!trimmed.startsWith(';') && !trimmed.startsWith('#dbg_')) body.push(line);
+    }
+    at = end + 1;
+  }
+  const instructions = [...fn.instructions()];
+  if (body.length !== instructions.length) return; // unexpected layout: no texts rather than wrong ones
+  instructions.forEach((inst, i) => {
+    if (wanted.has(inst)) out.set(inst, stripAttachments(body[i]!.trim()));
+  });
 }
 
 function stripAttachments(line: string): string {
@@ -160,7 +195,9 @@ function signatureText(fn: IRFunction): string {
  */
 export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] {
   const direct = directAspectUses(module);
-  const texts = instructionTexts(module, printModule(module));
+  const wanted = new Set<Instruction>();
+  for (const { uses } of direct) for (const use of uses) if (use.kind === 'instruction' || use.kind === 'instruction-metadata') wanted.add(use.instruction);
+  const texts = instructionTexts(module, wanted.size === 0 ? '' : printModule(module), wanted);
   const functions: FunctionFacts[] = [];
 
   module.functions.forEach((fn, i) => {
@@ -253,12 +290,14 @@ export function computeProgramFacts(units: readonly { readonly file: string; rea
   return { version: FACTS_VERSION, units: units.map((u) => u.file), aspects, functions };
 }
 
-/** Resolves calls the way the linker does; see {@link ProgramFacts}. */
+/** Resolves calls the way the linker does; see {@link ProgramFacts}. Built once per program. */
 export class FactsIndex {
   readonly #byUnit = new Map<string, FunctionFacts>();
   readonly #global = new Map<string, FunctionFacts>();
+  readonly #position = new Map<FunctionFacts, number>();
   constructor(readonly facts: ProgramFacts) {
-    for (const f of facts.functions) {
+    facts.functions.forEach((f, i) => {
+      this.#position.set(f, i);
       const key = `${f.unit}\u0000${f.name}`;
       const known = this.#byUnit.get(key);
       if (known === undefined || (!known.definition && f.definition)) this.#byUnit.set(key, f);
@@ -266,7 +305,7 @@ export class FactsIndex {
         const other = this.#global.get(f.name);
         if (other === undefined || (!other.definition && f.definition)) this.#global.set(f.name, f);
       }
-    }
+    });
   }
 
   /** The function a call from `from` to `name` reaches. */
@@ -281,15 +320,24 @@ export class FactsIndex {
     return this.#global.get(name);
   }
 
+  /** Where a function's facts are in the program's list (for program order). */
+  position(f: FunctionFacts): number {
+    return this.#position.get(f) ?? -1;
+  }
+
   /** Names of the kernels the facts know, in order. */
   kernels(): string[] {
     return this.facts.functions.filter((f) => f.kernel && f.definition).map((f) => f.name);
   }
 }
 
-/** The facts of the functions `entries` reach (plain and conditional calls): what one image needs. */
-export function restrictFacts(facts: ProgramFacts, entries: Iterable<string>): ProgramFacts {
-  const index = new FactsIndex(facts);
+/**
+ * The facts of the functions `entries` reach (plain and conditional calls): what one image needs.
+ * With an index built once for the program, the cost is that of the slice, not of the program.
+ */
+export function restrictFacts(program: ProgramFacts | FactsIndex, entries: Iterable<string>): ProgramFacts {
+  const index = program instanceof FactsIndex ? program : new FactsIndex(program);
+  const facts = index.facts;
   const keep = new Set<FunctionFacts>();
   const queue: FunctionFacts[] = [];
   for (const name of entries) {
@@ -299,17 +347,20 @@ export function restrictFacts(facts: ProgramFacts, entries: Iterable<string>): P
       queue.push(f);
     }
   }
-  while (queue.length > 0) {
-    const f = queue.shift()!;
-    for (const callee of [...f.calls.map((c) => c.callee), ...f.conditionalCalls.map((c) => c.action)]) {
+  for (let next = 0; next < queue.length; next++) {
+    const f = queue[next]!;
+    const visit = (callee: string): void => {
       const g = index.resolve(callee, f);
       if (g !== undefined && !keep.has(g)) {
         keep.add(g);
         queue.push(g);
       }
-    }
+    };
+    for (const c of f.calls) visit(c.callee);
+    for (const c of f.conditionalCalls) visit(c.action);
   }
-  const kept = facts.functions.filter((f) => keep.has(f));
+  // Program order, as the whole list filtered would give.
+  const kept = [...keep].sort((a, b) => index.position(a) - index.position(b));
   const units = [...new Set(kept.map((f) => f.unit))].sort((a, b) => a - b);
   const renumber = new Map(units.map((u, i) => [u, i]));
   return {
@@ -318,6 +369,12 @@ export function restrictFacts(facts: ProgramFacts, entries: Iterable<string>): P
     aspects: facts.aspects,
     functions: kept.map((f) => ({ ...f, unit: renumber.get(f.unit)! })),
   };
+}
+
+/** The explanation facts as the `explain-facts` pass adds them: indexed once, sliced per image. */
+export function explainSource(facts: ProgramFacts): ImageFactsSource {
+  const index = new FactsIndex(facts);
+  return { set: EXPLAIN_SET, property: EXPLAIN_PROPERTY, valueFor: (entries) => encodeFacts(restrictFacts(index, entries)) };
 }
 
 // --- in the binary -----------------------------------------------------------------------------------

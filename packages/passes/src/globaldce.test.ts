@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseModule, printModule } from '@syclkit/ir';
-import { passRegistry } from '../passes.js';
+import { builtinRegistry } from './registry.js';
 
 const text = `target triple = "spir64-unknown-unknown"
 
@@ -27,16 +27,16 @@ declare spir_func void @undeclared_use()
 describe('globaldce', () => {
   it('erases what kernels, external functions and @llvm.used do not reach, and keeps the rest', () => {
     const module = parseModule(text, { filename: 'g.ll' });
-    const result = passRegistry().build('globaldce').run(module, { file: 'g.ll' });
+    const result = builtinRegistry().build('globaldce').run(module, { file: 'g.ll' });
     expect(result.diagnostics).toEqual([]);
     expect(module.functions.map((f) => f.name)).toEqual(['k', 'external', 'used']);
   });
 
   it('changes nothing on a module without dead code', () => {
     const module = parseModule(text, { filename: 'g.ll' });
-    passRegistry().build('globaldce').run(module);
+    builtinRegistry().build('globaldce').run(module);
     const before = printModule(module);
-    passRegistry().build('globaldce').run(module);
+    builtinRegistry().build('globaldce').run(module);
     expect(printModule(module)).toBe(before);
   });
 });

@@ -1,0 +1,129 @@
+/**
+ * `-j`: images shared among threads give the output of one thread, byte for byte — container,
+ * files, tables, diagnostics and their order — and the worker threads do take images.
+ * (The worker threads load the built CLI, so these tests need `npm run build`.)
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { DeviceConfig } from '@syclkit/device-config';
+import { parseModule } from '@syclkit/ir';
+import { ContainerWriter } from '@syclkit/offload-wrapper';
+import { builtinRegistry, CONTAINER, IMAGE_PREFIXES } from '@syclkit/passes';
+import { ImageSet, imageSetKind } from '@syclkit/post-link';
+import { scratchDir } from '../testing.js';
+
+const dist = (path: string): string => fileURLToPath(new URL(`../../dist/${path}`, import.meta.url));
+const BIN = fileURLToPath(new URL('../../bin/syclkit.js', import.meta.url));
+const built = existsSync(dist('driver/image-workers.js'));
+
+/**
+ * `count` kernels; every third calls a SYCL_EXTERNAL function that uses fp64 without declaring
+ * it, so the design's SYCL_EXTERNAL check warns in many images (diagnostics in image order).
+ */
+function program(count: number): string {
+  const lines = ['target triple = "spir64-unknown-unknown"', ''];
+  for (let i = 0; i < count; i++) {
+    lines.push(`define weak_odr spir_kernel void @kernel_${i}(ptr addrspace(1) %p) #0 {`);
+    if (i % 3 === 0) lines.push(`  call spir_func void @external_${i}(ptr addrspace(1) %p)`);
+    lines.push(`  store i32 ${i}, ptr addrspace(1) %p, align 4`, '  ret void', '}');
+    if (i % 3 === 0) lines.push(`define spir_func void @external_${i}(ptr addrspace(1) %p) #1 !sycl_used_aspects !1 {`, '  ret void', '}');
+  }
+  lines.push('attributes #0 = { "sycl-module-id"="a.cpp" }', 'attributes #1 = { "sycl-module-id"="b.cpp" }', '!sycl_aspects = !{!0}', '!0 = !{!"fp64", i32 6}', '!1 = !{i32 6}', '');
+  return lines.join('\n');
+}
+
+const outputs = [{ name: 'spir64' }, { name: 'intel_gpu_tgllp', target: 'intel_gpu_tgllp' }];
+const pipeline = 'split<kernel;bundling=design;kernels-only>,image(image-requirements<check-sycl-external>,filter-targets<empty-module>,image-properties,emit-ir,aot,wrap)';
+
+describe.runIf(built)('image sets shared among threads', () => {
+  it('give the container and the diagnostics of one thread, and the workers take images', async () => {
+    const { runSharedSet } = (await import(dist('driver/image-workers.js'))) as typeof import('./image-workers.js');
+    const text = program(60);
+    const registry = builtinRegistry();
+    const config = DeviceConfig.builtin();
+
+    const single = new ImageSet(parseModule(text, { filename: 'p.ll' }), { outputs, deviceConfig: config });
+    const one = ContainerWriter.toMemory();
+    for (const o of outputs) one.addBundle(o.name);
+    single.set(CONTAINER, one);
+    single.set(IMAGE_PREFIXES, ['p_spir64', 'p_intel_gpu_tgllp']);
+    const expected = await registry.build<ImageSet>(pipeline, { unit: imageSetKind }).runAsync(single);
+    one.finish();
+
+    const shared = ContainerWriter.toMemory();
+    for (const o of outputs) shared.addBundle(o.name);
+    let firstImage = true;
+    const run = await runSharedSet({
+      program: parseModule(text, { filename: 'p.ll' }),
+      job: { filename: 'p.ll', pipeline, outputs, loadPass: [], wrap: { backends: ['ir', 'ir'], prefixes: ['p_spir64', 'p_intel_gpu_tgllp'] } },
+      pipeline: registry.build<ImageSet>(pipeline, { unit: imageSetKind }),
+      config,
+      jobs: 3,
+      container: shared,
+      configure: (set) => set.set(IMAGE_PREFIXES, ['p_spir64', 'p_intel_gpu_tgllp']),
+      // The main thread dawdles on its first image, so the workers (parsing meanwhile) get some.
+      instrumentations: [
+        {
+          name: 'slow-start',
+          beforePass: (event) => {
+            if (!firstImage || event.kind.name !== 'image') return;
+            firstImage = false;
+            const until = Date.now() + 1500;
+            while (Date.now() < until);
+          },
+        },
+      ],
+    });
+    shared.finish();
+    expect(run.result.stopped).toBe(false);
+    expect(Buffer.from(shared.bytes()).equals(Buffer.from(one.bytes()))).toBe(true);
+    const strip = (d: { code: string; message: string; severity: string }) => `${d.severity} ${d.code} ${d.message}`;
+    expect(run.result.diagnostics.map(strip)).toEqual(expected.diagnostics.map(strip));
+    expect(run.result.diagnostics.filter((d) => d.code === 'unexpected-aspect')).toHaveLength(20);
+    expect(run.imagesByThread.reduce((a, b) => a + b, 0)).toBe(60);
+    expect(run.imagesByThread.slice(1).some((n) => n > 0)).toBe(true);
+  }, 120_000);
+
+  it('syclkit compile and post-link write the same bytes with -j 3 as with -j 1', () => {
+    const { dir, remove } = scratchDir('syclkit-jobs-');
+    try {
+      const input = join(dir, 'p.ll');
+      writeFileSync(input, program(45));
+      const runIn = (name: string, argv: string[]): { stderr: string; files: Map<string, string> } => {
+        const out = join(dir, name);
+        mkdirSync(out);
+        const r = spawnSync(process.execPath, [BIN, ...argv.map((a) => a.replace('{out}', out))], { encoding: 'utf8' });
+        expect(r.status, r.stderr).toBe(0);
+        const files = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'latin1').replaceAll(out, '{out}')]));
+        return { stderr: r.stderr.replaceAll(out, '{out}'), files };
+      };
+      for (const argv of [
+        ['compile', input, '-fsycl-targets=spir64,intel_gpu_tgllp', '-fsycl-device-code-split=per_kernel', '-fsycl-device-obj=llvmir', '-o', '{out}/app.fatbin', '--save-temps', '{out}'],
+        ['post-link', '-split=kernel', '-symbols', '-S', '-bundling=design', input, '-o', '{out}/out.table', '-o', 'intel_gpu_tgllp,{out}/tg.table'],
+      ]) {
+        const single = runIn(`${argv[0]}-1`, [...argv, '-j', '1']);
+        const three = runIn(`${argv[0]}-3`, [...argv, '-j', '3']);
+        if (argv[0] === 'compile') {
+          // -v says how the images were shared (and so that they were).
+          const verbose = spawnSync(process.execPath, [BIN, ...argv.map((a) => a.replace('{out}', join(dir, 'compile-3'))), '-j', '3', '-v'], { encoding: 'utf8' });
+          expect(verbose.stdout).toMatch(/images built by 3 threads: \d+, \d+, \d+\n/);
+        }
+        expect(three.stderr).toBe(single.stderr);
+        if (argv[0] === 'post-link') expect(single.stderr).toContain("uses aspect 'fp64' not expected by its calling kernel");
+        expect([...three.files.keys()].sort()).toEqual([...single.files.keys()].sort());
+        for (const [name, content] of single.files) expect(three.files.get(name), `${argv[0]}: ${name}`).toBe(content);
+      }
+    } finally {
+      remove();
+    }
+  }, 300_000);
+
+  it('refuses a -j that is not a positive number', () => {
+    const r = spawnSync(process.execPath, [BIN, 'compile', 'x.ll', '-o', 'x.fatbin', '-j', '0'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("option '-j' takes a positive number, got '0'");
+  });
+});
