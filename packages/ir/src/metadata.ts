@@ -246,6 +246,10 @@ export class MetadataKinds {
   lookup(name: string): number | undefined {
     return this.ids.get(name);
   }
+  /** Every registered kind name, in id order (a context made with them prints attachments in the same order). */
+  list(): readonly string[] {
+    return [...this.names];
+  }
   name(id: number): string {
     const name = this.names[id];
     if (name === undefined) throw new RangeError(`unknown metadata kind #${id}`);

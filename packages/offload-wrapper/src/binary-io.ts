@@ -62,8 +62,21 @@ export class ByteBuilder {
 
   /** u32 byte length, then the UTF-8 bytes (no terminator). */
   string(text: string): this {
-    const utf8 = encoder.encode(text);
-    return this.u32(utf8.length).bytes(utf8);
+    // Written in place (no array per string): ASCII byte by byte, anything else by encodeInto.
+    const n = text.length;
+    this.#reserve(4 + n * 3);
+    const start = this.#length + 4;
+    const bytes = this.#bytes;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) break;
+      bytes[start + i] = c;
+    }
+    const written = i === n ? n : i + encoder.encodeInto(text.slice(i), bytes.subarray(start + i)).written;
+    this.#view.setUint32(this.#length, written, true);
+    this.#length = start + written;
+    return this;
   }
 
   /** u32 byte length, then the bytes. */

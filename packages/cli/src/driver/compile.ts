@@ -32,7 +32,7 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { DeviceConfig, parseSyclTargets, selectAotTargets, type ResolvedTarget } from '@syclkit/device-config';
 import { conditionalCallerForm } from '@syclkit/device-if';
-import { Context, cloneModule, linkModules, parseModule, printModule, type Module } from '@syclkit/ir';
+import { Context, cloneModule, linkModules, parseModule, printModule, type IRFunction, type Module } from '@syclkit/ir';
 import { FileTable, writeFileTable } from '@syclkit/formats';
 import { ContainerReader, ContainerWriter, aotCompilerFor, emitWrapperIR, inspectContainer, readContainerFile, type AotCompiler, type InspectReport, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
 import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode, RunResult } from '@syclkit/pass-manager';
@@ -54,6 +54,7 @@ import { passRegistry } from '../passes.js';
 import { unitText } from '../read-module.js';
 import { DiagnosticLog } from './diagnostics.js';
 import { RunOutputs } from './run-outputs.js';
+import { collectGarbage } from './memory.js';
 import { computeProgramFacts, explainSource, type ProgramFacts } from './facts.js';
 import { runSharedSet } from './image-workers.js';
 import { shareable } from './jobs.js';
@@ -63,6 +64,9 @@ import { GPU_BACKEND_NAMES, backendArgsOf, gpuCompilerFor, gpuDeviceOf, isGpuTar
 /** `-fsycl-device-code-split` values and the post-link modes they mean. */
 export const SPLIT_MODES = { per_kernel: 'kernel', per_source: 'source', off: 'none', auto: 'auto' } as const satisfies Record<string, SplitMode>;
 export type DeviceCodeSplit = keyof typeof SPLIT_MODES;
+
+/** Programs this big get a full garbage collection between reading and the images (see memory.ts). */
+const BIG_PROGRAM_FUNCTIONS = 4000;
 
 /** The default middle of the pipeline (what `-passes` replaces). */
 export const DEFAULT_MIDDLE_PIPELINE = 'globaldce';
@@ -174,14 +178,18 @@ export function dynamicLinking(options: Pick<CompileOptions, 'allowDeviceImageDe
  * post-link would import under dynamic linking (not builtins or intrinsics), in module order.
  */
 export function undefinedFunctions(module: Module): string[] {
-  const referenced = new Set<string>();
+  // Only declarations post-link could import count: most programs have none (builtins and
+  // intrinsics aside), and then no instruction needs a look.
+  const candidates = new Set(module.functions.filter((fn) => fn.isDeclaration && canBeImported(fn)));
+  if (candidates.size === 0) return [];
+  const referenced = new Set<IRFunction>();
   for (const fn of module.functions) {
     if (fn.isDeclaration) continue;
     for (const inst of fn.instructions()) {
-      for (const op of inst.operands) if (op.vk === 'function' && op.isDeclaration) referenced.add(op.name);
+      for (const op of inst.operands) if (op.vk === 'function' && candidates.has(op as IRFunction)) referenced.add(op as IRFunction);
     }
   }
-  return module.functions.filter((fn) => fn.isDeclaration && referenced.has(fn.name) && canBeImported(fn)).map((fn) => fn.name);
+  return module.functions.filter((fn) => referenced.has(fn)).map((fn) => fn.name);
 }
 
 /** The per-unit prefix for conditional-call declarations (clang's `-fsycl-unique-prefix`). */
@@ -476,6 +484,8 @@ export async function compileProgram(options: CompileOptions): Promise<CompileRe
   });
   if (!prepared.ok || prepared.linked === undefined) return fail();
   const linked = prepared.linked;
+  // The units' modules are garbage now: collect them before the images are made (see memory.ts).
+  if (linked.functions.length >= BIG_PROGRAM_FUNCTIONS) collectGarbage();
 
   // 5 and 6. Per set of targets: the offload pipeline (device_if, split, per image: requirements,
   // filtering, properties, explain facts, printing, AOT, wrapping), in memory, into one container.

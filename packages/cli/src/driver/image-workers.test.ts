@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DeviceConfig } from '@syclkit/device-config';
-import { parseModule } from '@syclkit/ir';
+import { Context, parseModule } from '@syclkit/ir';
 import { ContainerWriter } from '@syclkit/offload-wrapper';
 import { builtinRegistry, CONTAINER, IMAGE_PREFIXES } from '@syclkit/passes';
 import { ImageSet, imageSetKind } from '@syclkit/post-link';
@@ -85,6 +85,57 @@ describe.runIf(built)('image sets shared among threads', () => {
     expect(run.result.diagnostics.filter((d) => d.code === 'unexpected-aspect')).toHaveLength(20);
     expect(run.imagesByThread.reduce((a, b) => a + b, 0)).toBe(60);
     expect(run.imagesByThread.slice(1).some((n) => n > 0)).toBe(true);
+  }, 120_000);
+
+  it('print attachments in the order of the main thread: workers register its metadata kinds before parsing', async () => {
+    const { runSharedSet } = (await import(dist('driver/image-workers.js'))) as typeof import('./image-workers.js');
+    // The main thread's context knows !yyy_kind before !zzz_kind (ids decide the print order), but
+    // the program's text shows !zzz_kind first: a fresh context would number them the other way.
+    const lines = ['target triple = "spir64-unknown-unknown"', ''];
+    for (let i = 0; i < 40; i++) {
+      lines.push(`define weak_odr spir_kernel void @kernel_${i}() #0 !zzz_kind !0 ${i === 0 ? '' : '!yyy_kind !1 '}{`, '  ret void', '}');
+    }
+    lines.push('attributes #0 = { "sycl-module-id"="a.cpp" }', '!0 = !{i32 1}', '!1 = !{i32 2}', '');
+    const read = () => {
+      const context = new Context();
+      context.md.kinds.id('yyy_kind');
+      return parseModule(lines.join('\n'), { filename: 'k.ll', context });
+    };
+    const simple = 'split<kernel;bundling=design;kernels-only>,image(image-requirements,image-properties,emit-ir,aot,wrap)';
+    const registry = builtinRegistry();
+    const config = DeviceConfig.builtin();
+    const single = new ImageSet(read(), { outputs: [{ name: 'spir64' }], deviceConfig: config });
+    const one = ContainerWriter.toMemory();
+    one.addBundle('spir64');
+    single.set(CONTAINER, one);
+    await registry.build<ImageSet>(simple, { unit: imageSetKind }).runAsync(single);
+    one.finish();
+    const shared = ContainerWriter.toMemory();
+    shared.addBundle('spir64');
+    let firstImage = true;
+    const run = await runSharedSet({
+      program: read(),
+      job: { filename: 'k.ll', pipeline: simple, outputs: [{ name: 'spir64' }], loadPass: [], wrap: { backends: ['ir'], prefixes: ['spir64'] } },
+      pipeline: registry.build<ImageSet>(simple, { unit: imageSetKind }),
+      config,
+      jobs: 2,
+      container: shared,
+      configure: (set) => set.set(IMAGE_PREFIXES, ['spir64']),
+      instrumentations: [
+        {
+          name: 'slow-start',
+          beforePass: (event) => {
+            if (!firstImage || event.kind.name !== 'image') return;
+            firstImage = false;
+            const until = Date.now() + 1500;
+            while (Date.now() < until);
+          },
+        },
+      ],
+    });
+    shared.finish();
+    expect(run.imagesByThread[1]).toBeGreaterThan(0);
+    expect(Buffer.from(shared.bytes()).equals(Buffer.from(one.bytes()))).toBe(true);
   }, 120_000);
 
   it('syclkit compile and post-link write the same bytes with -j 3 as with -j 1', () => {

@@ -16,7 +16,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { DeviceConfig, loadDeviceConfigFile } from '@syclkit/device-config';
-import { parseModule, printModule, type Module, type ParseOptions } from '@syclkit/ir';
+import { Context, parseModule, printModule, type Module, type ParseOptions } from '@syclkit/ir';
 import { gpuCompilerFor } from './gpu-aot.js';
 import { aotCompilerFor, encodeImageRecord, type AotCompiler, type ContainerWriter, type EncodedImageRecord } from '@syclkit/offload-wrapper';
 import { type Diagnostic, type DiagnosticPolicy, type Instrumentation, type Pipeline, type RunResult } from '@syclkit/pass-manager';
@@ -34,6 +34,11 @@ export interface ShareJob {
   readonly program: Uint8Array;
   readonly filename: string;
   readonly pointers?: ParseOptions['pointers'];
+  /**
+   * The main thread's metadata kinds in id order: a worker registers them before it parses, so
+   * that attachments print in the order they do on the main thread (kind ids decide it).
+   */
+  readonly metadataKinds?: readonly string[];
   /** The image-set pipeline (canonical text). */
   readonly pipeline: string;
   readonly outputs: readonly ImageOutput[];
@@ -138,7 +143,9 @@ async function runWorker(data: WorkerData['syclkitImageShare']): Promise<void> {
   try {
     const { job } = data;
     const text = Buffer.from(job.program.buffer, job.program.byteOffset, job.program.byteLength).toString('latin1');
-    const program = parseModule(text, { filename: job.filename, ...(job.pointers === undefined ? {} : { pointers: job.pointers }) });
+    const context = new Context();
+    for (const kind of job.metadataKinds ?? []) context.md.kinds.id(kind);
+    const program = parseModule(text, { filename: job.filename, context, ...(job.pointers === undefined ? {} : { pointers: job.pointers }) });
     let registry = passRegistry();
     if (job.loadPass.length > 0) registry = (await loadPassModules(job.loadPass, registry)).registry;
     const config = job.configFile === undefined ? DeviceConfig.builtin() : loadDeviceConfigFile(DeviceConfig.builtin(), job.configFile).config;
@@ -193,7 +200,7 @@ export interface ShareOptions {
 export async function runSharedSet(options: ShareOptions): Promise<SharedRun> {
   const { program, jobs } = options;
   const text = options.job.program ?? options.text ?? new Uint8Array(Buffer.from(printModule(program), 'latin1'));
-  const job: ShareJob = { ...options.job, program: text };
+  const job: ShareJob = { ...options.job, program: text, metadataKinds: program.context.md.kinds.list() };
   const claims = new SharedArrayBuffer(4 * (program.functions.length + 2));
   const claim = claimer(claims);
 
