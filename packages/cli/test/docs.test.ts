@@ -4,13 +4,16 @@
  * - the examples under docs/examples run and print what their `.out` files say;
  * - every `<!-- example: f -->` / `<!-- output: f -->` block of the README is that file, verbatim;
  * - every `<!-- verified transcript -->` block of the README is what the built CLI prints, run in a
- *   directory holding the demo's sample (`(excerpt)`: the shown lines appear in that order).
+ *   directory holding the demo's sample (`(excerpt)`: the shown lines appear in that order), with
+ *   SPIR-V images as `compile` makes them by default, or, where llvm-spirv is not installed, with
+ *   SYCLKIT_DEVICE_OBJ=llvmir (the transcripts are the same either way).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { llvmSpirvAvailable } from '@syclkit/offload-wrapper';
 import { renderCliDocs } from '../src/driver/cli-docs.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
@@ -56,12 +59,16 @@ describe('README examples', () => {
   });
 });
 
-describe.runIf(built)('README transcripts', () => {
+const spirv = llvmSpirvAvailable();
+/** The transcripts' environment: compile's default (SPIR-V) needs llvm-spirv; without it, IR images. */
+const transcriptEnv = spirv ? process.env : { ...process.env, SYCLKIT_DEVICE_OBJ: 'llvmir' };
+
+describe.runIf(built)(`README transcripts (${spirv ? 'SPIR-V images' : 'LLVM IR images: llvm-spirv is not installed'})`, () => {
   let dir = '';
   beforeAll(() => {
     mkdirSync(join(ROOT, 'tmp'), { recursive: true }); // git-ignored; inside the repository so --load-pass modules resolve @syclkit/*
     dir = mkdtempSync(join(ROOT, 'tmp', 'docs-test-'));
-    execFileSync(process.execPath, [BIN, 'demo', '--write-sample', '.'], { cwd: dir });
+    execFileSync(process.execPath, [BIN, 'demo', '--write-sample', '.'], { cwd: dir, env: transcriptEnv });
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -73,7 +80,7 @@ describe.runIf(built)('README transcripts', () => {
       const [first, ...shown] = body.replace(/\n$/, '').split('\n');
       expect(first!.startsWith('$ syclkit ')).toBe(true);
       const argv = words(first!.slice('$ syclkit '.length)).map((w) => (w.startsWith('docs/') ? join(ROOT, w) : w));
-      const r = spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, encoding: 'utf8', env: transcriptEnv });
       const actual = `${r.stdout}${r.stderr}`.replace(/\n$/, '').split('\n');
       if (arg === '(excerpt)') {
         let at = 0;

@@ -13,7 +13,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSpirvModule, spirvInstructions, spirvWords, SpirvFormatError } from '@syclkit/formats';
-import { Context, parseModule, printModule, type IntegerType, type MDNode, type Module } from '@syclkit/ir';
+import { Context, IrError, parseModule, printModule, type IntegerType, type MDNode, type Module } from '@syclkit/ir';
 import { defaultToolDirs, findTool, type AotCompiler, type AotRequest, type AotResult, type ToolSearch } from './aot.js';
 import { detectImageFormat, ImageFormat } from './descriptor.js';
 import { AotToolError } from './errors.js';
@@ -178,19 +178,31 @@ export interface SpirvTranslatorOptions extends ToolSearch {
   readonly native?: AotCompiler;
 }
 
-/** Whether `printForLlvmVersion` can print for LLVM `llvmMajor`. */
+/** Whether `printForLlvmVersion` can print for LLVM `llvmMajor` (15 and later). */
 export function canPrintForLlvm(llvmMajor: number): boolean {
-  return llvmMajor >= 16;
+  return llvmMajor >= 15;
 }
 
 /**
- * Prints a module for an LLVM version. LLVM 16 and later read syclkit's IR as it is; older
- * versions need `@syclkit/ir`'s printer for that version.
+ * Prints a module for an LLVM version. LLVM 16 and later read syclkit's IR as it is. For LLVM 15
+ * (Debian 12's `llvm-spirv-15`) it is `@syclkit/ir`'s LLVM 15 form with typed pointers: that
+ * translator crashes or writes invalid SPIR-V on opaque-pointer IR (a function storing a pointer
+ * argument called with two different kernel arguments, as every accessor's `__init` is; `printf`
+ * formats), and its LLVM 15 `llvm-as` reads typed text as typed. What LLVM 15 cannot express
+ * (target extension types) is an AotToolError naming it.
  */
 export function printForLlvmVersion(module: Module, llvmMajor: number, request: AotRequest): string {
-  if (canPrintForLlvm(llvmMajor)) return printModule(module);
+  if (llvmMajor >= 16) return printModule(module);
+  if (llvmMajor === 15) {
+    try {
+      return printModule(module, { llvmVersion: 15, pointers: 'typed' });
+    } catch (error) {
+      if (error instanceof IrError) throw new AotToolError(`llvm-spirv reads LLVM 15 IR, which cannot express this image: ${error.message}; keep LLVM IR for it (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`, request.inputPath);
+      throw error;
+    }
+  }
   throw new AotToolError(
-    `llvm-spirv reads LLVM ${llvmMajor} IR, and syclkit cannot print IR for LLVM ${llvmMajor} yet; install a translator built with LLVM 16 or later, or keep LLVM IR (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`,
+    `llvm-spirv reads LLVM ${llvmMajor} IR, and syclkit prints IR for LLVM 15 and later only; install a translator built with LLVM 15 or later (Debian: llvm-spirv-15), or keep LLVM IR (compile -fsycl-device-obj=llvmir, wrap -aot=ir)`,
     request.inputPath,
   );
 }
@@ -291,52 +303,83 @@ function failure(what: string, result: ProcessResult, file: string): AotToolErro
 
 const OPENCL_DEBUG_INFO = 'OpenCL.DebugInfo.100';
 const DEBUG_INFO_NONE = 0;
+const DEBUG_TYPE_ARRAY = 5;
 const DEBUG_TYPE_FUNCTION = 8;
+const DEBUG_TYPE_COMPOSITE = 10;
+const DEBUG_TYPE_COMPOSITE_LINKAGE_NAME = 10; // operand index: result type, id, set, instruction, name, tag, source, line, column, parent
+const OP_STRING = 7;
 const DEBUG_FUNCTION = 20;
 const DEBUG_SOURCE = 35;
 const OP_EXT_INST_IMPORT = 11;
 const OP_EXT_INST = 12;
 
 /**
- * Corrects three known defects in the OpenCL.DebugInfo.100 instructions LLVM 15's translator
+ * Corrects five known defects in the OpenCL.DebugInfo.100 instructions LLVM 15's translator
  * writes, which spirv-val rejects; each writes `DebugInfoNone` where the instruction set wants
  * an operand left out or another id (fixed in later translators):
  * - `DebugSource` with a `Text` of DebugInfoNone: the optional `Text` is dropped;
  * - `DebugTypeFunction` with a `Return Type` of DebugInfoNone (a void function): OpTypeVoid;
- * - `DebugFunction` with a `Declaration` of DebugInfoNone: the optional `Declaration` is dropped.
+ * - `DebugFunction` with a `Declaration` of DebugInfoNone: the optional `Declaration` is dropped;
+ * - `DebugTypeComposite` with a `Linkage Name` of DebugInfoNone (a struct without an ODR
+ *   identifier): an empty OpString, the module's own or one added before its first OpString;
+ * - `DebugTypeArray` with N component counts followed by N DebugInfoNone (the lower bounds of
+ *   subranges that have none, which OpenCL.DebugInfo.100 has no operand for): those are dropped.
  * Anything else is copied word for word; a module without these is returned unchanged.
  */
 export function repairTranslatorDebugInfo(bytes: Uint8Array): Uint8Array {
   const { words, bigEndian } = spirvWords(bytes);
   let set: number | undefined;
+  let emptyString: number | undefined;
   const none = new Set<number>();
   for (const inst of spirvInstructions(words)) {
     if (inst.opcode === OP_EXT_INST_IMPORT && inst.operands.length >= 2) {
       const name = new TextDecoder().decode(new Uint8Array(inst.operands.buffer, inst.operands.byteOffset + 4, (inst.operands.length - 1) * 4)).replace(/\0.*$/s, '');
       if (name === OPENCL_DEBUG_INFO && !bigEndian) set = inst.operands[0];
+    } else if (inst.opcode === OP_STRING && inst.operands.length === 2 && inst.operands[1] === 0) {
+      emptyString ??= inst.operands[0];
     } else if (inst.opcode === OP_EXT_INST && set !== undefined && inst.operands[2] === set && inst.operands[3] === DEBUG_INFO_NONE) {
       none.add(inst.operands[1]!);
     }
   }
   if (set === undefined || none.size === 0) return bytes;
-  const out: number[] = Array.from(words.subarray(0, 5));
+  const header = Array.from(words.subarray(0, 5));
+  const out: number[] = [];
   let changed = false;
+  let addedString: number | undefined;
+  let firstString = -1;
   for (const inst of spirvInstructions(words)) {
     let operands: number[] = Array.from(inst.operands);
+    if (inst.opcode === OP_STRING && firstString < 0) firstString = out.length;
     if (inst.opcode === OP_EXT_INST && operands[2] === set) {
       const args = operands.length - 4;
       const last = operands[operands.length - 1]!;
       if (operands[3] === DEBUG_SOURCE && args === 2 && none.has(last)) operands = operands.slice(0, -1);
       else if (operands[3] === DEBUG_FUNCTION && args === 11 && none.has(last)) operands = operands.slice(0, -1);
       else if (operands[3] === DEBUG_TYPE_FUNCTION && args >= 2 && none.has(operands[5]!)) operands[5] = operands[0]!; // the result type is OpTypeVoid
+      else if (operands[3] === DEBUG_TYPE_ARRAY && args >= 3 && args % 2 === 1) {
+        const counts = (args - 1) / 2;
+        const bounds = operands.slice(5 + counts);
+        if (bounds.every((id) => none.has(id)) && !operands.slice(5, 5 + counts).some((id) => none.has(id))) operands = operands.slice(0, 5 + counts);
+      }
+      else if (operands[3] === DEBUG_TYPE_COMPOSITE && operands.length > DEBUG_TYPE_COMPOSITE_LINKAGE_NAME && none.has(operands[DEBUG_TYPE_COMPOSITE_LINKAGE_NAME]!) && (emptyString !== undefined || firstString >= 0)) {
+        if (emptyString === undefined) {
+          addedString = header[3]!; // the module's id bound: the next free id
+          header[3] = addedString + 1;
+          emptyString = addedString;
+        }
+        operands[DEBUG_TYPE_COMPOSITE_LINKAGE_NAME] = emptyString;
+      }
     }
     if (operands.length !== inst.operands.length || operands.some((w, i) => w !== inst.operands[i])) changed = true;
     out.push((((operands.length + 1) << 16) | inst.opcode) >>> 0, ...operands);
   }
   if (!changed) return bytes;
-  const result = new Uint8Array(out.length * 4);
+  // OpString "" (one zero word for the empty literal) where the debug strings begin
+  if (addedString !== undefined) out.splice(firstString, 0, ((3 << 16) | OP_STRING) >>> 0, addedString, 0);
+  const all = [...header, ...out];
+  const result = new Uint8Array(all.length * 4);
   const view = new DataView(result.buffer);
-  out.forEach((word, i) => view.setUint32(4 * i, word, true));
+  all.forEach((word, i) => view.setUint32(4 * i, word, true));
   return result;
 }
 

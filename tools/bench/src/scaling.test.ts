@@ -163,6 +163,7 @@ describe('run compile-scaling', () => {
     expect(first).toEqual(['syclkit compile per_kernel', 'syclkit compile auto', 'file-creation floor', 'llvm-16 opt -S']);
     const compile = seen.find((a) => a.includes('-fsycl-device-code-split=per_kernel'))!;
     expect(compile).toContain('-fsycl-targets=spir64,intel_gpu_pvc,nvidia_gpu_sm_80');
+    expect(compile).toContain('-fsycl-device-obj=llvmir'); // syclkit's own work, not the SPIR-V translator's
     const floor = seen.find((a) => a.includes('create-files'))!;
     const countFile = floor[floor.indexOf('--from') + 1]!;
     expect(floor).toContain('--dir');

@@ -177,7 +177,8 @@ async function firstThat<T>(candidates: readonly T[], test: (candidate: T) => Pr
 // --- the benchmark ------------------------------------------------------------------------------------
 
 function compileArgv(config: BenchmarkConfig, split: 'per_kernel' | 'auto', output: string, input = '{input}'): string[] {
-  return [...config.syclkit, 'compile', input, `-fsycl-targets=${scalingTargets.join(',')}`, `-fsycl-device-code-split=${split}`, '-o', output];
+  // IR images: this measures syclkit itself; the SPIR-V step's cost (llvm-as + llvm-spirv per image) is in the README
+  return [...config.syclkit, 'compile', input, `-fsycl-targets=${scalingTargets.join(',')}`, `-fsycl-device-code-split=${split}`, '-fsycl-device-obj=llvmir', '-o', output];
 }
 
 function command(c: CaseReport, label: string): CommandResult | undefined {

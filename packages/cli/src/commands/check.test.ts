@@ -9,7 +9,7 @@ let app = '';
 beforeAll(async () => {
   const units = writeSample(s.dir);
   app = s.path('app.fatbin');
-  const r = await syclkit('compile', ...units, '-fsycl-targets=spir64,intel_gpu_pvc,intel_gpu_dg1', '-o', app);
+  const r = await syclkit('compile', '-fsycl-device-obj=llvmir', ...units, '-fsycl-targets=spir64,intel_gpu_pvc,intel_gpu_dg1', '-o', app);
   if (r.code !== 0) throw new Error(r.err);
 });
 afterAll(() => s.cleanup());

@@ -69,7 +69,7 @@ export function demoDeviceObj(env: NodeJS.ProcessEnv = process.env): { deviceObj
   }
   return canPrintForLlvm(major)
     ? { deviceObj: 'spirv', why: 'llvm-spirv is installed', hint: '-fsycl-device-obj=llvmir' }
-    : { deviceObj: 'llvmir', why: `syclkit cannot print IR for LLVM ${major}, which the installed llvm-spirv reads, yet`, hint: 'a translator built with LLVM 16 or later' };
+    : { deviceObj: 'llvmir', why: `syclkit prints IR for LLVM 15 and later, and the installed llvm-spirv reads LLVM ${major}`, hint: 'a translator built with LLVM 15 or later (Debian: llvm-spirv-15 llvm-15)' };
 }
 
 function describeDeviceObj({ deviceObj, why, hint }: { deviceObj: DeviceObj; why: string; hint: string }): string {

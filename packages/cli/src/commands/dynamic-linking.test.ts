@@ -24,9 +24,9 @@ beforeAll(async () => {
   const appSource = s.file('app.ll', fixture('app.ll'));
   lib = s.path('lib.fatbin');
   app = s.path('app.fatbin');
-  const builtLib = await syclkit('compile', '--device-library', libSource, '-fsycl-targets=spir64,intel_gpu_dg1', '-o', lib);
+  const builtLib = await syclkit('compile', '-fsycl-device-obj=llvmir', '--device-library', libSource, '-fsycl-targets=spir64,intel_gpu_dg1', '-o', lib);
   expect([builtLib.code, builtLib.err]).toEqual([0, '']);
-  const builtApp = await syclkit('compile', '-fsycl-allow-device-image-dependencies', appSource, '-fsycl-targets=spir64,intel_gpu_dg1', '-o', app);
+  const builtApp = await syclkit('compile', '-fsycl-device-obj=llvmir', '-fsycl-allow-device-image-dependencies', appSource, '-fsycl-targets=spir64,intel_gpu_dg1', '-o', app);
   expect([builtApp.code, builtApp.err]).toEqual([0, '']);
 });
 afterAll(() => s.cleanup());
@@ -160,7 +160,7 @@ describe('device code dynamic linking through syclkit compile, the runtime and s
   });
 
   it('warns about calls nothing defines without dynamic linking, and reports exports and imports in --json', async () => {
-    const plain = await syclkit('compile', s.path('app.ll'), '-o', s.path('static.fatbin'));
+    const plain = await syclkit('compile', '-fsycl-device-obj=llvmir', s.path('app.ll'), '-o', s.path('static.fatbin'));
     expect(plain.code).toBe(0);
     expect(plain.err).toBe(
       [
@@ -170,17 +170,17 @@ describe('device code dynamic linking through syclkit compile, the runtime and s
         '',
       ].join('\n'),
     );
-    expect((await syclkit('compile', s.path('app.ll'), '-o', s.path('static.fatbin'), '-Wno-undefined-function')).err).toBe('');
+    expect((await syclkit('compile', '-fsycl-device-obj=llvmir', s.path('app.ll'), '-o', s.path('static.fatbin'), '-Wno-undefined-function')).err).toBe('');
 
-    const report = JSON.parse((await syclkit('compile', '--device-library', s.path('mathlib.ll'), '-o', s.path('lib2.fatbin'), '--json')).out);
+    const report = JSON.parse((await syclkit('compile', '-fsycl-device-obj=llvmir', '--device-library', s.path('mathlib.ll'), '-o', s.path('lib2.fatbin'), '--json')).out);
     expect(report.exports).toEqual(['_Z5scalef', '_Z6offsetf']);
     expect(report.bundles[0].images.map((image: { exports?: string[]; kernels: string[] }) => [image.kernels, image.exports])).toEqual([
       [[], ['_Z6offsetf']],
       [[], ['_Z5scalef']],
     ]);
-    const appReport = JSON.parse((await syclkit('compile', '-fsycl-allow-device-image-dependencies', s.path('app.ll'), '-o', s.path('app2.fatbin'), '--json')).out);
+    const appReport = JSON.parse((await syclkit('compile', '-fsycl-device-obj=llvmir', '-fsycl-allow-device-image-dependencies', s.path('app.ll'), '-o', s.path('app2.fatbin'), '--json')).out);
     expect(appReport.imports).toEqual(['_Z5scalef', '_Z6offsetf']);
-    const empty = await syclkit('compile', '--device-library', s.file('nothing.ll', 'target triple = "spir64-unknown-unknown"\n'), '-o', s.path('nothing.fatbin'));
+    const empty = await syclkit('compile', '-fsycl-device-obj=llvmir', '--device-library', s.file('nothing.ll', 'target triple = "spir64-unknown-unknown"\n'), '-o', s.path('nothing.fatbin'));
     expect(empty.err).toContain('the device library defines no SYCL_EXTERNAL function to export [-Wno-exports]');
   });
 });

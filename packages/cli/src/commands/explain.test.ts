@@ -9,7 +9,7 @@ let app = '';
 beforeAll(async () => {
   units = writeSample(s.dir);
   app = s.path('app.fatbin');
-  const r = await syclkit('compile', ...units, '-fsycl-targets=spir64,amd_gpu_gfx90a', '-o', app);
+  const r = await syclkit('compile', '-fsycl-device-obj=llvmir', ...units, '-fsycl-targets=spir64,amd_gpu_gfx90a', '-o', app);
   if (r.code !== 0) throw new Error(r.err);
 });
 afterAll(() => s.cleanup());
@@ -75,7 +75,7 @@ describe('syclkit explain', () => {
     expect((await syclkit('explain', app, '--kernel', 'ScaleVelocty', '--aspect', 'fp64')).err).toContain("no kernel 'ScaleVelocty'");
     expect((await syclkit('explain', app, '--kernel', 'ScaleVelocity', '--aspect', 'fp64x')).err).toContain("unknown aspect 'fp64x'; did you mean 'fp64'?");
     const bare = s.path('bare.fatbin');
-    expect((await syclkit('compile', units[0]!, '-o', bare, '--no-explain-info')).code).toBe(0);
+    expect((await syclkit('compile', '-fsycl-device-obj=llvmir', units[0]!, '-o', bare, '--no-explain-info')).code).toBe(0);
     const r = await syclkit('explain', bare, '--kernel', 'ScaleVelocity', '--aspect', 'fp64');
     expect(r.code).toBe(1);
     expect(r.err).toContain('holds no explanation facts (property set syclkit/explain)');

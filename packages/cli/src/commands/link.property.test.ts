@@ -34,7 +34,7 @@ async function cells(file: string): Promise<string[]> {
 describe.skipIf(!hasTools)('link matches compile (skipped without llc-16, cc and ar)', { timeout: 600_000 }, () => {
   beforeAll(async () => {
     writeSample(s.dir);
-    for (const unit of UNITS) expect((await syclkit('compile', '-c', s.path(`${unit}.ll`), '-o', s.path(`${unit}.o`))).code).toBe(0);
+    for (const unit of UNITS) expect((await syclkit('compile', '-fsycl-device-obj=llvmir', '-c', s.path(`${unit}.ll`), '-o', s.path(`${unit}.o`))).code).toBe(0);
   }, 120_000);
   afterAll(() => s.cleanup());
 
@@ -49,7 +49,7 @@ describe.skipIf(!hasTools)('link matches compile (skipped without llc-16, cc and
     const inputs = archived.length === 0 ? objects : archiveFirst ? [lib, ...objects] : [...objects, lib];
     const linked = [...direct, ...(direct.includes('shade') && archived.includes('tonemap') ? ['tonemap'] : [])];
     const needsTonemap = linked.includes('shade') && !linked.includes('tonemap');
-    const r = await syclkit('link', ...inputs, '-Wno-sycl-aspect-mismatch', '-fsycl-targets=spir64,intel_gpu_dg1', '-o', `${dir}/app`);
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', ...inputs, '-Wno-sycl-aspect-mismatch', '-fsycl-targets=spir64,intel_gpu_dg1', '-o', `${dir}/app`);
     if (needsTonemap) {
       expect(r.code).toBe(1);
       expect(r.err).toContain("device code uses '_Z7tonemapf'");
@@ -61,7 +61,7 @@ describe.skipIf(!hasTools)('link matches compile (skipped without llc-16, cc and
       return;
     }
     expect(r.err).toBe('');
-    const c = await syclkit('compile', ...linked.map((u) => s.path(`${u}.ll`)), '-Wno-sycl-aspect-mismatch', '-fsycl-targets=spir64,intel_gpu_dg1', '-o', `${dir}/app.fatbin`);
+    const c = await syclkit('compile', '-fsycl-device-obj=llvmir', ...linked.map((u) => s.path(`${u}.ll`)), '-Wno-sycl-aspect-mismatch', '-fsycl-targets=spir64,intel_gpu_dg1', '-o', `${dir}/app.fatbin`);
     expect(c.code).toBe(0);
     expect(await cells(`${dir}/app`)).toEqual(await cells(`${dir}/app.fatbin`));
   });

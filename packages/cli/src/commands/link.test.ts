@@ -30,11 +30,11 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
   beforeAll(async () => {
     units = writeSample(s.dir);
     for (const unit of units) {
-      const r = await syclkit('compile', '-c', unit, '-o', unit.replace(/\.ll$/, '.o'));
+      const r = await syclkit('compile', '-fsycl-device-obj=llvmir', '-c', unit, '-o', unit.replace(/\.ll$/, '.o'));
       expect([r.code, r.err]).toEqual([0, '']);
     }
     execFileSync('ar', ['rcs', s.path('libtonemap.a'), 'tonemap.o'], { cwd: s.dir });
-    const r = await syclkit('compile', ...units, TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app.fatbin'));
+    const r = await syclkit('compile', '-fsycl-device-obj=llvmir', ...units, TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app.fatbin'));
     expect(r.code).toBe(0);
   }, 120_000);
   afterAll(() => s.cleanup());
@@ -49,7 +49,7 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
   });
 
   it('links fat objects and a static library into an executable that registers its images and reports them', async () => {
-    const r = await syclkit('link', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-v', '-o', s.path('app'));
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-v', '-o', s.path('app'));
     expect([r.code, r.err]).toEqual([0, '']);
     expect(r.out).toContain(`linked ${s.path('libtonemap.a')}(tonemap.o) (defines _Z7tonemapf)\n`);
     expect(r.out).toContain('no host object defines main');
@@ -73,7 +73,7 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
     // A test program: its main prints everything the registration stub received at load time.
     writeFileSync(s.path('dump_main.c'), '#include <stdio.h>\nvoid syclkit_dump_registered(FILE *out);\nint main(void) { syclkit_dump_registered(stdout); return 0; }\n');
     cc(['-c', 'dump_main.c', '-o', 'dump_main.o']);
-    const r = await syclkit('link', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap.a'), s.path('dump_main.o'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('dump_app'));
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap.a'), s.path('dump_main.o'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('dump_app'));
     expect([r.code, r.err]).toEqual([0, '']);
     const received = execFileSync(s.path('dump_app'), { maxBuffer: 1 << 28 }).toString();
     expect(received).toMatch(/^descriptor 0: version 1, 18 images\n image 0: version 2, kind 4, format 0, target "spir64"\n/);
@@ -83,7 +83,7 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
 
   it.skipIf(llvmAr === undefined)('reads static libraries made by llvm-ar-16 as well', async () => {
     execFileSync(llvmAr!, ['rcs', s.path('libtonemap_llvm.a'), 'tonemap.o'], { cwd: s.dir });
-    const r = await syclkit('link', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap_llvm.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app_llvm'));
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap_llvm.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app_llvm'));
     expect([r.code, r.err]).toEqual([0, '']);
     expect(matrixOf((await syclkit('check', s.path('app_llvm'))).out)).toBe(matrixOf((await syclkit('check', s.path('app.fatbin'))).out));
   });
@@ -96,13 +96,13 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
     execFileSync(findLlvmTool('llvm-objcopy')!, ['--rename-section', '__CLANG_OFFLOAD_BUNDLE__openmp-spir64-unknown-unknown=__CLANG_OFFLOAD_BUNDLE__sycl-spir64-unknown-unknown', s.path('tool.o')]);
     const fat = readFatObject(new Uint8Array(readFileSync(s.path('tool.o'))), 'tool.o');
     expect(Buffer.from(fat.bundles[0]!.data).equals(readFileSync(s.path('nbody.bc')))).toBe(true);
-    const r = await syclkit('link', s.path('tool.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app_tool'));
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('tool.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('app_tool'));
     expect([r.code, r.err]).toEqual([0, '']);
     expect(matrixOf((await syclkit('check', s.path('app_tool'))).out)).toBe(matrixOf((await syclkit('check', s.path('app.fatbin'))).out));
   });
 
   it('--json reports the members linked and the registered images', async () => {
-    const r = await syclkit('link', s.path('shade.o'), s.path('libtonemap.a'), '-Wno-sycl-aspect-mismatch', '--json', '-o', s.path('json_app'));
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('shade.o'), s.path('libtonemap.a'), '-Wno-sycl-aspect-mismatch', '--json', '-o', s.path('json_app'));
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out) as { ok: boolean; members: { file: string; because: string }[]; suppliedMain: boolean; bundles: { target: string; images: { kernels: string[] }[] }[] };
     expect(report.ok).toBe(true);
@@ -113,7 +113,7 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
 
   it('pulls in no archive member the program does not need', async () => {
     execFileSync('ar', ['rcs', s.path('libboth.a'), 'tonemap.o', 'nbody.o'], { cwd: s.dir });
-    const r = await syclkit('link', s.path('shade.o'), s.path('libboth.a'), '-Wno-sycl-aspect-mismatch', '-v', '-o', s.path('shade_app'));
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('shade.o'), s.path('libboth.a'), '-Wno-sycl-aspect-mismatch', '-v', '-o', s.path('shade_app'));
     expect(r.code).toBe(0);
     expect(r.out).toContain('(tonemap.o) (defines _Z7tonemapf)');
     expect(r.out).not.toContain('(nbody.o)');
@@ -121,14 +121,14 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
   });
 
   it('-fsycl-link makes dev_image.o once; a host-only change relinks without linking device code again', async () => {
-    const dev = await syclkit('link', '-fsycl-link', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('dev_image.o'));
+    const dev = await syclkit('link', '-fsycl-device-obj=llvmir', '-fsycl-link', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('dev_image.o'));
     expect([dev.code, dev.err]).toEqual([0, '']);
     expect(readFatObject(new Uint8Array(readFileSync(s.path('dev_image.o')))).bundles.map((b) => b.id)).toEqual(['sycl-spir64_image-unknown-unknown']);
     writeFileSync(s.path('host_a.c'), `#include <stdio.h>\nvoid ${kernelInfoSymbol('_ZTS9Integrate')}(void) {}\nint host_b(void);\nint main(void) { printf("host_b says %d\\n", host_b()); return 0; }\n`);
     for (const version of [1, 2]) {
       writeFileSync(s.path('host_b.c'), `int host_b(void) { return ${version}; }\n`);
       cc(['-c', 'host_a.c', 'host_b.c']);
-      const r = await syclkit('link', s.path('dev_image.o'), s.path('host_a.o'), s.path('host_b.o'), '-v', '-o', s.path('app2'));
+      const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('dev_image.o'), s.path('host_a.o'), s.path('host_b.o'), '-v', '-o', s.path('app2'));
       expect([r.code, r.err]).toEqual([0, '']);
       expect(execFileSync(s.path('app2')).toString()).toBe(`host_b says ${version}\n`);
     }
@@ -137,12 +137,12 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
   });
 
   it('-fno-sycl-rdc links each unit alone (per_source) and refuses a SYCL_EXTERNAL call across units', async () => {
-    const alone = await syclkit('compile', '-c', '-fno-sycl-rdc', s.path('nbody.ll'), '-o', s.path('nbody_nordc.o'));
+    const alone = await syclkit('compile', '-fsycl-device-obj=llvmir', '-c', '-fno-sycl-rdc', s.path('nbody.ll'), '-o', s.path('nbody_nordc.o'));
     expect([alone.code, alone.err]).toEqual([0, '']);
-    const r = await syclkit('link', s.path('nbody_nordc.o'), '-o', s.path('nbody_app'));
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('nbody_nordc.o'), '-o', s.path('nbody_app'));
     expect([r.code, r.err]).toEqual([0, '']);
     expect(execFileSync(s.path('nbody_app')).toString()).toContain('entries: _ZTS9Integrate\n');
-    const crossing = await syclkit('link', '-fno-sycl-rdc', s.path('shade.o'), s.path('tonemap.o'), '-o', s.path('never'));
+    const crossing = await syclkit('link', '-fsycl-device-obj=llvmir', '-fno-sycl-rdc', s.path('shade.o'), s.path('tonemap.o'), '-o', s.path('never'));
     expect(crossing.code).toBe(1);
     expect(crossing.err).toBe(
       `${s.path('shade.o')}: error: '_ZZ4mainENKUlN4sycl3_V12idILi1EEEE_clES2_' calls SYCL_EXTERNAL '_Z7tonemapf', defined in another translation unit (${s.path('tonemap.o')}); -fno-sycl-rdc links each unit's device code alone, so device code cannot cross units\n`,
@@ -152,7 +152,7 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
 
   it('compile takes fat objects and static libraries beside IR files, choosing members as link does', async () => {
     mkdirSync(s.path('objects'));
-    const r = await syclkit('compile', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('objects/app.fatbin'));
+    const r = await syclkit('compile', '-fsycl-device-obj=llvmir', s.path('nbody.o'), s.path('shade.o'), s.path('libtonemap.a'), TARGETS, '-Wno-sycl-aspect-mismatch', '-o', s.path('objects/app.fatbin'));
     expect([r.code, r.err]).toEqual([0, '']);
     expect((await syclkit('inspect', '-diff', s.path('app.fatbin'), s.path('objects/app.fatbin'))).out).toContain('no differences');
   });
@@ -160,7 +160,7 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
   describe('errors name the file and what is missing, and write nothing', () => {
     const refused = async (args: string[], message: string | RegExp): Promise<void> => {
       const out = s.path('refused');
-      const r = await syclkit('link', ...args, '-o', out);
+      const r = await syclkit('link', '-fsycl-device-obj=llvmir', ...args, '-o', out);
       expect(r.code).toBe(1);
       if (typeof message === 'string') expect(r.err).toBe(message);
       else expect(r.err).toMatch(message);
@@ -199,11 +199,11 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
     });
 
     it('an object for another host triple', async () => {
-      const r = await syclkit('compile', '-c', s.path('tonemap.ll'), '-host=aarch64-unknown-linux-gnu', '-o', s.path('arm.o'));
+      const r = await syclkit('compile', '-fsycl-device-obj=llvmir', '-c', s.path('tonemap.ll'), '-host=aarch64-unknown-linux-gnu', '-o', s.path('arm.o'));
       expect(r.code).toBe(0);
       await refused([s.path('nbody.o'), s.path('arm.o')], `${s.path('arm.o')}: error: an object for aarch64 (64-bit ELF); this link is for host 'x86_64-unknown-linux-gnu'\n`);
       // A fat object whose host bundle names another triple, for the same machine.
-      const r2 = await syclkit('compile', '-c', s.path('tonemap.ll'), '-host=x86_64-unknown-freebsd', '-o', s.path('win.o'));
+      const r2 = await syclkit('compile', '-fsycl-device-obj=llvmir', '-c', s.path('tonemap.ll'), '-host=x86_64-unknown-freebsd', '-o', s.path('win.o'));
       expect(r2.code).toBe(0);
       await refused([s.path('win.o')], `${s.path('win.o')}: error: a fat object for host 'x86_64-unknown-freebsd' (bundle 'host-x86_64-unknown-freebsd'); this link is for host 'x86_64-unknown-linux-gnu'\n`);
     });
@@ -212,11 +212,11 @@ describe.skipIf(!hasTools)('syclkit link (skipped without llc-16, cc and ar)', {
   it('-host-object puts a real host object under the device IR; its main runs, and run submits to the executable', async () => {
     writeFileSync(s.path('tu_host.c'), `#include <stdio.h>\nvoid ${kernelInfoSymbol('_ZTS9Integrate')}(void) {}\nint main(void) { puts("tu main"); return 0; }\n`);
     cc(['-c', 'tu_host.c']);
-    const c = await syclkit('compile', '-c', s.path('nbody.ll'), '-host-object', s.path('tu_host.o'), '-o', s.path('tu_fat.o'));
+    const c = await syclkit('compile', '-fsycl-device-obj=llvmir', '-c', s.path('nbody.ll'), '-host-object', s.path('tu_host.o'), '-o', s.path('tu_fat.o'));
     expect([c.code, c.err]).toEqual([0, '']);
     const fat = readFatObject(new Uint8Array(readFileSync(s.path('tu_fat.o'))));
     expect(fat.elf.symbols().some((sym) => sym.name === 'main')).toBe(true);
-    const r = await syclkit('link', s.path('tu_fat.o'), '-fsycl-targets=spir64,intel_gpu_dg1', '-o', s.path('tu_app'));
+    const r = await syclkit('link', '-fsycl-device-obj=llvmir', s.path('tu_fat.o'), '-fsycl-targets=spir64,intel_gpu_dg1', '-o', s.path('tu_app'));
     expect([r.code, r.err]).toEqual([0, '']);
     expect(execFileSync(s.path('tu_app')).toString()).toBe('tu main\n');
     const ok = await syclkit('run', s.path('tu_app'), '-kernel', '_ZTS9Integrate', '-device', 'intel_gpu_dg1', '-range', '64');

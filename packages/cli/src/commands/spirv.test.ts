@@ -1,19 +1,61 @@
-// The driver with SPIR-V images: compile stores SPIR-V for spir64 and the Intel targets, every
-// image passes spirv-val (the tests set SYCLKIT_SPIRV_VAL=1, so the SPIR-V step validates each one),
+// The driver with SPIR-V images: compile stores SPIR-V for spir64 and the Intel targets by default
+// (as DPC++), every image passes spirv-val (the tests set SYCLKIT_SPIRV_VAL=1, so the SPIR-V step
+// validates each one, and the tests validate what they read back), inspect -extract writes them,
 // and check, run and explain answer on a SPIR-V binary exactly as on the same program kept as IR.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSpirvModule } from '@syclkit/formats';
-import { ContainerReader, canPrintForLlvm, findLlvmSpirvTools } from '@syclkit/offload-wrapper';
+import { AotToolError, ContainerReader, ImageFormat, canPrintForLlvm, findLlvmSpirvTools } from '@syclkit/offload-wrapper';
 import { Runtime, deviceFromTarget } from '@syclkit/runtime';
 import { SPIRV_TOOLS, SPIRV_TOOLS_MISSING, spirvValErrors } from '@syclkit/testing';
-import { scratch, syclkit } from '../../test/harness.js';
+import { scratch, syclkit, writeSample } from '../../test/harness.js';
 import { compileProgram, type CompileResult } from '../driver/compile.js';
 import { compatibilityMatrix, formatMatrix } from '../driver/check.js';
 import { answerExplain, factsFromContainer, formatAnswer } from '../driver/explain.js';
 import { SAMPLE_UNITS } from '../driver/sample.js';
+import { DEFAULT_DEVICE_OBJ } from '../driver/device-code.js';
+import { DEMO_TARGETS } from './demo.js';
 
-const ready = SPIRV_TOOLS !== undefined && canPrintForLlvm(findLlvmSpirvTools().llvmMajor);
-const why = SPIRV_TOOLS === undefined ? SPIRV_TOOLS_MISSING : 'syclkit cannot print IR for the installed translator\'s LLVM yet';
+const ready = SPIRV_TOOLS !== undefined && canPrintForLlvm(findLlvmSpirvTools().llvmMajor) && (process.env['SYCLKIT_DEVICE_OBJ'] ?? '') === '';
+const why = SPIRV_TOOLS === undefined ? SPIRV_TOOLS_MISSING : (process.env['SYCLKIT_DEVICE_OBJ'] ?? '') !== '' ? 'SYCLKIT_DEVICE_OBJ is set' : "syclkit cannot print IR for the installed translator's LLVM";
+
+/** Every image of the SPIR-V based bundles, with its bytes: each must be SPIR-V that spirv-val accepts. */
+function spirvImageProblems(container: Uint8Array): { images: number; problems: string[] } {
+  const reader = ContainerReader.fromBytes(container);
+  let images = 0;
+  const problems: string[] = [];
+  for (const bundle of reader.bundles) {
+    if (bundle.target.startsWith('nvidia') || bundle.target.startsWith('amd')) continue;
+    for (const image of bundle.images) {
+      if (image.empty) continue;
+      images++;
+      if (image.format !== ImageFormat.SPIRV) problems.push(`${bundle.target} ${image.name}: format ${image.format}, not SPIR-V`);
+      else {
+        const errors = spirvValErrors(reader.readImageData(image));
+        if (errors !== undefined) problems.push(`${bundle.target} ${image.name}: ${errors}`);
+      }
+    }
+  }
+  return { images, problems };
+}
+
+describe('the default of -fsycl-device-obj', () => {
+  it('is spirv, as DPC++; without llvm-spirv compile fails naming the Debian packages, and does not fall back to IR', async () => {
+    expect(DEFAULT_DEVICE_OBJ).toBe('spirv');
+    const s = scratch('no-spirv');
+    try {
+      const failed = await compileProgram({ units: SAMPLE_UNITS, targets: 'spir64', name: 'app', spirv: { dirs: [s.dir] } }).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(AotToolError);
+      expect((failed as Error).message).toMatch(/^SPIR-V images need llvm-spirv, the Khronos LLVM\/SPIR-V translator, which is not installed \(looked for .*\); on Debian: apt-get install llvm-spirv-15 llvm-15; or keep LLVM IR \(compile -fsycl-device-obj=llvmir, wrap -aot=ir\)$/);
+      // targets that are not SPIR-V based need no translator
+      expect((await compileProgram({ units: SAMPLE_UNITS, targets: 'amd_gpu_gfx90a', name: 'app', spirv: { dirs: [s.dir] } })).ok).toBe(true);
+      expect((await compileProgram({ units: SAMPLE_UNITS, targets: 'spir64', name: 'app', deviceObj: 'llvmir', spirv: { dirs: [s.dir] } })).ok).toBe(true);
+    } finally {
+      s.cleanup();
+    }
+  });
+});
 const TARGETS = 'spir64,intel_gpu_pvc,intel_gpu_dg1,amd_gpu_gfx90a';
 const DEVICES = ['intel_gpu_pvc', 'intel_gpu_dg1', 'intel_gpu_tgllp', 'amd_gpu_gfx90a'].map((name) => deviceFromTarget(name));
 
@@ -47,6 +89,34 @@ describe.skipIf(!ready)(`SPIR-V images${ready ? '' : ` (skipped: ${why})`}`, () 
     }
   });
 
+  for (const split of ['per_kernel', 'auto'] as const) {
+    it(`-fsycl-device-code-split=${split}, by default: every image of spir64 and the Intel targets is SPIR-V that spirv-val accepts`, async () => {
+      const result = await compileProgram({ units: SAMPLE_UNITS, targets: DEMO_TARGETS, name: 'app', split });
+      expect(result.ok).toBe(true);
+      const { images, problems } = spirvImageProblems(result.container!);
+      expect(problems).toEqual([]);
+      expect(images).toBeGreaterThanOrEqual(12);
+    }, 120_000);
+  }
+
+  it('syclkit compile stores SPIR-V without -fsycl-device-obj, and inspect -extract writes each image as .spv that spirv-val accepts', async () => {
+    const units = writeSample(s.dir);
+    const bin = s.path('default.fatbin');
+    const compiled = await syclkit('compile', ...units, '-fsycl-targets=spir64,intel_gpu_dg1', '-Wno-sycl-aspect-mismatch', '-o', bin);
+    expect(compiled).toMatchObject({ code: 0, err: '' });
+    const { images, problems } = spirvImageProblems(readFileSync(bin));
+    expect(problems).toEqual([]);
+    const out = s.path('extracted');
+    mkdirSync(out);
+    expect((await syclkit('inspect', bin, '-extract', out)).code).toBe(0);
+    const written = readdirSync(out).sort();
+    expect(written.length).toBe(images);
+    for (const file of written) {
+      expect(file).toMatch(/\.spv$/);
+      expect(spirvValErrors(readFileSync(join(out, file))), file).toBeUndefined();
+    }
+  }, 120_000);
+
   it('keeps the same images, entries and requirements as the IR build', () => {
     const shape = (result: CompileResult) => result.report!.bundles.map((b) => b.images.map((i) => [b.target, i.name, i.kernels, i.empty, i.properties['SYCL/device requirements']]));
     expect(shape(spirv)).toEqual(shape(ir));
@@ -64,7 +134,6 @@ describe.skipIf(!ready)(`SPIR-V images${ready ? '' : ` (skipped: ${why})`}`, () 
 
   it('runs kernels from SPIR-V images through the CLI, and refuses as with IR', async () => {
     const bin = s.path('app.fatbin');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(bin, spirv.container!);
     const ran = await syclkit('run', bin, '-kernel', '_ZTS9Integrate', '-device', 'intel_gpu_tgllp', '-range', '64');
     expect(ran).toMatchObject({ code: 0, out: '_ZTS9Integrate ran on intel_gpu_tgllp from bundle spir64, image app_spir64_2: 64 work-items, program of 3 functions\n' });

@@ -14,7 +14,7 @@ export const DEVICE_OBJ_KINDS = ['spirv', 'llvmir'] as const;
 export type DeviceObj = (typeof DEVICE_OBJ_KINDS)[number];
 
 /** What `compile` makes when neither `-fsycl-device-obj` nor `SYCLKIT_DEVICE_OBJ` says. */
-export const DEFAULT_DEVICE_OBJ: DeviceObj = 'llvmir';
+export const DEFAULT_DEVICE_OBJ: DeviceObj = 'spirv';
 
 /** The environment variable that sets the default of `-fsycl-device-obj` (e.g. for a CI without llvm-spirv). */
 export const DEVICE_OBJ_ENV = 'SYCLKIT_DEVICE_OBJ';

@@ -157,6 +157,7 @@ async function compile(name: string, units: readonly number[], program: GenProgr
     targets: program.aot ? 'spir64,intel_gpu_dg1' : 'spir64',
     name,
     explainInfo: false,
+    deviceObj: 'llvmir', // about dynamic linking, not SPIR-V (and no llvm-spirv needed)
     ...options,
   });
   const errors = result.diagnostics.items.filter((d) => d.severity === 'error');

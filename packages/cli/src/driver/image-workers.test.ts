@@ -195,7 +195,7 @@ describe.runIf(built)('image sets shared among threads', () => {
         return { stderr: r.stderr.replaceAll(out, '{out}'), files };
       };
       for (const argv of [
-        ['compile', input, '-fsycl-targets=spir64,intel_gpu_tgllp', '-fsycl-device-code-split=per_kernel', '-o', '{out}/app.fatbin', '--save-temps', '{out}'],
+        ['compile', input, '-fsycl-targets=spir64,intel_gpu_tgllp', '-fsycl-device-code-split=per_kernel', '-fsycl-device-obj=llvmir', '-o', '{out}/app.fatbin', '--save-temps', '{out}'],
         ['post-link', '-split=kernel', '-symbols', '-S', '-bundling=design', input, '-o', '{out}/out.table', '-o', 'intel_gpu_tgllp,{out}/tg.table'],
       ]) {
         const single = runIn(`${argv[0]}-1`, [...argv, '-j', '1']);

@@ -51,7 +51,7 @@ describe.skipIf(!haveLLVM)(`the demo's images printed for LLVM 15 (skipped witho
     it(`-fsycl-device-code-split=${split}: LLVM 15 reads every image, and it means the same to LLVM 16`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'syclkit-llvm15-'));
       dirs.push(dir);
-      const result = await compileProgram({ units: SAMPLE_UNITS, targets: DEMO_TARGETS, split, name: 'app', saveTemps: dir });
+      const result = await compileProgram({ units: SAMPLE_UNITS, targets: DEMO_TARGETS, split, name: 'app', saveTemps: dir, deviceObj: 'llvmir' });
       expect(result.ok).toBe(true);
       const images = readdirSync(dir).filter((f) => f.endsWith('.ll') && f !== 'app.linked.ll');
       expect(images.length).toBeGreaterThan(10);
