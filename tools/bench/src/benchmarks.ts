@@ -32,6 +32,8 @@ export interface BenchmarkConfig {
   readonly benchCli: string;
   /** compile-scaling keeps its binaries here (`k<N>.fatbin`); read-scaling reads them. */
   readonly binariesDir?: string;
+  /** More `syclkit compile` arguments for compile-scaling/read-scaling (`--compile-flag`, e.g. `-aot nvidia_gpu_sm_80=ir`). */
+  readonly compileFlags?: readonly string[];
   readonly log: (message: string) => void;
 }
 

@@ -66,6 +66,7 @@ run options:
   --llvm-opt PATH (default ${defaultLlvmOpt})  --cache-dir DIR  --no-memory
   --out-dir DIR (where the commands' output goes, default the OS temp directory)
   --binaries DIR (compile-scaling: keep its k<N>.fatbin binaries there; read-scaling: read them)
+  --compile-flag F (compile-scaling, read-scaling: one more syclkit compile argument; repeatable)
 `;
 
 interface Parsed {
@@ -79,7 +80,7 @@ interface Parsed {
 const valueOptions = new Set([
   'seed', 'kernels', 'tus', 'functions', 'segments', 'target-size', 'o',
   'runs', 'warmup', 'sizes', 'timeout', 'markdown', 'syclkit', 'llvm-opt', 'cache-dir', 'input', 'label', 'baseline',
-  'out-dir', 'dir', 'files', 'bytes', 'from', 'binaries',
+  'out-dir', 'dir', 'files', 'bytes', 'from', 'binaries', 'compile-flag',
 ]);
 const flagOptions = new Set(['opaque', 'typed-pointers', 'debug-info', 'g', 'json', 'no-memory', 'help', 'h']);
 
@@ -184,8 +185,10 @@ function benchmarkConfig(p: Parsed, io: BenchIO, deps: BenchDependencies): Bench
   const warmup = integer(p, 'warmup');
   const outDir = single(p, 'out-dir');
   const binaries = single(p, 'binaries');
+  const compileFlags = p.values.get('compile-flag') ?? [];
   return {
     benchCli,
+    ...(compileFlags.length > 0 ? { compileFlags } : {}),
     ...(binaries !== undefined ? { binariesDir: resolve(binaries) } : {}),
     ...(outDir !== undefined ? { outDir: resolve(outDir) } : {}),
     cacheDir: resolve(single(p, 'cache-dir') ?? defaultCacheDir),

@@ -163,7 +163,8 @@ describe('run compile-scaling', () => {
     expect(first).toEqual(['syclkit compile per_kernel', 'syclkit compile auto', 'file-creation floor', 'llvm-16 opt -S']);
     const compile = seen.find((a) => a.includes('-fsycl-device-code-split=per_kernel'))!;
     expect(compile).toContain('-fsycl-targets=spir64,intel_gpu_pvc,nvidia_gpu_sm_80');
-    expect(compile).toContain('-fsycl-device-obj=llvmir'); // syclkit's own work, not the SPIR-V translator's
+    // images stay device IR: llvm-spirv's process per image is measured apart
+    expect(compile).toContain('-fsycl-device-obj=llvmir');
     const floor = seen.find((a) => a.includes('create-files'))!;
     const countFile = floor[floor.indexOf('--from') + 1]!;
     expect(floor).toContain('--dir');
@@ -175,6 +176,30 @@ describe('run compile-scaling', () => {
     const check = report.cases.at(-1).comparison.commands.map((c: { label: string }) => c.label);
     expect(check).toEqual(['check 16 kernels', 'check 8 kernels', 'check 6 kernels']);
     expect(seen.find((a) => a.includes('check'))).toContain('intel_gpu_pvc,nvidia_gpu_sm_80,intel_gpu_dg1');
+  });
+});
+
+describe('run compile-scaling --compile-flag', () => {
+  it('adds each flag, split on whitespace, to every compile (both splits and the 6-kernel binary), before -o', async () => {
+    const seen: string[][] = [];
+    const runner: Runner = async (argv) => {
+      seen.push([...argv]);
+      if (argv.includes('compile')) {
+        const kernels = Number(/-k(\d+)-/.exec(argv.find((a) => a.endsWith('.ll'))!)![1]);
+        writeFileSync(argv[argv.indexOf('-o') + 1]!, container(2, scalingTargets.map((t) => [t, kernels])));
+      }
+      return ok;
+    };
+    const io = { stdout: { write: () => {} }, stderr: { write: () => {} } };
+    const args = ['run', 'compile-scaling', '--sizes', '8', '--cache-dir', tempDir(), '--out-dir', tempDir(), '--json', '--compile-flag', '-aot nvidia_gpu_sm_80=ir', '--compile-flag', '-j 1'];
+    expect(await main(args, io, { runner, memory: { kind: 'none', reason: 'test' } })).toBe(0);
+    const compiles = seen.filter((a) => a.includes('compile'));
+    expect(compiles.length).toBeGreaterThanOrEqual(3);
+    for (const argv of compiles) {
+      const o = argv.indexOf('-o');
+      expect(argv.slice(o - 4, o)).toEqual(['-aot', 'nvidia_gpu_sm_80=ir', '-j', '1']);
+    }
+    expect(seen.filter((a) => !a.includes('compile')).some((a) => a.includes('-aot'))).toBe(false);
   });
 });
 

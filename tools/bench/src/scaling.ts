@@ -177,8 +177,11 @@ async function firstThat<T>(candidates: readonly T[], test: (candidate: T) => Pr
 // --- the benchmark ------------------------------------------------------------------------------------
 
 function compileArgv(config: BenchmarkConfig, split: 'per_kernel' | 'auto', output: string, input = '{input}'): string[] {
-  // IR images: this measures syclkit itself; the SPIR-V step's cost (llvm-as + llvm-spirv per image) is in the README
-  return [...config.syclkit, 'compile', input, `-fsycl-targets=${scalingTargets.join(',')}`, `-fsycl-device-code-split=${split}`, '-fsycl-device-obj=llvmir', '-o', output];
+  // llvmir: the images stay device IR, so llvm-spirv's process per image (measured on its own) does not swamp syclkit's own cost.
+  return [
+    ...config.syclkit, 'compile', input, `-fsycl-targets=${scalingTargets.join(',')}`, `-fsycl-device-code-split=${split}`, '-fsycl-device-obj=llvmir',
+    ...(config.compileFlags ?? []).flatMap((f) => f.split(/\s+/).filter((w) => w !== '')), '-o', output,
+  ];
 }
 
 function command(c: CaseReport, label: string): CommandResult | undefined {
