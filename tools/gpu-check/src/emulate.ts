@@ -16,6 +16,7 @@ import {
   DataLayout,
   GetElementPtrInst,
   ShuffleVectorInst,
+  formatType,
   type BasicBlock,
   type Constant,
   type GlobalVariable,
@@ -98,25 +99,6 @@ export interface EmulationResult {
 }
 
 const BUILTINS = new Set(['GlobalInvocationId', 'GlobalSize', 'LocalInvocationId', 'WorkgroupId', 'WorkgroupSize', 'NumWorkgroups', 'GlobalOffset']);
-
-function describeType(t: Type): string {
-  switch (t.kind) {
-    case 'integer':
-      return `i${t.bits}`;
-    case 'float':
-      return t.fp;
-    case 'pointer':
-      return t.addressSpace === 0 ? 'ptr' : `ptr addrspace(${t.addressSpace})`;
-    case 'array':
-      return `[${t.length} x ${describeType(t.element)}]`;
-    case 'vector':
-      return `<${t.length} x ${describeType(t.element)}>`;
-    case 'struct':
-      return t.name !== '' ? `%${t.name}` : `{ ${(t.elements ?? []).map(describeType).join(', ')} }`;
-    default:
-      return t.kind;
-  }
-}
 
 function roundTo(t: Type, x: number): number {
   if (t.kind !== 'float') return x;
@@ -364,7 +346,7 @@ class Emulator {
         return (t.elements ?? []).map((e, i) => this.decode(e, bytes, at + offsets[i]!, object));
       }
       default:
-        throw new EmulationUnsupported(`loads of ${describeType(t)}`);
+        throw new EmulationUnsupported(`loads of ${formatType(t)}`);
     }
   }
 
@@ -407,7 +389,7 @@ class Emulator {
         return;
       }
       default:
-        throw new EmulationUnsupported(`stores of ${describeType(t)}`);
+        throw new EmulationUnsupported(`stores of ${formatType(t)}`);
     }
   }
 
@@ -417,12 +399,12 @@ class Emulator {
   }
 
   private load(t: Type, pointer: V, what = 'load'): V {
-    const { object, offset } = this.access(pointer, this.storeSize(t), `${what} of ${describeType(t)}`);
+    const { object, offset } = this.access(pointer, this.storeSize(t), `${what} of ${formatType(t)}`);
     return this.decode(t, object.bytes, offset, object);
   }
 
   private store(t: Type, value: V, pointer: V, what = 'store'): void {
-    const { object, offset } = this.access(pointer, this.storeSize(t), `${what} of ${describeType(t)}`);
+    const { object, offset } = this.access(pointer, this.storeSize(t), `${what} of ${formatType(t)}`);
     this.encode(t, value, object, offset);
   }
 
@@ -435,7 +417,7 @@ class Emulator {
       object = new MemObject(`@${g.name}`, Math.max(32, this.allocSize(g.valueType)));
       this.builtins.set(builtin, object);
     } else {
-      object = new MemObject(`@${g.name} (${describeType(g.valueType)}, ${this.allocSize(g.valueType)} bytes)`, this.allocSize(g.valueType));
+      object = new MemObject(`@${g.name} (${formatType(g.valueType)}, ${this.allocSize(g.valueType)} bytes)`, this.allocSize(g.valueType));
       this.globals.set(g, object);
       if (g.initializer !== undefined) this.encode(g.valueType, this.constant(g.initializer), object, 0);
       return object;
@@ -532,7 +514,7 @@ class Emulator {
       case 'struct':
         return (t.elements ?? []).map((e) => this.zero(e));
       default:
-        throw new EmulationUnsupported(`a value of type ${describeType(t)}`);
+        throw new EmulationUnsupported(`a value of type ${formatType(t)}`);
     }
   }
 
@@ -565,7 +547,7 @@ class Emulator {
         offset += index(i) * (t.kind === 'vector' ? this.storeSize(t.element) : this.allocSize(t.element));
         t = t.element;
       } else {
-        throw new EmulationUnsupported(`a getelementptr into ${describeType(t)}`);
+        throw new EmulationUnsupported(`a getelementptr into ${formatType(t)}`);
       }
     }
     return new Pointer(base.object, offset);
@@ -583,8 +565,8 @@ class Emulator {
       if (byval !== undefined) {
         // A by-value struct is the callee's own copy.
         const size = this.allocSize(byval);
-        const { object, offset } = this.access(v, size, `by-value copy of ${describeType(byval)} for argument ${i} of @${fn.name}`);
-        const copy = new MemObject(`by-value argument ${i} of @${fn.name} (${describeType(byval)})`, size);
+        const { object, offset } = this.access(v, size, `by-value copy of ${formatType(byval)} for argument ${i} of @${fn.name}`);
+        const copy = new MemObject(`by-value argument ${i} of @${fn.name} (${formatType(byval)})`, size);
         copy.bytes.set(object.bytes.subarray(offset, offset + size));
         if (object.pointers !== undefined) for (const [at, p] of object.pointers) if (at >= offset && at < offset + size) (copy.pointers ??= new Map()).set(at - offset, p);
         v = new Pointer(copy, 0);
@@ -649,7 +631,7 @@ class Emulator {
             const a = inst as AllocaInst;
             const count = Number(this.value(frame, op[0]!) as bigint);
             const size = this.allocSize(a.allocatedType) * count;
-            const object = new MemObject(`alloca %${inst.name || '(unnamed)'} (${describeType(a.allocatedType)}${count === 1 ? '' : ` x ${count}`}, ${size} bytes) of @${frame.fn.name}`, size);
+            const object = new MemObject(`alloca %${inst.name || '(unnamed)'} (${formatType(a.allocatedType)}${count === 1 ? '' : ` x ${count}`}, ${size} bytes) of @${frame.fn.name}`, size);
             frame.allocas.push(object);
             frame.values.set(inst, new Pointer(object, 0));
             break;
@@ -773,7 +755,7 @@ class Emulator {
           return roundTo(t, x % y);
       }
     }
-    if (t.kind !== 'integer') throw new EmulationUnsupported(`${opcode} on ${describeType(t)}`);
+    if (t.kind !== 'integer') throw new EmulationUnsupported(`${opcode} on ${formatType(t)}`);
     const bits = t.bits;
     const x = a as bigint;
     const y = b as bigint;
@@ -847,7 +829,7 @@ class Emulator {
 
   private reinterpret(from: Type, to: Type, v: V): V {
     const size = this.storeSize(from);
-    if (size !== this.storeSize(to)) throw new EmulationUnsupported(`a bitcast from ${describeType(from)} to ${describeType(to)}`);
+    if (size !== this.storeSize(to)) throw new EmulationUnsupported(`a bitcast from ${formatType(from)} to ${formatType(to)}`);
     const scratch = new MemObject('bitcast', size);
     this.encode(from, v, scratch, 0);
     return this.decode(to, scratch.bytes, 0, scratch);
