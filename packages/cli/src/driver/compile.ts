@@ -206,9 +206,12 @@ export function translationUnitPipelineText(prefix: string, fixed: readonly stri
   return `sycl-conditional-call-on-device<unique-prefix=${prefix}>,sycl-propagate-aspects-usage<exclude-aspects=fp64${fixedOption(fixed)}>`;
 }
 
-/** Pipeline text of the post-optimization run over the linked program. */
+/**
+ * Pipeline text of the post-optimization run over the linked program: propagation, then what
+ * DPC++'s device compile ends with (the aspect tables leave the program, names stay in the lists).
+ */
 export function postOptimizationPipelineText(fixed: readonly string[]): string {
-  return `sycl-propagate-aspects-usage<no-validate${fixedOption(fixed)}>`;
+  return `sycl-propagate-aspects-usage<no-validate${fixedOption(fixed)}>,record-sycl-aspect-names,cleanup-sycl-metadata`;
 }
 
 /** Parses `-passes` (errors point into the user's text) and appends the post-optimization run. */
