@@ -27,7 +27,7 @@ import { printDINode } from './di-printer.js';
 import { IrError } from '../errors.js';
 import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
 import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
-import { identifiedStructTypes } from '../analysis/type-finder.js';
+import { identifiedStructTypes, rootStructTypes } from '../analysis/type-finder.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from '../model/metadata.js';
 import { forEachDIOperand } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
@@ -140,6 +140,12 @@ interface FunctionTemplate {
   readonly holes: readonly (MDNode | AttributeSet)[];
 }
 
+/** A metadata node's body text between the `!N` of its operands (`segments.length === holes.length + 1`). */
+interface MDTemplate {
+  readonly segments: readonly string[];
+  readonly holes: readonly MDNode[];
+}
+
 /** Printed function bodies and type-discovery roots, reused across prints (see {@link PrintOptions}). */
 export class PrintCache {
   /** @internal The LLVM version the cached texts were printed for. */
@@ -147,7 +153,14 @@ export class PrintCache {
   /** @internal */ readonly templates = new WeakMap<IRFunction, FunctionTemplate>();
   /** @internal Functions printed once; a template is made on the second print. */
   readonly seen = new WeakSet<IRFunction>();
-  /** @internal */ readonly typeRoots = new WeakMap<IRFunction, readonly (Type | Value | MDNode)[]>();
+  /** @internal Identified struct types of a function or named metadata operand, in its own discovery order (see `identifiedStructTypes`). */
+  readonly rootStructs = new WeakMap<IRFunction | MDNode, readonly StructType[]>();
+  /** @internal Type-discovery roots met once; their lists are made on the second print. */
+  readonly rootsSeen = new WeakSet<IRFunction | MDNode>();
+  /** @internal Metadata node bodies with holes for the `!N` of their operands; made on the second print. */
+  readonly mdTemplates = new WeakMap<MDNode, MDTemplate>();
+  /** @internal Metadata nodes whose body was printed once. */
+  readonly mdSeen = new WeakSet<MDNode>();
 }
 
 /** Marks a hole while a template is recorded; raw control bytes never occur in printed IR. */
@@ -551,7 +564,24 @@ class ModulePrinter {
   /** LLVM's TypeFinder over the module: named structs print by name, unnamed ones get numbers in discovery order. */
   private findTypes(): void {
     let next = 0;
-    for (const s of identifiedStructTypes(this.m)) {
+    const cache = this.cache;
+    const structs =
+      cache === undefined
+        ? identifiedStructTypes(this.m)
+        : identifiedStructTypes(this.m, (root) => {
+            let list = cache.rootStructs.get(root);
+            if (list === undefined) {
+              // a root seen once is walked with the module; its own list pays from the second print on
+              if (!cache.rootsSeen.has(root)) {
+                cache.rootsSeen.add(root);
+                return undefined;
+              }
+              list = rootStructTypes(root);
+              cache.rootStructs.set(root, list);
+            }
+            return list;
+          });
+    for (const s of structs) {
       if (s.name !== '') this.namedTypes.push(s);
       else this.numberedTypes.set(s, next++);
     }
@@ -1737,7 +1767,39 @@ class ModulePrinter {
     return `!DIExpression(${e.elements.map(String).join(', ')})`;
   }
 
+  /** A node's body (`!{...}`, `distinct !DI...(...)`); from the print cache when it has one. */
   private mdBody(n: MDNode): string {
+    const cache = this.cache;
+    if (cache === undefined || this.recording !== undefined || !this.cacheable) return this.mdBodyText(n);
+    let template = cache.mdTemplates.get(n);
+    if (template === undefined) {
+      if (!cache.mdSeen.has(n)) {
+        cache.mdSeen.add(n);
+        return this.mdBodyText(n);
+      }
+      const holes: MDNode[] = [];
+      this.recording = holes;
+      let text: string;
+      try {
+        text = this.mdBodyText(n);
+      } finally {
+        this.recording = undefined;
+      }
+      template = toMDTemplate(text, holes);
+      cache.mdTemplates.set(n, template);
+    }
+    const { segments, holes } = template;
+    let out = segments[0]!;
+    for (let i = 0; i < holes.length; i++) {
+      const slot = this.mdSlots.get(holes[i]!);
+      // an operand this module did not number prints as <badref> (or inline): only the full path knows
+      if (slot === undefined) return this.mdBodyText(n);
+      out += `!${slot}${segments[i + 1]!}`;
+    }
+    return out;
+  }
+
+  private mdBodyText(n: MDNode): string {
     const prefix = n.distinct ? 'distinct ' : '';
     if (n.mk === 'tuple') {
       const ops = n.operands.map((op) => (op === null ? 'null' : op.mk === 'value' ? this.typedOperand(op.value) : this.metadataOperand(op)));
@@ -1805,6 +1867,27 @@ function toTemplate(text: Buffer, holes: readonly (MDNode | AttributeSet)[]): Fu
   segments.push(text.subarray(from));
   if (segments.length !== holes.length + 1) throw new Error('print cache: hole markers and holes disagree');
   return { segments, holes };
+}
+
+/** Cuts a recorded metadata body at its hole markers (`\x01<index>\x02`); the holes are all nodes. */
+function toMDTemplate(text: string, holes: readonly (MDNode | AttributeSet)[]): MDTemplate {
+  const segments: string[] = [];
+  const nodes: MDNode[] = [];
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf('\x01', from);
+    if (start < 0) break;
+    const end = text.indexOf('\x02', start);
+    segments.push(text.slice(from, start));
+    // markers carry their hole's index: text order need not be the order operands were asked for
+    const hole = holes[Number(text.slice(start + 1, end))];
+    if (hole === undefined || hole instanceof AttributeSet) throw new Error('print cache: a metadata body hole that is not a node');
+    nodes.push(hole);
+    from = end + 1;
+  }
+  segments.push(text.slice(from));
+  if (nodes.length !== holes.length) throw new Error('print cache: hole markers and holes disagree');
+  return { segments, holes: nodes };
 }
 
 /** Whether a type is, or holds, a pointer. */
