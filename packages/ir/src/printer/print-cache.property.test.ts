@@ -1,9 +1,9 @@
 /**
- * Properties of printing with a {@link PrintCache} (function templates, metadata body templates
- * and per-root type-discovery lists), on random sequences of "images": modules that share the
- * function objects and named metadata of one program, as the images of a device-code split do,
- * each holding a random subset of the functions in a random order and a random subset of the
- * named metadata:
+ * Properties of printing with a {@link PrintCache} (function templates, metadata body templates,
+ * per-root type-discovery lists and `!N` numbering orders, struct bodies and attribute texts), on
+ * random sequences of "images": modules that share the function objects and metadata of one
+ * program (debug info included), as the images of a device-code split do, each holding a random
+ * subset of the functions and of the named metadata, in a random order:
  * 1. Every image prints exactly as it prints without a cache, however many images were printed
  *    with the same cache before it (first sight, second sight that makes a template, later
  *    sights that fill one), including the numbers of unnamed struct types (which depend on the
@@ -32,11 +32,11 @@ const PROGRAM = `%struct.A = type { i32, %struct.B }
 
 @g = internal global %struct.E zeroinitializer
 
-define void @k0(ptr %p) #0 !kernel_arg_addr_space !0 {
+define void @k0(ptr %p) #0 !kernel_arg_addr_space !0 !dbg !16 {
   %a = alloca %struct.C, align 8
   %x = getelementptr inbounds %struct.A, ptr %p, i64 0, i32 1
   call void @helper(ptr %x) #1, !extra !3
-  store i32 1, ptr %p, align 4, !tbaa !5
+  store i32 1, ptr %p, align 4, !tbaa !5, !dbg !19
   ret void
 }
 
@@ -53,9 +53,9 @@ define void @k2() #3 {
   ret void
 }
 
-define internal void @helper(ptr %q) #1 {
+define internal void @helper(ptr %q) #1 !dbg !20 {
   %y = getelementptr %struct.B, ptr %q, i64 1
-  store float 0.0, ptr %y, align 4, !tbaa !8
+  store float 0.0, ptr %y, align 4, !tbaa !8, !dbg !21
   ret void
 }
 
@@ -75,6 +75,8 @@ attributes #3 = { "sycl-module-id"="b.cpp" }
 !sycl_types = !{!9, !10}
 !llvm.ident = !{!11}
 !opencl.spir.version = !{!12, !12}
+!llvm.module.flags = !{!22}
+!llvm.dbg.cu = !{!17}
 
 !0 = !{i32 1}
 !1 = !{i32 1, i32 0}
@@ -91,6 +93,15 @@ attributes #3 = { "sycl-module-id"="b.cpp" }
 !12 = !{i32 1, i32 2}
 !13 = !{!"Simple C++ TBAA"}
 !14 = !{!"float", !7, i64 0}
+!15 = !DIFile(filename: "a.cpp", directory: "/src")
+!16 = distinct !DISubprogram(name: "k0", scope: !15, file: !15, line: 3, type: !18, unit: !17, spFlags: DISPFlagDefinition)
+!17 = distinct !DICompileUnit(language: DW_LANG_C_plus_plus_14, file: !15, producer: "clang", emissionKind: FullDebug)
+!18 = !DISubroutineType(types: !{null})
+!19 = !DILocation(line: 4, column: 7, scope: !16, inlinedAt: !23)
+!20 = distinct !DISubprogram(name: "helper", scope: !15, file: !15, line: 9, type: !18, unit: !17, spFlags: DISPFlagDefinition)
+!21 = !DILocation(line: 10, scope: !20)
+!22 = !{i32 2, !"Debug Info Version", i32 3}
+!23 = !DILocation(line: 11, scope: !20)
 `;
 
 const FUNCTIONS = ['k0', 'k1', 'k2', 'helper', 'util', 'external'];
@@ -112,7 +123,7 @@ function printCached(m: Module, cache: PrintCache): string {
 
 const imageShape = fc.record({
   functions: fc.shuffledSubarray(FUNCTIONS, { minLength: 1 }),
-  named: fc.subarray(['sycl_types', 'llvm.ident', 'opencl.spir.version']),
+  named: fc.shuffledSubarray(['sycl_types', 'llvm.ident', 'opencl.spir.version', 'llvm.module.flags', 'llvm.dbg.cu']),
 });
 
 describe('print cache (properties)', () => {

@@ -161,6 +161,14 @@ export class PrintCache {
   readonly mdTemplates = new WeakMap<MDNode, MDTemplate>();
   /** @internal Metadata nodes whose body was printed once. */
   readonly mdSeen = new WeakSet<MDNode>();
+  /** @internal The nodes a node reaches, in the order `!N` numbering meets them from it alone; made on the second numbering. */
+  readonly mdOrders = new WeakMap<MDNode, readonly MDNode[]>();
+  /** @internal Metadata nodes numbered from once. */
+  readonly mdOrderSeen = new WeakSet<MDNode>();
+  /** @internal `type { ... }` bodies of identified structs (printed by name, so the same in every module). */
+  readonly structBodies = new WeakMap<StructType, string>();
+  /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group]. */
+  readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined]>();
 }
 
 /** Marks a hole while a template is recorded; raw control bytes never occur in printed IR. */
@@ -602,6 +610,18 @@ class ModulePrinter {
   }
 
   private structBody(t: StructType): string {
+    // with a cache the module has no numbered structs (`cacheable`), so the text is the type's own
+    const cache = this.cache;
+    if (cache === undefined || !this.cacheable) return this.structBodyText(t);
+    let text = cache.structBodies.get(t);
+    if (text === undefined) {
+      text = this.structBodyText(t);
+      cache.structBodies.set(t, text);
+    }
+    return text;
+  }
+
+  private structBodyText(t: StructType): string {
     if (t.elements === undefined) return 'opaque';
     const body = t.elements.length === 0 ? '{}' : `{ ${t.elements.map((e) => this.type(e)).join(', ')} }`;
     return t.packed ? `<${body}>` : body;
@@ -638,6 +658,28 @@ class ModulePrinter {
   private mdSlot(n: Metadata): void {
     if (n.mk !== 'tuple' && n.mk !== 'di') return;
     if (this.mdSlots.has(n)) return;
+    const cache = this.cache;
+    if (cache !== undefined) {
+      // Numbered nodes are closed under "reaches" between calls, so what this call numbers is
+      // the node's own order with the numbered ones left out.
+      let order = cache.mdOrders.get(n);
+      if (order === undefined && cache.mdOrderSeen.has(n)) {
+        order = preorderFrom(n);
+        cache.mdOrders.set(n, order);
+      }
+      if (order !== undefined) {
+        const slots = this.mdSlots;
+        const nodes = this.mdNodes;
+        for (let i = 0; i < order.length; i++) {
+          const node = order[i]!;
+          if (slots.has(node)) continue;
+          slots.set(node, nodes.length);
+          nodes.push(node);
+        }
+        return;
+      }
+      cache.mdOrderSeen.add(n);
+    }
     // iterative pre-order numbering (deep debug-info chains would overflow the stack)
     const stack: MDNode[] = [n];
     while (stack.length > 0) {
@@ -847,6 +889,18 @@ class ModulePrinter {
   }
 
   private attrSetText(set: AttributeSet, inGroup = false): string {
+    const cache = this.cache;
+    if (cache === undefined || !this.cacheable) return this.attrSetTextOf(set, inGroup);
+    let texts = cache.attrTexts.get(set);
+    if (texts === undefined) {
+      texts = [undefined, undefined];
+      cache.attrTexts.set(set, texts);
+    }
+    const slot = inGroup ? 1 : 0;
+    return (texts[slot] ??= this.attrSetTextOf(set, inGroup));
+  }
+
+  private attrSetTextOf(set: AttributeSet, inGroup: boolean): string {
     const typeText = (t: Type): string => this.type(t);
     return set.attributes.map((a) => formatAttribute(a, typeText, inGroup)).join(' ');
   }
@@ -1867,6 +1921,29 @@ function toTemplate(text: Buffer, holes: readonly (MDNode | AttributeSet)[]): Fu
   segments.push(text.subarray(from));
   if (segments.length !== holes.length + 1) throw new Error('print cache: hole markers and holes disagree');
   return { segments, holes };
+}
+
+/** The nodes `n` reaches (itself first), in the depth-first pre-order `!N` numbering takes from it. */
+function preorderFrom(n: MDNode): MDNode[] {
+  const order: MDNode[] = [];
+  const seen = new Set<MDNode>();
+  const stack: MDNode[] = [n];
+  while (stack.length > 0) {
+    const cur = stack.pop()!;
+    if (seen.has(cur)) continue;
+    seen.add(cur);
+    order.push(cur);
+    const children: MDNode[] = [];
+    if (cur.mk === 'tuple') {
+      for (const op of cur.operands) if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !seen.has(op)) children.push(op);
+    } else {
+      forEachDIOperand(cur, (op) => {
+        if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !seen.has(op)) children.push(op);
+      });
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return order;
 }
 
 /** Cuts a recorded metadata body at its hole markers (`\x01<index>\x02`); the holes are all nodes. */
