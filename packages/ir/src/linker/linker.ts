@@ -191,6 +191,9 @@ class StructTypeSet {
   findNonOpaque(elements: readonly Type[], packed: boolean): StructType | undefined {
     return this.nonOpaque.get(this.key(elements, packed));
   }
+  get size(): number {
+    return this.nonOpaque.size + this.opaque.size;
+  }
   hasType(t: StructType): boolean {
     if (t.isOpaque) return this.opaque.has(t);
     return this.nonOpaque.get(this.key(t.elements ?? [], t.packed)) === t;
@@ -733,7 +736,8 @@ class LinkStep {
       if (dgv !== undefined) typeMap.addTypeMapping(dgv.type, sgv.type);
     }
     const structs = this.linker.structs;
-    for (const st of identifiedStructTypes(src)) {
+    // With no destination struct yet (the first input), no renamed source struct can map back.
+    for (const st of structs.size === 0 ? [] : identifiedStructTypes(src)) {
       if (st.name === '' || structs.hasType(st)) continue;
       const prefix = typeNamePrefix(st.name);
       if (prefix === st.name) continue;
