@@ -63,7 +63,9 @@ emits it) into a fat binary with one bundle per target:
                           sycl-propagate-aspects-usage<exclude-aspects=fp64> with warnings
   link                    the units, as llvm-link
   the linked program      the middle pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; -passes replaces it), then
-                          sycl-propagate-aspects-usage<no-validate> (every aspect saved)
+                          sycl-propagate-aspects-usage<no-validate> (every aspect saved),
+                          record-sycl-aspect-names and cleanup-sycl-metadata (the
+                          !sycl_aspects table leaves the program; the lists keep the names)
   each set of targets     the offload pipeline (passes over an image set, --print-pipeline shows
                           it): device_if calls decided for a device target, or made into add-on
                           image pairs for JIT; split with the design's requirement rule; per image,
