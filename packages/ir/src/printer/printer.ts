@@ -504,13 +504,19 @@ class ModulePrinter {
     this.capture = { values, texts, instructions, operands };
     const holding = new Set(values.map((r) => r.fn));
     try {
-      // Numbers come from the walks (initializeSlots, incorporateFunction), never from printing:
-      // functions without a wanted value are walked, not printed.
+      // Numbers come from the walks (initializeSlots, incorporateFunction), in module order, never
+      // from printing: only the wanted instructions are printed, with their function's local
+      // numbering set; other functions are walked for the module-wide numbers alone.
       this.findTypes();
       this.initializeSlots();
       for (const fn of this.m.functions) {
-        if (holding.has(fn)) this.printFunction(fn);
-        else this.incorporateFunctionSlots(fn);
+        this.incorporateFunctionSlots(fn);
+        if (!holding.has(fn)) continue;
+        this.incorporateFunctionLocals(fn);
+        this.currentFunction = fn;
+        for (const b of fn.blocks) for (const inst of b.instructions) if (instructions.has(inst)) this.captureInstruction(inst);
+        this.captureOperands(fn);
+        this.currentFunction = undefined;
       }
     } finally {
       this.capture = undefined;
