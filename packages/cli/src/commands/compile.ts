@@ -1,7 +1,7 @@
 import { formatDiagnostics, parseDiagnosticFlags, timePasses, type DiagnosticPolicy, type Instrumentation } from '@syclkit/pass-manager';
 import { ADD_ON_IMAGE_SET, imageRequirements, type ImageReport, type InspectReport } from '@syclkit/offload-wrapper';
 import { builtinAspectTable } from '@syclkit/device-config';
-import { EXPORTED_SYMBOLS_SET, IMPORTED_SYMBOLS_SET } from '@syclkit/runtime';
+import { PropertySetName } from '@syclkit/formats';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
@@ -119,8 +119,8 @@ export function addOnOf(image: ImageReport): { pair: string; definitions: boolea
 
 /** An image's kernels (offload entries it does not export), exported and imported device functions. */
 export function symbolsOf(image: ImageReport): { kernels: string[]; exports: string[]; imports: string[] } {
-  const exports = Object.keys(image.properties[EXPORTED_SYMBOLS_SET] ?? {});
-  const imports = Object.keys(image.properties[IMPORTED_SYMBOLS_SET] ?? {});
+  const exports = Object.keys(image.properties[PropertySetName.EXPORTED_SYMBOLS] ?? {});
+  const imports = Object.keys(image.properties[PropertySetName.IMPORTED_SYMBOLS] ?? {});
   return { kernels: image.kernels.filter((entry) => !exports.includes(entry)), exports, imports };
 }
 

@@ -10,7 +10,7 @@
  * counts, and the calls (linker-resolved across translation units). A test checks that closing
  * these facts over the call edges gives exactly the `!sycl_used_aspects` the pass writes.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import { CallInst, formatName, formatType, valueTexts, type DINode, type Instruction, type IRFunction, type Module, type ValueInFunction } from '@syclkit/ir';
 import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
@@ -21,7 +21,10 @@ import { debugNodeOf, fileOf, isDINode, isKernel, readAspectTable } from '@syclk
 
 /** Property set (and property) the facts travel in, inside each device image. */
 export const EXPLAIN_SET = 'syclkit/explain';
-export const EXPLAIN_PROPERTY = 'facts';
+/** The facts of an image, JSON (see {@link encodeFacts}). */
+export const EXPLAIN_PROPERTY = 'facts-json';
+/** The same, raw-deflated: what binaries made before 2026-11-27 hold (still read). */
+export const EXPLAIN_DEFLATED_PROPERTY = 'facts';
 export const FACTS_VERSION = 1;
 
 /** A source position from `!dbg`. */
@@ -364,27 +367,35 @@ export function explainSource(facts: ProgramFacts): ImageFactsSource {
 
 // --- in the binary -----------------------------------------------------------------------------------
 
-/** The property value: raw-deflated JSON (deterministic for the same facts). */
+/**
+ * The property value: the JSON as UTF-8 bytes (deterministic for the same facts). An image's
+ * slice is about 600 bytes; deflating each one cost more time (a zlib stream per image) than
+ * the bytes it saved.
+ */
 export function encodeFacts(facts: ProgramFacts): PropertyValue {
-  return byteArrayValue(new Uint8Array(deflateRawSync(Buffer.from(JSON.stringify(facts), 'utf8'), { level: 6 })));
+  return byteArrayValue(new Uint8Array(Buffer.from(JSON.stringify(facts), 'utf8')));
 }
 
 export class FactsFormatError extends Error {
   override readonly name = 'FactsFormatError';
 }
 
-/** Reads a property value written by {@link encodeFacts}. */
-export function decodeFacts(value: PropertyValue): ProgramFacts {
-  if (value.type !== 2) throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' is not a byte array`);
+/**
+ * Reads a property value: `EXPLAIN_PROPERTY`'s JSON as {@link encodeFacts} writes it, or, with
+ * `deflated`, `EXPLAIN_DEFLATED_PROPERTY`'s raw-deflated JSON of binaries made before.
+ */
+export function decodeFacts(value: PropertyValue, deflated = false): ProgramFacts {
+  const property = deflated ? EXPLAIN_DEFLATED_PROPERTY : EXPLAIN_PROPERTY;
+  if (value.type !== 2) throw new FactsFormatError(`'${property}' is not a byte array`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(inflateRawSync(value.payload).toString('utf8'));
+    parsed = JSON.parse((deflated ? inflateRawSync(value.payload) : Buffer.from(value.payload.buffer, value.payload.byteOffset, value.payload.byteLength)).toString('utf8'));
   } catch (error) {
-    throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' does not hold deflated JSON: ${(error as Error).message}`);
+    throw new FactsFormatError(`'${property}' does not hold ${deflated ? 'deflated ' : ''}JSON: ${(error as Error).message}`);
   }
   const facts = parsed as Partial<ProgramFacts>;
   if (typeof facts !== 'object' || facts === null || facts.version !== FACTS_VERSION || !Array.isArray(facts.functions) || !Array.isArray(facts.aspects)) {
-    throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' has an unknown layout (expected version ${FACTS_VERSION})`);
+    throw new FactsFormatError(`'${property}' has an unknown layout (expected version ${FACTS_VERSION})`);
   }
   return facts as ProgramFacts;
 }

@@ -11,21 +11,73 @@ import { forEachDIOperand, type Metadata, type MDNode } from '../model/metadata.
 import type { Module } from '../model/module.js';
 import { subtypes, type StructType, type Type } from '../model/types.js';
 import { constantOperands } from './uses.js';
-import { isConstant, type Value } from '../model/values.js';
+import { isConstant, type IRFunction, type Value } from '../model/values.js';
 
-/** Identified struct types used by a module, in LLVM TypeFinder's discovery order. */
-export function identifiedStructTypes(m: Module): StructType[] {
-  const visitedTypes = new Set<Type>();
-  const visitedConstants = new Set<unknown>();
-  const visitedMD = new Set<Metadata>();
-  const structs: StructType[] = [];
-  const incType = (t: Type): void => {
+/**
+ * Identified struct types used by a module, in LLVM TypeFinder's discovery order.
+ *
+ * `known`, when given, may answer for a function or a named metadata operand what
+ * {@link rootStructTypes} answers for it (typically from a cache kept across modules that share
+ * those objects); where it answers undefined the root is walked here. The result is the same: the
+ * finder's visited sets are closed under "reachable from" between roots, so what one root adds is
+ * its own discovery order with what was found before left out.
+ */
+export function identifiedStructTypes(m: Module, known?: (root: IRFunction | MDNode) => readonly StructType[] | undefined): StructType[] {
+  const finder = new Finder();
+  for (const g of m.globals) {
+    finder.incType(g.valueType);
+    if (g.initializer) finder.incValue(g.initializer);
+  }
+  for (const a of m.aliases) {
+    finder.incType(a.valueType);
+    finder.incValue(a.aliasee);
+  }
+  for (const i of m.ifuncs) finder.incType(i.valueType);
+  for (const f of m.functions) {
+    const list = known?.(f);
+    if (list === undefined) finder.incFunction(f);
+    else for (let i = 0; i < list.length; i++) finder.addStruct(list[i]!);
+  }
+  for (const ops of m.namedMetadata.values()) {
+    for (const op of ops) {
+      if (op.mk !== 'tuple' && op.mk !== 'di') continue;
+      const list = known?.(op);
+      if (list === undefined) finder.incMD(op);
+      else for (let i = 0; i < list.length; i++) finder.addStruct(list[i]!);
+    }
+  }
+  return finder.structs;
+}
+
+/** The identified struct types a function or metadata node uses, in the order a finder starting afresh meets them. */
+export function rootStructTypes(root: IRFunction | MDNode): StructType[] {
+  const finder = new Finder();
+  if ('mk' in root) finder.incMD(root);
+  else finder.incFunction(root);
+  return finder.structs;
+}
+
+class Finder {
+  readonly structs: StructType[] = [];
+  private readonly structSeen = new Set<StructType>();
+  private readonly visitedTypes = new Set<Type>();
+  private readonly visitedConstants = new Set<unknown>();
+  private readonly visitedMD = new Set<Metadata>();
+
+  addStruct(s: StructType): void {
+    if (this.structSeen.has(s)) return;
+    this.structSeen.add(s);
+    this.structs.push(s);
+  }
+
+  incType(t: Type): void {
+    const visitedTypes = this.visitedTypes;
     if (visitedTypes.has(t)) return;
     visitedTypes.add(t);
     const stack: Type[] = [t];
     while (stack.length > 0) {
       const cur = stack.pop()!;
-      if (cur.kind === 'struct' && !cur.literal) structs.push(cur);
+      if (cur.kind === 'struct' && !cur.literal) this.addStruct(cur);
       const subs = subtypes(cur);
       for (let i = subs.length - 1; i >= 0; i--) {
         const sub = subs[i]!;
@@ -35,13 +87,14 @@ export function identifiedStructTypes(m: Module): StructType[] {
         }
       }
     }
-  };
-  const incValue = (v: Value): void => {
+  }
+
+  incValue(v: Value): void {
     if (v.vk === 'metadata') {
       const md = v.metadata;
-      if (md.mk === 'tuple' || md.mk === 'di') incMD(md);
-      else if (md.mk === 'value') incValue(md.value);
-      else if (md.mk === 'arglist') for (const a of md.args) incValue(a.value);
+      if (md.mk === 'tuple' || md.mk === 'di') this.incMD(md);
+      else if (md.mk === 'value') this.incValue(md.value);
+      else if (md.mk === 'arglist') for (const a of md.args) this.incValue(a.value);
       return;
     }
     switch (v.vk) {
@@ -63,83 +116,77 @@ export function identifiedStructTypes(m: Module): StructType[] {
       case 'none':
       case 'string':
         // no operands: only the type can contribute (the visited-constants set is not needed)
-        if (!visitedTypes.has(v.type)) incType(v.type);
+        if (!this.visitedTypes.has(v.type)) this.incType(v.type);
         return;
     }
-    if (visitedConstants.has(v)) return;
-    visitedConstants.add(v);
-    incType(v.type);
-    if (v.vk === 'expr' && v.extra.sourceElementType) incType(v.extra.sourceElementType);
-    for (const op of constantOperands(v)) incValue(op);
-  };
-  const incMD = (n: MDNode): void => {
-    if (visitedMD.has(n)) return;
-    visitedMD.add(n);
+    if (this.visitedConstants.has(v)) return;
+    this.visitedConstants.add(v);
+    this.incType(v.type);
+    if (v.vk === 'expr' && v.extra.sourceElementType) this.incType(v.extra.sourceElementType);
+    for (const op of constantOperands(v)) this.incValue(op);
+  }
+
+  incMD(n: MDNode): void {
+    if (this.visitedMD.has(n)) return;
+    this.visitedMD.add(n);
     if (n.mk === 'tuple') {
       for (const op of n.operands) {
         if (op === null) continue;
-        if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
-        else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
+        if (op.mk === 'tuple' || op.mk === 'di') this.incMD(op);
+        else if (op.mk === 'value' && isConstant(op.value)) this.incValue(op.value);
       }
     } else {
       forEachDIOperand(n, (op) => {
         if (op === null) return;
-        if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
-        else if (op.mk === 'value' && isConstant(op.value)) incValue(op.value);
+        if (op.mk === 'tuple' || op.mk === 'di') this.incMD(op);
+        else if (op.mk === 'value' && isConstant(op.value)) this.incValue(op.value);
       });
     }
-  };
-  const incSet = (set: AttributeSet): void => {
+  }
+
+  private incSet(set: AttributeSet): void {
     const attrs = set.attributes;
     for (let i = 0; i < attrs.length; i++) {
       const a = attrs[i]!;
-      if (a.kind === 'type' && a.type) incType(a.type);
+      if (a.kind === 'type' && a.type) this.incType(a.type);
     }
-  };
-  const incAttrs = (list: AttributeList): void => {
-    incSet(list.fn);
-    incSet(list.ret);
+  }
+
+  private incAttrs(list: AttributeList): void {
+    this.incSet(list.fn);
+    this.incSet(list.ret);
     const params = list.params;
-    for (let i = 0; i < params.length; i++) incSet(params[i]!);
-  };
-  for (const g of m.globals) {
-    incType(g.valueType);
-    if (g.initializer) incValue(g.initializer);
+    for (let i = 0; i < params.length; i++) this.incSet(params[i]!);
   }
-  for (const a of m.aliases) {
-    incType(a.valueType);
-    incValue(a.aliasee);
-  }
-  for (const i of m.ifuncs) incType(i.valueType);
-  for (const f of m.functions) {
-    incType(f.functionType);
-    incAttrs(f.attributes);
-    // a function's operands in LLVM's order: personality, prefix, prologue
-    if (f.personality) incValue(f.personality);
-    if (f.prefix) incValue(f.prefix);
-    if (f.prologue) incValue(f.prologue);
+
+  /** A function's operands in LLVM's order: type, attributes, personality, prefix, prologue, then its instructions. */
+  incFunction(f: IRFunction): void {
+    const visitedTypes = this.visitedTypes;
+    this.incType(f.functionType);
+    this.incAttrs(f.attributes);
+    if (f.personality) this.incValue(f.personality);
+    if (f.prefix) this.incValue(f.prefix);
+    if (f.prologue) this.incValue(f.prologue);
     const blocks = f.blocks;
     for (let bi = 0; bi < blocks.length; bi++) {
       const insts = blocks[bi]!.instructions;
       for (let ii = 0; ii < insts.length; ii++) {
         const inst = insts[ii]!;
-        if (!visitedTypes.has(inst.type)) incType(inst.type);
+        if (!visitedTypes.has(inst.type)) this.incType(inst.type);
         const ops = inst.operands;
         for (let k = 0; k < ops.length; k++) {
           const op = ops[k]!;
-          if (op.vk !== 'instruction' && op.vk !== 'argument' && op.vk !== 'block') incValue(op);
+          if (op.vk !== 'instruction' && op.vk !== 'argument' && op.vk !== 'block') this.incValue(op);
         }
-        if (inst instanceof GetElementPtrInst) incType(inst.sourceElementType);
-        if (inst instanceof AllocaInst) incType(inst.allocatedType);
+        if (inst instanceof GetElementPtrInst) this.incType(inst.sourceElementType);
+        if (inst instanceof AllocaInst) this.incType(inst.allocatedType);
         if (inst instanceof CallInst) {
-          incAttrs(inst.attributes);
-          for (const bundle of inst.bundles) for (const v of bundle.inputs) if (v.vk !== 'instruction') incValue(v);
+          this.incAttrs(inst.attributes);
+          for (const bundle of inst.bundles) for (const v of bundle.inputs) if (v.vk !== 'instruction') this.incValue(v);
         }
-        if (inst instanceof ShuffleVectorInst) incValue(inst.maskValue);
-        if (inst.attachments) for (const a of inst.attachments) if (a.kind !== 0) incMD(a.node);
+        if (inst instanceof ShuffleVectorInst) this.incValue(inst.maskValue);
+        if (inst.attachments) for (const a of inst.attachments) if (a.kind !== 0) this.incMD(a.node);
       }
     }
   }
-  for (const ops of m.namedMetadata.values()) for (const op of ops) if (op.mk === 'tuple' || op.mk === 'di') incMD(op);
-  return structs;
 }

@@ -27,7 +27,7 @@ import { printDINode } from './di-printer.js';
 import { IrError } from '../errors.js';
 import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
 import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
-import { identifiedStructTypes } from '../analysis/type-finder.js';
+import { identifiedStructTypes, rootStructTypes } from '../analysis/type-finder.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from '../model/metadata.js';
 import { forEachDIOperand } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
@@ -144,6 +144,12 @@ interface FunctionTemplate {
   readonly holes: readonly (MDNode | AttributeSet)[];
 }
 
+/** A metadata node's body text between the `!N` of its operands (`segments.length === holes.length + 1`). */
+interface MDTemplate {
+  readonly segments: readonly string[];
+  readonly holes: readonly MDNode[];
+}
+
 /** Printed function bodies and type-discovery roots, reused across prints (see {@link PrintOptions}). */
 export class PrintCache {
   /** @internal The LLVM version the cached texts were printed for. */
@@ -151,7 +157,22 @@ export class PrintCache {
   /** @internal */ readonly templates = new WeakMap<IRFunction, FunctionTemplate>();
   /** @internal Functions printed once; a template is made on the second print. */
   readonly seen = new WeakSet<IRFunction>();
-  /** @internal */ readonly typeRoots = new WeakMap<IRFunction, readonly (Type | Value | MDNode)[]>();
+  /** @internal Identified struct types of a function or named metadata operand, in its own discovery order (see `identifiedStructTypes`). */
+  readonly rootStructs = new WeakMap<IRFunction | MDNode, readonly StructType[]>();
+  /** @internal Type-discovery roots met once; their lists are made on the second print. */
+  readonly rootsSeen = new WeakSet<IRFunction | MDNode>();
+  /** @internal Metadata node bodies with holes for the `!N` of their operands; made on the second print. */
+  readonly mdTemplates = new WeakMap<MDNode, MDTemplate>();
+  /** @internal Metadata nodes whose body was printed once. */
+  readonly mdSeen = new WeakSet<MDNode>();
+  /** @internal The nodes a node reaches, in the order `!N` numbering meets them from it alone; made on the second numbering. */
+  readonly mdOrders = new WeakMap<MDNode, readonly MDNode[]>();
+  /** @internal Metadata nodes numbered from once. */
+  readonly mdOrderSeen = new WeakSet<MDNode>();
+  /** @internal `type { ... }` bodies of identified structs (printed by name, so the same in every module). */
+  readonly structBodies = new WeakMap<StructType, string>();
+  /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group]. */
+  readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined]>();
 }
 
 /** Marks a hole while a template is recorded; raw control bytes never occur in printed IR. */
@@ -576,7 +597,24 @@ class ModulePrinter {
   /** LLVM's TypeFinder over the module: named structs print by name, unnamed ones get numbers in discovery order. */
   private findTypes(): void {
     let next = 0;
-    for (const s of identifiedStructTypes(this.m)) {
+    const cache = this.cache;
+    const structs =
+      cache === undefined
+        ? identifiedStructTypes(this.m)
+        : identifiedStructTypes(this.m, (root) => {
+            let list = cache.rootStructs.get(root);
+            if (list === undefined) {
+              // a root seen once is walked with the module; its own list pays from the second print on
+              if (!cache.rootsSeen.has(root)) {
+                cache.rootsSeen.add(root);
+                return undefined;
+              }
+              list = rootStructTypes(root);
+              cache.rootStructs.set(root, list);
+            }
+            return list;
+          });
+    for (const s of structs) {
       if (s.name !== '') this.namedTypes.push(s);
       else this.numberedTypes.set(s, next++);
     }
@@ -597,6 +635,18 @@ class ModulePrinter {
   }
 
   private structBody(t: StructType): string {
+    // with a cache the module has no numbered structs (`cacheable`), so the text is the type's own
+    const cache = this.cache;
+    if (cache === undefined || !this.cacheable) return this.structBodyText(t);
+    let text = cache.structBodies.get(t);
+    if (text === undefined) {
+      text = this.structBodyText(t);
+      cache.structBodies.set(t, text);
+    }
+    return text;
+  }
+
+  private structBodyText(t: StructType): string {
     if (t.elements === undefined) return 'opaque';
     const body = t.elements.length === 0 ? '{}' : `{ ${t.elements.map((e) => this.type(e)).join(', ')} }`;
     return t.packed ? `<${body}>` : body;
@@ -633,6 +683,28 @@ class ModulePrinter {
   private mdSlot(n: Metadata): void {
     if (n.mk !== 'tuple' && n.mk !== 'di') return;
     if (this.mdSlots.has(n)) return;
+    const cache = this.cache;
+    if (cache !== undefined) {
+      // Numbered nodes are closed under "reaches" between calls, so what this call numbers is
+      // the node's own order with the numbered ones left out.
+      let order = cache.mdOrders.get(n);
+      if (order === undefined && cache.mdOrderSeen.has(n)) {
+        order = preorderFrom(n);
+        cache.mdOrders.set(n, order);
+      }
+      if (order !== undefined) {
+        const slots = this.mdSlots;
+        const nodes = this.mdNodes;
+        for (let i = 0; i < order.length; i++) {
+          const node = order[i]!;
+          if (slots.has(node)) continue;
+          slots.set(node, nodes.length);
+          nodes.push(node);
+        }
+        return;
+      }
+      cache.mdOrderSeen.add(n);
+    }
     // iterative pre-order numbering (deep debug-info chains would overflow the stack)
     const stack: MDNode[] = [n];
     while (stack.length > 0) {
@@ -847,6 +919,18 @@ class ModulePrinter {
   }
 
   private attrSetText(set: AttributeSet, inGroup = false): string {
+    const cache = this.cache;
+    if (cache === undefined || !this.cacheable) return this.attrSetTextOf(set, inGroup);
+    let texts = cache.attrTexts.get(set);
+    if (texts === undefined) {
+      texts = [undefined, undefined];
+      cache.attrTexts.set(set, texts);
+    }
+    const slot = inGroup ? 1 : 0;
+    return (texts[slot] ??= this.attrSetTextOf(set, inGroup));
+  }
+
+  private attrSetTextOf(set: AttributeSet, inGroup: boolean): string {
     const typeText = (t: Type): string => this.type(t);
     return set.attributes.map((a) => formatAttribute(a, typeText, inGroup)).join(' ');
   }
@@ -1767,7 +1851,39 @@ class ModulePrinter {
     return `!DIExpression(${e.elements.map(String).join(', ')})`;
   }
 
+  /** A node's body (`!{...}`, `distinct !DI...(...)`); from the print cache when it has one. */
   private mdBody(n: MDNode): string {
+    const cache = this.cache;
+    if (cache === undefined || this.recording !== undefined || !this.cacheable) return this.mdBodyText(n);
+    let template = cache.mdTemplates.get(n);
+    if (template === undefined) {
+      if (!cache.mdSeen.has(n)) {
+        cache.mdSeen.add(n);
+        return this.mdBodyText(n);
+      }
+      const holes: MDNode[] = [];
+      this.recording = holes;
+      let text: string;
+      try {
+        text = this.mdBodyText(n);
+      } finally {
+        this.recording = undefined;
+      }
+      template = toMDTemplate(text, holes);
+      cache.mdTemplates.set(n, template);
+    }
+    const { segments, holes } = template;
+    let out = segments[0]!;
+    for (let i = 0; i < holes.length; i++) {
+      const slot = this.mdSlots.get(holes[i]!);
+      // an operand this module did not number prints as <badref> (or inline): only the full path knows
+      if (slot === undefined) return this.mdBodyText(n);
+      out += `!${slot}${segments[i + 1]!}`;
+    }
+    return out;
+  }
+
+  private mdBodyText(n: MDNode): string {
     const prefix = n.distinct ? 'distinct ' : '';
     if (n.mk === 'tuple') {
       const ops = n.operands.map((op) => (op === null ? 'null' : op.mk === 'value' ? this.typedOperand(op.value) : this.metadataOperand(op)));
@@ -1835,6 +1951,50 @@ function toTemplate(text: Buffer, holes: readonly (MDNode | AttributeSet)[]): Fu
   segments.push(text.subarray(from));
   if (segments.length !== holes.length + 1) throw new Error('print cache: hole markers and holes disagree');
   return { segments, holes };
+}
+
+/** The nodes `n` reaches (itself first), in the depth-first pre-order `!N` numbering takes from it. */
+function preorderFrom(n: MDNode): MDNode[] {
+  const order: MDNode[] = [];
+  const seen = new Set<MDNode>();
+  const stack: MDNode[] = [n];
+  while (stack.length > 0) {
+    const cur = stack.pop()!;
+    if (seen.has(cur)) continue;
+    seen.add(cur);
+    order.push(cur);
+    const children: MDNode[] = [];
+    if (cur.mk === 'tuple') {
+      for (const op of cur.operands) if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !seen.has(op)) children.push(op);
+    } else {
+      forEachDIOperand(cur, (op) => {
+        if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !seen.has(op)) children.push(op);
+      });
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return order;
+}
+
+/** Cuts a recorded metadata body at its hole markers (`\x01<index>\x02`); the holes are all nodes. */
+function toMDTemplate(text: string, holes: readonly (MDNode | AttributeSet)[]): MDTemplate {
+  const segments: string[] = [];
+  const nodes: MDNode[] = [];
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf('\x01', from);
+    if (start < 0) break;
+    const end = text.indexOf('\x02', start);
+    segments.push(text.slice(from, start));
+    // markers carry their hole's index: text order need not be the order operands were asked for
+    const hole = holes[Number(text.slice(start + 1, end))];
+    if (hole === undefined || hole instanceof AttributeSet) throw new Error('print cache: a metadata body hole that is not a node');
+    nodes.push(hole);
+    from = end + 1;
+  }
+  segments.push(text.slice(from));
+  if (nodes.length !== holes.length) throw new Error('print cache: hole markers and holes disagree');
+  return { segments, holes: nodes };
 }
 
 /** Whether a type is, or holds, a pointer. */
