@@ -102,6 +102,8 @@ export function directAspectUses(module: Module, options: DirectAspectUsesOption
 export class DirectUseWalker {
   private readonly usedKind: number;
   private readonly declaredKind: number;
+  /** One sink for every function (reset per instruction). */
+  private sink: ProvenanceSink | undefined;
 
   constructor(
     module: Module,
@@ -126,7 +128,7 @@ export class DirectUseWalker {
     signature(fn.returnType, undefined);
     for (const arg of fn.args) signature(arg.type, arg);
 
-    const sink = new ProvenanceSink(types);
+    const sink = (this.sink ??= new ProvenanceSink(types));
     for (const block of fn.blocks) {
       for (const instruction of block.instructions) {
         sink.reset();
@@ -156,6 +158,8 @@ class ProvenanceSink implements InstructionSink {
   constructor(private readonly types: TypeAspects) {}
 
   reset(): void {
+    // Most instructions carry no aspect: clearing an empty map would still allocate a new table.
+    if (this.set === undefined) return;
     this.set = undefined;
     this.carriers.clear();
   }

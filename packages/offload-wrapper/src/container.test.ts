@@ -436,6 +436,25 @@ describe('reading one kernel', () => {
   });
 });
 
+describe('lookup keys', () => {
+  it('lists each name once per kind, also for images with many keys of one kind', () => {
+    const entries = Array.from({ length: 12 }, (_, i) => `K${i}`);
+    const properties = new PropertySetRegistry();
+    for (const name of ['K3', 'F1', 'F1x']) properties.add('SYCL/exported symbols', name, uint32Value(1));
+    const many = deviceImage({ name: 'm', target: 'spir64', image: Uint8Array.of(1), entries: [...entries, 'K3', 'K11', 'K0'], properties });
+    const few = deviceImage({ name: 'f', target: 'spir64', image: Uint8Array.of(2), entries: ['K1', 'K1', 'K2'] });
+    const bytes = writeContainer({ bundles: [{ target: 'spir64', images: [many, few] }] });
+    const { index } = indexOf(bytes);
+    // tag, 1 bundle ('spir64', 2 images), 2 record offsets, then the key count
+    expect(index.readUInt32LE(4 + 4 + 4 + 6 + 4 + 16)).toBe(12 + 3);
+    const reader = ContainerReader.fromBytes(bytes);
+    for (const entry of entries) expect(reader.lookupPositions('entry', entry)).toEqual(entry === 'K1' || entry === 'K2' ? [0, 1] : [0]);
+    expect(reader.lookupPositions('exported-symbol', 'K3')).toEqual([0]);
+    expect(reader.lookupPositions('exported-symbol', 'F1x')).toEqual([0]);
+    expect(reader.images.map((image) => image.name)).toEqual(['m', 'f']); // the full read checks the table against the records
+  });
+});
+
 describe('shared image bytes (version 3)', () => {
   const code = Uint8Array.from({ length: 40 }, (_, i) => (i * 7) & 0xff);
   const other = Uint8Array.from({ length: 40 }, (_, i) => (i * 11) & 0xff);

@@ -196,7 +196,8 @@ function sharedRecordHeader(header: Uint8Array, dataOffset: number): Uint8Array 
   out.set(SHARED_RECORD_TAG);
   out.set(header.subarray(4, 24), 4);
   const view = new DataView(out.buffer);
-  view.setBigUint64(24, BigInt(dataOffset), true);
+  view.setUint32(24, dataOffset >>> 0, true);
+  view.setUint32(28, Math.floor(dataOffset / 0x1_0000_0000), true);
   view.setUint32(32, crc(out.subarray(0, 32)), true);
   return out;
 }
@@ -273,17 +274,38 @@ export function lookupKeyHash(kind: ContainerKeyKind, name: string | Uint8Array)
  */
 function lookupKeysOf(image: Pick<DeviceImage, 'entries' | 'properties'>): [ContainerKeyKind, string][] {
   const keys: [ContainerKeyKind, string][] = [];
-  const seen = new Set<string>();
-  const add = (kind: ContainerKeyKind, name: string): void => {
-    const id = `${KEY_KIND_CODE[kind]}:${name}`;
-    if (seen.has(id)) return;
-    seen.add(id);
-    keys.push([kind, name]);
-  };
-  for (const entry of image.entries) add('entry', entry);
-  for (const symbol of image.properties.getSet(PropertySetName.EXPORTED_SYMBOLS)?.keys() ?? []) add('exported-symbol', symbol);
-  for (const id of image.properties.getSet(ADD_ON_IMAGE_SET)?.keys() ?? []) add('add-on-image', id);
+  addKeys(keys, 'entry', image.entries);
+  const exported = image.properties.getSet(PropertySetName.EXPORTED_SYMBOLS);
+  if (exported !== undefined) addKeys(keys, 'exported-symbol', exported.keys());
+  const addOns = image.properties.getSet(ADD_ON_IMAGE_SET);
+  if (addOns !== undefined) addKeys(keys, 'add-on-image', addOns.keys());
   return keys;
+}
+
+/** Keys of one kind an image has more of than this are told apart by a set, fewer by a scan. */
+const KEYS_SCANNED = 8;
+
+/** Appends the names not yet listed for `kind` (they follow `keys`' existing entries). */
+function addKeys(keys: [ContainerKeyKind, string][], kind: ContainerKeyKind, names: Iterable<string>): void {
+  const start = keys.length;
+  let seen: Set<string> | undefined;
+  for (const name of names) {
+    if (keys.length - start < KEYS_SCANNED) {
+      let listed = false;
+      for (let i = start; i < keys.length; i++) {
+        if (keys[i]![1] === name) {
+          listed = true;
+          break;
+        }
+      }
+      if (listed) continue;
+    } else {
+      seen ??= new Set(keys.slice(start).map(([, listed]) => listed));
+      if (seen.has(name)) continue;
+      seen.add(name);
+    }
+    keys.push([kind, name]);
+  }
 }
 
 /** The smallest power of two that is at least `count` (and at least 1). */
@@ -314,7 +336,9 @@ export class ContainerWriter {
   /** Per image, in the order added: its bundle, and its place in that bundle. */
   readonly #addedTo: number[] = [];
   readonly #addedAt: number[] = [];
-  readonly #keys = new Map<string, WrittenKey>();
+  /** Keys in the order first met, and by name per kind code. */
+  readonly #keys: WrittenKey[] = [];
+  readonly #keysByKind: Map<string, WrittenKey>[] = [new Map(), new Map(), new Map(), new Map()];
   #images = 0;
   #state: 'open' | 'finished' | 'aborted' = 'open';
   #bytes: Uint8Array | undefined;
@@ -417,9 +441,13 @@ export class ContainerWriter {
     this.#addedTo.push(this.#bundles.indexOf(bundle));
     this.#addedAt.push(bundle.offsets.length - 1);
     for (const [kind, name] of record.keys) {
-      const id = `${KEY_KIND_CODE[kind]}:${name}`;
-      let key = this.#keys.get(id);
-      if (key === undefined) this.#keys.set(id, (key = { kind, utf8: utf8Encoder.encode(name), images: [] }));
+      const byName = this.#keysByKind[KEY_KIND_CODE[kind]]!;
+      let key = byName.get(name);
+      if (key === undefined) {
+        key = { kind, utf8: utf8Encoder.encode(name), images: [] };
+        byName.set(name, key);
+        this.#keys.push(key);
+      }
       key.images.push(this.#images);
     }
     this.#images++;
@@ -461,9 +489,9 @@ export class ContainerWriter {
       total += bundle.offsets.length;
     }
     for (const bundle of this.#bundles) for (const offset of bundle.offsets) index.u64(offset);
-    const buckets = bucketCountFor(this.#keys.size);
+    const buckets = bucketCountFor(this.#keys.length);
     const lists: WrittenKey[][] = Array.from({ length: buckets }, () => []);
-    for (const key of this.#keys.values()) lists[lookupKeyHash(key.kind, key.utf8) & (buckets - 1)]!.push(key);
+    for (const key of this.#keys) lists[lookupKeyHash(key.kind, key.utf8) & (buckets - 1)]!.push(key);
     const area = new ByteBuilder();
     const starts: number[] = [0];
     for (const list of lists) {
@@ -474,7 +502,7 @@ export class ContainerWriter {
       }
       starts.push(area.length);
     }
-    index.u32(this.#keys.size).u32(buckets);
+    index.u32(this.#keys.length).u32(buckets);
     for (const start of starts) index.u32(start);
     return index.bytes(area.finish()).finish();
   }

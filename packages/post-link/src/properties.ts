@@ -182,10 +182,22 @@ export function computeImageProperties(input: ImagePropertyInput, options: Prope
 export function withCompileTarget(registry: PropertySetRegistry, target: string): PropertySetRegistry {
   const out = new PropertySetRegistry();
   for (const [name, set] of registry) {
-    if (name === PropertySetName.DEVICE_REQUIREMENTS) out.addSet(name, [...set, [DeviceRequirementName.COMPILE_TARGET, stringValue(target)]]);
+    if (name === PropertySetName.DEVICE_REQUIREMENTS) out.addSet(name, [...set, [DeviceRequirementName.COMPILE_TARGET, compileTargetValue(target)]]);
     else out.addSet(name, set);
   }
   return out;
+}
+
+/** `compile_target` values by target: the same for every image of a run (values are never changed). */
+const compileTargetValues = new Map<string, PropertyValue>();
+
+function compileTargetValue(target: string): PropertyValue {
+  let value = compileTargetValues.get(target);
+  if (value === undefined) {
+    value = stringValue(target);
+    if (compileTargetValues.size < 64) compileTargetValues.set(target, value);
+  }
+  return value;
 }
 
 function packUint32(values: readonly number[]): Uint8Array {
