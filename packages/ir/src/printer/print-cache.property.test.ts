@@ -139,7 +139,7 @@ describe('print cache (properties)', () => {
       }),
       fcOptions(60),
     );
-  });
+  }, 120_000);
 
   it('finds the same struct types from per-root lists as from one walk', () => {
     fc.assert(
@@ -153,5 +153,5 @@ describe('print cache (properties)', () => {
       }),
       fcOptions(100),
     );
-  });
+  }, 120_000);
 });
