@@ -15,7 +15,7 @@ import { CallInst, formatName, formatType, valueTexts, type DINode, type Instruc
 import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { builtinAspectTable } from '@syclkit/device-config';
-import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
+import { conditionalCallerForm, conditionalCallSite, type ConditionalCallerForm } from '@syclkit/device-if';
 import type { ImageFactsSource } from '@syclkit/passes';
 import { debugNodeOf, fileOf, isDINode, isKernel, readAspectTable } from '@syclkit/sycl-conventions';
 
@@ -154,6 +154,8 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
   for (const { uses } of direct) for (const use of uses) if (use.kind === 'instruction' || use.kind === 'instruction-metadata') wanted.add(use.instruction);
   const texts = instructionTexts(module, wanted);
   const functions: FunctionFacts[] = [];
+  // a callee's form once, not once per call (declarations are matched by name)
+  const forms = new Map<IRFunction, ConditionalCallerForm | null>();
 
   module.functions.forEach((fn, i) => {
     const { uses: found, declared } = direct[i]!;
@@ -200,16 +202,16 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
       if (!(inst instanceof CallInst) || inst.opcode !== 'call') continue;
       const callee = inst.calledFunction;
       if (callee === undefined || callee.isIntrinsic) continue;
-      const at = instAt(inst);
-      const form = conditionalCallerForm(callee);
-      if (form !== undefined) {
+      let form = forms.get(callee);
+      if (form === undefined) forms.set(callee, (form = conditionalCallerForm(callee) ?? null));
+      if (form !== null) {
         const site = conditionalCallSite(inst, callee, form);
         if (site.action === undefined) continue;
         const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
-        conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...at });
+        conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...instAt(inst) });
         continue;
       }
-      if (!calls.some((c) => c.callee === callee.name)) calls.push({ callee: callee.name, ...at });
+      if (!calls.some((c) => c.callee === callee.name)) calls.push({ callee: callee.name, ...instAt(inst) });
     }
     if (fn.isDeclaration && uses.length === 0) return;
     functions.push({
