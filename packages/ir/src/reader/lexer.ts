@@ -177,6 +177,12 @@ export class Lexer {
     this.textValue = value;
   }
 
+  /** Whether the current token's text starts with `prefix` (no allocation while it is a span). */
+  textStartsWith(prefix: string): boolean {
+    if (this.textValue !== null) return this.textValue.startsWith(prefix);
+    return this.textEnd - this.textStart >= prefix.length && this.src.startsWith(prefix, this.textStart);
+  }
+
   /** Whether the current token is the identifier `word` (no allocation). */
   isIdent(word: string): boolean {
     if (this.kind !== Tok.Ident) return false;

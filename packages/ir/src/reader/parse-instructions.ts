@@ -801,7 +801,8 @@ export abstract class InstructionParser extends ValueParser {
     let asmParts: { flags: InlineAsm['flags']; asm: string; constraints: string } | undefined;
     let callee: Value | undefined;
     let deferredCallee = false;
-    if (opcode === 'call' && this.t() === Tok.GlobalVar && OLD_DEBUG_INTRINSICS.has(this.lex.text)) {
+    // the prefix first: asking for the text of every callee would take it out of the span lookup
+    if (opcode === 'call' && this.t() === Tok.GlobalVar && this.lex.textStartsWith('llvm.dbg.') && OLD_DEBUG_INTRINSICS.has(this.lex.text)) {
       // LLVM 19 reads a module in one debug-info format: intrinsic calls or records, not both
       if (this.sawDebugRecordAt !== undefined) throw this.error('llvm.dbg intrinsic should not appear in a module using non-intrinsic debug info', callLoc);
       this.sawDebugIntrinsicCall = true;
