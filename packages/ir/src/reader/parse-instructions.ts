@@ -574,7 +574,7 @@ export abstract class InstructionParser extends ValueParser {
    */
   protected parseOptionalCommaAlign(): number | undefined {
     let align: number | undefined;
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    while (this.t() === Tok.Comma && !this.commaStartsAttachment()) {
       this.next();
       if (!this.eatIdent('align')) throw this.error("expected metadata or 'align'");
       align = this.parseAlignValue();
@@ -591,7 +591,7 @@ export abstract class InstructionParser extends ValueParser {
     let size: Value = this.ctx.constI32(1);
     let align: number | undefined;
     let as = this.m.layout.allocaAddressSpace;
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    while (this.t() === Tok.Comma && !this.commaStartsAttachment()) {
       this.next();
       if (this.eatIdent('align')) align = this.parseAlignValue();
       else if (this.isIdent('addrspace')) as = this.parseAddrSpace();
@@ -740,7 +740,7 @@ export abstract class InstructionParser extends ValueParser {
     let base: PointerType = this.gepBase(sourceType, ptr.type, sourceLoc, ptrLoc);
     const ops: Value[] = [ptr];
     let vectorLength = ptr.type.kind === 'vector' ? ptr.type.length : -1;
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    while (this.t() === Tok.Comma && !this.commaStartsAttachment()) {
       this.next();
       const idxLoc = this.lex.start;
       const idx = this.parseTypeAndValue(st);
