@@ -380,6 +380,13 @@ export function isSized(t: Type): boolean {
   return sizedWithin(t, undefined);
 }
 
+/**
+ * Structs known to be sized. As in LLVM (which keeps the same bit in the struct), only "sized"
+ * is remembered: a body is only ever given to an opaque struct, so a sized struct stays sized,
+ * while an unsized one may become sized when a struct it holds gets its body.
+ */
+const SIZED_STRUCTS = new WeakSet<StructType>();
+
 /** State of one isSized query, made only once a struct is reached (most queries are of scalars). */
 interface SizedQuery {
   readonly visiting: Set<Type>;
@@ -406,6 +413,7 @@ function sizedWithin(t: Type, query: SizedQuery | undefined): boolean {
       return sizedWithin(t.element, query);
     case 'struct': {
       if (t.elements === undefined) return false;
+      if (SIZED_STRUCTS.has(t)) return true;
       const q = query ?? { visiting: new Set<Type>(), known: new Map<Type, boolean>() };
       const cached = q.known.get(t);
       if (cached !== undefined) return cached;
@@ -415,6 +423,7 @@ function sizedWithin(t: Type, query: SizedQuery | undefined): boolean {
       const sized = t.elements.every((e) => sizedWithin(e, q));
       q.visiting.delete(t);
       q.known.set(t, sized);
+      if (sized) SIZED_STRUCTS.add(t);
       return sized;
     }
     case 'target':

@@ -52,6 +52,34 @@ describe('print cache', () => {
     expect(printModule(views[0]!)).not.toContain('!extra !1');
   });
 
+  it('hands each chunk out in a buffer of its own, which later prints with the same cache leave alone', () => {
+    const m = parseModule(SOURCE, { filename: 't.ll' });
+    const cache = new PrintCache();
+    const views = [view(m, ['a', 'shared', 'leaf']), view(m, ['shared', 'leaf'])];
+    const kept: Uint8Array[][] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const v of views) {
+        const chunks: Uint8Array[] = [];
+        printModuleTo(v, (c) => chunks.push(c), { cache });
+        kept.push(chunks);
+      }
+    }
+    kept.forEach((chunks, i) => {
+      for (const c of chunks) expect(c.buffer.byteLength).toBe(c.byteLength);
+      expect(Buffer.concat(chunks).toString('latin1')).toBe(printModule(views[i % 2]!));
+    });
+  });
+
+  it('prints a module bigger than its 1 MiB buffer in whole chunks', () => {
+    const body = Array.from({ length: 60000 }, (_, i) => `  %v${i} = add i32 %x, ${i}`).join('\n');
+    const m = parseModule(`define i32 @big(i32 %x) {\n${body}\n  ret i32 %x\n}\n`, { filename: 'big.ll' });
+    const cache = new PrintCache();
+    const chunks: Uint8Array[] = [];
+    printModuleTo(m, (c) => chunks.push(c), { cache });
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(Buffer.concat(chunks).toString('latin1')).toBe(printModule(m));
+  });
+
   it('is not used for modules whose numbered types or unnamed globals would need holes', () => {
     const m = parseModule('%0 = type { i32 }\ndefine void @f(ptr %p) {\n  %v = load %0, ptr %p, align 4\n  ret void\n}\n', { filename: 't.ll' });
     const cache = new PrintCache();

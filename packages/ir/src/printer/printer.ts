@@ -81,7 +81,12 @@ export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void
     const version = llvm15 ? 15 : 16;
     if ((options.cache.version ??= version) !== version) throw new IrError('a PrintCache serves prints for one LLVM version; use another cache for the other');
   }
-  new ModulePrinter(module, write, typed ? undefined : options.cache, llvm15, typed).print();
+  const printer = new ModulePrinter(module, write, typed ? undefined : options.cache, llvm15, typed);
+  try {
+    printer.print();
+  } finally {
+    printer.releaseScratch();
+  }
 }
 
 /** A value to describe, with the function whose local numbering it is printed in. */
@@ -173,6 +178,11 @@ export class PrintCache {
   readonly structBodies = new WeakMap<StructType, string>();
   /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group]. */
   readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined]>();
+  /**
+   * @internal The buffer prints with this cache write into (one at a time; a print takes it and
+   * gives it back), so that printing many small modules allocates only their right-sized texts.
+   */
+  scratch: Buffer | undefined;
 }
 
 /** Marks a hole while a template is recorded; raw control bytes never occur in printed IR. */
@@ -348,14 +358,24 @@ const latin1Write = (Buffer.prototype as unknown as { latin1Write?: (this: Buffe
 const NATIVE_WRITE_MIN = 8;
 
 const CHUNK = 1 << 20;
+const EMPTY_BUFFER = Buffer.alloc(0);
+
+/** The first `n` bytes of `buf` in a buffer of their own, exactly that size (not a pool slice). */
+function copyOut(buf: Buffer, n: number): Buffer {
+  const out = Buffer.allocUnsafeSlow(n);
+  buf.copy(out, 0, 0, n);
+  return out;
+}
 /** First buffer of a print: small, so printing many small modules (split images) stays cheap. */
 const FIRST_CHUNK = 1 << 14;
 /** Decimal spellings of small numbers, reused instead of allocating a string per number. */
 const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => String(i));
 
 class ModulePrinter {
-  private out: Buffer = Buffer.allocUnsafe(FIRST_CHUNK);
+  private out: Buffer;
   private n = 0;
+  /** Set while `out` is the cache's scratch buffer: what goes to the sink is copied out of it. */
+  private scratchOf: PrintCache | undefined = undefined;
   private sink: (chunk: Uint8Array) => void;
   private readonly m: Module;
   private readonly typeNames = new Map<Type, string>();
@@ -399,6 +419,11 @@ class ModulePrinter {
     this.m = m;
     this.sink = sink;
     this.cache = cache;
+    if (cache !== undefined) {
+      this.out = cache.scratch ?? Buffer.allocUnsafeSlow(CHUNK);
+      cache.scratch = undefined;
+      this.scratchOf = cache;
+    } else this.out = Buffer.allocUnsafe(FIRST_CHUNK);
     this.llvm15 = llvm15;
     this.typed15 = typed15;
   }
@@ -469,6 +494,14 @@ class ModulePrinter {
    * that, full 1 MiB chunks go to the sink and a fresh buffer starts.
    */
   private spill(need: number): void {
+    if (this.scratchOf !== undefined) {
+      if (this.n > 0) this.sink(copyOut(this.out, this.n));
+      this.n = 0;
+      if (need <= this.out.length) return;
+      this.releaseScratch();
+      this.out = Buffer.allocUnsafe(need);
+      return;
+    }
     const size = this.out.length;
     if (size < CHUNK && this.n + need <= CHUNK) {
       let next = size * 2;
@@ -486,9 +519,19 @@ class ModulePrinter {
   /** Hands over what is buffered; only used once, at the end. */
   private flush(force = false): void {
     if (force && this.n > 0) {
-      this.sink(this.out.subarray(0, this.n));
+      this.sink(this.scratchOf !== undefined ? copyOut(this.out, this.n) : this.out.subarray(0, this.n));
       this.n = 0;
     }
+  }
+
+  /** Gives the cache's scratch buffer back (after the print; what it held has gone to the sink). */
+  releaseScratch(): void {
+    const cache = this.scratchOf;
+    if (cache === undefined) return;
+    cache.scratch = this.out;
+    this.scratchOf = undefined;
+    this.out = EMPTY_BUFFER;
+    this.n = 0;
   }
 
   captureTexts(values: readonly ValueInFunction[]): string[] {
@@ -750,21 +793,21 @@ class ModulePrinter {
   /** The module-wide numbers a function's body takes: its metadata and call-site attribute groups. */
   private incorporateFunctionSlots(f: IRFunction): void {
     for (const a of sortedAttachments(f.attachments)) this.mdSlot(a.node);
-    for (const b of f.blocks) {
-      for (const inst of b.instructions) {
+    // metadata and attribute groups are numbered apart, so one pass can do both in LLVM's order
+    const blocks = f.blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const insts = blocks[bi]!.instructions;
+      for (let ii = 0; ii < insts.length; ii++) {
+        const inst = insts[ii]!;
         if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
-        if (inst instanceof CallInst && inst.calledFunction?.isIntrinsic) {
-          for (const op of inst.operands) if (op.vk === 'metadata') this.mdSlot(op.metadata);
-        }
-        if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
-      }
-    }
-    for (const b of f.blocks) {
-      for (const inst of b.instructions) {
         if (inst instanceof CallInst) {
+          if (inst.calledFunction?.isIntrinsic) {
+            for (const op of inst.operands) if (op.vk === 'metadata') this.mdSlot(op.metadata);
+          }
           const fnAttrs = this.attrList(inst.attributes).fn;
           if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
         }
+        if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
       }
     }
   }
@@ -960,11 +1003,12 @@ class ModulePrinter {
     if (template === undefined) {
       // print once into a private buffer with holes, then keep the pieces
       this.incorporateFunctionLocals(f);
-      const saved = { out: this.out, n: this.n, sink: this.sink };
+      const saved = { out: this.out, n: this.n, sink: this.sink, scratchOf: this.scratchOf };
       const chunks: Uint8Array[] = [];
       this.sink = (c) => chunks.push(Buffer.from(c));
       this.out = Buffer.allocUnsafe(FIRST_CHUNK);
       this.n = 0;
+      this.scratchOf = undefined;
       this.recording = [];
       try {
         this.printFunctionText(f);
@@ -975,6 +1019,7 @@ class ModulePrinter {
         this.out = saved.out;
         this.n = saved.n;
         this.sink = saved.sink;
+        this.scratchOf = saved.scratchOf;
         template = toTemplate(Buffer.concat(chunks), holes);
       }
       cache.templates.set(f, template);

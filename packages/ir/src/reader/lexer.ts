@@ -134,6 +134,28 @@ function internSpan(table: NameTable<string>, src: string, start: number, end: n
   return t;
 }
 
+/**
+ * `s` as V8's one internalized copy of that spelling (property keys are internalized): the
+ * parser compares keywords with literals (`switch (op)`, `=== 'align'`) and looks them up in
+ * sets, and two internalized strings compare by identity instead of character by character.
+ */
+function internalized(s: string): string {
+  const holder: Record<string, true> = {};
+  holder[s] = true;
+  for (const key in holder) return key;
+  return s;
+}
+
+/** {@link internSpan} for keywords and other identifiers: the kept string is internalized. */
+function internKeyword(table: NameTable<string>, src: string, start: number, end: number): string {
+  let t = table.getSpan(src, start, end);
+  if (t === undefined) {
+    t = internalized(src.slice(start, end));
+    table.set(t, t);
+  }
+  return t;
+}
+
 export class Lexer {
   readonly src: string;
   readonly file: string;
@@ -157,7 +179,7 @@ export class Lexer {
       const { textStart: start, textEnd: end } = this;
       // keywords repeat endlessly, and local and block names from function to function (%call,
       // %arrayidx, for.body): one string per spelling instead of a slice per token
-      if (this.kind === Tok.Ident) this.textValue = internSpan(this.identifiers, this.src, start, end);
+      if (this.kind === Tok.Ident) this.textValue = internKeyword(this.identifiers, this.src, start, end);
       else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) this.textValue = internSpan(this.localNames, this.src, start, end);
       // a global's name is asked for at its definition and at uses before it (calls to later functions)
       else if (this.kind === Tok.GlobalVar) this.textValue = internSpan(this.globalNames, this.src, start, end);
@@ -175,6 +197,12 @@ export class Lexer {
   }
   set text(value: string) {
     this.textValue = value;
+  }
+
+  /** Whether the current token's text starts with `prefix` (no allocation while it is a span). */
+  textStartsWith(prefix: string): boolean {
+    if (this.textValue !== null) return this.textValue.startsWith(prefix);
+    return this.textEnd - this.textStart >= prefix.length && this.src.startsWith(prefix, this.textStart);
   }
 
   /** Whether the current token is the identifier `word` (no allocation). */
@@ -323,7 +351,7 @@ export class Lexer {
               } else break;
             }
             if (escaped) this.text = unescape(src.slice(p + 1, q));
-            else this.text = internSpan(this.identifiers, src, p + 1, q);
+            else this.text = internKeyword(this.identifiers, src, p + 1, q);
             this.pos = q;
             return (this.kind = Tok.MetadataVar);
           }

@@ -574,7 +574,7 @@ export abstract class InstructionParser extends ValueParser {
    */
   protected parseOptionalCommaAlign(): number | undefined {
     let align: number | undefined;
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    while (this.t() === Tok.Comma && !this.commaStartsAttachment()) {
       this.next();
       if (!this.eatIdent('align')) throw this.error("expected metadata or 'align'");
       align = this.parseAlignValue();
@@ -591,7 +591,7 @@ export abstract class InstructionParser extends ValueParser {
     let size: Value = this.ctx.constI32(1);
     let align: number | undefined;
     let as = this.m.layout.allocaAddressSpace;
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    while (this.t() === Tok.Comma && !this.commaStartsAttachment()) {
       this.next();
       if (this.eatIdent('align')) align = this.parseAlignValue();
       else if (this.isIdent('addrspace')) as = this.parseAddrSpace();
@@ -740,7 +740,7 @@ export abstract class InstructionParser extends ValueParser {
     let base: PointerType = this.gepBase(sourceType, ptr.type, sourceLoc, ptrLoc);
     const ops: Value[] = [ptr];
     let vectorLength = ptr.type.kind === 'vector' ? ptr.type.length : -1;
-    while (this.t() === Tok.Comma && this.peek() !== Tok.MetadataVar) {
+    while (this.t() === Tok.Comma && !this.commaStartsAttachment()) {
       this.next();
       const idxLoc = this.lex.start;
       const idx = this.parseTypeAndValue(st);
@@ -801,7 +801,8 @@ export abstract class InstructionParser extends ValueParser {
     let asmParts: { flags: InlineAsm['flags']; asm: string; constraints: string } | undefined;
     let callee: Value | undefined;
     let deferredCallee = false;
-    if (opcode === 'call' && this.t() === Tok.GlobalVar && OLD_DEBUG_INTRINSICS.has(this.lex.text)) {
+    // the prefix first: asking for the text of every callee would take it out of the span lookup
+    if (opcode === 'call' && this.t() === Tok.GlobalVar && this.lex.textStartsWith('llvm.dbg.') && OLD_DEBUG_INTRINSICS.has(this.lex.text)) {
       // LLVM 19 reads a module in one debug-info format: intrinsic calls or records, not both
       if (this.sawDebugRecordAt !== undefined) throw this.error('llvm.dbg intrinsic should not appear in a module using non-intrinsic debug info', callLoc);
       this.sawDebugIntrinsicCall = true;

@@ -229,6 +229,21 @@ export abstract class ParserState {
     if (this.lex.kind !== kind) throw this.error(message);
     this.next();
   }
+  /**
+   * Whether the token after the current one (a comma) is a metadata name: the `, !kind !N` of an
+   * attachment rather than another operand. Looks at the next character first, so the common
+   * answer (no) costs no second lexing of the next token.
+   */
+  protected commaStartsAttachment(): boolean {
+    const l = this.lex;
+    const src = l.src;
+    let p = l.pos;
+    let c = src.charCodeAt(p);
+    while (c === 32 || c === 10 || c === 9 || c === 13 || c === 0) c = src.charCodeAt(++p);
+    // a metadata name starts with '!'; comments (';', '/*') are left to the lexer
+    if (c !== 33 && c !== 59 && c !== 47) return false;
+    return this.peek() === Tok.MetadataVar;
+  }
   /** Kind of the token after the current one, without consuming anything. */
   protected peek(): Tok {
     const l = this.lex;

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { GetElementPtrInst, MemoryInst } from '../model/instructions.js';
+import { parseModule } from './parser.js';
+
+/** A function body around `lines`, with the metadata they name. */
+function parseBody(lines: string): ReturnType<typeof parseModule> {
+  return parseModule(`define void @f(ptr %p, i64 %i) {\n${lines}\n  ret void\n}\n!0 = !{!"int"}\n!1 = !{}\n`, { filename: 't.ll' });
+}
+
+describe('a comma after an operand list', () => {
+  it('starts an attachment when a metadata name follows, across spaces, newlines and comments', () => {
+    const m = parseBody(
+      [
+        '  %a = load i32, ptr %p, align 4, !tbaa !0',
+        '  %b = load i32, ptr %p,\n      !tbaa !0',
+        '  %c = load i32, ptr %p, ; a comment\n      !tbaa !0, !nontemporal !1',
+        '  %d = load i32, ptr %p, /* a comment */ align 8 ,!tbaa !0',
+        '  %e = getelementptr i32, ptr %p, i64 %i, !tbaa !0',
+        '  %g = getelementptr [4 x i32], ptr %p, i64 0, ; comment\n      i64 %i',
+        '  %h = alloca i32, align 4, !tbaa !0',
+      ].join('\n'),
+    );
+    const insts = m.getFunction('f')!.blocks[0]!.instructions;
+    const byName = (name: string) => insts.find((inst) => inst.name === name)!;
+    const kinds = (name: string) => (byName(name).attachments ?? []).map((a) => m.context.md.kinds.name(a.kind));
+    expect(kinds('a')).toEqual(['tbaa']);
+    expect((byName('a') as MemoryInst).align).toBe(4);
+    expect(kinds('b')).toEqual(['tbaa']);
+    expect(kinds('c')).toEqual(['tbaa', 'nontemporal']);
+    expect((byName('d') as MemoryInst).align).toBe(8);
+    expect(kinds('d')).toEqual(['tbaa']);
+    expect(byName('e').operands).toHaveLength(2);
+    expect(kinds('e')).toEqual(['tbaa']);
+    expect(byName('g')).toBeInstanceOf(GetElementPtrInst);
+    expect(byName('g').operands).toHaveLength(3);
+    expect(kinds('g')).toEqual([]);
+    expect(kinds('h')).toEqual(['tbaa']);
+  });
+
+  it('is another operand when no metadata name follows', () => {
+    expect(() => parseBody('  %a = load i32, ptr %p, !{}')).toThrow(/expected metadata or 'align'/);
+  });
+});
