@@ -6,6 +6,10 @@ describe('aspect-propagation public surface', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
         'AspectSet',
+        'cleanupSyclMetadata',
+        'cleanupSyclMetadataPass',
+        'recordAspectNames',
+        'recordSyclAspectNamesPass',
         'POST_OPTIMIZATION',
         'PRE_OPTIMIZATION',
         'aspectPropagationDiagnostics',

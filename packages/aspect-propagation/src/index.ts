@@ -1,4 +1,5 @@
 export { syclPropagateAspectsUsage } from './pass.js';
+export { recordSyclAspectNamesPass, cleanupSyclMetadataPass, recordAspectNames, cleanupSyclMetadata } from './cleanup.js';
 export { propagateAspectsUsage, PRE_OPTIMIZATION, POST_OPTIMIZATION } from './propagate.js';
 export type { PropagateAspectsOptions, PropagateAspectsResult, PropagationRun } from './propagate.js';
 export type { ConditionalSemantics, ConditionalSemanticsOption } from './conditional.js';

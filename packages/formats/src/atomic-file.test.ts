@@ -92,6 +92,20 @@ describe('AtomicFile', () => {
     expect(() => file.write('x')).toThrow(/already committed or discarded/);
   });
 
+  it('overwrites earlier bytes in place with writeAt, and refuses bytes it has not written', () => {
+    const path = join(dir, 'patched');
+    const file = new AtomicFile(path);
+    file.write('header:v2|body');
+    file.writeAt(8, Uint8Array.of(0x33));
+    expect(file.position).toBe(14);
+    expect(() => file.writeAt(12, Uint8Array.of(1, 2, 3))).toThrow(/outside the 14 bytes written/);
+    expect(() => file.writeAt(-1, Uint8Array.of(1))).toThrow(/outside the 14 bytes written/);
+    file.write('!');
+    file.commit();
+    expect(readFileSync(path, 'utf8')).toBe('header:v3|body!');
+    expect(() => file.writeAt(0, Uint8Array.of(1))).toThrow(/already committed or discarded/);
+  });
+
   it('discard leaves the target untouched', () => {
     const path = join(dir, 'out');
     writeFileSync(path, 'old');

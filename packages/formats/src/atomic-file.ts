@@ -60,6 +60,16 @@ export class AtomicFile {
     this.position += bytes.length;
   }
 
+  /** Overwrites bytes written earlier, at `offset` (`position` stays where it is). */
+  writeAt(offset: number, data: Uint8Array): void {
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset + data.length > this.position) {
+      throw new RangeError(`${this.path}: writeAt(${offset}, ${data.length} bytes) is outside the ${this.position} bytes written`);
+    }
+    const fd = this.openFd();
+    let done = 0;
+    while (done < data.length) done += writeSync(fd, data, done, data.length - done, offset + done);
+  }
+
   /** Renames over the target (after an fsync when durable); on failure the temporary file is removed. */
   commit(): void {
     const fd = this.openFd();

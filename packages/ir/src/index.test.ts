@@ -24,7 +24,7 @@ const EXPORTS = [
     'isConstant', 'isFirstClassType', 'isFloatingType', 'isGlobalValue',
     'isIntegerType', 'isMDNode', 'isNullValue', 'isSized', 'isVoidType',
     'linkModules', 'llvmVerifierFailures', 'llvmVerifierFunctionFailures', 'lookupIntrinsic', 'moduleKind',
-    'packMemoryEffects', 'parseModule', 'printModule', 'printModuleTo',
+    'packMemoryEffects', 'parseModule', 'printModule', 'printModuleTo', 'valueTexts',
     'replaceAllUsesWith', 'scalarType', 'setMetadata', 'stringAttr',
     'stripPointerCasts', 'stronglyConnectedComponentsOf', 'subtypes', 'typeAttr', 'unpackMemoryEffects',
     'verifyModule', 'verifyWhileParsing',

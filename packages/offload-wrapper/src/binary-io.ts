@@ -13,6 +13,17 @@ export class ByteBuilder {
     return this.#length;
   }
 
+  /** Bytes it can hold before growing. */
+  get capacity(): number {
+    return this.#bytes.length;
+  }
+
+  /** Empties it, keeping its buffer (a scratch builder reused for many small encodings). */
+  clear(): this {
+    this.#length = 0;
+    return this;
+  }
+
   #reserve(extra: number): void {
     const needed = this.#length + extra;
     if (needed <= this.#bytes.length) return;

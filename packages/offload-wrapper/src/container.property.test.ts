@@ -14,6 +14,9 @@
 //    finds none.
 // 8. Reading one key lazily (open, lookup, the records found, their bytes) of a container with any
 //    single corrupted byte gives the uncorrupted answer or a ContainerError, never a wrong answer.
+// 9. Shared bytes: an image whose bytes (9 or more) equal an earlier image's refers to the bytes of
+//    the first image that had them instead of repeating them, every other image holds its own, and
+//    the container is version 3 exactly when some image shares (version 2 otherwise).
 import { crc32 } from 'node:zlib';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
@@ -166,4 +169,28 @@ describe('container properties', () => {
       expect(got).toEqual(expected);
     },
   );
+
+  test.prop([descriptorShape], fcOptions())('equal bytes are stored once, and only then is the container version 3', (shape) => {
+    const descriptor = buildDescriptor(shape);
+    const reader = ContainerReader.fromBytes(writeContainer(descriptor));
+    const written = descriptor.bundles.flatMap((bundle) => bundle.images);
+    const listed = reader.images;
+    const firstWith = new Map<string, number>();
+    let shares = false;
+    listed.forEach((image, i) => {
+      const key = Buffer.from(written[i]!.image).toString('hex');
+      const first = firstWith.get(key);
+      const shared = image.dataOffset < image.recordOffset;
+      if (written[i]!.image.length >= 9 && first !== undefined) {
+        expect(shared, `image ${i}`).toBe(true);
+        expect(image.dataOffset).toBe(listed[first]!.dataOffset);
+        shares = true;
+      } else {
+        expect(shared, `image ${i}`).toBe(false);
+        expect(image.dataOffset + image.dataLength).toBe(image.recordOffset + image.recordLength);
+        if (!firstWith.has(key)) firstWith.set(key, i);
+      }
+    });
+    expect(reader.version).toBe(shares ? 3 : 2);
+  });
 });

@@ -256,11 +256,11 @@ describe('diagnostics', () => {
 
   it('refuses a newer container version with a valid header', () => {
     const bytes = good.slice();
-    new DataView(bytes.buffer).setUint16(8, 3, true);
+    new DataView(bytes.buffer).setUint16(8, 4, true);
     new DataView(bytes.buffer).setUint32(12, crc32(bytes.subarray(0, 12)) >>> 0, true);
     const error = read(bytes);
     expect(error.offset).toBe(8);
-    expect(error.reason).toBe('offset 8 (0x8): unsupported container version 3: this reader reads versions 1 and 2');
+    expect(error.reason).toBe('offset 8 (0x8): unsupported container version 4: this reader reads versions 1 to 3');
   });
 
   it('says where the file was cut inside an image record', () => {
@@ -435,3 +435,156 @@ describe('reading one kernel', () => {
     expect(read(lying).reason).toMatch(/index: the lookup table's entry key '_ZTS1K' lists images 0, 1, but the records give it to images 0, 2$/);
   });
 });
+
+describe('shared image bytes (version 3)', () => {
+  const code = Uint8Array.from({ length: 40 }, (_, i) => (i * 7) & 0xff);
+  const other = Uint8Array.from({ length: 40 }, (_, i) => (i * 11) & 0xff);
+  /** spir64 and intel_gpu_pvc get the same code for kernel K (as IR or SPIR-V without an ocloc step). */
+  function twoTargets(pvcCode: Uint8Array = code): BinaryDescriptor {
+    return {
+      bundles: [
+        { target: 'spir64', images: [deviceImage({ name: 'a_0', target: 'spir64', image: code, entries: ['_ZTS1K'] })] },
+        { target: 'intel_gpu_pvc', images: [deviceImage({ name: 'a_0', target: 'intel_gpu_pvc', image: pvcCode, entries: ['_ZTS1K'] })] },
+      ],
+    };
+  }
+
+  it('writes bytes equal to those of a record written just before once: an IMGS record refers to them, and the container is version 3', () => {
+    const bytes = writeContainer(twoTargets());
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    expect(view.getUint16(8, true)).toBe(3);
+    expect(view.getUint32(12, true)).toBe(crc32(bytes.subarray(0, 12)) >>> 0);
+    const reader = ContainerReader.fromBytes(bytes);
+    expect(reader.version).toBe(3);
+    const [first, second] = reader.images;
+    expect(Buffer.from(bytes.subarray(second!.recordOffset, second!.recordOffset + 4)).toString('latin1')).toBe('IMGS');
+    const metadataLength = view.getUint32(second!.recordOffset + 4, true);
+    // header: the plain header's fields, the u64 offset of the bytes, a CRC-32 of header bytes 0-31
+    expect(Number(view.getBigUint64(second!.recordOffset + 8, true))).toBe(code.length);
+    expect(Number(view.getBigUint64(second!.recordOffset + 24, true))).toBe(first!.dataOffset);
+    expect(view.getUint32(second!.recordOffset + 32, true)).toBe(crc32(bytes.subarray(second!.recordOffset, second!.recordOffset + 32)) >>> 0);
+    expect(second).toMatchObject({ dataOffset: first!.dataOffset, dataLength: code.length, dataCrc: first!.dataCrc, recordLength: CONTAINER_LAYOUT.sharedRecordHeaderSize + metadataLength });
+    expect(first!.recordLength).toBe(second!.recordOffset - first!.recordOffset);
+    // 8 more header bytes instead of the 40 code bytes
+    const unshared = writeContainer(twoTargets(other));
+    expect(bytes.length).toBe(unshared.length - code.length + 8);
+    expect([...reader.readImageData(second!)]).toEqual([...code]);
+    expect(descriptorOf(readContainer(bytes))).toEqual(descriptorOf(twoTargets()));
+  });
+
+  it('shares equal bytes held in different arrays, and not bytes the caller changed after handing them over', () => {
+    expect(Buffer.from(writeContainer(twoTargets(code.slice()))).equals(Buffer.from(writeContainer(twoTargets())))).toBe(true);
+    const reused = code.slice();
+    const writer = ContainerWriter.toMemory();
+    writer.addImage(deviceImage({ name: 'a_0', target: 'spir64', image: reused }));
+    reused[3]! ^= 0xff; // the caller fills the same buffer with the next image's code
+    writer.addImage(deviceImage({ name: 'a_0', target: 'intel_gpu_pvc', image: reused }));
+    writer.finish();
+    const reader = ContainerReader.fromBytes(writer.bytes());
+    expect(reader.version).toBe(2);
+    expect([...reader.readImageData(reader.images[0]!)]).toEqual([...code]);
+    expect([...reader.readImageData(reader.images[1]!)]).toEqual([...reused]);
+  });
+
+  it('writes with addImages exactly what addImage writes for each image', () => {
+    const images = [...twoTargets().bundles.flatMap((b) => b.images), deviceImage({ name: 'a_0', target: 'nvidia_gpu_sm_80', image: code }), ...sample().bundles.flatMap((b) => b.images)];
+    const one = ContainerWriter.toMemory();
+    for (const image of images) one.addImage(image);
+    one.finish();
+    const batch = ContainerWriter.toMemory();
+    batch.addImages(images.slice(0, 3));
+    batch.addImages(images.slice(3));
+    batch.addImages([]);
+    batch.finish();
+    expect(Buffer.from(batch.bytes()).equals(Buffer.from(one.bytes()))).toBe(true);
+    const reader = ContainerReader.fromBytes(batch.bytes());
+    const withCode = reader.images.filter((image) => image.dataLength === code.length);
+    expect(withCode.map((image) => [image.target, image.dataOffset])).toEqual(['spir64', 'intel_gpu_pvc', 'nvidia_gpu_sm_80'].map((target) => [target, withCode[0]!.dataOffset]));
+  });
+
+  it('keeps version 2 and plain records when no bytes repeat, and writes short bytes again (sharing would cost more)', () => {
+    expect(ContainerReader.fromBytes(writeContainer(twoTargets(other))).version).toBe(2);
+    const short = Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8);
+    const descriptor: BinaryDescriptor = {
+      bundles: [
+        { target: 'spir64', images: [deviceImage({ target: 'spir64', image: short })] },
+        { target: 'intel_gpu_pvc', images: [deviceImage({ target: 'intel_gpu_pvc', image: short })] },
+      ],
+    };
+    const reader = ContainerReader.fromBytes(writeContainer(descriptor));
+    expect(reader.version).toBe(2);
+    expect(reader.images.map((image) => image.dataOffset > image.recordOffset)).toEqual([true, true]);
+  });
+
+  it('marks a file as version 3 also when its header was written out before the first shared record', () => {
+    const path = join(dir, 'shared-big.fatbin');
+    const big = Uint8Array.from({ length: 1_500_000 }, (_, i) => (i * 31) & 0xff);
+    const writer = ContainerWriter.toFile(path);
+    writer.addImage(deviceImage({ name: 'a_0', target: 'spir64', image: big }));
+    writer.addImage(deviceImage({ name: 'a_0', target: 'intel_gpu_pvc', image: big.slice() }));
+    const summary = writer.finish();
+    const bytes = readFileSync(path);
+    expect(summary.size).toBe(bytes.length);
+    expect(bytes.length).toBeLessThan(big.length + 1000);
+    const reader = ContainerReader.open(path);
+    try {
+      expect(reader.version).toBe(3);
+      expect(reader.images.map((image) => [image.target, image.dataLength])).toEqual([
+        ['spir64', big.length],
+        ['intel_gpu_pvc', big.length],
+      ]);
+      expect(Buffer.from(reader.readImageData(reader.images[1]!)).equals(Buffer.from(big))).toBe(true);
+    } finally {
+      reader.close();
+    }
+  });
+
+  /** The container of `twoTargets()` with the shared record's header changed by `edit` (CRC-32 kept valid). */
+  function withSharedHeader(edit: (view: DataView, at: number) => void, version = 3): Uint8Array {
+    const bytes = writeContainer(twoTargets()).slice();
+    const second = ContainerReader.fromBytes(bytes).images[1]!;
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    edit(view, second.recordOffset);
+    view.setUint32(second.recordOffset + 32, crc32(bytes.subarray(second.recordOffset, second.recordOffset + 32)) >>> 0, true);
+    view.setUint16(8, version, true);
+    view.setUint32(12, crc32(bytes.subarray(0, 12)) >>> 0, true);
+    return bytes;
+  }
+
+  it('refuses shared bytes that are not the bytes of an earlier record', () => {
+    const first = ContainerReader.fromBytes(writeContainer(twoTargets())).images[0]!;
+    // inside the first record's bytes, but not all of them: only a full read can tell
+    const inside = withSharedHeader((view, at) => view.setBigUint64(at + 24, BigInt(first.dataOffset - 4), true));
+    expect(read(inside).reason).toMatch(/shares bytes \d+–\d+, which are not the image bytes of an earlier record$/);
+    // a lazy reader of that one image finds the wrong bytes by their CRC
+    const lazy = ContainerReader.fromBytes(inside);
+    expect(errorOf(() => lazy.readImageData(lazy.lookup('entry', '_ZTS1K')[1]!)).reason).toMatch(/corrupted data of image 1/);
+    // at or after the record itself
+    const later = withSharedHeader((view, at) => view.setBigUint64(at + 24, BigInt(at), true));
+    expect(read(later).reason).toMatch(/shares 40 image bytes at offset \d+, but shared bytes must be the non-empty bytes of an earlier record/);
+    const none = withSharedHeader((view, at) => view.setBigUint64(at + 8, 0n, true));
+    expect(read(none).reason).toMatch(/shares 0 image bytes/);
+  });
+
+  it('reads IMGS records only in version 3 containers', () => {
+    const asVersion2 = withSharedHeader(() => {}, 2);
+    expect(read(asVersion2).reason).toMatch(/expected the image record tag 49 4d 41 47 \("IMAG"\), found 49 4d 47 53$/);
+  });
+
+  it('says where a version 3 file was cut, walking shared records too', () => {
+    const bytes = writeContainer(twoTargets());
+    const reader = ContainerReader.fromBytes(bytes);
+    const second = reader.images[1]!;
+    const end = second.recordOffset + second.recordLength;
+    expect(read(bytes.subarray(0, end)).reason).toMatch(new RegExp(`the file ends at offset ${end} after 2 complete image records; the index and trailer are missing$`));
+    expect(read(bytes.subarray(0, second.recordOffset + 30)).reason).toMatch(/inside the 36-byte header of image record 1/);
+  });
+});
+
+/** A descriptor as plain data, for toEqual. */
+function descriptorOf(descriptor: BinaryDescriptor): unknown {
+  return descriptor.bundles.map((bundle) => ({
+    target: bundle.target,
+    images: bundle.images.map((image) => ({ ...image, image: [...image.image], properties: writePropertySetRegistry(image.properties) })),
+  }));
+}

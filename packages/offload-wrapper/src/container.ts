@@ -15,14 +15,24 @@ import { ADD_ON_IMAGE_SET } from './inspect.js';
  * their records and a hash table from kernel names, exported functions and add-on image ids to
  * images) and the trailer are written last. Every byte is covered by a CRC-32. A reader of one
  * kernel reads the header, the trailer, the index and the records of the images it finds there.
+ *
+ * The same image bytes often go to several bundles (an IR or SPIR-V image for spir64 and for an
+ * Intel GPU without an ocloc step): a record whose bytes equal those of a record written just
+ * before refers to them instead of repeating them (a shared record, version 3). A container with
+ * no shared record stays version 2, so readers of version 2 read it.
  */
 
 /** `\x89SKFAT\r\n`: the high byte catches 7-bit transfers, CR LF catches newline conversion. */
 export const CONTAINER_MAGIC: Uint8Array = Uint8Array.of(0x89, 0x53, 0x4b, 0x46, 0x41, 0x54, 0x0d, 0x0a);
-/** The container format version this package writes; it reads this one and version 1. */
-export const CONTAINER_VERSION = 2;
+/**
+ * The newest container format version this package writes (when some image's bytes are shared with
+ * an earlier image; otherwise it writes version 2). It reads versions 1 to 3.
+ */
+export const CONTAINER_VERSION = 3;
 /** Version 1: the same records, an index without the lookup table (read by listing every record). */
 const CONTAINER_VERSION_1 = 1;
+/** Version 2: the index has a lookup table; every record holds its own image bytes. */
+const CONTAINER_VERSION_2 = 2;
 
 const HEADER_SIZE = 16;
 const RECORD_HEADER_SIZE = 28;
@@ -30,6 +40,15 @@ const TRAILER_SIZE = 32;
 /** Bytes a reader takes at a record's start: its header and, in most containers, all its metadata. */
 const RECORD_READ_AHEAD = 4096;
 const RECORD_TAG = Uint8Array.of(0x49, 0x4d, 0x41, 0x47); // IMAG
+/** A record whose image bytes are those of an earlier record (version 3). */
+const SHARED_RECORD_TAG = Uint8Array.of(0x49, 0x4d, 0x47, 0x53); // IMGS
+/** A shared record's header: a plain record's, then the u64 offset of the bytes, then its CRC. */
+const SHARED_RECORD_HEADER_SIZE = 36;
+/** Shorter bytes are written again: sharing them would cost more header than it saves. */
+const MIN_SHARED_LENGTH = SHARED_RECORD_HEADER_SIZE - RECORD_HEADER_SIZE + 1;
+/** Written bytes a writer remembers to share (the latest ones; the rows of one image come together). */
+const SHARE_WINDOW_ENTRIES = 16;
+const SHARE_WINDOW_BYTES = 64 << 20;
 const INDEX_TAG = Uint8Array.of(0x49, 0x4e, 0x44, 0x58); // INDX
 const TRAILER_MAGIC = Uint8Array.of(0x53, 0x4b, 0x46, 0x41, 0x54, 0x45, 0x4e, 0x44); // SKFATEND
 
@@ -42,6 +61,7 @@ const MAX_IMAGES = 0xffff; // NumDeviceImages is a u16 in the runtime descriptor
 export const CONTAINER_LAYOUT = {
   headerSize: HEADER_SIZE,
   recordHeaderSize: RECORD_HEADER_SIZE,
+  sharedRecordHeaderSize: SHARED_RECORD_HEADER_SIZE,
   trailerSize: TRAILER_SIZE,
 } as const;
 
@@ -66,6 +86,8 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 interface ByteSink {
   readonly position: number;
   write(bytes: Uint8Array): void;
+  /** Overwrites the first bytes written (the container header). */
+  patchStart(bytes: Uint8Array): void;
 }
 
 class MemorySink implements ByteSink {
@@ -74,6 +96,9 @@ class MemorySink implements ByteSink {
   write(bytes: Uint8Array): void {
     this.chunks.push(bytes.slice());
     this.position += bytes.length;
+  }
+  patchStart(bytes: Uint8Array): void {
+    this.chunks[0]!.set(bytes);
   }
   concat(): Uint8Array {
     const out = new Uint8Array(this.position);
@@ -119,6 +144,11 @@ class BufferedFile implements ByteSink {
     this.#used = 0;
   }
 
+  patchStart(bytes: Uint8Array): void {
+    if (this.#file.position === 0) this.#buffer.set(bytes);
+    else this.#file.writeAt(0, bytes);
+  }
+
   commit(): void {
     this.flush();
     this.#file.commit();
@@ -142,16 +172,40 @@ export interface EncodedImageRecord {
 
 /** Checks and encodes one image's record (header, metadata, bytes) and lookup keys. */
 export function encodeImageRecord(image: DeviceImage): EncodedImageRecord {
+  return encodeRecord(image, undefined);
+}
+
+/** `encodeImageRecord`, with the CRC-32 of the bytes when the caller knows it. */
+function encodeRecord(image: DeviceImage, dataCrc: number | undefined): EncodedImageRecord {
   checkDeviceImage(image);
   const metadata = encodeImageMetadata(image);
-  const header = new ByteBuilder()
-    .bytes(RECORD_TAG)
-    .u32(metadata.length)
-    .u64(image.image.length)
-    .u32(crc(metadata))
-    .u32(crc(image.image));
-  header.u32(crc(header.finish()));
-  return { target: image.target, header: header.finish(), metadata, image: image.image, keys: lookupKeysOf(image) };
+  const header = new Uint8Array(RECORD_HEADER_SIZE);
+  const view = new DataView(header.buffer);
+  header.set(RECORD_TAG);
+  view.setUint32(4, metadata.length, true);
+  view.setBigUint64(8, BigInt(image.image.length), true);
+  view.setUint32(16, crc(metadata), true);
+  view.setUint32(20, dataCrc ?? crc(image.image), true);
+  view.setUint32(24, crc(header.subarray(0, 24)), true);
+  return { target: image.target, header, metadata, image: image.image, keys: lookupKeysOf(image) };
+}
+
+/** The header of a shared record: a plain record's header with the file offset of the bytes. */
+function sharedRecordHeader(header: Uint8Array, dataOffset: number): Uint8Array {
+  const out = new Uint8Array(SHARED_RECORD_HEADER_SIZE);
+  out.set(SHARED_RECORD_TAG);
+  out.set(header.subarray(4, 24), 4);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(24, BigInt(dataOffset), true);
+  view.setUint32(32, crc(out.subarray(0, 32)), true);
+  return out;
+}
+
+/** Image bytes a writer wrote, where, and their CRC-32 (which also tells a caller changed them since). */
+interface WrittenData {
+  readonly bytes: Uint8Array;
+  readonly crc: number;
+  readonly offset: number;
 }
 
 /** What `ContainerWriter.finish` reports. */
@@ -161,8 +215,21 @@ export interface ContainerSummary {
   readonly images: number;
 }
 
+/** Metadata is encoded here and copied out: one buffer, grown once, for all images of a run. */
+const metadataScratch = { builder: new ByteBuilder() };
+const MAX_KEPT_SCRATCH = 1 << 20;
+
 function encodeImageMetadata(image: DeviceImage): Uint8Array {
-  const out = new ByteBuilder();
+  const out = metadataScratch.builder.clear();
+  try {
+    writeImageMetadata(out, image);
+    return out.finish();
+  } finally {
+    if (out.capacity > MAX_KEPT_SCRATCH) metadataScratch.builder = new ByteBuilder();
+  }
+}
+
+function writeImageMetadata(out: ByteBuilder, image: DeviceImage): void {
   out.u16(image.version).u8(image.kind).u8(image.format);
   out.u32((image.empty ? FLAG_EMPTY : 0) | (image.manifest !== null ? FLAG_MANIFEST : 0));
   out.string(image.name).string(image.compileOptions).string(image.linkOptions);
@@ -178,7 +245,6 @@ function encodeImageMetadata(image: DeviceImage): Uint8Array {
       else out.u64(value.bitCount).bytes(value.payload);
     }
   }
-  return out.finish();
 }
 
 // --- the lookup table ----------------------------------------------------------------------------
@@ -253,11 +319,14 @@ export class ContainerWriter {
   #state: 'open' | 'finished' | 'aborted' = 'open';
   #bytes: Uint8Array | undefined;
 
+  /** Bytes written lately, latest last: a record with the same bytes refers to them. */
+  readonly #written: WrittenData[] = [];
+  #writtenBytes = 0;
+  #shared = false;
+
   private constructor(sink: MemorySink | BufferedFile) {
     this.#sink = sink;
-    const header = new ByteBuilder().bytes(CONTAINER_MAGIC).u16(CONTAINER_VERSION).u16(0);
-    header.u32(crc(header.finish()));
-    sink.write(header.finish());
+    sink.write(containerHeader(CONTAINER_VERSION_2));
   }
 
   /** A writer to `path` (through a temporary file in the same directory). */
@@ -299,6 +368,24 @@ export class ContainerWriter {
   }
 
   /**
+   * Writes images one after another, as `addImage` each: the rows of one image for several
+   * targets. Within the call the bytes cannot change, so the CRC-32 of bytes several images hold
+   * (the same array) is computed once.
+   */
+  addImages(images: readonly DeviceImage[]): void {
+    this.#open();
+    const crcs = images.length > 1 ? new Map<Uint8Array, number>() : undefined;
+    for (const image of images) {
+      let dataCrc = crcs?.get(image.image);
+      if (dataCrc === undefined && crcs !== undefined && image.image.length > 0) {
+        dataCrc = crc(image.image);
+        crcs.set(image.image, dataCrc);
+      }
+      this.addEncodedImage(encodeRecord(image, dataCrc));
+    }
+  }
+
+  /**
    * Writes an image encoded with `encodeImageRecord` (possibly on another thread: the record's
    * bytes are final, the writer only places them and remembers its offset and keys).
    */
@@ -307,14 +394,25 @@ export class ContainerWriter {
     if (this.#images >= MAX_IMAGES) throw new WrapperError(`too many images: the runtime descriptor holds at most ${MAX_IMAGES}`);
     const bundle = this.#bundle(record.target);
     const offset = this.#sink.position;
+    const data = record.image;
+    const shareable = data.length >= MIN_SHARED_LENGTH;
+    const dataCrc = shareable ? new DataView(record.header.buffer, record.header.byteOffset, RECORD_HEADER_SIZE).getUint32(20, true) : 0;
+    const earlier = shareable ? this.#writtenData(data, dataCrc) : undefined;
     try {
-      this.#sink.write(record.header);
-      this.#sink.write(record.metadata);
-      this.#sink.write(record.image);
+      if (earlier !== undefined) {
+        this.#sink.write(sharedRecordHeader(record.header, earlier.offset));
+        this.#sink.write(record.metadata);
+        this.#shared = true;
+      } else {
+        this.#sink.write(record.header);
+        this.#sink.write(record.metadata);
+        this.#sink.write(data);
+      }
     } catch (error) {
       this.abort();
       throw error;
     }
+    if (shareable && earlier === undefined) this.#remember({ bytes: data, crc: dataCrc, offset: offset + RECORD_HEADER_SIZE + record.metadata.length });
     bundle.offsets.push(offset);
     this.#addedTo.push(this.#bundles.indexOf(bundle));
     this.#addedAt.push(bundle.offsets.length - 1);
@@ -325,6 +423,27 @@ export class ContainerWriter {
       key.images.push(this.#images);
     }
     this.#images++;
+  }
+
+  /**
+   * Bytes written lately that equal `data`: same length, same CRC-32 (so not changed by the caller
+   * since) and the same bytes.
+   */
+  #writtenData(data: Uint8Array, dataCrc: number): WrittenData | undefined {
+    for (let i = this.#written.length - 1; i >= 0; i--) {
+      const written = this.#written[i]!;
+      if (written.crc !== dataCrc || written.bytes.length !== data.length) continue;
+      if (written.bytes === data || Buffer.compare(written.bytes, data) === 0) return written;
+    }
+    return undefined;
+  }
+
+  #remember(written: WrittenData): void {
+    this.#written.push(written);
+    this.#writtenBytes += written.bytes.length;
+    while (this.#written.length > 1 && (this.#written.length > SHARE_WINDOW_ENTRIES || this.#writtenBytes > SHARE_WINDOW_BYTES)) {
+      this.#writtenBytes -= this.#written.shift()!.bytes.length;
+    }
   }
 
   /**
@@ -364,6 +483,8 @@ export class ContainerWriter {
   finish(): ContainerSummary {
     this.#open();
     try {
+      this.#written.length = 0;
+      if (this.#shared) this.#sink.patchStart(containerHeader(CONTAINER_VERSION));
       const indexBytes = this.#index();
       const indexOffset = this.#sink.position;
       const trailer = new ByteBuilder().bytes(TRAILER_MAGIC).u64(indexOffset).u64(indexBytes.length).u32(crc(indexBytes));
@@ -384,6 +505,7 @@ export class ContainerWriter {
   abort(): void {
     if (this.#state !== 'open') return;
     this.#state = 'aborted';
+    this.#written.length = 0;
     if (this.#sink instanceof BufferedFile) this.#sink.discard();
   }
 
@@ -392,6 +514,13 @@ export class ContainerWriter {
     if (this.#bytes === undefined) throw new WrapperError('bytes() needs a finished memory writer');
     return this.#bytes;
   }
+}
+
+/** The 16-byte container header of a version. */
+function containerHeader(version: number): Uint8Array {
+  const header = new ByteBuilder().bytes(CONTAINER_MAGIC).u16(version).u16(0);
+  header.u32(crc(header.finish()));
+  return header.finish();
 }
 
 /** The container for a descriptor, in memory. */
@@ -482,7 +611,12 @@ export interface ContainerImage extends Omit<DeviceImage, 'image'> {
   readonly index: number;
   /** File offset of the image's record. */
   readonly recordOffset: number;
-  /** File offset and length of the image bytes. */
+  /**
+   * Bytes of the record: header, metadata and the image bytes, or, for a record that shares the
+   * bytes of an earlier record (version 3), header and metadata only.
+   */
+  readonly recordLength: number;
+  /** File offset and length of the image bytes (in an earlier record when they are shared). */
   readonly dataOffset: number;
   readonly dataLength: number;
   /** CRC-32 of the image bytes, as stored. */
@@ -692,8 +826,8 @@ export class ContainerReader {
     if (stored !== computed) {
       throw this.#error(`corrupted header: its CRC-32 is ${hex32(computed)}, the header says ${hex32(stored)}`, 12);
     }
-    if (version !== CONTAINER_VERSION && version !== CONTAINER_VERSION_1) {
-      throw this.#error(`unsupported container version ${version}: this reader reads versions ${CONTAINER_VERSION_1} and ${CONTAINER_VERSION}`, 8);
+    if (version < CONTAINER_VERSION_1 || version > CONTAINER_VERSION) {
+      throw this.#error(`unsupported container version ${version}: this reader reads versions ${CONTAINER_VERSION_1} to ${CONTAINER_VERSION}`, 8);
     }
     if (flags !== 0) throw this.#error(`header flags must be 0, found ${flags}`, 10);
     return version;
@@ -739,24 +873,27 @@ export class ContainerReader {
       if (sameBytes(tag, INDEX_TAG)) {
         return this.#error(`truncated or corrupted: the index starts at offset ${pos}, but ${fallback}`, Math.max(pos, size - TRAILER_SIZE));
       }
-      if (!sameBytes(tag, RECORD_TAG)) {
-        if (tag.length < 4 && sameBytes(tag, RECORD_TAG.subarray(0, tag.length))) {
+      // A cut file may be a version 3 container whose header was not yet marked as one.
+      const shared = sameBytes(tag, SHARED_RECORD_TAG);
+      if (!shared && !sameBytes(tag, RECORD_TAG)) {
+        if (tag.length < 4 && (sameBytes(tag, RECORD_TAG.subarray(0, tag.length)) || sameBytes(tag, SHARED_RECORD_TAG.subarray(0, tag.length)))) {
           return this.#error(`truncated: the file ends at offset ${size} inside the header of image record ${records}, which starts at offset ${pos}`, size);
         }
-        return this.#error(`expected an image record ("IMAG") or the index ("INDX") at offset ${pos}, found ${hex(tag)}`, pos);
+        return this.#error(`expected an image record ("IMAG" or "IMGS") or the index ("INDX") at offset ${pos}, found ${hex(tag)}`, pos);
       }
-      if (size - pos < RECORD_HEADER_SIZE) {
+      const headerSize = shared ? SHARED_RECORD_HEADER_SIZE : RECORD_HEADER_SIZE;
+      if (size - pos < headerSize) {
         return this.#error(
-          `truncated: the file ends at offset ${size} inside the ${RECORD_HEADER_SIZE}-byte header of image record ${records}, which starts at offset ${pos}`,
+          `truncated: the file ends at offset ${size} inside the ${headerSize}-byte header of image record ${records}, which starts at offset ${pos}`,
           size,
         );
       }
-      const header = this.#source.read(pos, RECORD_HEADER_SIZE);
-      const view = new DataView(header.buffer, header.byteOffset, RECORD_HEADER_SIZE);
-      if (view.getUint32(24, true) !== crc(header.subarray(0, 24))) {
-        return this.#error(`corrupted header of image record ${records} (its CRC-32 does not match)`, pos + 24);
+      const header = this.#source.read(pos, headerSize);
+      const view = new DataView(header.buffer, header.byteOffset, headerSize);
+      if (view.getUint32(headerSize - 4, true) !== crc(header.subarray(0, headerSize - 4))) {
+        return this.#error(`corrupted header of image record ${records} (its CRC-32 does not match)`, pos + headerSize - 4);
       }
-      const end = pos + RECORD_HEADER_SIZE + view.getUint32(4, true) + Number(view.getBigUint64(8, true));
+      const end = pos + headerSize + view.getUint32(4, true) + (shared ? 0 : Number(view.getBigUint64(8, true)));
       if (end > size) {
         return this.#error(
           `truncated: image record ${records} at offset ${pos} extends to offset ${end}, but the file ends at offset ${size}`,
@@ -902,7 +1039,7 @@ export class ContainerReader {
    * Reads the records at `offsets` in file order, checking that they tile the bytes between the
    * header and the index: no gap, no overlap.
    */
-  #tile<T extends { dataOffset: number; dataLength: number }>(offsets: number[], indexOffset: number, read: (offset: number, ordinal: number) => T): Map<number, T> {
+  #tile<T extends { recordOffset: number; recordLength: number }>(offsets: number[], indexOffset: number, read: (offset: number, ordinal: number) => T): Map<number, T> {
     const records = new Map<number, T>();
     let expected = HEADER_SIZE;
     for (const offset of offsets.sort((a, b) => a - b)) {
@@ -916,7 +1053,7 @@ export class ContainerReader {
       }
       const record = read(offset, records.size);
       records.set(offset, record);
-      expected = record.dataOffset + record.dataLength;
+      expected = record.recordOffset + record.recordLength;
     }
     if (expected !== indexOffset) {
       throw this.#error(`bytes ${expected}–${indexOffset} belong to no image record listed in the index`, expected);
@@ -934,10 +1071,26 @@ export class ContainerReader {
       if (positionAt.has(offset)) throw this.#error(`index: offset ${offset} is listed twice`, this.#indexOffset + at);
       positionAt.set(offset, position);
     }
-    this.#tile([...positionAt.keys()], this.#indexOffset, (offset) => this.image(positionAt.get(offset)!));
+    const records = this.#tile([...positionAt.keys()], this.#indexOffset, (offset) => this.image(positionAt.get(offset)!));
+    this.#checkSharedData(records);
     const images = Array.from({ length: this.imageCount }, (_, position) => this.image(position));
     this.#checkTable(images);
     return this.bundleRanges.map((range) => ({ target: range.target, images: images.slice(range.first, range.first + range.count) }));
+  }
+
+  /** A shared record's bytes must be exactly the bytes of an earlier record that holds its own (`records` in file order). */
+  #checkSharedData(records: ReadonlyMap<number, ContainerImage>): void {
+    const ownData = new Map<number, number>();
+    for (const image of records.values()) {
+      if (image.dataOffset === image.recordOffset + image.recordLength - image.dataLength) {
+        if (image.dataLength > 0) ownData.set(image.dataOffset, image.dataLength);
+      } else if (ownData.get(image.dataOffset) !== image.dataLength) {
+        throw this.#error(
+          `image record at offset ${image.recordOffset} ('${image.name}') shares bytes ${image.dataOffset}–${image.dataOffset + image.dataLength}, which are not the image bytes of an earlier record`,
+          image.recordOffset + 24,
+        );
+      }
+    }
   }
 
   /** The lookup table must hold each key of the images, with exactly their positions, in the bucket of its hash. */
@@ -974,30 +1127,49 @@ export class ContainerReader {
     const what = `image record ${ordinal} (offset ${offset})`;
     // One read for the header and, usually, the metadata after it (the caller checked the header fits).
     const first = this.#source.read(offset, Math.max(RECORD_HEADER_SIZE, Math.min(RECORD_READ_AHEAD, limit - offset)));
-    const header = first.subarray(0, RECORD_HEADER_SIZE);
+    const shared = this.version >= CONTAINER_VERSION && sameBytes(first.subarray(0, 4), SHARED_RECORD_TAG);
+    const headerSize = shared ? SHARED_RECORD_HEADER_SIZE : RECORD_HEADER_SIZE;
+    if (shared && offset + headerSize > limit) {
+      throw this.#error(`${what}: its ${headerSize}-byte header (a shared record) ends at offset ${offset + headerSize}, past the start of the index (offset ${limit})`, offset);
+    }
+    const header = first.subarray(0, headerSize);
     const cursor = new ByteCursor(header, offset, this.fileName, `header of ${what}`);
     const tag = cursor.bytes(4, 'the record tag "IMAG"');
-    if (!sameBytes(tag, RECORD_TAG)) throw this.#error(`expected the image record tag ${hex(RECORD_TAG)} ("IMAG"), found ${hex(tag)}`, offset);
+    if (!shared && !sameBytes(tag, RECORD_TAG)) {
+      throw this.#error(
+        `expected the image record tag ${hex(RECORD_TAG)} ("IMAG")${this.version >= CONTAINER_VERSION ? ` or ${hex(SHARED_RECORD_TAG)} ("IMGS")` : ''}, found ${hex(tag)}`,
+        offset,
+      );
+    }
     const metadataLength = cursor.u32('the metadata length');
     const dataLength = cursor.u64('the data length');
     const metadataCrc = cursor.u32('the metadata CRC-32');
     const dataCrc = cursor.u32('the data CRC-32');
+    const sharedOffset = shared ? cursor.u64('the offset of the shared image bytes') : 0;
     const stored = cursor.u32('the record header CRC-32');
-    const computed = crc(header.subarray(0, 24));
+    const computed = crc(header.subarray(0, headerSize - 4));
     if (stored !== computed) {
-      throw this.#error(`corrupted header of ${what}: its CRC-32 is ${hex32(computed)}, the record says ${hex32(stored)}`, offset + 24);
+      throw this.#error(`corrupted header of ${what}: its CRC-32 is ${hex32(computed)}, the record says ${hex32(stored)}`, offset + headerSize - 4);
     }
-    const metadataOffset = offset + RECORD_HEADER_SIZE;
-    const dataOffset = metadataOffset + metadataLength;
-    if (dataOffset + dataLength > limit) {
+    const metadataOffset = offset + headerSize;
+    const ownDataLength = shared ? 0 : dataLength;
+    const recordEnd = metadataOffset + metadataLength + ownDataLength;
+    if (recordEnd > limit) {
       throw this.#error(
-        `${what}: its ${metadataLength} bytes of metadata and ${dataLength} bytes of data end at offset ${dataOffset + dataLength}, past the start of the index (offset ${limit})`,
+        `${what}: its ${metadataLength} bytes of metadata and ${ownDataLength} bytes of data end at offset ${recordEnd}, past the start of the index (offset ${limit})`,
         offset + 4,
       );
     }
+    if (shared && (dataLength === 0 || sharedOffset < HEADER_SIZE + RECORD_HEADER_SIZE || sharedOffset + dataLength > offset)) {
+      throw this.#error(
+        `${what}: it shares ${dataLength} image bytes at offset ${sharedOffset}, but shared bytes must be the non-empty bytes of an earlier record (between offsets ${HEADER_SIZE + RECORD_HEADER_SIZE} and ${offset})`,
+        offset + 24,
+      );
+    }
+    const dataOffset = shared ? sharedOffset : metadataOffset + metadataLength;
     const metadata =
-      RECORD_HEADER_SIZE + metadataLength <= first.length
-        ? first.subarray(RECORD_HEADER_SIZE, RECORD_HEADER_SIZE + metadataLength)
+      headerSize + metadataLength <= first.length
+        ? first.subarray(headerSize, headerSize + metadataLength)
         : this.#source.read(metadataOffset, metadataLength);
     const metadataComputed = crc(metadata);
     if (metadataComputed !== metadataCrc) {
@@ -1007,7 +1179,7 @@ export class ContainerReader {
     if (fields.empty && dataLength !== 0) {
       throw this.#error(`${what}: an empty (filtered) image must have no data, the record has ${dataLength} bytes`, offset + 8);
     }
-    return { ...fields, recordOffset: offset, dataOffset, dataLength, dataCrc };
+    return { ...fields, recordOffset: offset, recordLength: recordEnd - offset, dataOffset, dataLength, dataCrc };
   }
 
   /** The bytes of one image, checked against their CRC-32. */
@@ -1025,7 +1197,7 @@ export class ContainerReader {
 
   /** One image with its bytes. */
   readImage(image: ContainerImage): DeviceImage {
-    const { index: _index, recordOffset: _r, dataOffset: _o, dataLength: _l, dataCrc: _c, ...fields } = image;
+    const { index: _index, recordOffset: _r, recordLength: _rl, dataOffset: _o, dataLength: _l, dataCrc: _c, ...fields } = image;
     return { ...fields, image: this.readImageData(image) };
   }
 

@@ -126,9 +126,9 @@ export function deviceImage(init: DeviceImageInit): DeviceImage {
  * unpaired surrogates (they have no UTF-8 form), bad property values, or an empty image with bytes.
  */
 export function checkDeviceImage(image: DeviceImage): void {
-  const where = image.name === '' ? 'device image' : `device image '${image.name}'`;
+  // Messages are made only on failure: this runs for every image of a compile.
   const fail = (reason: string): never => {
-    throw new WrapperError(`${where}: ${reason}`);
+    throw new WrapperError(`${image.name === '' ? 'device image' : `device image '${image.name}'`}: ${reason}`);
   };
   const integer = (value: number, max: number, what: string): void => {
     if (!Number.isInteger(value) || value < 0 || value > max) fail(`${what} must be an integer in 0..${max}, got ${value}`);
@@ -136,36 +136,51 @@ export function checkDeviceImage(image: DeviceImage): void {
   integer(image.version, 0xffff, 'version');
   integer(image.kind, 0xff, 'kind');
   integer(image.format, 0xff, 'format');
-  checkText(image.name, 'name', fail);
-  checkText(image.target, 'target', fail);
-  checkText(image.compileOptions, 'compile options', fail);
-  checkText(image.linkOptions, 'link options', fail);
-  image.entries.forEach((entry, i) => checkText(entry, `entry ${i}`, fail));
+  const text = (value: string, what: string): void => {
+    const problem = textProblem(value);
+    if (problem !== undefined) fail(`${what} ${problem}`);
+  };
+  text(image.name, 'name');
+  text(image.target, 'target');
+  text(image.compileOptions, 'compile options');
+  text(image.linkOptions, 'link options');
+  for (let i = 0; i < image.entries.length; i++) {
+    const problem = textProblem(image.entries[i]!);
+    if (problem !== undefined) fail(`entry ${i} ${problem}`);
+  }
   for (const [setName, set] of image.properties) {
-    checkText(setName, `property set name '${setName}'`, fail);
+    const setProblem = textProblem(setName);
+    if (setProblem !== undefined) fail(`property set name '${setName}' ${setProblem}`);
     for (const [name, value] of set) {
-      checkText(name, `property name '${name}' in [${setName}]`, fail);
-      checkPropertyValue(value, `property '${name}' in [${setName}]`, fail);
+      const problem = textProblem(name);
+      if (problem !== undefined) fail(`property name '${name}' in [${setName}] ${problem}`);
+      const valueProblem = propertyValueProblem(value);
+      if (valueProblem !== undefined) fail(`property '${name}' in [${setName}]: ${valueProblem}`);
     }
   }
   if (image.empty && image.image.length > 0) fail(`an empty (filtered) image has no bytes, got ${image.image.length}`);
 }
 
-function checkText(text: string, what: string, fail: (reason: string) => never): void {
-  if (text.includes('\0')) fail(`${what} contains NUL`);
-  if (/\p{Cs}/u.test(text)) fail(`${what} contains an unpaired UTF-16 surrogate`);
+/** Lone UTF-16 surrogates (they have no UTF-8 form). */
+const UNPAIRED_SURROGATE = /\p{Cs}/u;
+
+function textProblem(text: string): string | undefined {
+  if (text.includes('\0')) return 'contains NUL';
+  if (UNPAIRED_SURROGATE.test(text)) return 'contains an unpaired UTF-16 surrogate';
+  return undefined;
 }
 
-function checkPropertyValue(value: PropertyValue, what: string, fail: (reason: string) => never): void {
+function propertyValueProblem(value: PropertyValue): string | undefined {
   if (value.type === PropertyType.UINT32) {
-    if (!Number.isInteger(value.value) || value.value < 0 || value.value > 0xffff_ffff) fail(`${what}: UINT32 value out of range: ${value.value}`);
+    if (!Number.isInteger(value.value) || value.value < 0 || value.value > 0xffff_ffff) return `UINT32 value out of range: ${value.value}`;
   } else if (value.type === PropertyType.BYTE_ARRAY) {
     if (!Number.isSafeInteger(value.bitCount) || value.bitCount < 0 || Math.ceil(value.bitCount / 8) !== value.payload.length) {
-      fail(`${what}: ${value.payload.length} bytes cannot hold ${value.bitCount} bits`);
+      return `${value.payload.length} bytes cannot hold ${value.bitCount} bits`;
     }
   } else {
-    fail(`${what}: unknown property type ${(value as { type: unknown }).type as string}`);
+    return `unknown property type ${(value as { type: unknown }).type as string}`;
   }
+  return undefined;
 }
 
 /** All images of a descriptor in registration order (bundle by bundle). */

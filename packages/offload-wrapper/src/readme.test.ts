@@ -36,7 +36,7 @@ describe('README', () => {
   it('documents the sizes the layout constants have', () => {
     expect(readme).toContain(`**Header** (offset 0):`);
     expect(readme).toContain(`| 12 | 4 | u32 CRC-32 of bytes 0–11 |`);
-    expect(CONTAINER_LAYOUT).toEqual({ headerSize: 16, recordHeaderSize: 28, trailerSize: 32 });
+    expect(CONTAINER_LAYOUT).toEqual({ headerSize: 16, recordHeaderSize: 28, sharedRecordHeaderSize: 36, trailerSize: 32 });
     expect(readme).toContain('header (16 bytes) | image record* | index | trailer (32 bytes)');
     expect(readme).toContain('| 28 | M | metadata |');
   });

@@ -42,6 +42,14 @@ export function registryShapeOf(registry: PropertySetRegistry): RegistryShape {
   return [...registry].map(([name, set]) => [name, [...set].map(([prop, value]) => [prop, value] as [string, PropertyValue])]);
 }
 
+/** Image bytes that recur (the same code for several targets), as the same array or as a copy. */
+const RECURRING_CODE: readonly Uint8Array[] = [Uint8Array.from({ length: 24 }, (_, i) => i), Uint8Array.of(9, 8, 7, 6, 5, 4, 3, 2, 1), Uint8Array.of(1, 2, 3)];
+const imageBytes = fc.oneof(
+  fc.uint8Array({ maxLength: 64 }),
+  fc.constantFrom(...RECURRING_CODE),
+  fc.constantFrom(...RECURRING_CODE).map((bytes) => bytes.slice()),
+);
+
 const imageFields = fc.record({
   name: text,
   version: fc.oneof(fc.constant(2), fc.nat({ max: 0xffff })),
@@ -51,7 +59,7 @@ const imageFields = fc.record({
   linkOptions: text,
   manifest: fc.option(fc.uint8Array({ maxLength: 16 }), { nil: null }),
   empty: fc.boolean(),
-  image: fc.uint8Array({ maxLength: 64 }),
+  image: imageBytes,
   entries: fc.array(fc.oneof(text, fc.constantFrom('_ZTS1K', '_ZTS1L')), { maxLength: 4 }),
   properties: registryShape,
 });

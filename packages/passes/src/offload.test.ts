@@ -3,7 +3,8 @@ import { parseModule } from '@syclkit/ir';
 import { ContainerReader, ContainerWriter, ImageFormat, WrapperError, type AotCompiler } from '@syclkit/offload-wrapper';
 import { definePass, PreservedAnalyses, tracePassManager } from '@syclkit/pass-manager';
 import { ImageSet as Set, imageSetKind, planSplit, type ImageSet } from '@syclkit/post-link';
-import { CONTAINER, builtinPresets, builtinRegistry, offloadPipelineText } from './index.js';
+import { CONTAINER, IMAGE_PREFIXES, builtinPresets, builtinRegistry, offloadPipelineText } from './index.js';
+import { DeviceConfig } from '@syclkit/device-config';
 import { runOffload } from '../test/run.js';
 
 const program = `target triple = "spir64-unknown-unknown"
@@ -65,6 +66,37 @@ describe('the offload preset', () => {
     const reader = ContainerReader.fromBytes(run.bytes!);
     const byOffset = [...reader.images].sort((a, b) => a.recordOffset - b.recordOffset).map((i) => i.name);
     expect(byOffset).toEqual(['app_spir64_0', 'app_intel_gpu_tgllp_0', 'app_spir64_1', 'app_intel_gpu_tgllp_1']);
+  });
+
+  it("stores an image's code once when its rows for several targets have the same bytes (container version 3)", async () => {
+    const run = await runOffload(module(), outputs);
+    const reader = ContainerReader.fromBytes(run.bytes!);
+    expect(reader.version).toBe(3);
+    const image = (name: string) => reader.images.find((i) => i.name === name)!;
+    expect(image('app_intel_gpu_tgllp_0').dataOffset).toBe(image('app_spir64_0').dataOffset);
+    expect(image('app_intel_gpu_tgllp_0').dataOffset).toBeLessThan(image('app_intel_gpu_tgllp_0').recordOffset);
+    expect(reader.readImageData(image('app_intel_gpu_tgllp_0'))).toEqual(reader.readImageData(image('app_spir64_0')));
+  });
+
+  it('hands the rows of one image to the container together when it takes them so, else one by one', async () => {
+    const calls: string[][] = [];
+    const batched = { addImage: () => calls.push(['addImage']), addImages: (images: readonly { name: string }[]) => void calls.push(images.map((i) => i.name)) };
+    const single = { addImage: (image: { name: string }) => void calls.push([image.name]) };
+    for (const container of [batched, single]) {
+      const set: ImageSet = new Set(module(), { outputs, deviceConfig: DeviceConfig.builtin() });
+      set.set(CONTAINER, container);
+      set.set(IMAGE_PREFIXES, outputs.map((o) => `app_${o.target ?? o.name}`));
+      const result = await builtinRegistry().build('offload', { unit: imageSetKind }).runAsync(set);
+      expect(result.stopped).toBe(false);
+    }
+    expect(calls).toEqual([
+      ['app_spir64_0', 'app_intel_gpu_tgllp_0'],
+      ['app_spir64_1', 'app_intel_gpu_tgllp_1'],
+      ['app_spir64_0'],
+      ['app_intel_gpu_tgllp_0'],
+      ['app_spir64_1'],
+      ['app_intel_gpu_tgllp_1'],
+    ]);
   });
 
   it('compiles each row with its output back end: synchronous ones in place, asynchronous ones awaited', async () => {

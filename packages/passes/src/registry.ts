@@ -2,7 +2,7 @@
  * The registry of every built-in pass, analysis and preset: what `syclkit opt -passes=`,
  * `syclkit compile` and library users parse pipeline text against. One line per pass.
  */
-import { syclPropagateAspectsUsage } from '@syclkit/aspect-propagation';
+import { cleanupSyclMetadataPass, recordSyclAspectNamesPass, syclPropagateAspectsUsage } from '@syclkit/aspect-propagation';
 import { conditionalCallOnDevicePass, resolveDeviceIfPass } from '@syclkit/device-if';
 import { globalOffsetPass, gpuRetargetPass, localAccessorToSharedMemoryPass, lowerSpirvBuiltinsPass } from '@syclkit/gpu-targets';
 import { functionKind, moduleKind } from '@syclkit/ir';
@@ -35,6 +35,8 @@ export const builtinPasses: NonNullable<RegistryConfig['passes']> = [
   conditionalCallOnDevicePass,
   resolveDeviceIfPass,
   syclPropagateAspectsUsage,
+  recordSyclAspectNamesPass,
+  cleanupSyclMetadataPass,
   globalDcePass,
   globalOffsetPass,
   localAccessorToSharedMemoryPass,

@@ -14,6 +14,8 @@ import { AOT_DIAGNOSTICS, AOT_JOBS, COMPILED, COMPILING, aotFailure, imageName }
 /** Where `wrap` puts device images: `ContainerWriter` (to a file or memory), or anything else. */
 export interface ImageContainer {
   addImage(image: DeviceImage): void;
+  /** The rows of one image at once (`ContainerWriter.addImages`); without it, `addImage` each. */
+  addImages?(images: readonly DeviceImage[]): void;
   /** Back-pressure: a promise to wait for before the next image, or undefined to go on. */
   ready?(): Promise<void> | undefined;
 }
@@ -70,6 +72,11 @@ function recordsOf(set: ImageSet, image: ImageUnit): () => DeviceImage[] {
   };
 }
 
+function addAll(container: ImageContainer, images: readonly DeviceImage[]): void {
+  if (container.addImages !== undefined) container.addImages(images);
+  else for (const image of images) container.addImage(image);
+}
+
 function settle(done: PreservedAnalyses | Promise<void> | undefined): PreservedAnalyses | Promise<PreservedAnalyses> {
   return done === undefined || done instanceof PreservedAnalyses ? PreservedAnalyses.all() : done.then(() => PreservedAnalyses.all());
 }
@@ -87,7 +94,7 @@ function flush(queue: WrapQueue, ctx: Pick<PassContext<object>, 'fail'>, limit: 
       if (failure === undefined) throw head.failure;
       ctx.fail(failure);
     }
-    for (const record of head.records()) container.addImage(record);
+    addAll(container, head.records());
     const wait = container.ready?.();
     if (wait !== undefined) return wait.then(() => flush(queue, ctx, limit));
   }
@@ -113,7 +120,7 @@ export const wrapPass = definePass({
     image.release();
     let queue = queues.get(set);
     if (compiling === undefined && (queue === undefined || queue.items.length === 0)) {
-      for (const record of records()) container.addImage(record);
+      addAll(container, records());
       return settle(container.ready?.());
     }
     if (queue === undefined) {

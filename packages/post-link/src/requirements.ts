@@ -63,14 +63,18 @@ export function computeImageRequirements(
   let numDim: number | undefined;
   for (const fn of module.functions) {
     const f = features.get(fn) ?? functionFeatures(module, fn);
-    for (const a of [...f.usedAspects, ...f.declaredAspects]) {
-      if (!aspects.has(a.value) || aspects.get(a.value) === undefined) aspects.set(a.value, a.name ?? table.nameOf(a.value));
+    // Per function of every image: no arrays or strings made for the common function with none.
+    for (const a of f.usedAspects) if (aspects.get(a.value) === undefined) aspects.set(a.value, a.name ?? table.nameOf(a.value));
+    for (const a of f.declaredAspects) if (aspects.get(a.value) === undefined) aspects.set(a.value, a.name ?? table.nameOf(a.value));
+    if (f.fixedTargets !== undefined) for (const t of f.fixedTargets) fixed.add(t);
+    if (f.jointMatrix.length > 0) {
+      const jm = f.jointMatrix.join(';');
+      if (jm !== '') jointMatrix = jm;
     }
-    for (const t of f.fixedTargets ?? []) fixed.add(t);
-    const jm = f.jointMatrix.join(';');
-    if (jm !== '') jointMatrix = jm;
-    const jmm = f.jointMatrixMad.join(';');
-    if (jmm !== '') jointMatrixMad = jmm;
+    if (f.jointMatrixMad.length > 0) {
+      const jmm = f.jointMatrixMad.join(';');
+      if (jmm !== '') jointMatrixMad = jmm;
+    }
     if (f.reqdWorkGroupSize !== undefined && f.reqdWorkGroupSize.length > 0) {
       if (wg === undefined) wg = [...f.reqdWorkGroupSize];
       else if (wg.length !== f.reqdWorkGroupSize.length || wg.some((v, i) => v !== f.reqdWorkGroupSize![i])) wgConflict = true;
@@ -167,7 +171,8 @@ export function checkExternalFunctions(
   let imageWorkGroup: readonly bigint[] | undefined;
   for (const fn of entryPoints) {
     const f = feat(fn);
-    for (const a of [...f.usedAspects, ...f.declaredAspects]) used.add(a.value);
+    for (const a of f.usedAspects) used.add(a.value);
+    for (const a of f.declaredAspects) used.add(a.value);
     if (imageSubGroup === undefined && f.reqdSubGroupSize?.kind === 'numeric') imageSubGroup = f.reqdSubGroupSize.value;
     if (imageWorkGroup === undefined && f.reqdWorkGroupSize !== undefined) imageWorkGroup = f.reqdWorkGroupSize;
   }
@@ -175,10 +180,10 @@ export function checkExternalFunctions(
   const finalSubGroup = new Set<number>(imageSubGroup === undefined ? [] : [imageSubGroup]);
   for (const fn of module.functions) {
     const f = feat(fn);
-    const reported = new Set<number>();
-    for (const a of [...f.usedAspects, ...f.declaredAspects]) {
-      if (used.has(a.value) || reported.has(a.value)) continue;
-      reported.add(a.value);
+    let reported: Set<number> | undefined;
+    for (const a of f.usedAspects.length === 0 ? f.declaredAspects : f.declaredAspects.length === 0 ? f.usedAspects : [...f.usedAspects, ...f.declaredAspects]) {
+      if (used.has(a.value) || reported?.has(a.value) === true) continue;
+      (reported ??= new Set()).add(a.value);
       finalAspects.add(a.value);
       if (a.value < 0) continue; // internal aspects split images but are never reported
       const name = a.name ?? table.nameOf(a.value) ?? String(a.value);

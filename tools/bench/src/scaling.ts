@@ -56,7 +56,7 @@ export function createFiles(dir: string, count: FileCount): void {
 
 // --- containers ------------------------------------------------------------------------------------
 
-/** Bundles of a syclkit fat-binary container, read from its trailer and index (format versions 1 and 2). */
+/** Bundles of a syclkit fat-binary container, read from its trailer and index (format versions 1 to 3: 3 has the index of 2). */
 export interface ContainerShape {
   readonly version: number;
   readonly size: number;

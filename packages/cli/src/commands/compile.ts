@@ -1,7 +1,7 @@
 import { formatDiagnostics, parseDiagnosticFlags, timePasses, type DiagnosticPolicy, type Instrumentation } from '@syclkit/pass-manager';
 import { ADD_ON_IMAGE_SET, imageRequirements, type ImageReport, type InspectReport } from '@syclkit/offload-wrapper';
 import { builtinAspectTable } from '@syclkit/device-config';
-import { EXPORTED_SYMBOLS_SET, IMPORTED_SYMBOLS_SET } from '@syclkit/runtime';
+import { PropertySetName } from '@syclkit/formats';
 import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpec, type ParsedArgs } from '../args.js';
 import type { Command } from '../command.js';
 import type { CliIO } from '../io.js';
@@ -63,7 +63,9 @@ emits it) into a fat binary with one bundle per target:
                           sycl-propagate-aspects-usage<exclude-aspects=fp64> with warnings
   link                    the units, as llvm-link
   the linked program      the middle pipeline (default '${DEFAULT_MIDDLE_PIPELINE}'; -passes replaces it), then
-                          sycl-propagate-aspects-usage<no-validate> (every aspect saved)
+                          sycl-propagate-aspects-usage<no-validate> (every aspect saved),
+                          record-sycl-aspect-names and cleanup-sycl-metadata (the
+                          !sycl_aspects table leaves the program; the lists keep the names)
   each set of targets     the offload pipeline (passes over an image set, --print-pipeline shows
                           it): device_if calls decided for a device target, or made into add-on
                           image pairs for JIT; split with the design's requirement rule; per image,
@@ -117,8 +119,8 @@ export function addOnOf(image: ImageReport): { pair: string; definitions: boolea
 
 /** An image's kernels (offload entries it does not export), exported and imported device functions. */
 export function symbolsOf(image: ImageReport): { kernels: string[]; exports: string[]; imports: string[] } {
-  const exports = Object.keys(image.properties[EXPORTED_SYMBOLS_SET] ?? {});
-  const imports = Object.keys(image.properties[IMPORTED_SYMBOLS_SET] ?? {});
+  const exports = Object.keys(image.properties[PropertySetName.EXPORTED_SYMBOLS] ?? {});
+  const imports = Object.keys(image.properties[PropertySetName.IMPORTED_SYMBOLS] ?? {});
   return { kernels: image.kernels.filter((entry) => !exports.includes(entry)), exports, imports };
 }
 

@@ -206,9 +206,12 @@ export function translationUnitPipelineText(prefix: string, fixed: readonly stri
   return `sycl-conditional-call-on-device<unique-prefix=${prefix}>,sycl-propagate-aspects-usage<exclude-aspects=fp64${fixedOption(fixed)}>`;
 }
 
-/** Pipeline text of the post-optimization run over the linked program. */
+/**
+ * Pipeline text of the post-optimization run over the linked program: propagation, then what
+ * DPC++'s device compile ends with (the aspect tables leave the program, names stay in the lists).
+ */
 export function postOptimizationPipelineText(fixed: readonly string[]): string {
-  return `sycl-propagate-aspects-usage<no-validate${fixedOption(fixed)}>`;
+  return `sycl-propagate-aspects-usage<no-validate${fixedOption(fixed)}>,record-sycl-aspect-names,cleanup-sycl-metadata`;
 }
 
 /** Parses `-passes` (errors point into the user's text) and appends the post-optimization run. */
@@ -374,7 +377,8 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   step('linking');
   const context = new Context();
   const inputs = units.length === 1 ? [units[0]!.module] : units.map((u) => parseModule(printModule(u.module), { filename: u.file, context }));
-  const linked = linkModules(inputs, { id: 'llvm-link', onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
+  // The inputs are dropped after linking: their bodies move into the program instead of being copied.
+  const linked = linkModules(inputs, { id: 'llvm-link', moveBodies: true, onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
   const dynamic = dynamicLinking(options);

@@ -14,6 +14,7 @@ import { suggest } from '../args.js';
 import { CliError } from '../command.js';
 import { kernelInContainers } from './kernel-name.js';
 import {
+  EXPLAIN_DEFLATED_PROPERTY,
   EXPLAIN_PROPERTY,
   EXPLAIN_SET,
   aspectsReached,
@@ -156,7 +157,9 @@ export function factsFromContainer(reader: ContainerReader, kernelArg: string, t
     const position = positions.find((p) => p >= bundle.first && p < bundle.first + bundle.count);
     if (position === undefined) continue;
     const image = reader.image(position);
-    const value = image.properties.get(EXPLAIN_SET, EXPLAIN_PROPERTY);
+    const json = image.properties.get(EXPLAIN_SET, EXPLAIN_PROPERTY);
+    const deflated = json === undefined ? image.properties.get(EXPLAIN_SET, EXPLAIN_DEFLATED_PROPERTY) : undefined;
+    const value = json ?? deflated;
     if (value === undefined) {
       throw new CliError(
         `image '${image.name}' of ${reader.fileName} holds no explanation facts (property set ${EXPLAIN_SET}): it was not made by 'syclkit compile', or with --no-explain-info; explain the translation units instead`,
@@ -164,7 +167,7 @@ export function factsFromContainer(reader: ContainerReader, kernelArg: string, t
     }
     let facts: ProgramFacts;
     try {
-      facts = decodeFacts(value);
+      facts = decodeFacts(value, deflated !== undefined);
     } catch (error) {
       throw new CliError(`image '${image.name}' of ${reader.fileName}: ${(error as Error).message}`);
     }

@@ -11,13 +11,19 @@
  *    aspect; its chain starts at the kernel, every step is a call edge of the facts, it ends at a
  *    function whose own uses include the aspect, and it is a shortest such chain.
  * 3. Encoding: `decodeFacts(encodeFacts(f))` equals `f`, and encoding is deterministic.
+ * 4. Slices' aspect tables: for random program tables (built-in pairs, aliases, renamed and
+ *    custom aspects, repeated names) and random used aspects, explain's lookups (aspectNameOf for
+ *    every value, aspectValueOf for every name) answer the same with the slice's table as with
+ *    the whole table; a table of built-in pairs shrinks to the used aspects.
  */
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { parseModule, type Module } from '@syclkit/ir';
 import { propagateAspectsUsage } from '@syclkit/aspect-propagation';
 import { fcOptions } from '@syclkit/testing';
-import { FactsIndex, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, type FunctionFacts, type ProgramFacts } from './facts.js';
+import { builtinAspectTable } from '@syclkit/device-config';
+import { FactsIndex, aspectTableFor, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, type FunctionFacts, type ProgramFacts } from './facts.js';
+import { aspectNameOf, aspectValueOf } from './explain.js';
 
 type Use = 'double' | 'half' | 'wrapped-half' | 'atomic-md' | 'none';
 interface GenFunction {
@@ -172,4 +178,24 @@ describe('explanation facts on generated modules', () => {
     expect(decodeFacts(value)).toEqual(JSON.parse(JSON.stringify(facts)));
     expect(encodeFacts(facts)).toEqual(value);
   }, 120_000);
+
+  const builtinPairs = builtinAspectTable.definitions.map((d) => [d.name, d.value] as [string, number]);
+  const pairArb = fc.oneof(
+    fc.constantFrom(...builtinPairs),
+    fc.tuple(fc.constantFrom(...builtinPairs.map(([name]) => name), 'my_aspect', 'other_aspect'), fc.integer({ min: -1, max: 70 })),
+  );
+  test.prop([fc.array(pairArb, { maxLength: 12 }), fc.array(fc.integer({ min: -1, max: 70 }), { maxLength: 4 }), fc.boolean()], fcOptions())(
+    'slices keep aspect lookups unchanged',
+    (pairs, used, canonical) => {
+      // canonical: the program's table is the built-in one (one entry per canonical name), as DPC++ writes it
+      const table: [string, number][] = canonical ? builtinPairs.filter(([name, value]) => builtinAspectTable.nameOf(value) === name) : pairs;
+      const fn: FunctionFacts = { name: 'k', unit: 0, kernel: true, definition: true, local: false, uses: used.map((aspect) => ({ aspect, kind: 'declared', count: 1 })), calls: [], conditionalCalls: [] };
+      const whole = { aspects: table };
+      const slice = { aspects: aspectTableFor(table, [fn]) };
+      const values = [...new Set([...table.map(([, v]) => v), ...builtinPairs.map(([, v]) => v), ...used, -1, 71])];
+      for (const v of values) expect(aspectNameOf(slice, v)).toBe(aspectNameOf(whole, v));
+      for (const [name] of [...table, ...builtinPairs, ['my_aspect'], ['nope']]) expect(aspectValueOf(slice, name!)).toBe(aspectValueOf(whole, name!));
+      if (canonical) expect(new Set(slice.aspects.map(([, v]) => v))).toEqual(new Set(table.map(([, v]) => v).filter((v) => used.includes(v))));
+    },
+  );
 });

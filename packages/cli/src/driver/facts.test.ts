@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { Context, parseModule } from '@syclkit/ir';
 import { byteArrayValue, uint32Value } from '@syclkit/formats';
@@ -70,8 +71,16 @@ describe('encoding', () => {
     expect(decodeFacts(encodeFacts(facts))).toEqual(JSON.parse(JSON.stringify(facts)));
   });
 
-  it('rejects values that are not deflated facts with a FactsFormatError', () => {
+  it('reads the deflated facts of binaries made before the facts were stored as JSON', () => {
+    const facts = sampleFacts();
+    const old = byteArrayValue(new Uint8Array(deflateRawSync(Buffer.from(JSON.stringify(facts), 'utf8'), { level: 9 })));
+    expect(decodeFacts(old, true)).toEqual(JSON.parse(JSON.stringify(facts)));
+  });
+
+  it('rejects values that are not facts with a FactsFormatError', () => {
     expect(() => decodeFacts(uint32Value(3))).toThrow(FactsFormatError);
-    expect(() => decodeFacts(byteArrayValue(new Uint8Array([1, 2, 3])))).toThrow(/does not hold deflated JSON/);
+    expect(() => decodeFacts(byteArrayValue(new Uint8Array([1, 2, 3])))).toThrow(/'facts-json' does not hold JSON/);
+    expect(() => decodeFacts(byteArrayValue(new Uint8Array([1, 2, 3])), true)).toThrow(/'facts' does not hold deflated JSON/);
+    expect(() => decodeFacts(byteArrayValue(new Uint8Array(Buffer.from('{"version":0}'))))).toThrow(/unknown layout/);
   });
 });

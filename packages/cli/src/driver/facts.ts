@@ -10,17 +10,21 @@
  * counts, and the calls (linker-resolved across translation units). A test checks that closing
  * these facts over the call edges gives exactly the `!sycl_used_aspects` the pass writes.
  */
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { CallInst, formatName, formatType, printModule, type DINode, type Instruction, type IRFunction, type Module } from '@syclkit/ir';
+import { inflateRawSync } from 'node:zlib';
+import { CallInst, formatName, formatType, valueTexts, type DINode, type Instruction, type IRFunction, type Module, type ValueInFunction } from '@syclkit/ir';
 import { directAspectUses } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
+import { builtinAspectTable } from '@syclkit/device-config';
 import { conditionalCallerForm, conditionalCallSite } from '@syclkit/device-if';
 import type { ImageFactsSource } from '@syclkit/passes';
 import { debugNodeOf, fileOf, isDINode, isKernel, readAspectTable } from '@syclkit/sycl-conventions';
 
 /** Property set (and property) the facts travel in, inside each device image. */
 export const EXPLAIN_SET = 'syclkit/explain';
-export const EXPLAIN_PROPERTY = 'facts';
+/** The facts of an image, JSON (see {@link encodeFacts}). */
+export const EXPLAIN_PROPERTY = 'facts-json';
+/** The same, raw-deflated: what binaries made before 2026-11-27 hold (still read). */
+export const EXPLAIN_DEFLATED_PROPERTY = 'facts';
 export const FACTS_VERSION = 1;
 
 /** A source position from `!dbg`. */
@@ -112,69 +116,20 @@ export function formatLoc(loc: Loc | undefined): string | undefined {
 // --- instruction text ------------------------------------------------------------------------------
 
 /**
- * The printed text of the `wanted` instructions, from `opt -S` output: inside each function body,
- * the lines indented by two spaces are its instructions, in order. Metadata attachments are
- * dropped. Only the bodies of functions holding wanted instructions are looked at, and only
- * their lines are cut out of the text (not every line of the module).
+ * The printed text of the `wanted` instructions, as `opt -S` prints them, without their metadata
+ * attachments. Only the functions holding them are printed (see `valueTexts`).
  */
-function instructionTexts(module: Module, text: string, wanted: ReadonlySet<Instruction>): Map<Instruction, string> {
+function instructionTexts(module: Module, wanted: ReadonlySet<Instruction>): Map<Instruction, string> {
   const out = new Map<Instruction, string>();
-  if (wanted.size === 0) return out;
-  const functions = new Map<string, IRFunction>();
+  const values: ValueInFunction[] = [];
   for (const inst of wanted) {
     const fn = inst.parent?.parent;
-    if (fn !== undefined) functions.set(formatName('@', fn.name), fn);
+    if (fn !== undefined) values.push({ value: inst, fn });
   }
-  // Function headers: lines starting with `define `.
-  let at = text.startsWith('define ') ? 0 : nextHeader(text, 0);
-  while (at >= 0 && functions.size > 0) {
-    const lineEnd = endOfLine(text, at);
-    const line = text.slice(at, lineEnd);
-    const nameAt = line.indexOf(' @');
-    if (nameAt >= 0) {
-      const rest = line.slice(nameAt + 1);
-      const paren = rest.startsWith('@"') ? rest.indexOf('"(') + 1 : rest.indexOf('(');
-      const name = paren > 0 ? rest.slice(0, paren) : '';
-      const fn = functions.get(name);
-      if (fn !== undefined) {
-        functions.delete(name);
-        bodyTexts(fn, text, lineEnd + 1, wanted, out);
-      }
-    }
-    at = nextHeader(text, lineEnd);
-  }
+  if (values.length === 0) return out;
+  const texts = valueTexts(module, values);
+  values.forEach(({ value }, i) => out.set(value as Instruction, stripAttachments(texts[i]!.trim())));
   return out;
-}
-
-/** Where the next line starting with `define ` begins, or -1. */
-function nextHeader(text: string, from: number): number {
-  const at = text.indexOf('\ndefine ', from);
-  return at < 0 ? -1 : at + 1;
-}
-
-function endOfLine(text: string, at: number): number {
-  const end = text.indexOf('\n', at);
-  return end < 0 ? text.length : end;
-}
-
-/** Maps the wanted instructions of `fn` to their lines in the body starting at `start` (up to `}`). */
-function bodyTexts(fn: IRFunction, text: string, start: number, wanted: ReadonlySet<Instruction>, out: Map<Instruction, string>): void {
-  const body: string[] = [];
-  for (let at = start; at < text.length; ) {
-    const end = endOfLine(text, at);
-    const line = text.slice(at, end);
-    if (line === '}') break;
-    if (line.startsWith('  ')) {
-      const trimmed = line.trimStart();
-      if (!trimmed.startsWith(';') && !trimmed.startsWith('#dbg_')) body.push(line);
-    }
-    at = end + 1;
-  }
-  const instructions = [...fn.instructions()];
-  if (body.length !== instructions.length) return; // unexpected layout: no texts rather than wrong ones
-  instructions.forEach((inst, i) => {
-    if (wanted.has(inst)) out.set(inst, stripAttachments(body[i]!.trim()));
-  });
 }
 
 function stripAttachments(line: string): string {
@@ -197,7 +152,7 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
   const direct = directAspectUses(module);
   const wanted = new Set<Instruction>();
   for (const { uses } of direct) for (const use of uses) if (use.kind === 'instruction' || use.kind === 'instruction-metadata') wanted.add(use.instruction);
-  const texts = instructionTexts(module, wanted.size === 0 ? '' : printModule(module), wanted);
+  const texts = instructionTexts(module, wanted);
   const functions: FunctionFacts[] = [];
 
   module.functions.forEach((fn, i) => {
@@ -295,7 +250,10 @@ export class FactsIndex {
   readonly #byUnit = new Map<string, FunctionFacts>();
   readonly #global = new Map<string, FunctionFacts>();
   readonly #position = new Map<FunctionFacts, number>();
+  /** See {@link aspectsAlwaysKept}. */
+  readonly aspectsAlwaysKept: ReadonlySet<number> | undefined;
   constructor(readonly facts: ProgramFacts) {
+    this.aspectsAlwaysKept = aspectsAlwaysKept(facts.aspects);
     facts.functions.forEach((f, i) => {
       this.#position.set(f, i);
       const key = `${f.unit}\u0000${f.name}`;
@@ -366,9 +324,39 @@ export function restrictFacts(program: ProgramFacts | FactsIndex, entries: Itera
   return {
     version: facts.version,
     units: units.map((u) => facts.units[u]!),
-    aspects: facts.aspects,
+    aspects: aspectTableFor(facts.aspects, kept, index.aspectsAlwaysKept),
     functions: kept.map((f) => ({ ...f, unit: renumber.get(f.unit)! })),
   };
+}
+
+/**
+ * The aspects whose entries every slice of the facts keeps: those the built-in table would answer
+ * differently (a name it maps elsewhere, a value whose first name in the program's table is not
+ * its canonical one). Undefined when the table repeats a name: then slices keep it whole.
+ */
+export function aspectsAlwaysKept(table: ProgramFacts['aspects']): ReadonlySet<number> | undefined {
+  if (new Set(table.map(([name]) => name)).size !== table.length) return undefined;
+  const kept = new Set<number>();
+  const first = new Map<number, string>();
+  for (const [name, value] of table) {
+    if (!first.has(value)) first.set(value, name);
+    if (builtinAspectTable.valueOf(name) !== value) kept.add(value);
+  }
+  for (const [value, name] of first) if (builtinAspectTable.nameOf(value) !== name) kept.add(value);
+  return kept;
+}
+
+/**
+ * The aspect table a slice of the facts carries. Lookups read it before the built-in table
+ * (explain's aspectNameOf/aspectValueOf): entries the built-in table answers the same way are
+ * left out unless the slice uses their aspect. Most of an image's facts would otherwise be the
+ * table (about 60 pairs).
+ */
+export function aspectTableFor(table: ProgramFacts['aspects'], functions: readonly FunctionFacts[], always = aspectsAlwaysKept(table)): ProgramFacts['aspects'] {
+  if (always === undefined) return table;
+  const used = new Set<number>(always);
+  for (const f of functions) for (const u of f.uses) used.add(u.aspect);
+  return table.filter(([, value]) => used.has(value));
 }
 
 /** The explanation facts as the `explain-facts` pass adds them: indexed once, sliced per image. */
@@ -379,27 +367,35 @@ export function explainSource(facts: ProgramFacts): ImageFactsSource {
 
 // --- in the binary -----------------------------------------------------------------------------------
 
-/** The property value: raw-deflated JSON (deterministic for the same facts). */
+/**
+ * The property value: the JSON as UTF-8 bytes (deterministic for the same facts). An image's
+ * slice is about 600 bytes; deflating each one cost more time (a zlib stream per image) than
+ * the bytes it saved.
+ */
 export function encodeFacts(facts: ProgramFacts): PropertyValue {
-  return byteArrayValue(new Uint8Array(deflateRawSync(Buffer.from(JSON.stringify(facts), 'utf8'), { level: 9 })));
+  return byteArrayValue(new Uint8Array(Buffer.from(JSON.stringify(facts), 'utf8')));
 }
 
 export class FactsFormatError extends Error {
   override readonly name = 'FactsFormatError';
 }
 
-/** Reads a property value written by {@link encodeFacts}. */
-export function decodeFacts(value: PropertyValue): ProgramFacts {
-  if (value.type !== 2) throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' is not a byte array`);
+/**
+ * Reads a property value: `EXPLAIN_PROPERTY`'s JSON as {@link encodeFacts} writes it, or, with
+ * `deflated`, `EXPLAIN_DEFLATED_PROPERTY`'s raw-deflated JSON of binaries made before.
+ */
+export function decodeFacts(value: PropertyValue, deflated = false): ProgramFacts {
+  const property = deflated ? EXPLAIN_DEFLATED_PROPERTY : EXPLAIN_PROPERTY;
+  if (value.type !== 2) throw new FactsFormatError(`'${property}' is not a byte array`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(inflateRawSync(value.payload).toString('utf8'));
+    parsed = JSON.parse((deflated ? inflateRawSync(value.payload) : Buffer.from(value.payload.buffer, value.payload.byteOffset, value.payload.byteLength)).toString('utf8'));
   } catch (error) {
-    throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' does not hold deflated JSON: ${(error as Error).message}`);
+    throw new FactsFormatError(`'${property}' does not hold ${deflated ? 'deflated ' : ''}JSON: ${(error as Error).message}`);
   }
   const facts = parsed as Partial<ProgramFacts>;
   if (typeof facts !== 'object' || facts === null || facts.version !== FACTS_VERSION || !Array.isArray(facts.functions) || !Array.isArray(facts.aspects)) {
-    throw new FactsFormatError(`'${EXPLAIN_PROPERTY}' has an unknown layout (expected version ${FACTS_VERSION})`);
+    throw new FactsFormatError(`'${property}' has an unknown layout (expected version ${FACTS_VERSION})`);
   }
   return facts as ProgramFacts;
 }

@@ -13,8 +13,8 @@
  * - named metadata is concatenated, `!llvm.module.flags` merged by behaviour (error, warning,
  *   require, override, append, append-unique, max, min), `appending` arrays concatenated.
  *
- * Source modules are copied, not consumed; the one visible change to them is to struct type
- * names: a source type merged into a destination type loses its name, and one the destination
+ * Source modules are copied, not consumed (unless `moveBodies` moves their function bodies); the
+ * one other visible change to them is to struct type names: a source type merged into a destination type loses its name, and one the destination
  * needs a copy of hands its name over (as in LLVM, where the source module is consumed).
  *
  * Not done (LLVM does them): comdat selection kinds other than `any` and `nodeduplicate` across
@@ -30,6 +30,7 @@ import { ValueMapper } from '../transforms/mapper.js';
 import type { Metadata, MDNode, MDString, MDTuple } from '../model/metadata.js';
 import { Module } from '../model/module.js';
 import { replaceAllUsesWith } from '../transforms/replace.js';
+import type { CallInst } from '../model/instructions.js';
 import { subtypes, type ArrayType, type FunctionType, type PointerType, type StructType, type Type } from '../model/types.js';
 import { identifiedStructTypes } from '../analysis/type-finder.js';
 import {
@@ -63,6 +64,12 @@ export interface LinkOptions {
    * `linkModules` applies it from the second input on, as llvm-link does.
    */
   readonly onlyNeeded?: boolean;
+  /**
+   * Move function bodies out of the inputs instead of copying them: the result is the same, but
+   * nothing is allocated per instruction, and the inputs are left with bodiless functions. For
+   * callers that drop the inputs after linking (`syclkit compile`).
+   */
+  readonly moveBodies?: boolean;
 }
 
 export interface LinkModulesOptions extends LinkOptions {
@@ -183,6 +190,9 @@ class StructTypeSet {
   }
   findNonOpaque(elements: readonly Type[], packed: boolean): StructType | undefined {
     return this.nonOpaque.get(this.key(elements, packed));
+  }
+  get size(): number {
+    return this.nonOpaque.size + this.opaque.size;
   }
   hasType(t: StructType): boolean {
     if (t.isOpaque) return this.opaque.has(t);
@@ -726,7 +736,8 @@ class LinkStep {
       if (dgv !== undefined) typeMap.addTypeMapping(dgv.type, sgv.type);
     }
     const structs = this.linker.structs;
-    for (const st of identifiedStructTypes(src)) {
+    // With no destination struct yet (the first input), no renamed source struct can map back.
+    for (const st of structs.size === 0 ? [] : identifiedStructTypes(src)) {
       if (st.name === '' || structs.hasType(st)) continue;
       const prefix = typeNamePrefix(st.name);
       if (prefix === st.name) continue;
@@ -970,9 +981,11 @@ class LinkStep {
         if (src.prefix) dst.prefix = constant(src.prefix);
         if (src.prologue) dst.prologue = constant(src.prologue);
         dst.attachments = mapper.mapAttachments(src.attachments) ?? [];
-        mapper.cloneBody(src, dst, (call) => {
+        const adjust = (call: CallInst): void => {
           if (call.opcode === 'call' && call.attributes.fn.has('nocallback')) call.attributes = call.attributes.withFn(call.attributes.fn.without('nocallback'));
-        });
+        };
+        if (this.linker.options.moveBodies === true) mapper.moveBody(src, dst, adjust);
+        else mapper.cloneBody(src, dst, adjust);
       });
     } else if (dst.vk === 'global' && src.vk === 'global') {
       mapper.schedule(() => {

@@ -96,15 +96,19 @@ export interface ValueInFunction {
 }
 
 /**
- * The text LLVM's verifier writes for each value of a failure report: an instruction as its
- * line(s) in the module's `opt -S` output (two-space indent, metadata numbered as in the whole
- * module), any other value as a typed operand in its function (`label %entry`, `i32 0`). Prints
- * the whole module once, so it is meant for error paths.
+ * The text of each value as the module's `opt -S` output has it: an instruction as its line(s)
+ * (two-space indent, attribute groups and metadata numbered as in the whole module), any other
+ * value as a typed operand in its function (`label %entry`, `i32 0`). Only the functions holding
+ * the values are printed; the others are walked for their numbers, so the cost follows those
+ * functions, not the module.
  */
-export function verifierValueTexts(module: Module, values: readonly ValueInFunction[]): string[] {
+export function valueTexts(module: Module, values: readonly ValueInFunction[]): string[] {
   const printer = new ModulePrinter(module, () => {});
   return printer.captureTexts(values);
 }
+
+/** The texts LLVM's verifier writes for the values of a failure report (see {@link valueTexts}). */
+export const verifierValueTexts = valueTexts;
 
 export interface PrintOptions {
   /**
@@ -389,7 +393,15 @@ class ModulePrinter {
   private currentFunction: IRFunction | undefined;
 
   /** Set by captureTexts: the values whose text is wanted, and the texts found so far. */
-  private capture: { readonly values: readonly ValueInFunction[]; readonly texts: string[]; readonly instructions: Set<Value> } | undefined;
+  private capture:
+    | {
+        readonly values: readonly ValueInFunction[];
+        readonly texts: string[];
+        /** Positions in `values` of each wanted instruction, and of each function's other values. */
+        readonly instructions: Map<Value, number[]>;
+        readonly operands: Map<IRFunction, number[]>;
+      }
+    | undefined;
 
   /** Set while a function template is being recorded: holes go here instead of numbers. */
   private recording: (MDNode | AttributeSet)[] | undefined;
@@ -524,9 +536,25 @@ class ModulePrinter {
 
   captureTexts(values: readonly ValueInFunction[]): string[] {
     const texts = values.map(() => '');
-    this.capture = { values, texts, instructions: new Set(values.filter((r) => r.value.vk === 'instruction').map((r) => r.value)) };
+    const instructions = new Map<Value, number[]>();
+    const operands = new Map<IRFunction, number[]>();
+    values.forEach((r, i) => {
+      const [map, key] = r.value.vk === 'instruction' ? [instructions as Map<unknown, number[]>, r.value] : [operands as Map<unknown, number[]>, r.fn];
+      const list = map.get(key);
+      if (list === undefined) map.set(key, [i]);
+      else list.push(i);
+    });
+    this.capture = { values, texts, instructions, operands };
+    const holding = new Set(values.map((r) => r.fn));
     try {
-      this.print();
+      // Numbers come from the walks (initializeSlots, incorporateFunction), never from printing:
+      // functions without a wanted value are walked, not printed.
+      this.findTypes();
+      this.initializeSlots();
+      for (const fn of this.m.functions) {
+        if (holding.has(fn)) this.printFunction(fn);
+        else this.incorporateFunctionSlots(fn);
+      }
     } finally {
       this.capture = undefined;
     }
@@ -546,17 +574,14 @@ class ModulePrinter {
       this.sink = sink;
     }
     const capture = this.capture!;
-    capture.values.forEach((r, i) => {
-      if (r.value === inst) capture.texts[i] = parts.join('');
-    });
+    const text = parts.join('');
+    for (const i of capture.instructions.get(inst) ?? []) capture.texts[i] = text;
   }
 
   /** Operand texts of the captured non-instructions of `f`, while its local numbering is set. */
   private captureOperands(f: IRFunction): void {
     const capture = this.capture!;
-    capture.values.forEach((r, i) => {
-      if (r.fn === f && r.value.vk !== 'instruction') capture.texts[i] = this.typedOperand(r.value);
-    });
+    for (const i of capture.operands.get(f) ?? []) capture.texts[i] = this.typedOperand(capture.values[i]!.value);
   }
 
   print(): void {
@@ -755,6 +780,12 @@ class ModulePrinter {
 
   /** SlotTracker::processFunction: metadata, local numbers and call-site attribute groups. */
   private incorporateFunction(f: IRFunction): void {
+    this.incorporateFunctionSlots(f);
+    this.incorporateFunctionLocals(f);
+  }
+
+  /** The module-wide numbers a function's body takes: its metadata and call-site attribute groups. */
+  private incorporateFunctionSlots(f: IRFunction): void {
     for (const a of sortedAttachments(f.attachments)) this.mdSlot(a.node);
     // metadata and attribute groups are numbered apart, so one pass can do both in LLVM's order
     const blocks = f.blocks;
@@ -773,7 +804,6 @@ class ModulePrinter {
         if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
       }
     }
-    this.incorporateFunctionLocals(f);
   }
 
   /** Local value numbers and block predecessors of a function (no module-wide numbering). */

@@ -533,6 +533,20 @@ export class ValueMapper {
    * `nocallback`).
    */
   cloneBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
+    this.transferBody(source, target, false, adjustCall);
+  }
+
+  /**
+   * Moves the body of `source` into `target` (which must have no blocks): the same arguments,
+   * blocks and instructions, with operands, types and metadata mapped in place as `cloneBody`
+   * maps a copy's. `source` is left without a body. For callers that drop the source module:
+   * nothing is allocated per instruction.
+   */
+  moveBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
+    this.transferBody(source, target, true, adjustCall);
+  }
+
+  private transferBody(source: IRFunction, target: IRFunction, move: boolean, adjustCall?: (call: CallInst) => void): void {
     // one map serves every body; a nested copy (never done by the cloner or linker) gets its own
     const nested = this.copyingBody;
     const locals = nested ? new Map<Value, Value>() : this.locals;
@@ -540,7 +554,11 @@ export class ValueMapper {
     this.bodies.set(source, target);
     const label = this.context.label;
     target.args = source.args.map((a) => {
-      const copy = new Argument(this.mapType(a.type), a.name, target);
+      const copy = move ? a : new Argument(this.mapType(a.type), a.name, target);
+      if (move) {
+        a.type = this.mapType(a.type);
+        a.parent = target;
+      }
       locals.set(a, copy);
       return copy;
     });
@@ -550,18 +568,22 @@ export class ValueMapper {
     sources.length = 0;
     copies.length = 0;
     for (const b of source.blocks) {
-      const nb = new BasicBlock(b.name, target, label);
+      const nb = move ? b : new BasicBlock(b.name, target, label);
+      if (move) b.parent = target;
       locals.set(b, nb);
       blocks.push(nb);
       for (const inst of b.instructions) {
-        const copy = shallowCopy(inst);
-        copy.parent = nb;
+        const copy = move ? inst : shallowCopy(inst);
+        if (!move) {
+          copy.parent = nb;
+          nb.instructions.push(copy);
+        }
         locals.set(inst, copy);
-        nb.instructions.push(copy);
         sources.push(inst);
         copies.push(copy);
       }
     }
+    if (move) source.blocks = [];
     target.blocks = blocks;
     try {
       for (let i = 0; i < sources.length; i++) this.fillInstruction(sources[i]!, copies[i]!, locals, adjustCall);
