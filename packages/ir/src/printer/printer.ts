@@ -368,6 +368,8 @@ function copyOut(buf: Buffer, n: number): Buffer {
 }
 /** First buffer of a print: small, so printing many small modules (split images) stays cheap. */
 const FIRST_CHUNK = 1 << 14;
+/** `n` spaces and a `;`, for n up to 50: the pad before a block's `; preds = ...` comment. */
+const PADDED_SEMICOLONS: readonly string[] = Array.from({ length: 51 }, (_, n) => ' '.repeat(n) + ';');
 /** Decimal spellings of small numbers, reused instead of allocating a string per number. */
 const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => String(i));
 
@@ -1114,8 +1116,7 @@ class ModulePrinter {
       const column = label.length - 1;
       const pad = Math.max(50 - column, 1);
       const preds = this.preds.get(b);
-      for (let i = 0; i < pad; i++) this.ch(32);
-      this.ch(59);
+      this.w(PADDED_SEMICOLONS[pad]!);
       if (preds === undefined || preds.length === 0) this.w(' No predecessors!');
       else {
         this.w(' preds = ');
