@@ -48,6 +48,11 @@ describe('record-sycl-aspect-names', () => {
     expect(out).toContain('!sycl_aspects = ');
   });
 
+  it('takes no name from a table entry that is not a named pair', () => {
+    const text = 'define void @f() !sycl_used_aspects !1 {\n  ret void\n}\n\n!sycl_aspects = !{!0}\n\n!0 = !{i32 1, i32 6}\n!1 = !{i32 6}\n';
+    expect(run('record-sycl-aspect-names', text)).toBe(printModule(parseModule(text, { filename: 'test.ll' })));
+  });
+
   it('leaves a module without !sycl_aspects as it is', () => {
     const text = 'define void @f() !sycl_used_aspects !0 {\n  ret void\n}\n\n!0 = !{i32 6}\n';
     expect(run('record-sycl-aspect-names', text)).toBe(printModule(parseModule(text, { filename: 'test.ll' })));

@@ -19,7 +19,8 @@ import { SyclMetadata, aspectOperandConstant } from '@syclkit/sycl-conventions';
 export function recordAspectNames(module: Module): boolean {
   const byValue = new Map<number, MDNode>();
   for (const node of module.getNamedMetadata(SyclMetadata.aspects) ?? []) {
-    const value = node.mk === 'tuple' && node.operands.length === 2 ? aspectOperandConstant(node.operands[1]) : undefined;
+    // an entry is a named pair `!{!"fp64", i32 6}`; anything else names nothing
+    const value = aspectOperandConstant(node);
     if (value !== undefined) byValue.set(value.num, node);
   }
   if (byValue.size === 0) return false;
