@@ -47,7 +47,7 @@ import {
   type RequirementPolicy,
   type SplitMode,
 } from '@syclkit/post-link';
-import { isEntryPoint, isKernel } from '@syclkit/sycl-conventions';
+import { SyclMetadata, isEntryPoint, isKernel } from '@syclkit/sycl-conventions';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
@@ -284,10 +284,10 @@ export function makeDirectory(path: string, option = '--save-temps'): void {
 
 /** Drops repeated `!sycl_aspects` entries (linking appends every unit's table; nodes are uniqued). */
 function dedupeAspectTable(module: Module): void {
-  const nodes = module.getNamedMetadata('sycl_aspects');
+  const nodes = module.getNamedMetadata(SyclMetadata.aspects);
   if (nodes === undefined) return;
   const unique = [...new Set(nodes)];
-  if (unique.length !== nodes.length) module.setNamedMetadata('sycl_aspects', unique);
+  if (unique.length !== nodes.length) module.setNamedMetadata(SyclMetadata.aspects, unique);
 }
 
 /** The back end `-aot` names for a target (`*`: every AOT target), undefined when none. */
@@ -368,7 +368,7 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
     step(`${unit.file}: device_if lowering and aspect propagation`);
     const result = registry.build<Module>(translationUnitPipelineText(uniquePrefix(unit.file), fixedNames)).run(unit.module, runOptions(unit.file));
     log.addApplied(result.diagnostics);
-    unit.module.namedMetadata.delete('sycl_types_that_use_aspects');
+    unit.module.namedMetadata.delete(SyclMetadata.typesThatUseAspects);
   }
   if (log.errorCount > 0) return { ...base, ok: false };
 
@@ -432,7 +432,7 @@ export function targetSets(
   targets: readonly ResolvedTarget[],
   decidesDeviceIf: (target: ResolvedTarget) => boolean = (t) => t.kind !== 'generic',
 ): ResolvedTarget[][] {
-  const resolutionChangesProgram = linked.functions.some((fn) => conditionalCallerForm(fn) !== undefined) || linked.functions.some((fn) => hasAttachment(linked, fn, 'sycl_conditionally_used_aspects'));
+  const resolutionChangesProgram = linked.functions.some((fn) => conditionalCallerForm(fn) !== undefined) || linked.functions.some((fn) => hasAttachment(linked, fn, SyclMetadata.conditionallyUsedAspects));
   if (!resolutionChangesProgram) return targets.length === 0 ? [] : [[...targets]];
   const generic = targets.filter((t) => !decidesDeviceIf(t));
   const sets: ResolvedTarget[][] = generic.length === 0 ? [] : [generic];

@@ -107,8 +107,6 @@ export function valueTexts(module: Module, values: readonly ValueInFunction[]): 
   return printer.captureTexts(values);
 }
 
-/** The texts LLVM's verifier writes for the values of a failure report (see {@link valueTexts}). */
-export const verifierValueTexts = valueTexts;
 
 export interface PrintOptions {
   /**

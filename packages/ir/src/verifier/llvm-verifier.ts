@@ -29,7 +29,7 @@ import { CallInst, Flag, type Instruction } from '../model/instructions.js';
 import { intrinsicAttributes, lookupIntrinsic } from '../model/upgrade.js';
 import type { ParsedFunctionFacts } from '../reader/parser.js';
 import type { Module } from '../model/module.js';
-import { verifierValueTexts } from '../printer/printer.js';
+import { valueTexts } from '../printer/printer.js';
 import type { FunctionType } from '../model/types.js';
 import { predecessorEdges, type BasicBlock, type IRFunction, type Value } from '../model/values.js';
 
@@ -233,7 +233,7 @@ export function directCalleeName(call: CallInst): string | undefined {
  * instruction as printed in the module, anything else as a typed operand), one per line.
  */
 export function formatLLVMVerifierFailures(module: Module, failures: readonly LLVMVerifierFailure[]): string {
-  const texts = verifierValueTexts(
+  const texts = valueTexts(
     module,
     failures.flatMap((f) => f.values.map((value) => ({ value, fn: f.fn }))),
   );
