@@ -72,7 +72,13 @@ type WorkerMessage =
   | { readonly type: 'error'; readonly message: string };
 
 interface WorkerData {
-  readonly syclkitImageShare: { readonly job: ShareJob; readonly claims: SharedArrayBuffer; readonly index: number };
+  readonly syclkitImageShare: {
+    readonly job: ShareJob;
+    readonly claims: SharedArrayBuffer;
+    readonly index: number;
+    /** The module the worker imports for `imageWorkerMain` (the one this code is in). */
+    readonly entry: string;
+  };
 }
 
 /** Claims split ids in shared memory: each id goes to the first thread that asks. */
@@ -165,8 +171,26 @@ async function runWorker(data: WorkerData['syclkitImageShare']): Promise<void> {
   }
 }
 
-if (!isMainThread && (workerData as Partial<WorkerData> | null)?.syclkitImageShare !== undefined) {
-  void runWorker((workerData as WorkerData).syclkitImageShare);
+/**
+ * The worker side: the thread a shared run starts calls this, and only this (see `spawnWorker`).
+ * Nothing runs at this module's top level, so it works the same where the module is bundled (the
+ * CLI bundle evaluates a dynamically imported module only when it is first imported).
+ */
+export async function imageWorkerMain(): Promise<void> {
+  const data = (workerData as Partial<WorkerData> | null)?.syclkitImageShare;
+  if (isMainThread || data === undefined) throw new Error('internal: imageWorkerMain runs only in an image worker thread');
+  await runWorker(data);
+}
+
+/**
+ * A worker thread's first code: it imports the module that holds this code — this file, or the
+ * CLI bundle, which exports `imageWorkerMain` too (src/bundle.ts) — and calls `imageWorkerMain`.
+ * (An evaluated script is CommonJS: `require` is there, and `import()` takes the file URL.)
+ */
+const WORKER_BOOT = "const { workerData } = require('node:worker_threads');\nimport(workerData.syclkitImageShare.entry).then((m) => m.imageWorkerMain());\n";
+
+function spawnWorker(data: WorkerData['syclkitImageShare']): Worker {
+  return new Worker(WORKER_BOOT, { eval: true, workerData: { syclkitImageShare: data } satisfies WorkerData });
 }
 
 /** What the main thread gets back from a shared run. */
@@ -226,7 +250,7 @@ export async function runSharedSet(options: ShareOptions): Promise<SharedRun> {
 
   const workers: { worker: Worker; done: Promise<Extract<WorkerMessage, { type: 'done' }>> }[] = [];
   for (let i = 1; i < jobs; i++) {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { syclkitImageShare: { job, claims, index: i } } satisfies WorkerData });
+    const worker = spawnWorker({ job, claims, index: i, entry: import.meta.url });
     const done = new Promise<Extract<WorkerMessage, { type: 'done' }>>((resolve, reject) => {
       worker.on('message', (message: WorkerMessage) => {
         try {
