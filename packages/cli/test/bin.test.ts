@@ -4,6 +4,7 @@
  * - the bundle writes what dist/main.js writes, byte for byte: help, version, compile and
  *   post-link at -j 1 and -j 2 (worker threads start from the bundle), a YAML device file (yaml
  *   required from the bundle's location);
+ * - it loads a command's chunks when the command runs: an opt round trip loads no pass package;
  * - a command line that loads user code (--load-pass, in every spelling the option parser takes)
  *   runs dist/main.js, and the plugin's passes work; run from the bundle they would not (the
  *   bundle has its own copies of the @syclkit classes the plugin imports);
@@ -55,10 +56,14 @@ describe.runIf(built)('bin/syclkit.js', () => {
 
   const run = (bin: string, argv: readonly string[], env: Record<string, string> = {}, cwd = dir): SpawnSyncReturns<string> =>
     spawnSync(process.execPath, ['--import', hooks, bin, ...argv], { encoding: 'utf8', cwd, env: { ...process.env, ...env } });
-  /** Which CLI module a run loaded: the bundle, dist/main.js, or both (never wanted). */
+  /**
+   * What a run loaded: 'bundle' (the entry), 'main' (dist/main.js), 'modules' (any other module
+   * of a package's dist/ but the bundle's chunks).
+   */
   const loaded = (r: SpawnSyncReturns<string>): string[] => {
-    const lines = r.stderr.split('\n').filter((l) => l.startsWith('resolved '));
-    return [/syclkit\.bundle\.js$/, /\/dist\/main\.js$/].filter((re) => lines.some((l) => re.test(l.replaceAll('\\', '/')))).map((re) => (re.source.startsWith('syclkit') ? 'bundle' : 'main'));
+    const urls = r.stderr.split('\n').filter((l) => l.startsWith('resolved file:')).map((l) => l.slice('resolved '.length).replaceAll('\\', '/'));
+    const kinds = new Set(urls.map((url) => (/\/dist\/syclkit\.bundle\.js$/.test(url) ? 'bundle' : /\/dist\/main\.js$/.test(url) ? 'main' : /\/dist\/(?!bundle-chunks\/)/.test(url) ? 'modules' : undefined)));
+    return ['bundle', 'main', 'modules'].filter((k) => kinds.has(k));
   };
   const withoutHooks = (text: string): string => text.split('\n').filter((l) => !l.startsWith('resolved ')).join('\n');
 
@@ -84,7 +89,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
     for (const { name, argv, jobs } of commands) {
       const variants = jobs ? [['-j', '1'], ['-j', '2']] : [[]];
       const reference = outputOf(`${name}-main`, [...argv, ...(variants[0] ?? [])], false);
-      expect(reference.loaded, name).toEqual(['main']);
+      expect(reference.loaded, name).toEqual(['main', 'modules']);
       for (const [i, extra] of variants.entries()) {
         const bundled = outputOf(`${name}-bundle-${i}`, [...argv, ...extra], true);
         expect(bundled.loaded, name).toEqual(['bundle']);
@@ -110,6 +115,22 @@ describe.runIf(built)('bin/syclkit.js', () => {
     expect([bundled.status, bundled.stdout, bundled.stderr]).toEqual([reference.status, reference.stdout, reference.stderr]);
   }, 300_000);
 
+  it('loads the chunks of the pass packages only when the command line needs them (opt round trip)', () => {
+    // as dist/main.js does its modules (opt.test.ts): the bundle's chunks name their modules in comments
+    const chunksOf = (argv: string[]): string[] => {
+      const r = run(BIN, ['opt', '-S', join(dir, 'p.ll'), '-o', join(dir, 'round-trip.ll'), ...argv]);
+      expect(r.status, r.stderr).toBe(0);
+      expect(loaded(r)).toEqual(['bundle']);
+      const chunks = r.stderr.split('\n').filter((l) => /^resolved file:.*\/bundle-chunks\//.test(l)).map((l) => fileURLToPath(l.slice('resolved '.length)));
+      return [...new Set(chunks)];
+    };
+    const passPackages = /^\/\/ \.\.\/(aspect-propagation|device-if)\/dist\//m;
+    const roundTrip = chunksOf([]);
+    expect(roundTrip.some((chunk) => /^\/\/ \.\.\/ir\/dist\//m.test(readFileSync(chunk, 'utf8')))).toBe(true);
+    expect(roundTrip.filter((chunk) => passPackages.test(readFileSync(chunk, 'utf8')))).toEqual([]);
+    expect(chunksOf(['-passes=sycl-propagate-aspects-usage']).filter((chunk) => passPackages.test(readFileSync(chunk, 'utf8'))).length).toBeGreaterThan(0);
+  });
+
   it('runs dist/main.js when the command line loads user code: --load-pass works in every spelling', () => {
     const sample = join(dir, 'sample');
     mkdirSync(sample);
@@ -120,7 +141,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
       for (const jobs of ['1', '2']) {
         const r = run(BIN, ['compile', '-fsycl-device-obj=llvmir', ...units, '-o', join(dir, 'plugin.fatbin'), ...spelling, '-passes=globaldce,count-kernels<list>', '-Wno-sycl-aspect-mismatch', '-j', jobs]);
         expect(r.status, `${spelling.join(' ')}: ${r.stderr}`).toBe(0);
-        expect(loaded(r), spelling.join(' ')).toEqual(['main']);
+        expect(loaded(r), spelling.join(' ')).toEqual(['main', 'modules']);
         expect(withoutHooks(r.stderr)).toMatch(/remark: llvm-link defines 6 kernels: _ZTS/);
       }
     }
@@ -133,7 +154,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
   }, 120_000);
 
   it('runs dist/main.js with SYCLKIT_NO_BUNDLE, without a bundle, and with a bundle older than a later tsc -b', () => {
-    expect(loaded(run(BIN, ['--version'], { SYCLKIT_NO_BUNDLE: '1' }))).toEqual(['main']);
+    expect(loaded(run(BIN, ['--version'], { SYCLKIT_NO_BUNDLE: '1' }))).toEqual(['main', 'modules']);
     // A copy of the package: bin and dist (bundle and stamp) beside node_modules that resolve @syclkit/*.
     const copy = join(dir, 'copy');
     mkdirSync(copy);
@@ -154,24 +175,36 @@ describe.runIf(built)('bin/syclkit.js', () => {
     utimesSync(join(copy, 'dist/.tsbuildinfo'), later, later);
     const stale = run(copyBin, ['--version']);
     expect([stale.status, withoutHooks(stale.stdout)]).toEqual([0, `syclkit ${(JSON.parse(readFileSync(join(CLI, 'package.json'), 'utf8')) as { version: string }).version}\n`]);
-    expect(loaded(stale)).toEqual(['main']);
+    expect(loaded(stale)).toEqual(['main', 'modules']);
     // installed: no stamp (it is not published), so the bundle runs; no bundle: dist/main.js
     rmSync(stamp);
     expect(loaded(run(copyBin, ['--version']))).toEqual(['bundle']);
     rmSync(join(copy, 'dist/syclkit.bundle.js'));
-    expect(loaded(run(copyBin, ['--version']))).toEqual(['main']);
+    expect(loaded(run(copyBin, ['--version']))).toEqual(['main', 'modules']);
   });
 
-  it('scripts/bundle.mjs makes the same bytes each time, with no path of the checkout in them', () => {
-    const make = (name: string): Buffer => {
-      const outfile = join(dir, name, 'syclkit.bundle.js');
-      const r = spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--outfile', outfile], { encoding: 'utf8', cwd: dir });
+  it('scripts/bundle.mjs makes the same files each time, with no path of the checkout in them', () => {
+    /** The entry and its chunks, by path under the output folder. */
+    const make = (name: string): Map<string, Buffer> => {
+      const out = join(dir, name);
+      const r = spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--out', out], { encoding: 'utf8', cwd: dir });
       expect(r.status, r.stderr).toBe(0);
-      return readFileSync(outfile);
+      const files = ['syclkit.bundle.js', ...readdirSync(join(out, 'bundle-chunks')).map((f) => `bundle-chunks/${f}`)];
+      return new Map(files.map((f) => [f, readFileSync(join(out, f))]));
     };
     const first = make('one');
-    expect(first.equals(make('two'))).toBe(true);
-    expect(first.includes(ROOT)).toBe(false);
-    expect(first.includes(dir)).toBe(false);
+    const second = make('two');
+    expect([...second.keys()]).toEqual([...first.keys()]);
+    expect(first.size).toBeGreaterThan(10);
+    for (const [file, bytes] of first) {
+      expect(bytes.equals(second.get(file)!), file).toBe(true);
+      expect(bytes.includes(ROOT), file).toBe(false);
+    }
+    // a rebuild into the same folder leaves no chunk of the one before and no temporary folder
+    const again = join(dir, 'one');
+    writeFileSync(join(again, 'bundle-chunks', 'chunk-OLD.js'), '');
+    expect(spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--out', again]).status).toBe(0);
+    expect(readdirSync(join(again, 'bundle-chunks')).sort()).toEqual([...first.keys()].filter((f) => f.startsWith('bundle-chunks/')).map((f) => f.slice('bundle-chunks/'.length)).sort());
+    expect(readdirSync(again).sort()).toEqual(['bundle-chunks', 'syclkit.bundle.js', 'syclkit.bundle.stamp.json']);
   }, 60_000);
 });

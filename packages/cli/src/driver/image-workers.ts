@@ -27,6 +27,7 @@ import { passRegistry } from '../passes.js';
 import { explainSource, type ProgramFacts } from './facts.js';
 import { loadPassModules } from './load-pass.js';
 import { RunOutputs } from './run-outputs.js';
+import { imageWorkerEntry } from './worker-entry.js';
 
 /** What a worker needs to build its share of a set: plain data (it crosses to the thread). */
 export interface ShareJob {
@@ -76,7 +77,7 @@ interface WorkerData {
     readonly job: ShareJob;
     readonly claims: SharedArrayBuffer;
     readonly index: number;
-    /** The module the worker imports for `imageWorkerMain` (the one this code is in). */
+    /** The module the worker imports for `imageWorkerMain` (worker-entry.ts). */
     readonly entry: string;
   };
 }
@@ -173,8 +174,8 @@ async function runWorker(data: WorkerData['syclkitImageShare']): Promise<void> {
 
 /**
  * The worker side: the thread a shared run starts calls this, and only this (see `spawnWorker`).
- * Nothing runs at this module's top level, so it works the same where the module is bundled (the
- * CLI bundle evaluates a dynamically imported module only when it is first imported).
+ * Nothing runs at this module's top level: in the CLI bundle, this code is in a chunk that the
+ * bundle's entry loads on demand.
  */
 export async function imageWorkerMain(): Promise<void> {
   const data = (workerData as Partial<WorkerData> | null)?.syclkitImageShare;
@@ -183,8 +184,8 @@ export async function imageWorkerMain(): Promise<void> {
 }
 
 /**
- * A worker thread's first code: it imports the module that holds this code — this file, or the
- * CLI bundle, which exports `imageWorkerMain` too (src/bundle.ts) — and calls `imageWorkerMain`.
+ * A worker thread's first code: it imports this module — or, in the CLI bundle, the bundle's
+ * entry (worker-entry.ts), which exports `imageWorkerMain` too — and calls `imageWorkerMain`.
  * (An evaluated script is CommonJS: `require` is there, and `import()` takes the file URL.)
  */
 const WORKER_BOOT = "const { workerData } = require('node:worker_threads');\nimport(workerData.syclkitImageShare.entry).then((m) => m.imageWorkerMain());\n";
@@ -250,7 +251,7 @@ export async function runSharedSet(options: ShareOptions): Promise<SharedRun> {
 
   const workers: { worker: Worker; done: Promise<Extract<WorkerMessage, { type: 'done' }>> }[] = [];
   for (let i = 1; i < jobs; i++) {
-    const worker = spawnWorker({ job, claims, index: i, entry: import.meta.url });
+    const worker = spawnWorker({ job, claims, index: i, entry: imageWorkerEntry(import.meta.url) });
     const done = new Promise<Extract<WorkerMessage, { type: 'done' }>>((resolve, reject) => {
       worker.on('message', (message: WorkerMessage) => {
         try {
