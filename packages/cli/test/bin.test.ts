@@ -62,7 +62,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
    */
   const loaded = (r: SpawnSyncReturns<string>): string[] => {
     const urls = r.stderr.split('\n').filter((l) => l.startsWith('resolved file:')).map((l) => l.slice('resolved '.length).replaceAll('\\', '/'));
-    const kinds = new Set(urls.map((url) => (/\/dist\/syclkit\.bundle\.js$/.test(url) ? 'bundle' : /\/dist\/main\.js$/.test(url) ? 'main' : /\/dist\/(?!bundle-chunks\/)/.test(url) ? 'modules' : undefined)));
+    const kinds = new Set<string | undefined>(urls.map((url) => (/\/dist\/syclkit\.bundle\.js$/.test(url) ? 'bundle' : /\/dist\/main\.js$/.test(url) ? 'main' : /\/dist\/(?!bundle-chunks\/)/.test(url) ? 'modules' : undefined)));
     return ['bundle', 'main', 'modules'].filter((k) => kinds.has(k));
   };
   const withoutHooks = (text: string): string => text.split('\n').filter((l) => !l.startsWith('resolved ')).join('\n');
