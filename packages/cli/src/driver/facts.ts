@@ -127,14 +127,9 @@ function instructionTexts(module: Module, wanted: ReadonlySet<Instruction>): Map
     if (fn !== undefined) values.push({ value: inst, fn });
   }
   if (values.length === 0) return out;
-  const texts = valueTexts(module, values);
-  values.forEach(({ value }, i) => out.set(value as Instruction, stripAttachments(texts[i]!.trim())));
+  const texts = valueTexts(module, values, { attachments: false });
+  values.forEach(({ value }, i) => out.set(value as Instruction, texts[i]!.trim()));
   return out;
-}
-
-function stripAttachments(line: string): string {
-  // `..., !dbg !12, !tbaa !7` — attachments come last and never contain a comma inside `!N`.
-  return line.replace(/(?:, ![A-Za-z._$][\w.$-]* !\d+)+$/, '');
 }
 
 function signatureText(fn: IRFunction): string {
