@@ -9,7 +9,8 @@
  *   runs dist/main.js, and the plugin's passes work; run from the bundle they would not (the
  *   bundle has its own copies of the @syclkit classes the plugin imports);
  * - SYCLKIT_NO_BUNDLE, a missing bundle and a bundle older than a later tsc -b run dist/main.js;
- * - scripts/bundle.mjs makes the same bytes each time, with no path of the checkout in them.
+ * - scripts/bundle.mjs makes the same bytes each time, with no path of the checkout in them, and
+ *   --clean removes what it made.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -206,5 +207,9 @@ describe.runIf(built)('bin/syclkit.js', () => {
     expect(spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--out', again]).status).toBe(0);
     expect(readdirSync(join(again, 'bundle-chunks')).sort()).toEqual([...first.keys()].filter((f) => f.startsWith('bundle-chunks/')).map((f) => f.slice('bundle-chunks/'.length)).sort());
     expect(readdirSync(again).sort()).toEqual(['bundle-chunks', 'syclkit.bundle.js', 'syclkit.bundle.stamp.json']);
+    // --clean (npm run clean) removes it all
+    writeFileSync(join(again, 'other.js'), '');
+    expect(spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--clean', '--out', again]).status).toBe(0);
+    expect(readdirSync(again)).toEqual(['other.js']);
   }, 60_000);
 });
