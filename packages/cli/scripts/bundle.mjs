@@ -15,7 +15,7 @@
 // every package the bundle was made from and of this script, so that bin/syclkit.js skips a
 // bundle older than a later `tsc -b` in this checkout, and --if-stale rebuilds only then.
 //
-// Usage: node scripts/bundle.mjs [--if-stale] [--out DIR (default dist)]
+// Usage: node scripts/bundle.mjs [--if-stale] [--out DIR (default dist)]; --clean removes the bundle
 import { build } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -60,6 +60,10 @@ function isFresh() {
   return entries.length > 0 && entries.every(([path, mtime]) => statSync(resolve(out, path), { throwIfNoEntry: false })?.mtimeMs === mtime);
 }
 
+if (args.includes('--clean')) {
+  for (const path of [outfile, stampFile, join(out, CHUNKS)]) rmSync(path, { recursive: true, force: true });
+  process.exit(0);
+}
 if (!existsSync(entry)) {
   process.stderr.write(`bundle: ${relative(process.cwd(), entry)} is missing; run tsc -b first\n`);
   process.exit(1);

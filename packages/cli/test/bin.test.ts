@@ -9,7 +9,8 @@
  *   runs dist/main.js, and the plugin's passes work; run from the bundle they would not (the
  *   bundle has its own copies of the @syclkit classes the plugin imports);
  * - SYCLKIT_NO_BUNDLE, a missing bundle and a bundle older than a later tsc -b run dist/main.js;
- * - scripts/bundle.mjs makes the same bytes each time, with no path of the checkout in them.
+ * - scripts/bundle.mjs makes the same bytes each time, with no path of the checkout in them, and
+ *   --clean removes what it made.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -44,9 +45,10 @@ describe.runIf(built)('bin/syclkit.js', () => {
   let hooks = '';
   beforeAll(() => {
     ({ dir, remove } = scratchDir('syclkit-bin-'));
-    // A resolve hook that names every module Node loads (the bundle or dist/main.js).
+    // A resolve hook that names every module Node loads (the bundle or dist/main.js) in the file
+    // RESOLVE_LOG names (not on stderr: a full pipe would fail the write, EAGAIN).
     const hookFile = join(dir, 'hooks.mjs');
-    writeFileSync(hookFile, `import { writeSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); writeSync(2, 'resolved ' + r.url + '\\n'); return r; }\n`);
+    writeFileSync(hookFile, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.RESOLVE_LOG, 'resolved ' + r.url + '\\n'); return r; }\n`);
     hooks = join(dir, 'register.mjs');
     writeFileSync(hooks, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hookFile).href)});\n`);
     writeFileSync(join(dir, 'p.ll'), program(45));
@@ -54,18 +56,23 @@ describe.runIf(built)('bin/syclkit.js', () => {
   });
   afterAll(() => remove());
 
-  const run = (bin: string, argv: readonly string[], env: Record<string, string> = {}, cwd = dir): SpawnSyncReturns<string> =>
-    spawnSync(process.execPath, ['--import', hooks, bin, ...argv], { encoding: 'utf8', cwd, env: { ...process.env, ...env } });
+  let runs = 0;
+  /** Runs a bin; `resolved` lists the URLs the resolve hook saw. */
+  const run = (bin: string, argv: readonly string[], env: Record<string, string> = {}, cwd = dir): SpawnSyncReturns<string> & { resolved: string[] } => {
+    const log = join(dir, `resolved-${runs++}.log`);
+    writeFileSync(log, '');
+    const r = spawnSync(process.execPath, ['--import', hooks, bin, ...argv], { encoding: 'utf8', cwd, env: { ...process.env, ...env, RESOLVE_LOG: log } });
+    return { ...r, resolved: readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('resolved ')).map((l) => l.slice('resolved '.length)) };
+  };
   /**
    * What a run loaded: 'bundle' (the entry), 'main' (dist/main.js), 'modules' (any other module
    * of a package's dist/ but the bundle's chunks).
    */
-  const loaded = (r: SpawnSyncReturns<string>): string[] => {
-    const urls = r.stderr.split('\n').filter((l) => l.startsWith('resolved file:')).map((l) => l.slice('resolved '.length).replaceAll('\\', '/'));
+  const loaded = (r: { resolved: string[] }): string[] => {
+    const urls = r.resolved.filter((url) => url.startsWith('file:')).map((url) => url.replaceAll('\\', '/'));
     const kinds = new Set<string | undefined>(urls.map((url) => (/\/dist\/syclkit\.bundle\.js$/.test(url) ? 'bundle' : /\/dist\/main\.js$/.test(url) ? 'main' : /\/dist\/(?!bundle-chunks\/)/.test(url) ? 'modules' : undefined)));
     return ['bundle', 'main', 'modules'].filter((k) => kinds.has(k));
   };
-  const withoutHooks = (text: string): string => text.split('\n').filter((l) => !l.startsWith('resolved ')).join('\n');
 
   /** Runs argv in a fresh folder under `dir`, through the bundle or not; the files written and the streams. */
   const outputOf = (name: string, argv: readonly string[], bundle: boolean): { files: Map<string, string>; stdout: string; stderr: string; status: number | null; loaded: string[] } => {
@@ -73,7 +80,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
     mkdirSync(out);
     const r = run(BIN, argv.map((a) => a.replaceAll('{out}', out)), bundle ? {} : { SYCLKIT_NO_BUNDLE: '1' });
     const files = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'latin1').replaceAll(out, '{out}')]));
-    return { files, stdout: r.stdout.replaceAll(out, '{out}'), stderr: withoutHooks(r.stderr).replaceAll(out, '{out}'), status: r.status, loaded: loaded(r) };
+    return { files, stdout: r.stdout.replaceAll(out, '{out}'), stderr: r.stderr.replaceAll(out, '{out}'), status: r.status, loaded: loaded(r) };
   };
 
   it('runs the bundle, and it writes what dist/main.js writes: help, version, compile and post-link at -j 1 and -j 2, a YAML device file', () => {
@@ -121,7 +128,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
       const r = run(BIN, ['opt', '-S', join(dir, 'p.ll'), '-o', join(dir, 'round-trip.ll'), ...argv]);
       expect(r.status, r.stderr).toBe(0);
       expect(loaded(r)).toEqual(['bundle']);
-      const chunks = r.stderr.split('\n').filter((l) => /^resolved file:.*\/bundle-chunks\//.test(l)).map((l) => fileURLToPath(l.slice('resolved '.length)));
+      const chunks = r.resolved.filter((url) => /^file:.*\/bundle-chunks\//.test(url)).map((url) => fileURLToPath(url));
       return [...new Set(chunks)];
     };
     const passPackages = /^\/\/ \.\.\/(aspect-propagation|device-if)\/dist\//m;
@@ -142,7 +149,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
         const r = run(BIN, ['compile', '-fsycl-device-obj=llvmir', ...units, '-o', join(dir, 'plugin.fatbin'), ...spelling, '-passes=globaldce,count-kernels<list>', '-Wno-sycl-aspect-mismatch', '-j', jobs]);
         expect(r.status, `${spelling.join(' ')}: ${r.stderr}`).toBe(0);
         expect(loaded(r), spelling.join(' ')).toEqual(['main', 'modules']);
-        expect(withoutHooks(r.stderr)).toMatch(/remark: llvm-link defines 6 kernels: _ZTS/);
+        expect(r.stderr).toMatch(/remark: llvm-link defines 6 kernels: _ZTS/);
       }
     }
     // Why: the bundle's own @syclkit classes are not the ones the plugin imports from node_modules.
@@ -150,7 +157,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
     writeFileSync(direct, `const { main } = await import(${JSON.stringify(pathToFileURL(BUNDLE).href)});\nprocess.exitCode = await main(process.argv.slice(2));\n`);
     const bundled = run(direct, ['compile', '-fsycl-device-obj=llvmir', ...units, '-o', join(dir, 'plugin.fatbin'), '--load-pass', PLUGIN, '-passes=globaldce,count-kernels<list>']);
     expect(bundled.status).toBe(1);
-    expect(withoutHooks(bundled.stderr)).toContain('--load-pass:');
+    expect(bundled.stderr).toContain('--load-pass:');
   }, 120_000);
 
   it('runs dist/main.js with SYCLKIT_NO_BUNDLE, without a bundle, and with a bundle older than a later tsc -b', () => {
@@ -174,7 +181,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
     const later = new Date(Date.now() + 5_000);
     utimesSync(join(copy, 'dist/.tsbuildinfo'), later, later);
     const stale = run(copyBin, ['--version']);
-    expect([stale.status, withoutHooks(stale.stdout)]).toEqual([0, `syclkit ${(JSON.parse(readFileSync(join(CLI, 'package.json'), 'utf8')) as { version: string }).version}\n`]);
+    expect([stale.status, stale.stdout]).toEqual([0, `syclkit ${(JSON.parse(readFileSync(join(CLI, 'package.json'), 'utf8')) as { version: string }).version}\n`]);
     expect(loaded(stale)).toEqual(['main', 'modules']);
     // installed: no stamp (it is not published), so the bundle runs; no bundle: dist/main.js
     rmSync(stamp);
@@ -206,5 +213,9 @@ describe.runIf(built)('bin/syclkit.js', () => {
     expect(spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--out', again]).status).toBe(0);
     expect(readdirSync(join(again, 'bundle-chunks')).sort()).toEqual([...first.keys()].filter((f) => f.startsWith('bundle-chunks/')).map((f) => f.slice('bundle-chunks/'.length)).sort());
     expect(readdirSync(again).sort()).toEqual(['bundle-chunks', 'syclkit.bundle.js', 'syclkit.bundle.stamp.json']);
+    // --clean (npm run clean) removes it all
+    writeFileSync(join(again, 'other.js'), '');
+    expect(spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--clean', '--out', again]).status).toBe(0);
+    expect(readdirSync(again)).toEqual(['other.js']);
   }, 60_000);
 });

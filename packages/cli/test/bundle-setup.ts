@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export default function setup(): void {
-  if (!existsSync(fileURLToPath(new URL('../dist/bundle.js', import.meta.url)))) return; // not built
+  if (!existsSync(fileURLToPath(new URL('../dist/bundle-entry.js', import.meta.url)))) return; // not built
   const r = spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/bundle.mjs', import.meta.url)), '--if-stale'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`scripts/bundle.mjs failed:\n${r.stderr}`);
 }
