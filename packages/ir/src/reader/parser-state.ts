@@ -20,7 +20,7 @@ import {
   type GlobalValue,
   type Value,
 } from '../model/values.js';
-import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
+import { Lexer, Tok, intTokenNumber, intTokenValue, warmUpLexer } from './lexer.js';
 import type { ParseOptions } from './parser.js';
 
 /** Placeholder for a global referenced before its definition. */
@@ -29,7 +29,7 @@ export class ForwardGlobal {
   /** References read, and how many of them were a call's callee (with the calls' type, null when they differ). */
   uses = 0;
   calleeUses = 0;
-  calleeType: FunctionType | null | undefined;
+  calleeType: FunctionType | null | undefined = undefined;
   constructor(
     readonly type: Type,
     readonly name: string,
@@ -103,14 +103,14 @@ export abstract class ParserState {
   protected readonly blockAddresses: { ba: BlockAddress; loc: number }[] = [];
   /** Instructions and holders that reference forward globals, patched at the end. */
   protected sawForwardGlobal = false;
-  protected pfs: FunctionState | undefined;
+  protected pfs: FunctionState | undefined = undefined;
   /** Whether anything debug-info related was read (so stripping it can be skipped otherwise). */
   sawDebugInfo = false;
   /** Where the first debug record (LLVM 19 syntax) was read, and whether a `llvm.dbg.*` call was. */
-  protected sawDebugRecordAt: number | undefined;
+  protected sawDebugRecordAt: number | undefined = undefined;
   protected sawDebugIntrinsicCall = false;
   odrTypeUniquing = true;
-  onFunction: ParseOptions['onFunction'];
+  onFunction: ParseOptions['onFunction'] = undefined;
   /** The module keeps typed pointers (`preserve-typed` and its first pointer type is `T*`). */
   protected typed = false;
   /** `preserve-typed` and the first pointer type is `ptr`: `T*` is an error. */
@@ -145,6 +145,7 @@ export abstract class ParserState {
     private readonly filename: string,
     context: Context,
   ) {
+    warmUpLexer();
     this.lex = new Lexer(source, filename);
     this.ctx = context;
     this.m = new Module(filename, context);
