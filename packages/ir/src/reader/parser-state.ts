@@ -8,7 +8,7 @@ import { IrSyntaxError } from '../errors.js';
 import { formatType } from '../printer/printer.js';
 import { CallInst, Instruction } from '../model/instructions.js';
 import { NameTable } from '../model/nametable.js';
-import type { MDNode, Metadata, ValueAsMetadata } from '../model/metadata.js';
+import type { Attachment, MDNode, Metadata, ValueAsMetadata } from '../model/metadata.js';
 import { Module } from '../model/module.js';
 import type { FunctionType, PointerType, StructType, Type } from '../model/types.js';
 import {
@@ -120,7 +120,13 @@ export abstract class ParserState {
   /** `%T = type <non-struct type>`: the name stands for that type. */
   protected readonly typeAliases = new Map<string | number, Type>();
   protected readonly definedComdats = new Set<string>();
-  protected readonly attrSetCache = new Map<string, AttributeSet>();
+  /** Parameter attribute sets by their source text (see `parseParamAttributeSet`). */
+  protected readonly attrSetCache = new NameTable<AttributeSet>(64);
+  /**
+   * One attachment object per node (for the first kind it is attached with): `!tbaa !8` on
+   * thousands of loads and stores shares one. Attachments are immutable.
+   */
+  protected readonly sharedAttachments = new Map<MDNode, Attachment>();
   protected readonly comdatUses = new Map<string, number>();
   protected readonly resolvedForward = new Map<ForwardGlobal, GlobalValue>();
   /** Defined globals by name, probed with source spans (no string per reference). */
@@ -261,7 +267,8 @@ export abstract class ParserState {
     return s;
   }
   protected expectUInt(message: string): number {
-    if (this.t() !== Tok.Int || this.lex.text.startsWith('-')) throw this.error(message);
+    // textStartsWith: no string for the usual `align 4`
+    if (this.t() !== Tok.Int || this.lex.textStartsWith('-')) throw this.error(message);
     const v = this.lex.intNumber ?? Number(intTokenNumber(this.lex.text));
     this.next();
     return v;
