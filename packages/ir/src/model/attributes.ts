@@ -131,7 +131,7 @@ function compareAttributes(a: Attribute, b: Attribute): number {
 export class AttributeSet {
   static readonly empty = new AttributeSet([]);
   readonly attributes: readonly Attribute[];
-  private cachedKey: string | undefined;
+  private cachedKey: string | undefined = undefined;
 
   private constructor(sorted: readonly Attribute[]) {
     this.attributes = sorted;

@@ -23,7 +23,7 @@ export class Module {
   id: string;
   sourceFilename: string;
   private dataLayoutString = '';
-  private cachedLayout: DataLayout | undefined;
+  private cachedLayout: DataLayout | undefined = undefined;
   triple = '';
   /** Module-level inline asm, one entry per `module asm` line. */
   inlineAsm: string[] = [];

@@ -274,16 +274,16 @@ export class GlobalVariable extends GlobalValueBase {
   valueType: Type;
   isConstant = false;
   externallyInitialized = false;
-  initializer: Constant | undefined;
+  initializer: Constant | undefined = undefined;
   section = '';
-  comdat: Comdat | undefined;
-  align: number | undefined;
+  comdat: Comdat | undefined = undefined;
+  align: number | undefined = undefined;
   attachments: Attachment[] = [];
   /** Attribute set of the variable (`#N` after a global), usually empty. */
-  attributes: AttributeSet | undefined;
-  sanitizer: SanitizerFlags | undefined;
+  attributes: AttributeSet | undefined = undefined;
+  sanitizer: SanitizerFlags | undefined = undefined;
   /** LLVM 17+ `code_model "..."`. */
-  codeModel: string | undefined;
+  codeModel: string | undefined = undefined;
   constructor(name: string, valueType: Type, type: PointerType) {
     super(name, type);
     this.valueType = valueType;
@@ -340,12 +340,12 @@ export class IRFunction extends GlobalValueBase {
   callingConv = 'ccc';
   attributes: AttributeList;
   section = '';
-  comdat: Comdat | undefined;
-  align: number | undefined;
+  comdat: Comdat | undefined = undefined;
+  align: number | undefined = undefined;
   gc = '';
-  prefix: Constant | undefined;
-  prologue: Constant | undefined;
-  personality: Constant | undefined;
+  prefix: Constant | undefined = undefined;
+  prologue: Constant | undefined = undefined;
+  personality: Constant | undefined = undefined;
   attachments: Attachment[] = [];
   args: Argument[] = [];
   /** Empty for a declaration. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GetElementPtrInst, MemoryInst } from '../model/instructions.js';
+import { getMetadata, setMetadata } from '../model/module.js';
 import { parseModule } from './parser.js';
 
 /** A function body around `lines`, with the metadata they name. */
@@ -39,5 +40,38 @@ describe('a comma after an operand list', () => {
 
   it('is another operand when no metadata name follows', () => {
     expect(() => parseBody('  %a = load i32, ptr %p, !{}')).toThrow(/expected metadata or 'align'/);
+  });
+});
+
+describe('attachments read from the text', () => {
+  it('give each instruction its own kinds and nodes when nodes repeat under one kind or several', () => {
+    const m = parseBody(
+      [
+        '  %a = load i32, ptr %p, align 4, !tbaa !0',
+        '  %b = load i32, ptr %p, align 4, !tbaa !0, !nontemporal !1',
+        '  %c = load i32, ptr %p, align 4, !nontemporal !0',
+        '  %d = load i32, ptr %p, align 4, !tbaa !1, !tbaa !0',
+      ].join('\n'),
+    );
+    const insts = m.getFunction('f')!.blocks[0]!.instructions;
+    const ctx = m.context;
+    const node = (i: number, kind: string) => getMetadata(insts[i]!, ctx, kind);
+    const [n0, n1] = [ctx.md.tuple([ctx.md.string('int')]), ctx.md.tuple([])];
+    expect([node(0, 'tbaa'), node(1, 'tbaa'), node(1, 'nontemporal'), node(2, 'tbaa'), node(2, 'nontemporal')]).toEqual([n0, n0, n1, undefined, n0]);
+    // a repeated kind keeps the last node, in the first one's place
+    expect(insts[3]!.attachments!.map((a) => [ctx.md.kinds.name(a.kind), a.node])).toEqual([['tbaa', n0]]);
+  });
+
+  it('can be changed on one instruction without changing another that had the same', () => {
+    const m = parseBody(['  %a = load i32, ptr %p, align 4, !tbaa !0', '  %b = load i32, ptr %p, align 4, !tbaa !0'].join('\n'));
+    const [a, b] = m.getFunction('f')!.blocks[0]!.instructions;
+    const ctx = m.context;
+    const other = ctx.md.tuple([ctx.md.string('other')]);
+    setMetadata(a!, ctx, 'tbaa', other);
+    expect(getMetadata(a!, ctx, 'tbaa')).toBe(other);
+    expect(getMetadata(b!, ctx, 'tbaa')).toEqual(ctx.md.tuple([ctx.md.string('int')]));
+    setMetadata(b!, ctx, 'tbaa', undefined);
+    expect(getMetadata(a!, ctx, 'tbaa')).toBe(other);
+    expect(b!.attachments).toEqual([]);
   });
 });

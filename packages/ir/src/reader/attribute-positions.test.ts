@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ATTRIBUTE_KIND_ORDER } from '../model/attributes.js';
 import { llvmTool, runTool } from '../../test/llvm.js';
 import { syntaxVerdict } from '../../test/verdict.js';
+import type { CallInst } from '../model/instructions.js';
+import { parseModule } from './parser.js';
 
 /**
  * Where LLVM 16's reader accepts each attribute keyword, as measured with its `opt` (the rest of
@@ -69,5 +71,27 @@ describe.skipIf(opt16 === undefined)('the position table agrees with LLVM 16 opt
     const r = runTool(opt16!, ['-S', '-o', '/dev/null', '-'], POSITIONS[position].text(SPELLING[keyword] ?? keyword));
     // opt's verifier may still refuse an accepted attribute (e.g. on a type it does not fit)
     expect(/does not apply to (functions|parameters|return values)$/m.test(r.stderr)).toBe(!accepted);
+  });
+});
+
+describe('parameter attribute sets', () => {
+  it('are shared by arguments spelled alike and kept apart when one spelling starts another', () => {
+    const m = parseModule(
+      [
+        'declare void @g(i32, ptr, i32, ptr)',
+        'define void @f(i32 %x, ptr %p) {',
+        '  call void @g(i32 noundef %x, ptr noundef align 4 %p, i32 noundef %x, ptr noundef align 4 %p)',
+        '  call void @g(i32 noundef %x, ptr noundef align 8 %p, i32 noundef  %x, ptr noundef align 4 %p)',
+        '  ret void',
+        '}',
+      ].join('\n'),
+    );
+    const [first, second] = m.getFunction('f')!.blocks[0]!.instructions as CallInst[];
+    const keys = (call: CallInst) => call.attributes.params.map((set) => set.attributes.map((a) => (a.kind === 'int' ? `${a.key} ${String(a.value)}` : a.key)).join(' '));
+    expect(keys(first!)).toEqual(['noundef', 'noundef align 4', 'noundef', 'noundef align 4']);
+    expect(keys(second!)).toEqual(['noundef', 'noundef align 8', 'noundef', 'noundef align 4']);
+    expect(first!.attributes.params[0]).toBe(first!.attributes.params[2]);
+    expect(first!.attributes.params[1]).toBe(second!.attributes.params[3]);
+    expect(first!.attributes.params[1]).not.toBe(second!.attributes.params[1]);
   });
 });

@@ -79,6 +79,18 @@ function isVarStart(c: number): boolean {
   return isAlpha(c) || c === 45 || c === 36 || c === 46 || c === 95;
 }
 
+/**
+ * The value of the decimal digits `src[start..end)`, as `Number(src.slice(start, end))` but
+ * without a string for the usual few digits (`i32`, `%12`, `#3`, `7:`).
+ */
+export function decimalValue(src: string, start: number, end: number): number {
+  // up to 15 digits the running value stays an exact integer
+  if (end - start > 15) return Number(src.slice(start, end));
+  let v = 0;
+  for (let i = start; i < end; i++) v = v * 10 + (src.charCodeAt(i) - 48);
+  return v;
+}
+
 /** Replaces `\\` with `\` and `\XX` (two hex digits) with the byte, as LLVM's UnEscapeLexed. */
 export function unescape(raw: string): string {
   let i = raw.indexOf('\\');
@@ -172,7 +184,7 @@ export class Lexer {
   textStart = 0;
   textEnd = 0;
   /** Value of a small decimal integer token, computed while lexing (else undefined). */
-  intNumber: number | undefined;
+  intNumber: number | undefined = undefined;
 
   get text(): string {
     if (this.textValue === null) {
@@ -245,7 +257,7 @@ export class Lexer {
   private savedText: string | null = '';
   private savedTextStart = 0;
   private savedTextEnd = 0;
-  private savedInt: number | undefined;
+  private savedInt: number | undefined = undefined;
 
   constructor(src: string, file: string) {
     this.src = src;
@@ -362,7 +374,7 @@ export class Lexer {
           let q = p + 1;
           if (isDigit(src.charCodeAt(q))) {
             while (isDigit(src.charCodeAt(q))) q++;
-            this.num = Number(src.slice(p + 1, q));
+            this.num = decimalValue(src, p + 1, q);
             this.pos = q;
             return (this.kind = Tok.AttrGrpID);
           }
@@ -474,7 +486,7 @@ export class Lexer {
     if (isDigit(c)) {
       let q = p + 1;
       while (isDigit(src.charCodeAt(q))) q++;
-      this.num = Number(src.slice(p + 1, q));
+      this.num = decimalValue(src, p + 1, q);
       this.pos = q;
       return (this.kind = numbered);
     }
@@ -498,7 +510,7 @@ export class Lexer {
     while (isDigit(src.charCodeAt(q))) q++;
     const after = src.charCodeAt(q);
     if (isDigit(first) && after === 58) {
-      this.num = Number(src.slice(p, q));
+      this.num = decimalValue(src, p, q);
       this.pos = q + 1;
       return (this.kind = Tok.LabelID);
     }
@@ -577,7 +589,7 @@ export class Lexer {
     if (src.charCodeAt(p) === 105 && isDigit(src.charCodeAt(p + 1))) {
       let r = p + 1;
       while (isDigit(src.charCodeAt(r))) r++;
-      const bits = Number(src.slice(p + 1, r));
+      const bits = decimalValue(src, p + 1, r);
       if (bits < 1 || bits > 8388608) throw this.error('bitwidth for integer type out of range!');
       this.num = bits;
       this.pos = r;
@@ -603,6 +615,65 @@ export class Lexer {
   /** Peeks at the raw character after the current token (used for `c"..."`-style adjacency). */
   peekChar(): number {
     return this.src.charCodeAt(this.pos);
+  }
+}
+
+/**
+ * IR that takes {@link Lexer.next} through every kind of token and every branch that reads one.
+ * V8 compiles an optimized `next` from the tokens it has seen after the first few thousand; the
+ * header and first function of a module lack most of these (numbered values, labels, metadata
+ * names, `...`, negative numbers), and each one met later throws that code away and compiles
+ * `next` and its callers again: four compiles where one does. Lexing this once per process first
+ * gives V8 the whole picture (see {@link warmUpLexer}).
+ */
+export const WARM_UP_TEXT = [
+  '; comment',
+  '/* block comment */ source_filename = "x"\r\t\0',
+  '%T = type { i32, ptr }',
+  '%"quoted type" = type opaque',
+  '$c = comdat any',
+  '$"quoted comdat" = comdat any',
+  '@g = global [2 x i8] c"a\\00", align 1',
+  '@"q\\41" = external global <2 x i32>',
+  '@0 = private constant i32 -1, !dbg !0',
+  'define void @f(i32 %0, ptr %"a b", ptr %"c\\41d", ...) #0 !dbg !1 {',
+  'entry:',
+  '  %1 = add i32 %0, +1',
+  '  %x.y = fadd double 1.5, 0x3FF0000000000000',
+  '  %z = fadd float -2.5e+10, 0xK4000',
+  '  %h = add i64 u0x1F, s0x1F',
+  '  br label %"next block"',
+  '"next block":',
+  '  br label %3',
+  '3:',
+  '-neg:',
+  '.dot:',
+  '1x:',
+  'a.b-c$d:',
+  '  call void @f(i32 0, ptr null) #1 [ "tag"(i32 1) ], !a.b !{!"s", !DIExpression(DW_OP_LLVM_fragment, 0, 8), !DIFlags(DIFlagA | DIFlagB)}',
+  '  #dbg_value(ptr %x, !2, !DIExpression(), !3)',
+  '  ret void',
+  '}',
+  '!named = !{!0}',
+  '!\\41esc = !{!"\\41"}',
+  'attributes #0 = { "key"="value" nounwind }',
+  '* | :',
+].join('\n');
+
+let lexerWarmedUp = false;
+
+/**
+ * Lexes {@link WARM_UP_TEXT} once per process (well under a millisecond). Several times: V8 only
+ * starts recording what a function sees after its first few calls.
+ */
+export function warmUpLexer(): void {
+  if (lexerWarmedUp) return;
+  lexerWarmedUp = true;
+  for (let round = 0; round < 4; round++) {
+    const lexer = new Lexer(WARM_UP_TEXT, '<warm-up>');
+    for (let kind = lexer.next(); kind !== Tok.Eof; kind = lexer.next()) {
+      if (kind === Tok.Ident || kind === Tok.LocalVar || kind === Tok.GlobalVar || kind === Tok.LabelStr || kind === Tok.Int) void lexer.text;
+    }
   }
 }
 

@@ -199,11 +199,13 @@ export abstract class AttributeParser extends TypeParser {
     const start = this.lex.start;
     const attrs = this.parseParamAttributes('parameter');
     if (attrs.length === 0) return AttributeSet.empty;
-    const key = this.lex.src.slice(start, this.lex.start);
-    let set = this.attrSetCache.get(key);
+    // looked up by the source span: no string for each argument's `noundef align 4`
+    const src = this.lex.src;
+    const end = this.lex.start;
+    let set = this.attrSetCache.getSpan(src, start, end);
     if (set === undefined) {
       set = AttributeSet.of(attrs);
-      this.attrSetCache.set(key, set);
+      this.attrSetCache.set(ownString(src.slice(start, end)), set);
     }
     return set;
   }

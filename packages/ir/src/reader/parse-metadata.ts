@@ -283,9 +283,19 @@ export abstract class MetadataParser extends AttributeParser {
     this.next();
     const node = this.parseMetadata();
     if (node.mk !== 'tuple' && node.mk !== 'di') throw this.error('expected metadata node');
-    const i = list.findIndex((a) => a.kind === kind);
-    if (i >= 0) list[i] = { kind, node };
-    else list.push({ kind, node });
+    let attachment = this.sharedAttachments.get(node);
+    if (attachment === undefined || attachment.kind !== kind) {
+      const fresh = { kind, node };
+      if (attachment === undefined) this.sharedAttachments.set(node, fresh);
+      attachment = fresh;
+    }
+    for (let i = 0; i < list.length; i++) {
+      if (list[i]!.kind === kind) {
+        list[i] = attachment;
+        return;
+      }
+    }
+    list.push(attachment);
   }
 
   /** `, !kind !N` after a global variable (comma already consumed). */

@@ -8,7 +8,7 @@ import { IrSyntaxError } from '../errors.js';
 import { formatType } from '../printer/printer.js';
 import { CallInst, Instruction } from '../model/instructions.js';
 import { NameTable } from '../model/nametable.js';
-import type { MDNode, Metadata, ValueAsMetadata } from '../model/metadata.js';
+import type { Attachment, MDNode, Metadata, ValueAsMetadata } from '../model/metadata.js';
 import { Module } from '../model/module.js';
 import type { FunctionType, PointerType, StructType, Type } from '../model/types.js';
 import {
@@ -20,7 +20,7 @@ import {
   type GlobalValue,
   type Value,
 } from '../model/values.js';
-import { Lexer, Tok, intTokenNumber, intTokenValue } from './lexer.js';
+import { Lexer, Tok, intTokenNumber, intTokenValue, warmUpLexer } from './lexer.js';
 import type { ParseOptions } from './parser.js';
 
 /** Placeholder for a global referenced before its definition. */
@@ -29,7 +29,7 @@ export class ForwardGlobal {
   /** References read, and how many of them were a call's callee (with the calls' type, null when they differ). */
   uses = 0;
   calleeUses = 0;
-  calleeType: FunctionType | null | undefined;
+  calleeType: FunctionType | null | undefined = undefined;
   constructor(
     readonly type: Type,
     readonly name: string,
@@ -103,14 +103,14 @@ export abstract class ParserState {
   protected readonly blockAddresses: { ba: BlockAddress; loc: number }[] = [];
   /** Instructions and holders that reference forward globals, patched at the end. */
   protected sawForwardGlobal = false;
-  protected pfs: FunctionState | undefined;
+  protected pfs: FunctionState | undefined = undefined;
   /** Whether anything debug-info related was read (so stripping it can be skipped otherwise). */
   sawDebugInfo = false;
   /** Where the first debug record (LLVM 19 syntax) was read, and whether a `llvm.dbg.*` call was. */
-  protected sawDebugRecordAt: number | undefined;
+  protected sawDebugRecordAt: number | undefined = undefined;
   protected sawDebugIntrinsicCall = false;
   odrTypeUniquing = true;
-  onFunction: ParseOptions['onFunction'];
+  onFunction: ParseOptions['onFunction'] = undefined;
   /** The module keeps typed pointers (`preserve-typed` and its first pointer type is `T*`). */
   protected typed = false;
   /** `preserve-typed` and the first pointer type is `ptr`: `T*` is an error. */
@@ -120,7 +120,13 @@ export abstract class ParserState {
   /** `%T = type <non-struct type>`: the name stands for that type. */
   protected readonly typeAliases = new Map<string | number, Type>();
   protected readonly definedComdats = new Set<string>();
-  protected readonly attrSetCache = new Map<string, AttributeSet>();
+  /** Parameter attribute sets by their source text (see `parseParamAttributeSet`). */
+  protected readonly attrSetCache = new NameTable<AttributeSet>(64);
+  /**
+   * One attachment object per node (for the first kind it is attached with): `!tbaa !8` on
+   * thousands of loads and stores shares one. Attachments are immutable.
+   */
+  protected readonly sharedAttachments = new Map<MDNode, Attachment>();
   protected readonly comdatUses = new Map<string, number>();
   protected readonly resolvedForward = new Map<ForwardGlobal, GlobalValue>();
   /** Defined globals by name, probed with source spans (no string per reference). */
@@ -145,6 +151,7 @@ export abstract class ParserState {
     private readonly filename: string,
     context: Context,
   ) {
+    warmUpLexer();
     this.lex = new Lexer(source, filename);
     this.ctx = context;
     this.m = new Module(filename, context);
@@ -260,7 +267,8 @@ export abstract class ParserState {
     return s;
   }
   protected expectUInt(message: string): number {
-    if (this.t() !== Tok.Int || this.lex.text.startsWith('-')) throw this.error(message);
+    // textStartsWith: no string for the usual `align 4`
+    if (this.t() !== Tok.Int || this.lex.textStartsWith('-')) throw this.error(message);
     const v = this.lex.intNumber ?? Number(intTokenNumber(this.lex.text));
     this.next();
     return v;
