@@ -106,7 +106,7 @@ export { parseModule } from './reader/parser.js';
 export { decodeIRText } from './reader/ir-text.js';
 export type { ParseOptions, ParsedFunctionFacts, PointerSyntax } from './reader/parser.js';
 export { printModule, printModuleTo, PrintCache, formatName, formatType, valueTexts } from './printer/printer.js';
-export type { ValueInFunction } from './printer/printer.js';
+export type { ValueInFunction, ValueTextsOptions } from './printer/printer.js';
 export type { PrintOptions } from './printer/printer.js';
 export { IrSyntaxError, IrError, irDiagnostics } from './errors.js';
 export { KERNEL_CALLING_CONVENTIONS } from './model/callingconv.js';

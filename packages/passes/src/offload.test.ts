@@ -229,14 +229,25 @@ describe('shared analyses', () => {
 
   it('keeps call-graph across sycl-propagate-aspects-usage (metadata only) and drops aspect-facts', () => {
     const registry = builtinRegistry();
-    const count = (text: string): Map<string, number> => {
+    const count = (text: string, input = module()): Map<string, number> => {
       const counts = new Map<string, number>();
-      registry.build(text).run(module(), { instrumentations: [{ name: 'count', analysis: (e) => void (e.type === 'run' && counts.set(e.analysis, (counts.get(e.analysis) ?? 0) + 1)) }] });
+      registry.build(text).run(input, { instrumentations: [{ name: 'count', analysis: (e) => void (e.type === 'run' && counts.set(e.analysis, (counts.get(e.analysis) ?? 0) + 1)) }] });
       return counts;
     };
     expect(count('require<call-graph>,sycl-propagate-aspects-usage,require<call-graph>').get('call-graph')).toBe(1);
     expect(count('require<aspect-facts>,sycl-propagate-aspects-usage,require<aspect-facts>').get('aspect-facts')).toBe(2);
-    // globaldce erases @unused...: nothing is kept
-    expect(count('require<call-graph>,globaldce,require<call-graph>').get('call-graph')).toBe(1);
+  });
+
+  it('keeps every analysis across a globaldce that erases nothing, and none across one that erases a function', () => {
+    const registry = builtinRegistry();
+    const callGraphRuns = (input: ReturnType<typeof module>): number => {
+      let runs = 0;
+      registry.build('require<call-graph>,globaldce,require<call-graph>').run(input, { instrumentations: [{ name: 'count', analysis: (e) => void (e.type === 'run' && e.analysis === 'call-graph' && runs++) }] });
+      return runs;
+    };
+    expect(callGraphRuns(module())).toBe(1);
+    const withDead = parseModule(`${program}\ndefine internal spir_func void @unused() {\n  ret void\n}\n`, { filename: 'app.ll' });
+    expect(callGraphRuns(withDead)).toBe(2);
+    expect(withDead.getFunction('unused')).toBeUndefined();
   });
 });

@@ -11,6 +11,10 @@
  *    aspect; its chain starts at the kernel, every step is a call edge of the facts, it ends at a
  *    function whose own uses include the aspect, and it is a shortest such chain.
  * 3. Encoding: `decodeFacts(encodeFacts(f))` equals `f`, and encoding is deterministic.
+ * 5. Shown uses: each function's uses are, per aspect, the first of its direct uses (declared,
+ *    then function metadata, then signature and instructions in the pass's order), counting every
+ *    use of the aspect, with the text every use's instruction has when all of them are printed
+ *    (the facts print only the instructions they show).
  * 4. Slices' aspect tables: for random program tables (built-in pairs, aliases, renamed and
  *    custom aspects, repeated names) and random used aspects, explain's lookups (aspectNameOf for
  *    every value, aspectValueOf for every name) answer the same with the slice's table as with
@@ -18,8 +22,8 @@
  */
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { parseModule, type Module } from '@syclkit/ir';
-import { propagateAspectsUsage } from '@syclkit/aspect-propagation';
+import { formatType, parseModule, valueTexts, type Instruction, type Module } from '@syclkit/ir';
+import { directAspectUses, propagateAspectsUsage } from '@syclkit/aspect-propagation';
 import { fcOptions } from '@syclkit/testing';
 import { builtinAspectTable } from '@syclkit/device-config';
 import { FactsIndex, aspectTableFor, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, type FunctionFacts, type ProgramFacts } from './facts.js';
@@ -169,6 +173,34 @@ describe('explanation facts on generated modules', () => {
         expect(e.chain.length).toBe(best);
       }
     }
+  }, 120_000);
+
+  test.prop([programArb], fcOptions())('show the first use of each aspect, with every use counted and the text printing all uses gives', (fns) => {
+    const module = parseModule(moduleText(fns), { filename: 'gen.ll' });
+    const facts = computeProgramFacts([{ file: 'gen.ll', module }]);
+    // the reference: every instruction use printed, then the first use of each aspect picked
+    const direct = directAspectUses(module);
+    const all = direct.flatMap(({ fn, uses }) => uses.flatMap((u) => (u.kind === 'instruction' || u.kind === 'instruction-metadata' ? [{ value: u.instruction as Instruction, fn }] : [])));
+    const texts = new Map(valueTexts(module, all).map((t, i) => [all[i]!.value, t.trim().replace(/(?:, ![A-Za-z._$][\w.$-]* !\d+)+$/, '')]));
+    const expected = direct.flatMap(({ fn, uses: found, declared }) => {
+      const shown: { aspect: number; kind: string; text?: string; type?: string }[] = [];
+      const counts = new Map<number, number>();
+      const note = (aspect: number, use: { kind: string; text?: string; type?: string }): void => {
+        counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
+        if (!shown.some((u) => u.aspect === aspect)) shown.push({ aspect, ...use });
+      };
+      for (const aspect of declared) note(aspect, { kind: 'declared' });
+      for (const u of found) if (u.kind === 'function-metadata') note(u.aspect, { kind: u.kind });
+      for (const u of found) {
+        if (u.kind === 'signature') note(u.aspect, { kind: u.kind, type: formatType(u.type) });
+        else if (u.kind === 'instruction') note(u.aspect, { kind: u.kind, text: texts.get(u.instruction)!, type: formatType(u.type) });
+        else if (u.kind === 'instruction-metadata') note(u.aspect, { kind: u.kind, text: texts.get(u.instruction)! });
+      }
+      if (fn.isDeclaration && shown.length === 0) return [];
+      return [{ name: fn.name, uses: shown.map((u) => ({ ...u, count: counts.get(u.aspect)! })) }];
+    });
+    const actual = facts.functions.map((f) => ({ name: f.name, uses: f.uses.map(({ aspect, kind, text, type, count }) => ({ aspect, kind, ...(text === undefined ? {} : { text }), ...(type === undefined ? {} : { type }), count })) }));
+    expect(actual).toEqual(expected);
   }, 120_000);
 
   test.prop([programArb], fcOptions())('survive encoding into a property value unchanged, byte-identically each time', (fns) => {

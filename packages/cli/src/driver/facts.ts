@@ -12,7 +12,7 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import { CallInst, formatName, formatType, valueTexts, type DINode, type Instruction, type IRFunction, type Module, type ValueInFunction } from '@syclkit/ir';
-import { directAspectUses } from '@syclkit/aspect-propagation';
+import { directAspectUses, type AspectUse as DirectUse } from '@syclkit/aspect-propagation';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { builtinAspectTable } from '@syclkit/device-config';
 import { conditionalCallerForm, conditionalCallSite, type ConditionalCallerForm } from '@syclkit/device-if';
@@ -127,14 +127,9 @@ function instructionTexts(module: Module, wanted: ReadonlySet<Instruction>): Map
     if (fn !== undefined) values.push({ value: inst, fn });
   }
   if (values.length === 0) return out;
-  const texts = valueTexts(module, values);
-  values.forEach(({ value }, i) => out.set(value as Instruction, stripAttachments(texts[i]!.trim())));
+  const texts = valueTexts(module, values, { attachments: false });
+  values.forEach(({ value }, i) => out.set(value as Instruction, texts[i]!.trim()));
   return out;
-}
-
-function stripAttachments(line: string): string {
-  // `..., !dbg !12, !tbaa !7` — attachments come last and never contain a comma inside `!N`.
-  return line.replace(/(?:, ![A-Za-z._$][\w.$-]* !\d+)+$/, '');
 }
 
 function signatureText(fn: IRFunction): string {
@@ -150,8 +145,11 @@ function signatureText(fn: IRFunction): string {
  */
 export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] {
   const direct = directAspectUses(module);
+  // Only the first use of an aspect in a function is shown, so only those instructions are printed.
   const wanted = new Set<Instruction>();
-  for (const { uses } of direct) for (const use of uses) if (use.kind === 'instruction' || use.kind === 'instruction-metadata') wanted.add(use.instruction);
+  for (const { uses, declared } of direct) forEachShownUse(uses, declared, (use) => {
+    if (use.kind === 'instruction' || use.kind === 'instruction-metadata') wanted.add(use.instruction);
+  });
   const texts = instructionTexts(module, wanted);
   const functions: FunctionFacts[] = [];
   // a callee's form once, not once per call (declarations are matched by name)
@@ -159,12 +157,6 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
 
   module.functions.forEach((fn, i) => {
     const { uses: found, declared } = direct[i]!;
-    const uses: AspectUse[] = [];
-    const counts = new Map<number, number>();
-    const note = (aspect: number, use: Omit<AspectUse, 'aspect' | 'count'>): void => {
-      counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
-      if (!uses.some((u) => u.aspect === aspect)) uses.push({ aspect, ...use, count: 0 });
-    };
     const fnLoc = locFrom(debugNodeOf(fn));
     const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
     const instAt = (inst: Instruction): { location?: Loc } => {
@@ -175,43 +167,52 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
       const text = texts.get(inst);
       return text === undefined ? {} : { text };
     };
-    // The first use of an aspect is what an explanation shows: what the source says
-    // ([[sycl::device_has]], then [[__sycl_detail__::__uses_aspects__]]) before what the code does
-    // (the signature, then instructions, in the pass's order).
-    for (const aspect of declared) note(aspect, { kind: 'declared', ...fnAt });
-    for (const use of found) if (use.kind === 'function-metadata') note(use.aspect, { kind: 'function-metadata', ...fnAt });
-    for (const use of found) {
+    const counts = new Map<number, number>();
+    for (const aspect of declared) counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
+    for (const use of found) counts.set(use.aspect, (counts.get(use.aspect) ?? 0) + 1);
+    const uses: AspectUse[] = [];
+    forEachShownUse(found, declared, (use, aspect) => {
+      const count = counts.get(aspect) ?? 1;
       switch (use.kind) {
-        case 'signature':
-          note(use.aspect, { kind: 'signature', text: signatureText(fn), type: formatType(use.type), ...fnAt });
-          break;
-        case 'instruction':
-          note(use.aspect, { kind: 'instruction', ...instText(use.instruction), type: formatType(use.type), ...instAt(use.instruction) });
-          break;
-        case 'instruction-metadata':
-          note(use.aspect, { kind: 'instruction-metadata', ...instText(use.instruction), ...instAt(use.instruction) });
+        case 'declared':
+          uses.push({ aspect, kind: 'declared', ...fnAt, count });
           break;
         case 'function-metadata':
+          uses.push({ aspect, kind: 'function-metadata', ...fnAt, count });
+          break;
+        case 'signature':
+          uses.push({ aspect, kind: 'signature', text: signatureText(fn), type: formatType(use.type), ...fnAt, count });
+          break;
+        case 'instruction':
+          uses.push({ aspect, kind: 'instruction', ...instText(use.instruction), type: formatType(use.type), ...instAt(use.instruction), count });
+          break;
+        case 'instruction-metadata':
+          uses.push({ aspect, kind: 'instruction-metadata', ...instText(use.instruction), ...instAt(use.instruction), count });
           break;
       }
-    }
+    });
 
     const calls: CallFact[] = [];
     const conditionalCalls: ConditionalCallFact[] = [];
-    for (const inst of fn.instructions()) {
-      if (!(inst instanceof CallInst) || inst.opcode !== 'call') continue;
-      const callee = inst.calledFunction;
-      if (callee === undefined || callee.isIntrinsic) continue;
-      let form = forms.get(callee);
-      if (form === undefined) forms.set(callee, (form = conditionalCallerForm(callee) ?? null));
-      if (form !== null) {
-        const site = conditionalCallSite(inst, callee, form);
-        if (site.action === undefined) continue;
-        const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
-        conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...instAt(inst) });
-        continue;
+    const called = new Set<string>();
+    for (const block of fn.blocks) {
+      for (const inst of block.instructions) {
+        if (inst.opcode !== 'call' || !(inst instanceof CallInst)) continue;
+        const callee = inst.calledFunction;
+        if (callee === undefined || callee.isIntrinsic) continue;
+        let form = forms.get(callee);
+        if (form === undefined) forms.set(callee, (form = conditionalCallerForm(callee) ?? null));
+        if (form !== null) {
+          const site = conditionalCallSite(inst, callee, form);
+          if (site.action === undefined) continue;
+          const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
+          conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...instAt(inst) });
+          continue;
+        }
+        if (called.has(callee.name)) continue;
+        called.add(callee.name);
+        calls.push({ callee: callee.name, ...instAt(inst) });
       }
-      if (!calls.some((c) => c.callee === callee.name)) calls.push({ callee: callee.name, ...instAt(inst) });
     }
     if (fn.isDeclaration && uses.length === 0) return;
     functions.push({
@@ -221,13 +222,32 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
       definition: !fn.isDeclaration,
       local: fn.linkage === 'internal' || fn.linkage === 'private',
       ...fnAt,
-      uses: uses.map((u) => ({ ...u, count: counts.get(u.aspect) ?? 1 })),
+      uses,
       calls,
       conditionalCalls,
     });
   });
   return functions;
 }
+
+/**
+ * The use an explanation shows for each aspect of a function: its first, where what the source
+ * says ([[sycl::device_has]], then [[__sycl_detail__::__uses_aspects__]]) comes before what the
+ * code does (the signature, then instructions, in the pass's order). In order of first use.
+ */
+function forEachShownUse(found: readonly DirectUse[], declared: readonly number[], visit: (use: DirectUse | { readonly kind: 'declared' }, aspect: number) => void): void {
+  const shown = new Set<number>();
+  const show = (aspect: number, use: DirectUse | { readonly kind: 'declared' }): void => {
+    if (shown.has(aspect)) return;
+    shown.add(aspect);
+    visit(use, aspect);
+  };
+  for (const aspect of declared) show(aspect, DECLARED);
+  for (const use of found) if (use.kind === 'function-metadata') show(use.aspect, use);
+  for (const use of found) if (use.kind !== 'function-metadata') show(use.aspect, use);
+}
+
+const DECLARED = { kind: 'declared' } as const;
 
 /** Facts of a program from its translation units (each before any pass), in link order. */
 export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module }[]): ProgramFacts {

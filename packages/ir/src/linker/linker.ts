@@ -310,7 +310,12 @@ class TypeMap {
     this.dstResolvedOpaque.clear();
   }
 
-  get(t: Type, visited: Set<StructType> = new Set()): Type {
+  get(t: Type): Type {
+    // most lookups hit: the set of structs being visited is made only for a type not mapped yet
+    return this.mapped.get(t) ?? this.resolve(t, new Set());
+  }
+
+  private resolve(t: Type, visited: Set<StructType>): Type {
     const known = this.mapped.get(t);
     if (known !== undefined) return known;
     const identified = t.kind === 'struct' && !t.literal;
@@ -330,7 +335,7 @@ class TypeMap {
     }
     let changed = false;
     const elements = subs.map((s) => {
-      const m = this.get(s, visited);
+      const m = this.resolve(s, visited);
       if (m !== s) changed = true;
       return m;
     });

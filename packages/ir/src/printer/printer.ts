@@ -95,16 +95,23 @@ export interface ValueInFunction {
   readonly fn: IRFunction;
 }
 
+/** Options of {@link valueTexts}. */
+export interface ValueTextsOptions {
+  /** Print instructions' metadata attachments (`, !dbg !12`). (default: true) */
+  readonly attachments?: boolean;
+}
+
 /**
  * The text of each value as the module's `opt -S` output has it: an instruction as its line(s)
  * (two-space indent, attribute groups and metadata numbered as in the whole module), any other
  * value as a typed operand in its function (`label %entry`, `i32 0`). Only the functions holding
- * the values are printed; the others are walked for their numbers, so the cost follows those
+ * the values are printed; the others are walked for their numbers, and only as far as a text
+ * needs a number (an attribute group, a metadata node, a numbered struct type), so the cost follows those
  * functions, not the module.
  */
-export function valueTexts(module: Module, values: readonly ValueInFunction[]): string[] {
+export function valueTexts(module: Module, values: readonly ValueInFunction[], options: ValueTextsOptions = {}): string[] {
   const printer = new ModulePrinter(module, () => {});
-  return printer.captureTexts(values);
+  return printer.captureTexts(values, options.attachments !== false);
 }
 
 
@@ -403,6 +410,17 @@ class ModulePrinter {
       }
     | undefined;
 
+  /**
+   * captureTexts numbers lazily: the numbered struct types (`findTypes`) when a text first needs
+   * one, and the module-wide numbers of function bodies (metadata, call-site attribute groups) up
+   * to the function being captured when a text first needs one of them. The numbers are those of
+   * the eager walks: the same walks, in the same order, only later or not at all.
+   */
+  private typesFound = true;
+  private slotsPending: (() => void) | undefined = undefined;
+  /** captureTexts: whether instructions are printed with their metadata attachments. */
+  private printAttachments = true;
+
   /** Set while a function template is being recorded: holes go here instead of numbers. */
   private recording: (MDNode | AttributeSet)[] | undefined;
   private readonly cache: PrintCache | undefined;
@@ -457,6 +475,7 @@ class ModulePrinter {
 
   /** `#N` for a call-site or function attribute set, or a hole while recording. */
   private attrNumber(set: AttributeSet): string {
+    if (this.slotsPending !== undefined) this.catchUpSlots();
     if (this.recording !== undefined) {
       this.recording.push(set);
       return `\x01${this.recording.length - 1}\x02`;
@@ -534,7 +553,7 @@ class ModulePrinter {
     this.n = 0;
   }
 
-  captureTexts(values: readonly ValueInFunction[]): string[] {
+  captureTexts(values: readonly ValueInFunction[], attachments = true): string[] {
     const texts = values.map(() => '');
     const instructions = new Map<Value, number[]>();
     const operands = new Map<IRFunction, number[]>();
@@ -545,16 +564,23 @@ class ModulePrinter {
       else list.push(i);
     });
     this.capture = { values, texts, instructions, operands };
+    this.printAttachments = attachments;
     const holding = new Set(values.map((r) => r.fn));
     try {
-      // Numbers come from the walks (initializeSlots, incorporateFunction), in module order, never
-      // from printing: only the wanted instructions are printed, with their function's local
-      // numbering set; other functions are walked for the module-wide numbers alone.
-      this.findTypes();
+      // Numbers come from the walks (findTypes, initializeSlots, incorporateFunctionSlots), in
+      // module order, never from printing: only the wanted instructions are printed, with their
+      // function's local numbering set. The walks that number types and function bodies run when
+      // a text first needs their numbers (see `typesFound`), up to the function being printed.
+      this.typesFound = false;
       this.initializeSlots();
-      for (const fn of this.m.functions) {
-        this.incorporateFunctionSlots(fn);
+      const functions = this.m.functions;
+      let walked = 0;
+      for (let i = 0; i < functions.length; i++) {
+        const fn = functions[i]!;
         if (!holding.has(fn)) continue;
+        this.slotsPending = () => {
+          while (walked <= i) this.incorporateFunctionSlots(functions[walked++]!);
+        };
         this.incorporateFunctionLocals(fn);
         this.currentFunction = fn;
         for (const b of fn.blocks) for (const inst of b.instructions) if (instructions.has(inst)) this.captureInstruction(inst);
@@ -563,6 +589,9 @@ class ModulePrinter {
       }
     } finally {
       this.capture = undefined;
+      this.slotsPending = undefined;
+      this.typesFound = true;
+      this.printAttachments = true;
     }
     return texts;
   }
@@ -669,6 +698,20 @@ class ModulePrinter {
     }
   }
 
+  private structNumber(struct: StructType): number | undefined {
+    if (!this.typesFound) {
+      this.typesFound = true;
+      this.findTypes();
+    }
+    return this.numberedTypes.get(struct);
+  }
+
+  private catchUpSlots(): void {
+    const pending = this.slotsPending!;
+    this.slotsPending = undefined;
+    pending();
+  }
+
   private type(t: Type): string {
     let s = this.typeNames.get(t);
     if (s === undefined) {
@@ -680,7 +723,7 @@ class ModulePrinter {
 
   private typeText(t: Type): string {
     if (this.typed15 && t.kind === 'pointer' && t.pointee === undefined) return t.addressSpace === 0 ? 'i8*' : `i8 addrspace(${t.addressSpace})*`;
-    return formatType(t, (struct) => this.numberedTypes.get(struct), (sub) => this.type(sub));
+    return formatType(t, (struct) => this.structNumber(struct), (sub) => this.type(sub));
   }
 
   private structBody(t: StructType): string {
@@ -1670,7 +1713,7 @@ class ModulePrinter {
         this.w(`${scope} ${mi.ordering}`);
       }
     }
-    if (inst.attachments !== null && inst.attachments.length > 0) this.wAttachments(inst.attachments);
+    if (inst.attachments !== null && inst.attachments.length > 0 && this.printAttachments) this.wAttachments(inst.attachments);
   }
 
   /** Typed operands `from..to` separated by `, `. */
@@ -1875,6 +1918,7 @@ class ModulePrinter {
   private mdRef(n: Metadata): string {
     if (n.mk === 'expr') return this.expressionText(n);
     if (n.mk === 'tuple' || n.mk === 'di') {
+      if (this.slotsPending !== undefined) this.catchUpSlots();
       if (this.recording === undefined && !this.mdSlots.has(n)) return n.mk === 'di' && n.className === 'DILocation' ? this.mdBody(n) : '<badref>';
       return this.mdNumber(n);
     }

@@ -5,7 +5,8 @@ import { ValueMapper } from './mapper.js';
 import type { MDNode } from '../model/metadata.js';
 import { parseModule } from '../reader/parser.js';
 import { printModule } from '../printer/printer.js';
-import type { Constant, GlobalValue } from '../model/values.js';
+import type { Constant, GlobalValue, IRFunction } from '../model/values.js';
+import { IrError } from '../errors.js';
 
 const text = `
 @g = global i32 0
@@ -111,5 +112,68 @@ describe('ValueMapper with a global map', () => {
     expect(mapped.mk === 'tuple' && mapped.operands[0]).toBe(null);
     const linking = new ValueMapper({ context: ctx, mapGlobal: () => null });
     expect(linking.mapNode(node).distinct).toBe(false);
+  });
+});
+
+describe('moving a body instead of copying it', () => {
+  const body = `
+@g = global i32 0
+@h = global i32 0
+declare void @use(ptr, metadata)
+define i32 @f(i32 %x, ptr %p) {
+entry:
+  %a = add i32 %x, 1
+  store i32 %a, ptr @g
+  call void @use(ptr %p, metadata i32 %a)
+  br label %next
+next:
+  %r = phi i32 [ %a, %entry ]
+  ret i32 %r
+}
+declare i32 @t(i32, ptr)
+`;
+  const setUp = (): { m: ReturnType<typeof parseModule>; mapper: ValueMapper; f: IRFunction; t: IRFunction } => {
+    const ctx = new Context();
+    const m = parseModule(body, { context: ctx });
+    const g = m.getGlobalVariable('g')!;
+    const h = m.getGlobalVariable('h')!;
+    const mapper = new ValueMapper({ context: ctx, mapGlobal: (gv: GlobalValue): Constant => (gv === g ? h : gv) });
+    return { m, mapper, f: m.getFunction('f')!, t: m.getFunction('t')! };
+  };
+
+  it('gives the text copying gives, keeping the objects and every list that does not change', () => {
+    const copied = setUp();
+    copied.mapper.cloneBody(copied.f, copied.t);
+    copied.f.blocks = [];
+    const moved = setUp();
+    const [add, store] = moved.f.blocks[0]!.instructions;
+    const addOperands = add!.operands;
+    const storeOperands = store!.operands;
+    const args = moved.f.args;
+    moved.mapper.moveBody(moved.f, moved.t);
+    expect(printModule(moved.m)).toBe(printModule(copied.m));
+    expect(moved.f.blocks).toEqual([]);
+    expect(moved.t.args).toEqual(args);
+    for (const a of moved.t.args) expect(a.parent).toBe(moved.t);
+    expect(moved.t.blocks[0]!.instructions[0]).toBe(add);
+    expect(add!.operands).toBe(addOperands);
+    expect(store!.operands).not.toBe(storeOperands);
+    expect(store!.operands[1]).toBe(moved.m.getGlobalVariable('h'));
+  });
+
+  it("refuses an operand local to another function, as copying does", () => {
+    const messages = (['cloneBody', 'moveBody'] as const).map((how) => {
+      const { m, mapper, f, t } = setUp();
+      const other = parseModule('define void @o(i32 %y) {\n  ret void\n}', { context: m.context }).getFunction('o')!;
+      f.blocks[0]!.instructions[0]!.operands[0] = other.args[0]!;
+      try {
+        mapper[how](f, t);
+        return 'no error';
+      } catch (e) {
+        return e instanceof IrError ? e.message : String(e);
+      }
+    });
+    expect(messages[0]).toMatch(/does not belong to the function being copied/);
+    expect(messages[1]).toBe(messages[0]);
   });
 });

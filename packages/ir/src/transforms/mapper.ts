@@ -104,6 +104,8 @@ export class ValueMapper {
   private readonly sources: Instruction[] = [];
   private readonly copies: Instruction[] = [];
   private copyingBody = false;
+  /** Set while bodies are moved in place (see {@link moveBody}). */
+  private moving = false;
   /** Deferred work (bodies, initializers), run last-in first-out like LLVM's mapper worklist. */
   private readonly scheduled: (() => void)[] = [];
 
@@ -189,8 +191,12 @@ export class ValueMapper {
         if (local === undefined) throw new IrError(`operand ${describeLocal(v)} does not belong to the function being copied`);
         return local;
       }
-      case 'metadata':
-        return new MetadataAsValue(v.type, this.mapMetadataOperand(v.metadata, locals) ?? this.context.md.tuple([]));
+      case 'metadata': {
+        const md = this.mapMetadataOperand(v.metadata, locals);
+        // a moved instruction keeps its operand object when the metadata is unchanged
+        if (this.moving && md === v.metadata) return v;
+        return new MetadataAsValue(v.type, md ?? this.context.md.tuple([]));
+      }
       case 'asm':
         return this.mapInlineAsm(v);
       default: {
@@ -547,6 +553,10 @@ export class ValueMapper {
   }
 
   private transferBody(source: IRFunction, target: IRFunction, move: boolean, adjustCall?: (call: CallInst) => void): void {
+    if (move) {
+      this.moveInPlace(source, target, adjustCall);
+      return;
+    }
     // one map serves every body; a nested copy (never done by the cloner or linker) gets its own
     const nested = this.copyingBody;
     const locals = nested ? new Map<Value, Value>() : this.locals;
@@ -554,11 +564,7 @@ export class ValueMapper {
     this.bodies.set(source, target);
     const label = this.context.label;
     target.args = source.args.map((a) => {
-      const copy = move ? a : new Argument(this.mapType(a.type), a.name, target);
-      if (move) {
-        a.type = this.mapType(a.type);
-        a.parent = target;
-      }
+      const copy = new Argument(this.mapType(a.type), a.name, target);
       locals.set(a, copy);
       return copy;
     });
@@ -568,25 +574,21 @@ export class ValueMapper {
     sources.length = 0;
     copies.length = 0;
     for (const b of source.blocks) {
-      const nb = move ? b : new BasicBlock(b.name, target, label);
-      if (move) b.parent = target;
+      const nb = new BasicBlock(b.name, target, label);
       locals.set(b, nb);
       blocks.push(nb);
       for (const inst of b.instructions) {
-        const copy = move ? inst : shallowCopy(inst);
-        if (!move) {
-          copy.parent = nb;
-          nb.instructions.push(copy);
-        }
+        const copy = shallowCopy(inst);
+        copy.parent = nb;
+        nb.instructions.push(copy);
         locals.set(inst, copy);
         sources.push(inst);
         copies.push(copy);
       }
     }
-    if (move) source.blocks = [];
     target.blocks = blocks;
     try {
-      for (let i = 0; i < sources.length; i++) this.fillInstruction(sources[i]!, copies[i]!, locals, adjustCall);
+      for (let i = 0; i < sources.length; i++) this.fillInstruction(sources[i]!, copies[i]!, locals, false, adjustCall);
     } finally {
       locals.clear();
       sources.length = 0;
@@ -595,33 +597,107 @@ export class ValueMapper {
     }
   }
 
-  private fillInstruction(inst: Instruction, copy: Instruction, locals: LocalMap, adjustCall?: (call: CallInst) => void): void {
+  /**
+   * `moveBody`: the arguments, blocks and instructions change owner, so a local operand maps to
+   * itself — if it belongs to the function (checked through its parent, not a map of every
+   * local) — and an instruction's operand list or attachment list is replaced only when a
+   * mapped entry differs.
+   */
+  private moveInPlace(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
+    this.bodies.set(source, target);
+    const args = source.args.slice();
+    for (const a of args) {
+      a.type = this.mapType(a.type);
+      a.parent = target;
+    }
+    target.args = args;
+    const blocks = source.blocks;
+    source.blocks = [];
+    for (const b of blocks) b.parent = target;
+    target.blocks = blocks;
+    const locals = new OwnLocals(target);
+    const outer = this.moving;
+    this.moving = true;
+    try {
+      for (const b of blocks) for (const inst of b.instructions) this.fillInstruction(inst, inst, locals, true, adjustCall);
+    } finally {
+      this.moving = outer;
+    }
+  }
+
+  /**
+   * Maps the operands (and attachments, debug records, types) of `inst` into `copy`. With
+   * `inPlace` (`copy === inst`), unchanged lists are kept rather than rebuilt.
+   */
+  private fillInstruction(inst: Instruction, copy: Instruction, locals: LocalMap, inPlace: boolean, adjustCall?: (call: CallInst) => void): void {
     const ops = inst.operands;
-    const out: Value[] = new Array<Value>(ops.length);
+    // In place, a new list only once an operand changes (the old one may be shared: never written).
+    let out: Value[] | undefined = inPlace ? undefined : new Array<Value>(ops.length);
     if (inst instanceof CallInst) {
       // LLVM's operand order: arguments, bundle operands, destinations, then the callee.
       const c = copy as CallInst;
       const argEnd = 1 + inst.argCount;
-      for (let i = 1; i < argEnd; i++) out[i] = this.mapValue(ops[i]!, locals);
+      for (let i = 1; i < argEnd; i++) out = this.mapOperand(ops, i, out, locals);
       // the copy's constructor gave it an empty bundle list of its own
       if (inst.bundles.length > 0) c.bundles = inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
-      for (let i = argEnd; i < ops.length; i++) out[i] = this.mapValue(ops[i]!, locals);
-      out[0] = this.mapValue(ops[0]!, locals);
+      for (let i = argEnd; i < ops.length; i++) out = this.mapOperand(ops, i, out, locals);
+      out = this.mapOperand(ops, 0, out, locals);
       c.functionType = this.mapType(inst.functionType) as FunctionType;
       c.attributes = this.mapAttributeList(inst.attributes);
-      copy.operands = out;
+      if (out !== undefined) copy.operands = out;
       if (adjustCall) adjustCall(c);
     } else {
-      for (let i = 0; i < ops.length; i++) out[i] = this.mapValue(ops[i]!, locals);
-      copy.operands = out;
+      for (let i = 0; i < ops.length; i++) out = this.mapOperand(ops, i, out, locals);
+      if (out !== undefined) copy.operands = out;
     }
-    if (inst.attachments !== null) copy.attachments = this.mapAttachments(inst.attachments);
+    if (inst.attachments !== null) copy.attachments = inPlace ? this.mapAttachmentsInPlace(inst.attachments) : this.mapAttachments(inst.attachments);
     if (inst.debugRecords !== null) copy.debugRecords = this.mapDebugRecords(inst.debugRecords, locals);
     if (this.typeHook !== undefined) {
       copy.type = this.mapType(inst.type);
       if (inst instanceof AllocaInst) (copy as AllocaInst).allocatedType = this.mapType(inst.allocatedType);
       if (inst instanceof GetElementPtrInst) (copy as GetElementPtrInst).sourceElementType = this.mapType(inst.sourceElementType);
       if (inst instanceof ShuffleVectorInst) (copy as ShuffleVectorInst).maskValue = this.mapValue(inst.maskValue, locals);
+    }
+  }
+
+  /** Maps `ops[i]` into `out`; without `out` (in place), returns a copy of `ops` only if it changed. */
+  private mapOperand(ops: readonly Value[], i: number, out: Value[] | undefined, locals: LocalMap): Value[] | undefined {
+    const op = ops[i]!;
+    const mapped = this.mapValue(op, locals);
+    if (out !== undefined) out[i] = mapped;
+    else if (mapped !== op) {
+      out = ops.slice();
+      out[i] = mapped;
+    }
+    return out;
+  }
+
+  /** {@link mapAttachments} for an instruction that keeps its list when no node changes. */
+  private mapAttachmentsInPlace(list: Attachment[]): Attachment[] {
+    let out: Attachment[] | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i]!;
+      const node = this.mapNode(a.node);
+      if (node === a.node && out === undefined) continue;
+      out ??= list.slice(0, i);
+      out.push(node === a.node ? a : { kind: a.kind, node });
+    }
+    return out ?? list;
+  }
+}
+
+/** The locals of a function whose body moved into `target`: its own arguments, blocks and instructions. */
+class OwnLocals implements LocalMap {
+  constructor(private readonly target: IRFunction) {}
+  get(v: Value): Value | undefined {
+    switch (v.vk) {
+      case 'argument':
+      case 'block':
+        return v.parent === this.target ? v : undefined;
+      case 'instruction':
+        return v.parent !== null && v.parent.parent === this.target ? v : undefined;
+      default:
+        return undefined;
     }
   }
 }
