@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // Committed (not built) so npm links a real, executable file at install time.
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 
 // A smaller inlining budget gets TurboFan code for the parser and printer sooner in a short-lived
@@ -15,5 +16,31 @@ process.stdout.on('error', (error) => {
   process.exit(1);
 });
 
-const { main } = await import('../dist/main.js');
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const { main } = await import(useBundle(argv) ? '../dist/syclkit.bundle.js' : '../dist/main.js');
+process.exitCode = await main(argv);
+
+/**
+ * Whether to run the CLI from its bundle (dist/syclkit.bundle.js: one file for Node to load
+ * instead of about 235 modules) rather than from dist/main.js. Not when the command line loads
+ * user code: a `--load-pass` module imports @syclkit/* packages, which must be the very modules
+ * the CLI runs (instanceof, registries), and the bundle has copies of its own. Not when the
+ * bundle is missing, older than a later `tsc -b` of this checkout (its stamp says), or
+ * SYCLKIT_NO_BUNDLE is set.
+ */
+function useBundle(args) {
+  // Every spelling the option parser takes: -load-pass, --load-pass, each with ' value' or '=value'.
+  if (args.some((arg) => /^--?load-pass(=|$)/.test(arg))) return false;
+  if (process.env.SYCLKIT_NO_BUNDLE) return false;
+  const bundle = new URL('../dist/syclkit.bundle.js', import.meta.url);
+  if (!existsSync(bundle)) return false;
+  // The stamp is not published: an installed package has none and runs its bundle.
+  const stamp = new URL('../dist/syclkit.bundle.stamp.json', import.meta.url);
+  if (!existsSync(stamp)) return true;
+  try {
+    const { inputs } = JSON.parse(readFileSync(stamp, 'utf8'));
+    return Object.entries(inputs).every(([path, mtime]) => statSync(new URL(path, stamp), { throwIfNoEntry: false })?.mtimeMs === mtime);
+  } catch {
+    return false;
+  }
+}

@@ -190,7 +190,8 @@ describe('opt loads the pass packages only when the command line needs them', ()
   });
 
   const bin = fileURLToPath(new URL('../../bin/syclkit.js', import.meta.url));
-  // the built CLI in its own process, with a resolve hook that names every module node loads
+  // the built CLI in its own process, with a resolve hook that names every module node loads: its
+  // modules, not the bundle (SYCLKIT_NO_BUNDLE), whose one file holds them all
   it.skipIf(!existsSync(fileURLToPath(new URL('../../dist/main.js', import.meta.url))))('does not load them for a parse/print round trip', () => {
     const hooks = join(scratch.dir, 'hooks.mjs');
     writeFileSync(hooks, `import { writeSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); writeSync(2, 'resolved ' + r.url + '\\n'); return r; }\n`);
@@ -199,7 +200,7 @@ describe('opt loads the pass packages only when the command line needs them', ()
     const input = join(scratch.dir, 'lazy.ll');
     writeFileSync(input, INPUT);
     const resolved = (...args: string[]): string[] => {
-      const r = spawnSync(process.execPath, ['--import', register, bin, 'opt', '-S', input, '-o', join(scratch.dir, 'lazy.out.ll'), ...args], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, ['--import', register, bin, 'opt', '-S', input, '-o', join(scratch.dir, 'lazy.out.ll'), ...args], { encoding: 'utf8', env: { ...process.env, SYCLKIT_NO_BUNDLE: '1' } });
       expect(r.status).toBe(0);
       return r.stderr.split('\n').filter((l) => l.startsWith('resolved '));
     };

@@ -27,6 +27,7 @@ import { passRegistry } from '../passes.js';
 import { explainSource, type ProgramFacts } from './facts.js';
 import { loadPassModules } from './load-pass.js';
 import { RunOutputs } from './run-outputs.js';
+import { imageWorkerEntry } from './worker-entry.js';
 
 /** What a worker needs to build its share of a set: plain data (it crosses to the thread). */
 export interface ShareJob {
@@ -72,7 +73,13 @@ type WorkerMessage =
   | { readonly type: 'error'; readonly message: string };
 
 interface WorkerData {
-  readonly syclkitImageShare: { readonly job: ShareJob; readonly claims: SharedArrayBuffer; readonly index: number };
+  readonly syclkitImageShare: {
+    readonly job: ShareJob;
+    readonly claims: SharedArrayBuffer;
+    readonly index: number;
+    /** The module the worker imports for `imageWorkerMain` (worker-entry.ts). */
+    readonly entry: string;
+  };
 }
 
 /** Claims split ids in shared memory: each id goes to the first thread that asks. */
@@ -165,8 +172,26 @@ async function runWorker(data: WorkerData['syclkitImageShare']): Promise<void> {
   }
 }
 
-if (!isMainThread && (workerData as Partial<WorkerData> | null)?.syclkitImageShare !== undefined) {
-  void runWorker((workerData as WorkerData).syclkitImageShare);
+/**
+ * The worker side: the thread a shared run starts calls this, and only this (see `spawnWorker`).
+ * Nothing runs at this module's top level: in the CLI bundle, this code is in a chunk that the
+ * bundle's entry loads on demand.
+ */
+export async function imageWorkerMain(): Promise<void> {
+  const data = (workerData as Partial<WorkerData> | null)?.syclkitImageShare;
+  if (isMainThread || data === undefined) throw new Error('internal: imageWorkerMain runs only in an image worker thread');
+  await runWorker(data);
+}
+
+/**
+ * A worker thread's first code: it imports this module — or, in the CLI bundle, the bundle's
+ * entry (worker-entry.ts), which exports `imageWorkerMain` too — and calls `imageWorkerMain`.
+ * (An evaluated script is CommonJS: `require` is there, and `import()` takes the file URL.)
+ */
+const WORKER_BOOT = "const { workerData } = require('node:worker_threads');\nimport(workerData.syclkitImageShare.entry).then((m) => m.imageWorkerMain());\n";
+
+function spawnWorker(data: WorkerData['syclkitImageShare']): Worker {
+  return new Worker(WORKER_BOOT, { eval: true, workerData: { syclkitImageShare: data } satisfies WorkerData });
 }
 
 /** What the main thread gets back from a shared run. */
@@ -226,7 +251,7 @@ export async function runSharedSet(options: ShareOptions): Promise<SharedRun> {
 
   const workers: { worker: Worker; done: Promise<Extract<WorkerMessage, { type: 'done' }>> }[] = [];
   for (let i = 1; i < jobs; i++) {
-    const worker = new Worker(new URL(import.meta.url), { workerData: { syclkitImageShare: { job, claims, index: i } } satisfies WorkerData });
+    const worker = spawnWorker({ job, claims, index: i, entry: imageWorkerEntry(import.meta.url) });
     const done = new Promise<Extract<WorkerMessage, { type: 'done' }>>((resolve, reject) => {
       worker.on('message', (message: WorkerMessage) => {
         try {
