@@ -44,17 +44,19 @@ export function stronglyConnectedComponents(successors: readonly (readonly numbe
  *
  * `own[i]` undefined means empty. `closed[i]` false leaves node i with its own set (nothing flows
  * into it), which the intel-llvm-prototype conditional semantics need. Result sets may be shared
- * (with `own` or with each other) when nothing is added: treat them as read-only.
+ * (with `own` or with each other) when nothing is added: treat them as read-only. `components`:
+ * `stronglyConnectedComponents(successors)`, for a caller that closes several sets over one graph.
  */
 export function closeOverCallGraph(
   successors: readonly (readonly number[])[],
   own: readonly (AspectSet | undefined)[],
   closed?: (node: number) => boolean,
+  components?: readonly (readonly number[])[],
 ): (AspectSet | undefined)[] {
   const result: (AspectSet | undefined)[] = new Array<AspectSet | undefined>(successors.length);
   const inComponent = new Int32Array(successors.length).fill(-1);
   const propagates = (node: number): boolean => closed === undefined || closed(node);
-  for (const component of stronglyConnectedComponents(successors)) {
+  for (const component of components ?? stronglyConnectedComponents(successors)) {
     const head = component[0]!;
     const cyclic = component.length > 1 || successors[head]!.includes(head);
     if (!cyclic) {

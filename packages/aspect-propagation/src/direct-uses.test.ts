@@ -163,3 +163,28 @@ ${LISTED}`;
     expect(new AspectSet([...f!.uses.map((u) => u.aspect), ...f!.declared]).toArray()).toEqual(runPass(text, { validate: false }).used('f'));
   });
 });
+
+describe('directAspectUses: onInstruction', () => {
+  it('is called once with every instruction of every function, in module order, with its function', () => {
+    const module = parse(`${TYPES}
+define void @f(ptr %p) {
+entry:
+  %a = alloca %A
+  br label %next
+next:
+  call void @g()
+  ret void
+}
+declare void @h()
+define void @g() {
+  %x = fpext float 1.0 to double
+  ret void
+}
+\n${LISTED}`);
+    const seen: string[] = [];
+    const withCallback = directAspectUses(module, { onInstruction: (inst, fn) => seen.push(`${fn.name}:${inst.opcode}`) });
+    expect(seen).toEqual(module.functions.flatMap((fn) => fn.blocks.flatMap((b) => b.instructions.map((inst) => `${fn.name}:${inst.opcode}`))));
+    expect(seen).toEqual(['f:alloca', 'f:br', 'f:call', 'f:ret', 'g:fpext', 'g:ret']);
+    expect(withCallback.map((f) => f.uses.map(brief))).toEqual(directAspectUses(module).map((f) => f.uses.map(brief)));
+  });
+});

@@ -24,6 +24,12 @@ export interface DirectAspectUsesOptions {
    * (default: false)
    */
   readonly fp64ConvEmu?: boolean;
+  /**
+   * Called with every instruction of every function, in module order, as the walk meets it: for
+   * callers that gather facts of their own about instructions (calls, locations) without walking
+   * the module again.
+   */
+  readonly onInstruction?: (instruction: Instruction, fn: IRFunction) => void;
 }
 
 /** A return or argument type that carries the aspect. */
@@ -95,7 +101,7 @@ export interface FunctionAspectUses {
 export function directAspectUses(module: Module, options: DirectAspectUsesOptions = {}): FunctionAspectUses[] {
   const { types, fp64 } = readModuleRules(module, []);
   const walker = new DirectUseWalker(module, types, fp64, options.fp64ConvEmu === true);
-  return module.functions.map((fn) => walker.usesOf(fn));
+  return module.functions.map((fn) => walker.usesOf(fn, options.onInstruction));
 }
 
 /** The provenance walk over single functions (the pass's warnings use it for their last note). */
@@ -116,7 +122,7 @@ export class DirectUseWalker {
     this.declaredKind = module.context.md.kinds.lookup(SyclMetadata.declaredAspects) ?? -1;
   }
 
-  usesOf(fn: IRFunction): FunctionAspectUses {
+  usesOf(fn: IRFunction, onInstruction?: (instruction: Instruction, fn: IRFunction) => void): FunctionAspectUses {
     const { types, fp64, fp64ConvEmu } = this;
     const uses: AspectUse[] = [];
     const signature = (type: Type, argument: Argument | undefined): void => {
@@ -131,6 +137,7 @@ export class DirectUseWalker {
     const sink = (this.sink ??= new ProvenanceSink(types));
     for (const block of fn.blocks) {
       for (const instruction of block.instructions) {
+        if (onInstruction !== undefined) onInstruction(instruction, fn);
         sink.reset();
         walkInstruction(instruction, this.usedKind, sink);
         if (sink.set === undefined) continue;

@@ -17,14 +17,17 @@
  * 4. Exclusion: an excluded aspect is in a function's list afterwards only if it was in that
  *    function's list before or the function declares it (itself or through calls); every
  *    aspect that is not excluded is still there.
- * The same closure property is also checked directly on closeOverCallGraph with larger graphs.
+ * The same closure property is also checked directly on closeOverCallGraph with larger graphs,
+ * with the components given beforehand (the same sets in the same order), and with no aspect at
+ * all (every node keeps its own set, which the pass relies on to skip the closure of declared
+ * aspects when nothing declares one).
  */
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { printModule } from '@syclkit/ir';
 import { inspect, parse, runPass } from '../test/helpers.js';
 import { AspectSet } from './aspect-set.js';
-import { closeOverCallGraph } from './call-graph.js';
+import { closeOverCallGraph, stronglyConnectedComponents } from './call-graph.js';
 import { propagateAspectsUsage } from './propagate.js';
 import { fcOptions } from '@syclkit/testing';
 
@@ -228,5 +231,19 @@ describe('closeOverCallGraph properties', () => {
       const expected = new Set([...seen].flatMap((j) => own[j] ?? []));
       expect(new Set(result[i] ?? [])).toEqual(expected);
     });
+  });
+
+  test.prop([graph, fc.boolean()], fcOptions(300))('gives the same sets, in the same order, with the components computed beforehand', ([succ, own], closing) => {
+    const sets = own.map((o) => (o === undefined ? undefined : new AspectSet(o)));
+    const closed = closing ? (node: number): boolean => node % 3 !== 0 : undefined;
+    const order = (r: (AspectSet | undefined)[]): (number[] | undefined)[] => r.map((s) => (s === undefined ? undefined : [...s]));
+    expect(order(closeOverCallGraph(succ, sets, closed, stronglyConnectedComponents(succ)))).toEqual(order(closeOverCallGraph(succ, sets, closed)));
+  });
+
+  // propagateAspectsUsage skips the closure of declared aspects when no function declares one
+  test.prop([graph, fc.boolean()], fcOptions(300))('leaves every node its own set when no node has an aspect', ([succ, own], closing) => {
+    const empty = own.map((o) => (o === undefined ? undefined : new AspectSet()));
+    const result = closeOverCallGraph(succ, empty, closing ? (node: number): boolean => node % 2 === 0 : undefined);
+    result.forEach((set, i) => expect(set).toBe(empty[i]));
   });
 });

@@ -103,8 +103,10 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   const declaredOwn = facts.map((f) => (f.declaredMetadata === undefined || f.declaredMetadata.length === 0 ? undefined : new AspectSet(f.declaredMetadata)));
   const successors = callGraphSuccessors(facts);
   const closed = recordsUsed === undefined ? undefined : (node: number): boolean => recordsUsed[node] === 1;
-  const declared = closeOverCallGraph(successors, declaredOwn, closed);
-  const used = closeOverCallGraph(successors, own, closed);
+  const components = stronglyConnectedComponents(successors);
+  // Most programs declare no aspect: then the closure is each function's own (empty) set.
+  const declared = declaredOwn.some((set) => set !== undefined) ? closeOverCallGraph(successors, declaredOwn, closed, components) : declaredOwn;
+  const used = closeOverCallGraph(successors, own, closed, components);
 
   // What `!sycl_used_aspects` will hold: used minus excluded, plus declared, plus what it had.
   const saved: (AspectSet | undefined)[] = facts.map((f) => {

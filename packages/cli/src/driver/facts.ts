@@ -144,7 +144,34 @@ function signatureText(fn: IRFunction): string {
  * Functions that are defined, or declared with aspects of their own, in module order.
  */
 export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] {
-  const direct = directAspectUses(module);
+  // Calls are gathered during the walk for direct uses (one walk over the module, not two).
+  const callsOf = new Map<IRFunction, FunctionCalls>();
+  const forms = new Map<IRFunction, ConditionalCallerForm | null>();
+  let current: FunctionCalls | undefined;
+  const onInstruction = (inst: Instruction, fn: IRFunction): void => {
+    if (inst.opcode !== 'call' || !(inst instanceof CallInst)) return;
+    const callee = inst.calledFunction;
+    if (callee === undefined || callee.isIntrinsic) return;
+    if (current?.fn !== fn) callsOf.set(fn, (current = { fn, fnLoc: locFrom(debugNodeOf(fn)), calls: [], conditionalCalls: [], called: new Set() }));
+    // a callee's form once, not once per call (declarations are matched by name)
+    let form = forms.get(callee);
+    if (form === undefined) forms.set(callee, (form = conditionalCallerForm(callee) ?? null));
+    const at = (): { location?: Loc } => {
+      const loc = locFrom(debugNodeOf(inst)) ?? current!.fnLoc;
+      return loc === undefined ? {} : { location: loc };
+    };
+    if (form !== null) {
+      const site = conditionalCallSite(inst, callee, form);
+      if (site.action === undefined) return;
+      const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
+      current.conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...at() });
+      return;
+    }
+    if (current.called.has(callee.name)) return;
+    current.called.add(callee.name);
+    current.calls.push({ callee: callee.name, ...at() });
+  };
+  const direct = directAspectUses(module, { onInstruction });
   // Only the first use of an aspect in a function is shown, so only those instructions are printed.
   const wanted = new Set<Instruction>();
   for (const { uses, declared } of direct) forEachShownUse(uses, declared, (use) => {
@@ -152,8 +179,6 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
   });
   const texts = instructionTexts(module, wanted);
   const functions: FunctionFacts[] = [];
-  // a callee's form once, not once per call (declarations are matched by name)
-  const forms = new Map<IRFunction, ConditionalCallerForm | null>();
 
   module.functions.forEach((fn, i) => {
     const { uses: found, declared } = direct[i]!;
@@ -192,28 +217,7 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
       }
     });
 
-    const calls: CallFact[] = [];
-    const conditionalCalls: ConditionalCallFact[] = [];
-    const called = new Set<string>();
-    for (const block of fn.blocks) {
-      for (const inst of block.instructions) {
-        if (inst.opcode !== 'call' || !(inst instanceof CallInst)) continue;
-        const callee = inst.calledFunction;
-        if (callee === undefined || callee.isIntrinsic) continue;
-        let form = forms.get(callee);
-        if (form === undefined) forms.set(callee, (form = conditionalCallerForm(callee) ?? null));
-        if (form !== null) {
-          const site = conditionalCallSite(inst, callee, form);
-          if (site.action === undefined) continue;
-          const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
-          conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...instAt(inst) });
-          continue;
-        }
-        if (called.has(callee.name)) continue;
-        called.add(callee.name);
-        calls.push({ callee: callee.name, ...instAt(inst) });
-      }
-    }
+    const { calls, conditionalCalls } = callsOf.get(fn) ?? { calls: [], conditionalCalls: [] };
     if (fn.isDeclaration && uses.length === 0) return;
     functions.push({
       name: fn.name,
@@ -248,6 +252,15 @@ function forEachShownUse(found: readonly DirectUse[], declared: readonly number[
 }
 
 const DECLARED = { kind: 'declared' } as const;
+
+/** The calls of one function, gathered during the walk (see computeUnitFacts). */
+interface FunctionCalls {
+  readonly fn: IRFunction;
+  readonly fnLoc: Loc | undefined;
+  readonly calls: CallFact[];
+  readonly conditionalCalls: ConditionalCallFact[];
+  readonly called: Set<string>;
+}
 
 /** Facts of a program from its translation units (each before any pass), in link order. */
 export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module }[]): ProgramFacts {

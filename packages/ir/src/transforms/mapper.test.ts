@@ -7,6 +7,7 @@ import { parseModule } from '../reader/parser.js';
 import { printModule } from '../printer/printer.js';
 import type { Constant, GlobalValue, IRFunction } from '../model/values.js';
 import { IrError } from '../errors.js';
+import { AttributeList, AttributeSet, enumAttr, intAttr, typeAttr } from '../model/attributes.js';
 
 const text = `
 @g = global i32 0
@@ -175,5 +176,27 @@ declare i32 @t(i32, ptr)
     });
     expect(messages[0]).toMatch(/does not belong to the function being copied/);
     expect(messages[1]).toBe(messages[0]);
+  });
+});
+
+describe('attribute lists under a type map', () => {
+  it('keeps every list and set whose types map to themselves, and rebuilds only what changes', () => {
+    const ctx = new Context();
+    const a = ctx.createStruct('A', [ctx.i32]);
+    const b = ctx.createStruct('B', [ctx.i32]);
+    const mapper = new ValueMapper({ context: ctx, mapGlobal: (gv: GlobalValue): Constant => gv, mapType: (t) => (t === a ? b : t) });
+    const plain = AttributeSet.of([enumAttr('noundef')]);
+    const byvalA = AttributeSet.of([typeAttr('byval', a), intAttr('align', 4)]);
+    const unchanged = new AttributeList(AttributeSet.of([enumAttr('nounwind')]), plain, [plain, AttributeSet.of([typeAttr('byval', ctx.i32)])]);
+    expect(mapper.mapAttributeList(unchanged)).toBe(unchanged);
+    const list = new AttributeList(AttributeSet.empty, plain, [plain, byvalA, plain]);
+    const mapped = mapper.mapAttributeList(list);
+    expect(mapped).not.toBe(list);
+    expect(mapped.fn).toBe(list.fn);
+    expect(mapped.ret).toBe(plain);
+    expect(mapped.params[0]).toBe(plain);
+    expect(mapped.params[2]).toBe(plain);
+    expect(mapped.params[1]!.attributes).toEqual(AttributeSet.of([typeAttr('byval', b), intAttr('align', 4)]).attributes);
+    expect(mapper.mapAttributeList(list)).toBe(mapped);
   });
 });

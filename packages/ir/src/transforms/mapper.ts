@@ -153,9 +153,15 @@ export class ValueMapper {
     if (mapped === undefined) {
       const fn = this.mapAttributeSet(list.fn);
       const ret = this.mapAttributeSet(list.ret);
-      const params = list.params.map((p) => this.mapAttributeSet(p));
-      const same = fn === list.fn && ret === list.ret && params.every((p, i) => p === list.params[i]);
-      mapped = same ? list : new AttributeList(fn, ret, params);
+      // a new parameter list only once a set changes
+      let params: AttributeSet[] | undefined;
+      for (let i = 0; i < list.params.length; i++) {
+        const p = list.params[i]!;
+        const m = this.mapAttributeSet(p);
+        if (m !== p && params === undefined) params = list.params.slice(0, i);
+        if (params !== undefined) params.push(m);
+      }
+      mapped = fn === list.fn && ret === list.ret && params === undefined ? list : new AttributeList(fn, ret, params ?? list.params);
       this.attributeLists.set(list, mapped);
     }
     return mapped;
@@ -163,20 +169,22 @@ export class ValueMapper {
 
   mapAttributeSet(set: AttributeSet): AttributeSet {
     if (this.typeHook === undefined) return set;
-    let changed = false;
-    const out: Attribute[] = [];
-    for (const a of set.attributes) {
+    const attributes = set.attributes;
+    // a new set only once a type attribute's type changes
+    let out: Attribute[] | undefined;
+    for (let i = 0; i < attributes.length; i++) {
+      const a = attributes[i]!;
       if (a.kind === 'type' && a.type !== undefined) {
         const t = this.mapType(a.type);
         if (t !== a.type) {
-          changed = true;
+          out ??= attributes.slice(0, i);
           out.push(typeAttr(a.key, t));
           continue;
         }
       }
-      out.push(a);
+      if (out !== undefined) out.push(a);
     }
-    return changed ? AttributeSet.of(out) : set;
+    return out === undefined ? set : AttributeSet.of(out);
   }
 
   // --- values --------------------------------------------------------------------------------------
