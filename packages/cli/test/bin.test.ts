@@ -17,7 +17,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statS
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scratchDir } from './testing.js';
+import { kernelsProgram, scratchDir } from './testing.js';
 
 const CLI = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const ROOT = resolve(CLI, '../..');
@@ -25,19 +25,6 @@ const BIN = join(CLI, 'bin/syclkit.js');
 const BUNDLE = join(CLI, 'dist/syclkit.bundle.js');
 const PLUGIN = join(ROOT, 'docs/examples/count-kernels-pass.mjs');
 const built = existsSync(join(CLI, 'dist/main.js')) && existsSync(BUNDLE);
-
-/** `count` kernels, every third calling a helper that uses fp64 undeclared (warnings in image order). */
-function program(count: number): string {
-  const lines = ['target triple = "spir64-unknown-unknown"', ''];
-  for (let i = 0; i < count; i++) {
-    lines.push(`define weak_odr spir_kernel void @kernel_${i}(ptr addrspace(1) %p) #0 {`);
-    if (i % 3 === 0) lines.push(`  call spir_func void @external_${i}(ptr addrspace(1) %p)`);
-    lines.push(`  store i32 ${i}, ptr addrspace(1) %p, align 4`, '  ret void', '}');
-    if (i % 3 === 0) lines.push(`define spir_func void @external_${i}(ptr addrspace(1) %p) #1 !sycl_used_aspects !1 {`, '  ret void', '}');
-  }
-  lines.push('attributes #0 = { "sycl-module-id"="a.cpp" }', 'attributes #1 = { "sycl-module-id"="b.cpp" }', '!sycl_aspects = !{!0}', '!0 = !{!"fp64", i32 6}', '!1 = !{i32 6}', '');
-  return lines.join('\n');
-}
 
 describe.runIf(built)('bin/syclkit.js', () => {
   let dir = '';
@@ -51,7 +38,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
     writeFileSync(hookFile, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.RESOLVE_LOG, 'resolved ' + r.url + '\\n'); return r; }\n`);
     hooks = join(dir, 'register.mjs');
     writeFileSync(hooks, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hookFile).href)});\n`);
-    writeFileSync(join(dir, 'p.ll'), program(45));
+    writeFileSync(join(dir, 'p.ll'), kernelsProgram(45));
     writeFileSync(join(dir, 'dev.yaml'), 'name: fp64-only-gpu\ndevice-type: gpu\nbackend: opencl\naspects: [fp64]\nsub-group-sizes: [8, 16]\nmax-work-group-size: 512\n');
   });
   afterAll(() => remove());

@@ -31,3 +31,19 @@ export function scratchDir(prefix: string): { dir: string; remove: () => void } 
   const dir = mkdtempSync(join(tmpdir(), `syclkit-${prefix}-`));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * `count` kernels; every third calls a SYCL_EXTERNAL function that uses fp64 without declaring
+ * it, so the design's SYCL_EXTERNAL check warns in many images (diagnostics in image order).
+ */
+export function kernelsProgram(count: number): string {
+  const lines = ['target triple = "spir64-unknown-unknown"', ''];
+  for (let i = 0; i < count; i++) {
+    lines.push(`define weak_odr spir_kernel void @kernel_${i}(ptr addrspace(1) %p) #0 {`);
+    if (i % 3 === 0) lines.push(`  call spir_func void @external_${i}(ptr addrspace(1) %p)`);
+    lines.push(`  store i32 ${i}, ptr addrspace(1) %p, align 4`, '  ret void', '}');
+    if (i % 3 === 0) lines.push(`define spir_func void @external_${i}(ptr addrspace(1) %p) #1 !sycl_used_aspects !1 {`, '  ret void', '}');
+  }
+  lines.push('attributes #0 = { "sycl-module-id"="a.cpp" }', 'attributes #1 = { "sycl-module-id"="b.cpp" }', '!sycl_aspects = !{!0}', '!0 = !{!"fp64", i32 6}', '!1 = !{i32 6}', '');
+  return lines.join('\n');
+}

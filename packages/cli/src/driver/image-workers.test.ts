@@ -13,27 +13,11 @@ import { Context, parseModule } from '@syclkit/ir';
 import { ContainerWriter, keepIrCompiler, type AotCompiler } from '@syclkit/offload-wrapper';
 import { AOT_COMPILERS, AOT_JOBS, builtinRegistry, CONTAINER, IMAGE_PREFIXES } from '@syclkit/passes';
 import { ImageSet, imageSetKind } from '@syclkit/post-link';
-import { scratchDir } from '../../test/testing.js';
+import { kernelsProgram, scratchDir } from '../../test/testing.js';
 
 const dist = (path: string): string => fileURLToPath(new URL(`../../dist/${path}`, import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/syclkit.js', import.meta.url));
 const built = existsSync(dist('driver/image-workers.js'));
-
-/**
- * `count` kernels; every third calls a SYCL_EXTERNAL function that uses fp64 without declaring
- * it, so the design's SYCL_EXTERNAL check warns in many images (diagnostics in image order).
- */
-function program(count: number): string {
-  const lines = ['target triple = "spir64-unknown-unknown"', ''];
-  for (let i = 0; i < count; i++) {
-    lines.push(`define weak_odr spir_kernel void @kernel_${i}(ptr addrspace(1) %p) #0 {`);
-    if (i % 3 === 0) lines.push(`  call spir_func void @external_${i}(ptr addrspace(1) %p)`);
-    lines.push(`  store i32 ${i}, ptr addrspace(1) %p, align 4`, '  ret void', '}');
-    if (i % 3 === 0) lines.push(`define spir_func void @external_${i}(ptr addrspace(1) %p) #1 !sycl_used_aspects !1 {`, '  ret void', '}');
-  }
-  lines.push('attributes #0 = { "sycl-module-id"="a.cpp" }', 'attributes #1 = { "sycl-module-id"="b.cpp" }', '!sycl_aspects = !{!0}', '!0 = !{!"fp64", i32 6}', '!1 = !{i32 6}', '');
-  return lines.join('\n');
-}
 
 const outputs = [{ name: 'spir64' }, { name: 'intel_gpu_tgllp', target: 'intel_gpu_tgllp' }];
 const pipeline = 'split<kernel;bundling=design;kernels-only>,image(image-requirements<check-sycl-external>,filter-targets<empty-module>,image-properties,emit-ir,aot,wrap)';
@@ -41,7 +25,7 @@ const pipeline = 'split<kernel;bundling=design;kernels-only>,image(image-require
 describe.runIf(built)('image sets shared among threads', () => {
   it('give the container and the diagnostics of one thread, and the workers take images', async () => {
     const { runSharedSet } = (await import(dist('driver/image-workers.js'))) as typeof import('./image-workers.js');
-    const text = program(60);
+    const text = kernelsProgram(60);
     const registry = builtinRegistry();
     const config = DeviceConfig.builtin();
 
@@ -140,7 +124,7 @@ describe.runIf(built)('image sets shared among threads', () => {
 
   it('keep image order with asynchronous AOT back ends (llc, llvm-spirv) and AOT_JOBS > 1 on the main thread', async () => {
     const { runSharedSet } = (await import(dist('driver/image-workers.js'))) as typeof import('./image-workers.js');
-    const text = program(40);
+    const text = kernelsProgram(40);
     const registry = builtinRegistry();
     const config = DeviceConfig.builtin();
     const prefixes = ['p_spir64', 'p_intel_gpu_tgllp'];
@@ -185,7 +169,7 @@ describe.runIf(built)('image sets shared among threads', () => {
     const { dir, remove } = scratchDir('syclkit-jobs-');
     try {
       const input = join(dir, 'p.ll');
-      writeFileSync(input, program(45));
+      writeFileSync(input, kernelsProgram(45));
       const runIn = (name: string, argv: string[]): { stderr: string; files: Map<string, string> } => {
         const out = join(dir, name);
         mkdirSync(out);
