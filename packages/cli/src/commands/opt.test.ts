@@ -194,15 +194,19 @@ describe('opt loads the pass packages only when the command line needs them', ()
   // modules, not the bundle (SYCLKIT_NO_BUNDLE), whose one file holds them all
   it.skipIf(!existsSync(fileURLToPath(new URL('../../dist/main.js', import.meta.url))))('does not load them for a parse/print round trip', () => {
     const hooks = join(scratch.dir, 'hooks.mjs');
-    writeFileSync(hooks, `import { writeSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); writeSync(2, 'resolved ' + r.url + '\\n'); return r; }\n`);
+    // to a file: writes to a full stderr pipe from the hooks thread can fail with EAGAIN
+    writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.RESOLVE_LOG, 'resolved ' + r.url + '\\n'); return r; }\n`);
     const register = join(scratch.dir, 'register.mjs');
     writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     const input = join(scratch.dir, 'lazy.ll');
     writeFileSync(input, INPUT);
+    let runs = 0;
     const resolved = (...args: string[]): string[] => {
-      const r = spawnSync(process.execPath, ['--import', register, bin, 'opt', '-S', input, '-o', join(scratch.dir, 'lazy.out.ll'), ...args], { encoding: 'utf8', env: { ...process.env, SYCLKIT_NO_BUNDLE: '1' } });
+      const log = join(scratch.dir, `resolved-${runs++}.log`);
+      writeFileSync(log, '');
+      const r = spawnSync(process.execPath, ['--import', register, bin, 'opt', '-S', input, '-o', join(scratch.dir, 'lazy.out.ll'), ...args], { encoding: 'utf8', env: { ...process.env, SYCLKIT_NO_BUNDLE: '1', RESOLVE_LOG: log } });
       expect(r.status).toBe(0);
-      return r.stderr.split('\n').filter((l) => l.startsWith('resolved '));
+      return readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('resolved '));
     };
     const passPackages = /[\\/](aspect-propagation|device-if)[\\/]|[\\/]globaldce\.js$/;
     const roundTrip = resolved();
