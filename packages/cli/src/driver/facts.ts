@@ -156,20 +156,16 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
     // a callee's form once, not once per call (declarations are matched by name)
     let form = forms.get(callee);
     if (form === undefined) forms.set(callee, (form = conditionalCallerForm(callee) ?? null));
-    const at = (): { location?: Loc } => {
-      const loc = locFrom(debugNodeOf(inst)) ?? current!.fnLoc;
-      return loc === undefined ? {} : { location: loc };
-    };
     if (form !== null) {
       const site = conditionalCallSite(inst, callee, form);
       if (site.action === undefined) return;
       const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
-      current.conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...at() });
+      current.conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...locationAt(inst, current.fnLoc) });
       return;
     }
     if (current.called.has(callee.name)) return;
     current.called.add(callee.name);
-    current.calls.push({ callee: callee.name, ...at() });
+    current.calls.push({ callee: callee.name, ...locationAt(inst, current.fnLoc) });
   };
   const direct = directAspectUses(module, { onInstruction });
   // Only the first use of an aspect in a function is shown, so only those instructions are printed.
@@ -184,10 +180,7 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
     const { uses: found, declared } = direct[i]!;
     const fnLoc = locFrom(debugNodeOf(fn));
     const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
-    const instAt = (inst: Instruction): { location?: Loc } => {
-      const loc = locFrom(debugNodeOf(inst)) ?? fnLoc;
-      return loc === undefined ? {} : { location: loc };
-    };
+    const instAt = (inst: Instruction): { location?: Loc } => locationAt(inst, fnLoc);
     const instText = (inst: Instruction): { text?: string } => {
       const text = texts.get(inst);
       return text === undefined ? {} : { text };
@@ -252,6 +245,12 @@ function forEachShownUse(found: readonly DirectUse[], declared: readonly number[
 }
 
 const DECLARED = { kind: 'declared' } as const;
+
+/** An instruction's `!dbg` position, else its function's, as an optional `location` field. */
+function locationAt(inst: Instruction, fnLoc: Loc | undefined): { location?: Loc } {
+  const loc = locFrom(debugNodeOf(inst)) ?? fnLoc;
+  return loc === undefined ? {} : { location: loc };
+}
 
 /** The calls of one function, gathered during the walk (see computeUnitFacts). */
 interface FunctionCalls {

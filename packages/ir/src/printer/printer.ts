@@ -114,7 +114,6 @@ export function valueTexts(module: Module, values: readonly ValueInFunction[], o
   return printer.captureTexts(values, options.attachments !== false);
 }
 
-
 export interface PrintOptions {
   /**
    * Reuse printed function bodies across prints of modules that share function objects (the
@@ -557,12 +556,12 @@ class ModulePrinter {
     const texts = values.map(() => '');
     const instructions = new Map<Value, number[]>();
     const operands = new Map<IRFunction, number[]>();
-    values.forEach((r, i) => {
-      const [map, key] = r.value.vk === 'instruction' ? [instructions as Map<unknown, number[]>, r.value] : [operands as Map<unknown, number[]>, r.fn];
+    const add = <K>(map: Map<K, number[]>, key: K, i: number): void => {
       const list = map.get(key);
       if (list === undefined) map.set(key, [i]);
       else list.push(i);
-    });
+    };
+    values.forEach((r, i) => (r.value.vk === 'instruction' ? add(instructions, r.value, i) : add(operands, r.fn, i)));
     this.capture = { values, texts, instructions, operands };
     this.printAttachments = attachments;
     const holding = new Set(values.map((r) => r.fn));

@@ -547,24 +547,6 @@ export class ValueMapper {
    * `nocallback`).
    */
   cloneBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
-    this.transferBody(source, target, false, adjustCall);
-  }
-
-  /**
-   * Moves the body of `source` into `target` (which must have no blocks): the same arguments,
-   * blocks and instructions, with operands, types and metadata mapped in place as `cloneBody`
-   * maps a copy's. `source` is left without a body. For callers that drop the source module:
-   * nothing is allocated per instruction.
-   */
-  moveBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
-    this.transferBody(source, target, true, adjustCall);
-  }
-
-  private transferBody(source: IRFunction, target: IRFunction, move: boolean, adjustCall?: (call: CallInst) => void): void {
-    if (move) {
-      this.moveInPlace(source, target, adjustCall);
-      return;
-    }
     // one map serves every body; a nested copy (never done by the cloner or linker) gets its own
     const nested = this.copyingBody;
     const locals = nested ? new Map<Value, Value>() : this.locals;
@@ -606,12 +588,14 @@ export class ValueMapper {
   }
 
   /**
-   * `moveBody`: the arguments, blocks and instructions change owner, so a local operand maps to
-   * itself — if it belongs to the function (checked through its parent, not a map of every
-   * local) — and an instruction's operand list or attachment list is replaced only when a
-   * mapped entry differs.
+   * Moves the body of `source` into `target` (which must have no blocks): the same arguments,
+   * blocks and instructions, with operands, types and metadata mapped in place as `cloneBody`
+   * maps a copy's. `source` is left without a body. For callers that drop the source module:
+   * nothing is allocated per instruction. A local operand maps to itself — if it belongs to the
+   * function (checked through its parent, not a map of every local) — and an instruction's
+   * operand list or attachment list is replaced only when a mapped entry differs.
    */
-  private moveInPlace(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
+  moveBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
     this.bodies.set(source, target);
     const args = source.args.slice();
     for (const a of args) {
