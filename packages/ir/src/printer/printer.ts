@@ -826,10 +826,40 @@ class ModulePrinter {
     return n;
   }
 
-  /** SlotTracker::processFunction: metadata, local numbers and call-site attribute groups. */
+  /**
+   * SlotTracker::processFunction: metadata, local numbers and call-site attribute groups. The
+   * walks of {@link incorporateFunctionSlots} and {@link incorporateFunctionLocals} in one pass
+   * over the instructions (the three numberings are independent of each other).
+   */
   private incorporateFunction(f: IRFunction): void {
-    this.incorporateFunctionSlots(f);
-    this.incorporateFunctionLocals(f);
+    for (const a of sortedAttachments(f.attachments)) this.mdSlot(a.node);
+    const locals = new Map<Value, number>();
+    let next = 0;
+    for (const a of f.args) if (a.name === '') locals.set(a, next++);
+    const blocks = f.blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const block = blocks[bi]!;
+      if (block.name === '') locals.set(block, next++);
+      const insts = block.instructions;
+      for (let ii = 0; ii < insts.length; ii++) {
+        const inst = insts[ii]!;
+        if (inst.name === '' && inst.type.kind !== 'void') locals.set(inst, next++);
+        if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
+        if (inst instanceof CallInst) this.callSlots(inst);
+        if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
+      }
+    }
+    this.localSlots = locals;
+    this.preds = predecessorsInPrintOrder(f);
+  }
+
+  /** The metadata operands of an intrinsic call and the call's function attribute group. */
+  private callSlots(call: CallInst): void {
+    if (call.calledFunction?.isIntrinsic) {
+      for (const op of call.operands) if (op.vk === 'metadata') this.mdSlot(op.metadata);
+    }
+    const fnAttrs = this.attrList(call.attributes).fn;
+    if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
   }
 
   /** The module-wide numbers a function's body takes: its metadata and call-site attribute groups. */
@@ -842,13 +872,7 @@ class ModulePrinter {
       for (let ii = 0; ii < insts.length; ii++) {
         const inst = insts[ii]!;
         if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
-        if (inst instanceof CallInst) {
-          if (inst.calledFunction?.isIntrinsic) {
-            for (const op of inst.operands) if (op.vk === 'metadata') this.mdSlot(op.metadata);
-          }
-          const fnAttrs = this.attrList(inst.attributes).fn;
-          if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
-        }
+        if (inst instanceof CallInst) this.callSlots(inst);
         if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
       }
     }
@@ -866,10 +890,7 @@ class ModulePrinter {
       }
     }
     this.localSlots = locals;
-    // predecessors: terminator uses in reverse creation (textual) order
-    const preds = predecessorEdges(f);
-    for (const list of preds.values()) list.reverse();
-    this.preds = preds;
+    this.preds = predecessorsInPrintOrder(f);
   }
 
   private debugRecordSlots(r: DebugRecord): void {
@@ -1838,7 +1859,7 @@ class ModulePrinter {
       case 'int':
         return c.type.bits === 1 ? (c.value === 0 ? 'false' : 'true') : String(c.value);
       case 'fp':
-        return formatFP((c.type as { fp: import('../model/types.js').FloatKind }).fp, c.bits);
+        return (c.printed ??= formatFP((c.type as { fp: import('../model/types.js').FloatKind }).fp, c.bits));
       case 'null':
         return 'null';
       case 'zero':
@@ -2020,6 +2041,13 @@ function optimizationFlags(op: string, flags: number): string {
   if (flags & Flag.EXACT) s += ' exact';
   if (flags & Flag.SAMESIGN) s += ' samesign';
   return s;
+}
+
+/** Each block's predecessors as a block's `; preds =` comment lists them: terminator uses in reverse textual order. */
+function predecessorsInPrintOrder(f: IRFunction): Map<BasicBlock, BasicBlock[]> {
+  const preds = predecessorEdges(f);
+  for (const list of preds.values()) list.reverse();
+  return preds;
 }
 
 /** Attachments sorted by kind id (LLVM's `getAllMetadata` order). */
