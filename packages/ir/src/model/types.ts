@@ -187,7 +187,11 @@ export class TypeContext {
   private readonly namedStructs = new Map<string, StructType>();
   private renameCounter = 0;
 
+  /** `ptr` (address space 0), the most asked-for type. */
+  private readonly ptr0 = new PointerType(0, undefined);
+
   constructor() {
+    this.opaquePointers.set(0, this.ptr0);
     this.i1 = this.int(1);
     this.i8 = this.int(8);
     this.i32 = this.int(32);
@@ -224,6 +228,7 @@ export class TypeContext {
 
   /** Opaque `ptr` in `addressSpace`. */
   ptr(addressSpace = 0): PointerType {
+    if (addressSpace === 0) return this.ptr0;
     let t = this.opaquePointers.get(addressSpace);
     if (t === undefined) {
       t = new PointerType(addressSpace, undefined);

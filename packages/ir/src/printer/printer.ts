@@ -394,6 +394,8 @@ class ModulePrinter {
   private readonly attrSets: AttributeSet[] = [];
   /** Attachment kind id -> its name as printed. */
   private readonly kindIdentifiers: string[] = [];
+  /** Texts of attribute sets in parameter lists, this print's (see `attrSetText`). */
+  private readonly paramAttrTexts = new Map<AttributeSet, string>();
   private localSlots = new Map<Value, number>();
   private preds = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
@@ -1032,7 +1034,17 @@ class ModulePrinter {
 
   private attrSetText(set: AttributeSet, inGroup = false): string {
     const cache = this.cache;
-    if (cache === undefined || !this.cacheable) return this.attrSetTextOf(set, inGroup);
+    if (cache === undefined || !this.cacheable) {
+      // a call's parameter attributes (`noundef`, `align 4`) repeat on every call: each text once
+      // per print (a type's text, `byval(%0)`, does not change within one)
+      if (inGroup) return this.attrSetTextOf(set, true);
+      let text = this.paramAttrTexts.get(set);
+      if (text === undefined) {
+        text = this.attrSetTextOf(set, false);
+        this.paramAttrTexts.set(set, text);
+      }
+      return text;
+    }
     let texts = cache.attrTexts.get(set);
     if (texts === undefined) {
       texts = [undefined, undefined];
@@ -1227,11 +1239,25 @@ class ModulePrinter {
 
   // --- direct writers for the hot path -----------------------------------------------------------
 
+  /** `prefix` and `name` as formatName writes them; a plain name is checked while it is copied. */
   private wName(prefix: number, name: string): void {
-    if (isPlainName(name)) {
-      this.ch(prefix);
-      this.w(name);
-    } else this.w(formatName(String.fromCharCode(prefix), name));
+    const len = name.length;
+    if (this.n + len + 1 > this.out.length) this.spill(len + 1);
+    const out = this.out;
+    let n = this.n;
+    out[n++] = prefix;
+    for (let i = 0; i < len; i++) {
+      const c = name.charCodeAt(i);
+      // [-a-zA-Z._][-a-zA-Z0-9._]*, as isPlainName
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 46 || c === 45 || (c >= 48 && c <= 57 && i > 0)) out[n++] = c;
+      else {
+        // nothing is kept of the partial copy: `this.n` has not moved
+        this.w(formatName(String.fromCharCode(prefix), name));
+        return;
+      }
+    }
+    if (len === 0) this.w(formatName(String.fromCharCode(prefix), name));
+    else this.n = n;
   }
 
   private wLocal(v: Value): void {
@@ -2012,8 +2038,22 @@ const CAST_OPCODES: ReadonlySet<string> = new Set([
 ]);
 
 /** `WriteOptimizationInfo`: fast-math flags, nuw/nsw, exact, inbounds, disjoint, nneg. */
+/** Texts of {@link optimizationFlags} by flags: of GEPs, and of other instructions. */
+const GEP_FLAG_TEXTS = new Map<number, string>();
+const FLAG_TEXTS = new Map<number, string>();
+
 function optimizationFlags(op: string, flags: number): string {
   if (flags === 0) return '';
+  const texts = op === 'getelementptr' ? GEP_FLAG_TEXTS : FLAG_TEXTS;
+  let text = texts.get(flags);
+  if (text === undefined) {
+    text = optimizationFlagsText(op, flags);
+    texts.set(flags, text);
+  }
+  return text;
+}
+
+function optimizationFlagsText(op: string, flags: number): string {
   let s = '';
   const fmf = flags & FAST_MATH_MASK;
   if (fmf !== 0) {
