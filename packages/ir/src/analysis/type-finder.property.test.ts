@@ -22,7 +22,6 @@ import { subtypes, type StructType, type Type } from '../model/types.js';
 import { BasicBlock, isConstant, type IRFunction, type Value } from '../model/values.js';
 import type { AttributeList } from '../model/attributes.js';
 import { parseModule } from '../reader/parser.js';
-import { printModule } from '../printer/printer.js';
 
 /** The finder's walk with nothing skipped: every type, constant and node met is walked. */
 class ReferenceFinder {
