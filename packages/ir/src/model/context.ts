@@ -14,6 +14,8 @@ import {
   UndefValue,
 } from './values.js';
 
+const SMALL_CONSTANTS = 256;
+
 export class Context extends TypeContext {
   readonly md = new MetadataContext();
   private readonly ints = new Map<IntegerType, Map<number | bigint, ConstantInt>>();
@@ -23,9 +25,21 @@ export class Context extends TypeContext {
   private readonly undefs = new Map<Type, UndefValue>();
   private readonly poisons = new Map<Type, PoisonValue>();
   private readonly nones = new Map<Type, ConstantNone>();
+  /** The constants 0 .. SMALL_CONSTANTS-1 of i32 and i64, made on first use (the same objects as `ints` holds). */
+  private readonly smallI32: (ConstantInt | undefined)[] = new Array<ConstantInt | undefined>(SMALL_CONSTANTS).fill(undefined);
+  private readonly smallI64: (ConstantInt | undefined)[] = new Array<ConstantInt | undefined>(SMALL_CONSTANTS).fill(undefined);
 
   /** Integer constant; `value` is wrapped to the type's width and stored signed. */
   constInt(type: IntegerType, value: number | bigint): ConstantInt {
+    // the small i32 and i64 constants IR is full of (indices, sizes, alignments), without a map
+    if (typeof value === 'number' && value >= 0 && value < SMALL_CONSTANTS && (value | 0) === value) {
+      const small = type === this.i64 ? this.smallI64 : type === this.i32 ? this.smallI32 : undefined;
+      if (small !== undefined) return (small[value] ??= this.constIntSlow(type, value));
+    }
+    return this.constIntSlow(type, value);
+  }
+
+  private constIntSlow(type: IntegerType, value: number | bigint): ConstantInt {
     const v = normalizeInt(type.bits, value);
     let byValue = this.ints.get(type);
     if (byValue === undefined) {

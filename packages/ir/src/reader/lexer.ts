@@ -677,6 +677,8 @@ export const WARM_UP_TEXT = [
   '  %x.y = fadd double 1.5, 0x3FF0000000000000',
   '  %z = fadd float -2.5e+10, 0xK4000',
   '  %h = add i64 u0x1F, s0x1F',
+  // past 2^31: the digit loop is compiled for doubles from the start (no deopt at the first such constant)
+  '  %big = add i64 %h, 12345678901234',
   '  br label %"next block"',
   '"next block":',
   '  br label %3',

@@ -194,20 +194,41 @@ export abstract class AttributeParser extends TypeParser {
    * repeats the same few attribute lists thousands of times).
    */
   protected parseParamAttributeSet(position: AttributePosition = 'parameter'): AttributeSet {
-    const k = this.lex.kind;
+    const l = this.lex;
+    const k = l.kind;
     if (k !== Tok.Ident && k !== Tok.String) return AttributeSet.empty;
-    const start = this.lex.start;
+    const single = k === Tok.Ident && position === 'parameter';
+    if (single && this.valueFollows()) {
+      // `noundef %x`: a keyword read before, and the value right after it
+      const set = this.singleAttributeSets.get(l.text);
+      if (set !== undefined) {
+        this.next();
+        return set;
+      }
+    }
+    const start = l.start;
     const attrs = this.parseParamAttributes(position);
     if (attrs.length === 0) return AttributeSet.empty;
     // looked up by the source span: no string for each argument's `noundef align 4`
-    const src = this.lex.src;
-    const end = this.lex.start;
+    const src = l.src;
+    const end = l.start;
     let set = this.attrSetCache.getSpan(src, start, end);
     if (set === undefined) {
       set = AttributeSet.of(attrs);
       this.attrSetCache.set(ownString(src.slice(start, end)), set);
     }
+    // an enum attribute is one token: the set of that keyword alone
+    if (single && attrs.length === 1 && attrs[0]!.kind === 'enum') this.singleAttributeSets.set(attrs[0]!.key, set);
     return set;
+  }
+
+  /** Whether a local or global value (`%x`, `@g`) starts right after the current token, on its line. */
+  protected valueFollows(): boolean {
+    const src = this.lex.src;
+    let p = this.lex.pos;
+    let c = src.charCodeAt(p);
+    while (c === 32 || c === 9) c = src.charCodeAt(++p);
+    return c === 37 || c === 64;
   }
 
   /** Captures `( ... )` verbatim (for attributes we carry without interpreting). */

@@ -122,6 +122,8 @@ export abstract class ParserState {
   protected readonly definedComdats = new Set<string>();
   /** Parameter attribute sets by their source text (see `parseParamAttributeSet`). */
   protected readonly attrSetCache = new NameTable<AttributeSet>(64);
+  /** Parameter attribute sets of one enum keyword (`noundef`), by the keyword. */
+  protected readonly singleAttributeSets = new Map<string, AttributeSet>();
   /** Call-site attribute lists by the numbers of their sets (see `callAttributeList`). */
   protected readonly callAttributeLists = new Map<string, AttributeList>();
   protected readonly attributeSetIds = new Map<AttributeSet, number>();
