@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { corpusFiles } from '../../test/support.js';
 import { CallInst } from '../model/instructions.js';
 import { parseModule } from './parser.js';
+import { printModule } from '../printer/printer.js';
 import type { Module } from '../model/module.js';
 import { constantOperands } from '../analysis/uses.js';
 import type { Value } from '../model/values.js';
@@ -93,4 +94,104 @@ describe('forward references to globals', () => {
     expect(problems).toEqual([]);
     expect(parsed).toBeGreaterThan(100);
   }, 120_000);
+});
+
+/** Local values used before their definition in every place an operand can sit. */
+const FORWARD_LOCALS_INTRINSICS = `define void @f(i1 %c) {
+entry:
+  %early = add i32 0, 0
+  br label %def
+
+use:
+  %p = phi i32 [ %v, %def ], [ %w, %use ]
+  %u = add i32 %v, %w
+  call void @g(i32 %v) [ "deopt"(i32 %w) ]
+  call void @llvm.dbg.value(metadata i32 %v, metadata !0, metadata !DIExpression())
+  call void @llvm.dbg.value(metadata !DIArgList(i32 %v, i32 %w), metadata !0, metadata !DIExpression(DW_OP_LLVM_arg, 0, DW_OP_LLVM_arg, 1, DW_OP_plus, DW_OP_stack_value))
+  br i1 %c, label %use, label %done
+
+def:
+  %v = add i32 %early, 1
+  %w = add i32 %v, 1
+  br label %use
+
+done:
+  ret void
+}
+
+declare void @g(i32)
+declare void @llvm.dbg.value(metadata, metadata, metadata)
+
+!0 = !DILocalVariable(name: "v", scope: !1)
+!1 = distinct !DISubprogram(name: "f", spFlags: 0)
+`;
+
+const FORWARD_LOCALS_RECORDS = `define void @f() {
+entry:
+  br label %def
+
+use:
+    #dbg_value(i32 %v, !0, !DIExpression(), !2)
+    #dbg_value(!DIArgList(i32 %v, i32 %w), !0, !DIExpression(DW_OP_LLVM_arg, 0, DW_OP_LLVM_arg, 1, DW_OP_plus, DW_OP_stack_value), !2)
+  ret void
+
+def:
+  %v = add i32 0, 1
+  %w = add i32 %v, 1
+  br label %use
+}
+
+!0 = !DILocalVariable(name: "v", scope: !1)
+!1 = distinct !DISubprogram(name: "f", spFlags: 0)
+!2 = !DILocation(line: 1, scope: !1)
+`;
+
+/** Whether a forward-local placeholder is left in an operand, a bundle input, a metadata operand or a debug record. */
+function forwardLocalsLeft(m: Module): number {
+  let left = 0;
+  const isPlaceholder = (v: unknown): boolean => (v as { vk?: string } | undefined)?.vk === 'fwdlocal';
+  const inMetadata = (md: unknown): void => {
+    const m = md as { mk?: string; value?: unknown; args?: { value: unknown }[] } | null;
+    if (m?.mk === 'value' && isPlaceholder(m.value)) left++;
+    if (m?.mk === 'arglist') for (const a of m.args!) if (isPlaceholder(a.value)) left++;
+  };
+  for (const f of m.functions) {
+    for (const b of f.blocks) {
+      for (const inst of b.instructions) {
+        for (const op of inst.operands) {
+          if (isPlaceholder(op)) left++;
+          if (op.vk === 'metadata') inMetadata(op.metadata);
+        }
+        if (inst instanceof CallInst) for (const bundle of inst.bundles) for (const v of bundle.inputs) if (isPlaceholder(v)) left++;
+        for (const r of inst.debugRecords ?? []) for (const md of r.operands) inMetadata(md);
+      }
+    }
+  }
+  return left;
+}
+
+describe('forward references to local values', () => {
+  for (const [what, text] of [
+    ['phi, operands, bundles and debug intrinsics', FORWARD_LOCALS_INTRINSICS],
+    ['debug records', FORWARD_LOCALS_RECORDS],
+  ] as const) {
+    it(`are all resolved (${what})`, () => {
+      const m = parseModule(text, { filename: 'fwd.ll' });
+      expect(forwardLocalsLeft(m)).toBe(0);
+      // each use is the defining instruction itself
+      const f = m.getFunction('f')!;
+      const defs = new Map(f.blocks.flatMap((b) => b.instructions).filter((i) => i.name !== '').map((i) => [i.name, i]));
+      const use = f.blocks.find((b) => b.name === 'use')!;
+      const first = use.instructions[0]!;
+      if (first.opcode === 'phi') expect([first.operands[0], first.operands[2]]).toEqual([defs.get('v'), defs.get('w')]);
+      const records = first.debugRecords ?? [];
+      for (const r of records) {
+        const md = r.operands[0] as { mk: string; value?: unknown; args?: { value: unknown }[] };
+        const values = md.mk === 'arglist' ? md.args!.map((a) => a.value) : [md.value];
+        for (const v of values) expect([defs.get('v'), defs.get('w')]).toContain(v);
+      }
+      const printed = printModule(m);
+      expect(printModule(parseModule(printed, { filename: 'fwd.ll' }))).toBe(printed);
+    });
+  }
 });

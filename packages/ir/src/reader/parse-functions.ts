@@ -225,31 +225,31 @@ export abstract class FunctionParser extends GlobalParser {
 
   protected patchForwardLocals(st: FunctionState): void {
     const resolve = (v: AnyValue): Value => (v.vk === 'fwdlocal' ? this.resolvedLocals.get(v)! : (v as Value));
-    for (const b of st.fn.blocks) {
-      for (const inst of b.instructions) {
-        const ops = inst.operands as AnyValue[];
-        for (let i = 0; i < ops.length; i++) {
-          const op = ops[i]!;
-          if (op.vk === 'fwdlocal') ops[i] = resolve(op);
-          else if (op.vk === 'metadata' && op.metadata.mk === 'value' && (op.metadata.value as AnyValue).vk === 'fwdlocal') {
-            op.metadata = this.ctx.md.value(resolve(op.metadata.value as AnyValue));
-          } else if (op.vk === 'metadata' && op.metadata.mk === 'arglist') {
-            const args = op.metadata.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(resolve(a.value as AnyValue)) : a));
-            op.metadata = this.ctx.md.argList(args);
-          }
+    // a forward reference marks its instruction as a non-local user (its debug records included):
+    // only those can hold one
+    for (const inst of st.nonLocalUsers) {
+      const ops = inst.operands as AnyValue[];
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i]!;
+        if (op.vk === 'fwdlocal') ops[i] = resolve(op);
+        else if (op.vk === 'metadata' && op.metadata.mk === 'value' && (op.metadata.value as AnyValue).vk === 'fwdlocal') {
+          op.metadata = this.ctx.md.value(resolve(op.metadata.value as AnyValue));
+        } else if (op.vk === 'metadata' && op.metadata.mk === 'arglist') {
+          const args = op.metadata.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(resolve(a.value as AnyValue)) : a));
+          op.metadata = this.ctx.md.argList(args);
         }
-        if (inst instanceof CallInst) for (const bundle of inst.bundles) bundle.inputs.forEach((v, i) => (bundle.inputs[i] = resolve(v as AnyValue)));
-        if (inst.debugRecords) {
-          for (let r = 0; r < inst.debugRecords.length; r++) {
-            const rec = inst.debugRecords[r]!;
-            const operands = rec.operands.map((md) => {
-              if (md !== null && md.mk === 'value' && (md.value as AnyValue).vk === 'fwdlocal') return this.ctx.md.value(resolve(md.value as AnyValue));
-              if (md !== null && md.mk === 'arglist')
-                return this.ctx.md.argList(md.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(resolve(a.value as AnyValue)) : a)));
-              return md;
-            });
-            inst.debugRecords[r] = { kind: rec.kind, operands };
-          }
+      }
+      if (inst instanceof CallInst) for (const bundle of inst.bundles) bundle.inputs.forEach((v, i) => (bundle.inputs[i] = resolve(v as AnyValue)));
+      if (inst.debugRecords) {
+        for (let r = 0; r < inst.debugRecords.length; r++) {
+          const rec = inst.debugRecords[r]!;
+          const operands = rec.operands.map((md) => {
+            if (md !== null && md.mk === 'value' && (md.value as AnyValue).vk === 'fwdlocal') return this.ctx.md.value(resolve(md.value as AnyValue));
+            if (md !== null && md.mk === 'arglist')
+              return this.ctx.md.argList(md.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(resolve(a.value as AnyValue)) : a)));
+            return md;
+          });
+          inst.debugRecords[r] = { kind: rec.kind, operands };
         }
       }
     }
