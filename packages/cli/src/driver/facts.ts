@@ -284,6 +284,7 @@ export class FactsIndex {
   readonly #byUnit = new Map<string, FunctionFacts>();
   readonly #global = new Map<string, FunctionFacts>();
   readonly #position = new Map<FunctionFacts, number>();
+  readonly #callees = new Map<FunctionFacts, readonly FunctionFacts[]>();
   /** See {@link aspectsAlwaysKept}. */
   readonly aspectsAlwaysKept: ReadonlySet<number> | undefined;
   constructor(readonly facts: ProgramFacts) {
@@ -317,6 +318,24 @@ export class FactsIndex {
     return this.#position.get(f) ?? -1;
   }
 
+  /** The functions `f`'s plain calls, then its conditional calls, reach (resolved once per function). */
+  callees(f: FunctionFacts): readonly FunctionFacts[] {
+    let list = this.#callees.get(f);
+    if (list === undefined) {
+      const reached: FunctionFacts[] = (list = []);
+      for (const c of f.calls) {
+        const g = this.resolve(c.callee, f);
+        if (g !== undefined) reached.push(g);
+      }
+      for (const c of f.conditionalCalls) {
+        const g = this.resolve(c.action, f);
+        if (g !== undefined) reached.push(g);
+      }
+      this.#callees.set(f, list);
+    }
+    return list;
+  }
+
   /** Names of the kernels the facts know, in order. */
   kernels(): string[] {
     return this.facts.functions.filter((f) => f.kernel && f.definition).map((f) => f.name);
@@ -330,6 +349,19 @@ export class FactsIndex {
 export function restrictFacts(program: ProgramFacts | FactsIndex, entries: Iterable<string>): ProgramFacts {
   const index = program instanceof FactsIndex ? program : new FactsIndex(program);
   const facts = index.facts;
+  const kept = reachedFunctions(index, entries);
+  const units = unitsOf(kept);
+  const renumber = new Map(units.map((u, i) => [u, i]));
+  return {
+    version: facts.version,
+    units: units.map((u) => facts.units[u]!),
+    aspects: aspectTableFor(facts.aspects, kept, index.aspectsAlwaysKept),
+    functions: kept.map((f) => ({ ...f, unit: renumber.get(f.unit)! })),
+  };
+}
+
+/** The functions `entries` reach over plain and conditional calls, in program order. */
+function reachedFunctions(index: FactsIndex, entries: Iterable<string>): FunctionFacts[] {
   const keep = new Set<FunctionFacts>();
   const queue: FunctionFacts[] = [];
   for (const name of entries) {
@@ -340,27 +372,76 @@ export function restrictFacts(program: ProgramFacts | FactsIndex, entries: Itera
     }
   }
   for (let next = 0; next < queue.length; next++) {
-    const f = queue[next]!;
-    const visit = (callee: string): void => {
-      const g = index.resolve(callee, f);
-      if (g !== undefined && !keep.has(g)) {
+    for (const g of index.callees(queue[next]!)) {
+      if (!keep.has(g)) {
         keep.add(g);
         queue.push(g);
       }
-    };
-    for (const c of f.calls) visit(c.callee);
-    for (const c of f.conditionalCalls) visit(c.action);
+    }
   }
   // Program order, as the whole list filtered would give.
-  const kept = [...keep].sort((a, b) => index.position(a) - index.position(b));
-  const units = [...new Set(kept.map((f) => f.unit))].sort((a, b) => a - b);
-  const renumber = new Map(units.map((u, i) => [u, i]));
-  return {
-    version: facts.version,
-    units: units.map((u) => facts.units[u]!),
-    aspects: aspectTableFor(facts.aspects, kept, index.aspectsAlwaysKept),
-    functions: kept.map((f) => ({ ...f, unit: renumber.get(f.unit)! })),
-  };
+  return queue.sort((a, b) => index.position(a) - index.position(b));
+}
+
+/** The translation units of `functions`, ascending (a slice numbers them 0, 1, ... in this order). */
+function unitsOf(functions: readonly FunctionFacts[]): number[] {
+  const units: number[] = [];
+  for (const f of functions) if (!units.includes(f.unit)) units.push(f.unit);
+  return units.sort((a, b) => a - b);
+}
+
+/**
+ * `encodeFacts(restrictFacts(index, entries))` for image after image, byte for byte, without
+ * building each slice: the JSON of a function (for a unit number) and of an aspect table (for the
+ * aspects a slice uses) is made once and reused by every image that holds it (shared helpers,
+ * the same few aspects).
+ */
+export class FactsSlicer {
+  readonly #index: FactsIndex;
+  /** Per function, its JSON by the unit number it has in a slice. */
+  readonly #functionJson = new Map<FunctionFacts, string[]>();
+  /** Aspect tables' JSON by the aspects (beyond those always kept) their slices use. */
+  readonly #tableJson = new Map<string, string>();
+  readonly #prefix: string;
+
+  constructor(index: FactsIndex) {
+    this.#index = index;
+    this.#prefix = `{"version":${JSON.stringify(index.facts.version)},"units":`;
+  }
+
+  /** The JSON text of the slice for `entries` (what {@link encodeFacts} encodes). */
+  json(entries: Iterable<string>): string {
+    const facts = this.#index.facts;
+    const kept = reachedFunctions(this.#index, entries);
+    const units = unitsOf(kept);
+    let functions = '';
+    for (const f of kept) {
+      const unit = units.length === 1 ? 0 : units.indexOf(f.unit);
+      let byUnit = this.#functionJson.get(f);
+      if (byUnit === undefined) this.#functionJson.set(f, (byUnit = []));
+      const text = (byUnit[unit] ??= JSON.stringify({ ...f, unit }));
+      functions = functions === '' ? text : `${functions},${text}`;
+    }
+    return `${this.#prefix}${JSON.stringify(units.map((u) => facts.units[u]!))},"aspects":${this.#aspectsJson(kept)},"functions":[${functions}]}`;
+  }
+
+  #aspectsJson(kept: readonly FunctionFacts[]): string {
+    const always = this.#index.aspectsAlwaysKept;
+    // The table a slice keeps depends only on which aspects its functions use.
+    let used: number[] | undefined;
+    if (always !== undefined) {
+      for (const f of kept) {
+        for (const u of f.uses) if (!always.has(u.aspect) && !(used ??= []).includes(u.aspect)) used.push(u.aspect);
+      }
+    }
+    const key = used === undefined ? '' : used.sort((a, b) => a - b).join(',');
+    let json = this.#tableJson.get(key);
+    if (json === undefined) {
+      json = JSON.stringify(aspectTableFor(this.#index.facts.aspects, kept, always));
+      this.#tableJson.set(key, json);
+    }
+    return json;
+  }
 }
 
 /**
@@ -395,8 +476,8 @@ export function aspectTableFor(table: ProgramFacts['aspects'], functions: readon
 
 /** The explanation facts as the `explain-facts` pass adds them: indexed once, sliced per image. */
 export function explainSource(facts: ProgramFacts): ImageFactsSource {
-  const index = new FactsIndex(facts);
-  return { set: EXPLAIN_SET, property: EXPLAIN_PROPERTY, valueFor: (entries) => encodeFacts(restrictFacts(index, entries)) };
+  const slicer = new FactsSlicer(new FactsIndex(facts));
+  return { set: EXPLAIN_SET, property: EXPLAIN_PROPERTY, valueFor: (entries) => jsonValue(slicer.json(entries)) };
 }
 
 // --- in the binary -----------------------------------------------------------------------------------
@@ -407,7 +488,11 @@ export function explainSource(facts: ProgramFacts): ImageFactsSource {
  * the bytes it saved.
  */
 export function encodeFacts(facts: ProgramFacts): PropertyValue {
-  return byteArrayValue(new Uint8Array(Buffer.from(JSON.stringify(facts), 'utf8')));
+  return jsonValue(JSON.stringify(facts));
+}
+
+function jsonValue(json: string): PropertyValue {
+  return byteArrayValue(new Uint8Array(Buffer.from(json, 'utf8')));
 }
 
 export class FactsFormatError extends Error {
