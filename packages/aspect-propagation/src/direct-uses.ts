@@ -134,25 +134,31 @@ export class DirectUseWalker {
     signature(fn.returnType, undefined);
     for (const arg of fn.args) signature(arg.type, arg);
 
-    const sink = (this.sink ??= new ProvenanceSink(types));
     for (const block of fn.blocks) {
       for (const instruction of block.instructions) {
         if (onInstruction !== undefined) onInstruction(instruction, fn);
-        sink.reset();
-        walkInstruction(instruction, this.usedKind, sink);
-        if (sink.set === undefined) continue;
-        const skip = fp64ConvEmu && sink.set.has(fp64) && skipsFp64(instruction, types);
-        for (const aspect of sink.set) {
-          if (skip && aspect === fp64) continue;
-          const type = sink.carriers.get(aspect);
-          uses.push(type === undefined ? { kind: 'instruction-metadata', aspect, instruction } : { kind: 'instruction', aspect, instruction, type });
-        }
+        this.instructionUses(instruction, uses);
       }
     }
 
     const lists = fn.attachments.length === 0 ? undefined : functionAspectLists(fn, this.usedKind, this.declaredKind);
     for (const aspect of lists?.used ?? []) uses.push({ kind: 'function-metadata', aspect });
     return { fn, uses, declared: lists?.declared ?? [] };
+  }
+
+  /** The uses of one instruction, appended to `uses`. */
+  private instructionUses(instruction: Instruction, uses: AspectUse[]): void {
+    const { types, fp64 } = this;
+    const sink = (this.sink ??= new ProvenanceSink(types));
+    sink.reset();
+    walkInstruction(instruction, this.usedKind, sink);
+    if (sink.set === undefined) return;
+    const skip = this.fp64ConvEmu && sink.set.has(fp64) && skipsFp64(instruction, types);
+    for (const aspect of sink.set) {
+      if (skip && aspect === fp64) continue;
+      const type = sink.carriers.get(aspect);
+      uses.push(type === undefined ? { kind: 'instruction-metadata', aspect, instruction } : { kind: 'instruction', aspect, instruction, type });
+    }
   }
 }
 

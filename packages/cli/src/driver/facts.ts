@@ -178,53 +178,59 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
 
   module.functions.forEach((fn, i) => {
     const { uses: found, declared } = direct[i]!;
+    // Most functions use no aspect themselves: no location or text work for their (empty) uses.
+    const hasUses = found.length > 0 || declared.length > 0;
+    if (fn.isDeclaration && !hasUses) return;
     const fnLoc = locFrom(debugNodeOf(fn));
-    const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
-    const instAt = (inst: Instruction): { location?: Loc } => locationAt(inst, fnLoc);
-    const instText = (inst: Instruction): { text?: string } => {
-      const text = texts.get(inst);
-      return text === undefined ? {} : { text };
-    };
-    const counts = new Map<number, number>();
-    for (const aspect of declared) counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
-    for (const use of found) counts.set(use.aspect, (counts.get(use.aspect) ?? 0) + 1);
-    const uses: AspectUse[] = [];
-    forEachShownUse(found, declared, (use, aspect) => {
-      const count = counts.get(aspect) ?? 1;
-      switch (use.kind) {
-        case 'declared':
-          uses.push({ aspect, kind: 'declared', ...fnAt, count });
-          break;
-        case 'function-metadata':
-          uses.push({ aspect, kind: 'function-metadata', ...fnAt, count });
-          break;
-        case 'signature':
-          uses.push({ aspect, kind: 'signature', text: signatureText(fn), type: formatType(use.type), ...fnAt, count });
-          break;
-        case 'instruction':
-          uses.push({ aspect, kind: 'instruction', ...instText(use.instruction), type: formatType(use.type), ...instAt(use.instruction), count });
-          break;
-        case 'instruction-metadata':
-          uses.push({ aspect, kind: 'instruction-metadata', ...instText(use.instruction), ...instAt(use.instruction), count });
-          break;
-      }
-    });
-
     const { calls, conditionalCalls } = callsOf.get(fn) ?? { calls: [], conditionalCalls: [] };
-    if (fn.isDeclaration && uses.length === 0) return;
     functions.push({
       name: fn.name,
       unit,
       kernel: isKernel(fn),
       definition: !fn.isDeclaration,
       local: fn.linkage === 'internal' || fn.linkage === 'private',
-      ...fnAt,
-      uses,
+      ...(fnLoc === undefined ? {} : { location: fnLoc }),
+      uses: hasUses ? shownUses(fn, found, declared, fnLoc, texts) : [],
       calls,
       conditionalCalls,
     });
   });
   return functions;
+}
+
+/** The uses a function's facts show (see {@link forEachShownUse}), each with its count, text and location. */
+function shownUses(fn: IRFunction, found: readonly DirectUse[], declared: readonly number[], fnLoc: Loc | undefined, texts: ReadonlyMap<Instruction, string>): AspectUse[] {
+  const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
+  const instAt = (inst: Instruction): { location?: Loc } => locationAt(inst, fnLoc);
+  const instText = (inst: Instruction): { text?: string } => {
+    const text = texts.get(inst);
+    return text === undefined ? {} : { text };
+  };
+  const counts = new Map<number, number>();
+  for (const aspect of declared) counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
+  for (const use of found) counts.set(use.aspect, (counts.get(use.aspect) ?? 0) + 1);
+  const uses: AspectUse[] = [];
+  forEachShownUse(found, declared, (use, aspect) => {
+    const count = counts.get(aspect) ?? 1;
+    switch (use.kind) {
+      case 'declared':
+        uses.push({ aspect, kind: 'declared', ...fnAt, count });
+        break;
+      case 'function-metadata':
+        uses.push({ aspect, kind: 'function-metadata', ...fnAt, count });
+        break;
+      case 'signature':
+        uses.push({ aspect, kind: 'signature', text: signatureText(fn), type: formatType(use.type), ...fnAt, count });
+        break;
+      case 'instruction':
+        uses.push({ aspect, kind: 'instruction', ...instText(use.instruction), type: formatType(use.type), ...instAt(use.instruction), count });
+        break;
+      case 'instruction-metadata':
+        uses.push({ aspect, kind: 'instruction-metadata', ...instText(use.instruction), ...instAt(use.instruction), count });
+        break;
+    }
+  });
+  return uses;
 }
 
 /**
