@@ -110,6 +110,9 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
 
   // What `!sycl_used_aspects` will hold: used minus excluded, plus declared, plus what it had.
   const saved: (AspectSet | undefined)[] = facts.map((f) => {
+    // Nothing to take out or add (the list it had is part of what it uses): the used set itself.
+    const usedSet = used[f.index];
+    if (usedSet !== undefined && (declared[f.index]?.size ?? 0) === 0 && !containsAny(usedSet, excluded)) return usedSet;
     let out: AspectSet | undefined;
     for (const aspect of used[f.index] ?? []) {
       if (excluded.has(aspect)) continue;
@@ -161,10 +164,14 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
     }
   }
 
+  // Functions share sets (a caller that adds nothing to its callee's): one node per set.
+  const nodes = new Map<AspectSet, MDNode>();
   for (const f of facts) {
     const set = saved[f.index];
     if (set === undefined || set.size === 0) continue;
-    changed = attach(f, SyclMetadata.usedAspects, aspectListNode(context, set), module) || changed;
+    let node = nodes.get(set);
+    if (node === undefined) nodes.set(set, (node = aspectListNode(context, set)));
+    changed = attach(f, SyclMetadata.usedAspects, node, module) || changed;
   }
 
   // !sycl_fixed_targets on every entry point (only when the module has an aspect table: the
@@ -180,6 +187,12 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
     for (const f of facts) if (f.entryPoint) changed = attach(f, SyclMetadata.fixedTargets, node, module) || changed;
   }
   return { diagnostics, changed, conditionalSemantics: semantics };
+}
+
+function containsAny(set: AspectSet, values: ReadonlySet<number>): boolean {
+  if (values.size === 0) return false;
+  for (const value of set) if (values.has(value)) return true;
+  return false;
 }
 
 /** Attaches `node` under `kind` unless it is already there; true when something changed. */
