@@ -287,7 +287,8 @@ export function computeProgramFacts(units: readonly { readonly file: string; rea
 
 /** Resolves calls the way the linker does; see {@link ProgramFacts}. Built once per program. */
 export class FactsIndex {
-  readonly #byUnit = new Map<string, FunctionFacts>();
+  /** Per translation unit, its functions by name. */
+  readonly #byUnit: Map<string, FunctionFacts>[] = [];
   readonly #global = new Map<string, FunctionFacts>();
   readonly #position = new Map<FunctionFacts, number>();
   readonly #callees = new Map<FunctionFacts, readonly FunctionFacts[]>();
@@ -297,9 +298,9 @@ export class FactsIndex {
     this.aspectsAlwaysKept = aspectsAlwaysKept(facts.aspects);
     facts.functions.forEach((f, i) => {
       this.#position.set(f, i);
-      const key = `${f.unit}\u0000${f.name}`;
-      const known = this.#byUnit.get(key);
-      if (known === undefined || (!known.definition && f.definition)) this.#byUnit.set(key, f);
+      const unit = (this.#byUnit[f.unit] ??= new Map());
+      const known = unit.get(f.name);
+      if (known === undefined || (!known.definition && f.definition)) unit.set(f.name, f);
       if (!f.local) {
         const other = this.#global.get(f.name);
         if (other === undefined || (!other.definition && f.definition)) this.#global.set(f.name, f);
@@ -309,7 +310,7 @@ export class FactsIndex {
 
   /** The function a call from `from` to `name` reaches. */
   resolve(name: string, from: FunctionFacts): FunctionFacts | undefined {
-    const own = this.#byUnit.get(`${from.unit}\u0000${name}`);
+    const own = this.#byUnit[from.unit]?.get(name);
     if (own !== undefined && (own.definition || own.local)) return own;
     return this.#global.get(name) ?? own;
   }
@@ -404,8 +405,6 @@ function unitsOf(functions: readonly FunctionFacts[]): number[] {
  */
 export class FactsSlicer {
   readonly #index: FactsIndex;
-  /** Per function, its JSON by the unit number it has in a slice. */
-  readonly #functionJson = new Map<FunctionFacts, string[]>();
   /** Aspect tables' JSON by the aspects (beyond those always kept) their slices use. */
   readonly #tableJson = new Map<string, string>();
   readonly #prefix: string;
@@ -422,10 +421,9 @@ export class FactsSlicer {
     const units = unitsOf(kept);
     let functions = '';
     for (const f of kept) {
-      const unit = units.length === 1 ? 0 : units.indexOf(f.unit);
-      let byUnit = this.#functionJson.get(f);
-      if (byUnit === undefined) this.#functionJson.set(f, (byUnit = []));
-      const text = (byUnit[unit] ??= JSON.stringify({ ...f, unit }));
+      // Each function's JSON is made per image: caching it would keep every kernel's text alive
+      // to the end of the compile for one use.
+      const text = JSON.stringify({ ...f, unit: units.length === 1 ? 0 : units.indexOf(f.unit) });
       functions = functions === '' ? text : `${functions},${text}`;
     }
     return `${this.#prefix}${JSON.stringify(units.map((u) => facts.units[u]!))},"aspects":${this.#aspectsJson(kept)},"functions":[${functions}]}`;
