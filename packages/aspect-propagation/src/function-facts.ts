@@ -254,8 +254,14 @@ function operandType(op: Value): Type {
     case 'alias':
     case 'ifunc':
       return op.valueType;
-    case 'expr':
     case 'instruction': {
+      // Only these instructions can be stripped (stripPointerCasts' first step): most operands stop here.
+      const opcode = op.opcode;
+      if (opcode !== 'bitcast' && opcode !== 'addrspacecast' && opcode !== 'getelementptr') return op.type;
+      const stripped = stripPointerCasts(op);
+      return isGlobalValue(stripped) ? stripped.valueType : op.type;
+    }
+    case 'expr': {
       const stripped = stripPointerCasts(op);
       return isGlobalValue(stripped) ? stripped.valueType : op.type;
     }
