@@ -59,6 +59,8 @@ export interface FunctionFacts {
   declaredMetadata: number[] | undefined;
   /** Direct plain callees (not conditional callers), first-call order, no repeats. */
   readonly callees: number[];
+  /** The first call of each of {@link callees}, at the same index. */
+  readonly calleeCalls: CallInst[];
   readonly conditionalCalls: ConditionalCall[];
   /** Contains a call marked `"virtual-call"`. */
   makesVirtualCall: boolean;
@@ -101,8 +103,12 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
   return facts;
 }
 
-/** The state of one {@link collectFunctionFacts} walk. */
-class FactsCollector {
+/**
+ * The state of one walk for {@link collectFunctionFacts}. `aspectsOf`, when given, replaces the
+ * pass's sink as the source of an instruction's aspects (module-walk.ts records provenance with
+ * it); `lookupKinds` reads the aspect-list kinds without registering them.
+ */
+export class FactsCollector {
   private readonly usedKind: number;
   private readonly declaredKind: number;
   private readonly indexOf = new Map<IRFunction, number>();
@@ -114,10 +120,15 @@ class FactsCollector {
   private readonly callerForms: (ConditionalCallerForm | undefined)[];
   private readonly gatherer: Gatherer;
 
-  constructor(module: Module, options: CollectOptions) {
-    const context = module.context;
-    this.usedKind = context.md.kinds.id(SyclMetadata.usedAspects);
-    this.declaredKind = context.md.kinds.id(SyclMetadata.declaredAspects);
+  constructor(
+    module: Module,
+    options: CollectOptions,
+    private readonly aspectsOf?: (inst: Instruction) => AspectSet | undefined,
+    lookupKinds = false,
+  ) {
+    const kinds = module.context.md.kinds;
+    this.usedKind = lookupKinds ? (kinds.lookup(SyclMetadata.usedAspects) ?? -1) : kinds.id(SyclMetadata.usedAspects);
+    this.declaredKind = lookupKinds ? (kinds.lookup(SyclMetadata.declaredAspects) ?? -1) : kinds.id(SyclMetadata.declaredAspects);
     const functions = module.functions;
     functions.forEach((fn, i) => this.indexOf.set(fn, i));
     this.lastCaller = new Int32Array(functions.length).fill(-1);
@@ -142,6 +153,7 @@ class FactsCollector {
       usedMetadata: undefined,
       declaredMetadata: undefined,
       callees: [],
+      calleeCalls: [],
       conditionalCalls: [],
       makesVirtualCall: false,
       referencesVtable: false,
@@ -168,10 +180,14 @@ class FactsCollector {
 
   /** One instruction: its aspects into `direct` (returned), its call into the record. */
   private instruction(inst: Instruction, record: FunctionFacts, direct: AspectSet | undefined): AspectSet | undefined {
-    const gatherer = this.gatherer;
-    gatherer.reset();
-    walkInstruction(inst, this.usedKind, gatherer);
-    const aspects = gatherer.result();
+    let aspects: AspectSet | undefined;
+    if (this.aspectsOf !== undefined) aspects = this.aspectsOf(inst);
+    else {
+      const gatherer = this.gatherer;
+      gatherer.reset();
+      walkInstruction(inst, this.usedKind, gatherer);
+      aspects = gatherer.result();
+    }
     if (this.vtables !== undefined && !record.referencesVtable && this.vtables.referencedBy(inst)) record.referencesVtable = true;
     if (aspects !== undefined) {
       direct = this.record(direct, aspects, this.fp64ConvEmu && aspects.has(this.fp64) && skipsFp64(inst, this.types));
@@ -193,6 +209,7 @@ class FactsCollector {
     } else if (this.lastCaller[calleeIndex] !== record.index) {
       this.lastCaller[calleeIndex] = record.index;
       record.callees.push(calleeIndex);
+      record.calleeCalls.push(inst);
     }
   }
 

@@ -59,6 +59,14 @@ export interface PropagateAspectsResult {
 
 /** Runs the pass over `module`, changing its metadata in place. */
 export function propagateAspectsUsage(module: Module, options: PropagateAspectsOptions = {}): PropagateAspectsResult {
+  return propagateWithFacts(module, options, undefined);
+}
+
+/**
+ * The pass, with the module's function facts from a walk already made on the module as it is now
+ * (the `aspect-function-facts` analysis; only without `fp64ConvEmu`, which that walk does not do).
+ */
+export function propagateWithFacts(module: Module, options: PropagateAspectsOptions, walked: readonly FunctionFacts[] | undefined): PropagateAspectsResult {
   const diagnostics: DiagnosticInput[] = [];
   const report = (d: DiagnosticInput): void => void diagnostics.push(d);
   const context = module.context;
@@ -74,7 +82,8 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   const aspectName = (value: number): string => deviceAspectTable.nameOf(value) ?? String(value);
 
   const excluded = excludedValues(options.excludeAspects ?? [], table, report);
-  const facts = collectFunctionFacts(module, { types, fp64, fp64ConvEmu: options.fp64ConvEmu === true });
+  const fp64ConvEmu = options.fp64ConvEmu === true;
+  const facts = walked !== undefined && !fp64ConvEmu ? walked : collectFunctionFacts(module, { types, fp64, fp64ConvEmu });
   for (const f of facts) {
     if (f.malformedMetadata > 0) {
       report({

@@ -5,17 +5,18 @@
  * the call chain from a kernel to the instruction that made it need an aspect without the IR.
  *
  * Which aspects a function uses itself, and why, is `@syclkit/aspect-propagation`'s
- * `directAspectUses` — the rules of the `sycl-propagate-aspects-usage` pass, not a copy of them.
+ * `directAspectUses` — the rules of the `sycl-propagate-aspects-usage` pass, not a copy of them —
+ * taken, with the calls, from one `walkModule` the pass then reuses (see computeUnitFacts).
  * This module only adds what explaining needs: instruction and signature text, source locations,
  * counts, and the calls (linker-resolved across translation units). A test checks that closing
  * these facts over the call edges gives exactly the `!sycl_used_aspects` the pass writes.
  */
 import { inflateRawSync } from 'node:zlib';
-import { CallInst, formatName, formatType, valueTexts, type DINode, type Instruction, type IRFunction, type Module, type ValueInFunction } from '@syclkit/ir';
-import { directAspectUses, type AspectUse as DirectUse } from '@syclkit/aspect-propagation';
+import { formatName, formatType, valueTexts, type DINode, type Instruction, type IRFunction, type Module, type ValueInFunction } from '@syclkit/ir';
+import { moduleWalkAnalysis, walkModule, type AspectUse as DirectUse, type ModuleWalk } from '@syclkit/aspect-propagation';
+import type { AnalysisGetter } from '@syclkit/pass-manager';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { builtinAspectTable } from '@syclkit/device-config';
-import { conditionalCallerForm, conditionalCallSite, type ConditionalCallerForm } from '@syclkit/device-if';
 import type { ImageFactsSource } from '@syclkit/passes';
 import { debugNodeOf, fileOf, isDINode, isKernel, readAspectTable } from '@syclkit/sycl-conventions';
 
@@ -143,31 +144,11 @@ function signatureText(fn: IRFunction): string {
  * any pass: function-level `!sycl_used_aspects` then means `[[sycl_detail::uses_aspects]]`).
  * Functions that are defined, or declared with aspects of their own, in module order.
  */
-export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] {
-  // Calls are gathered during the walk for direct uses (one walk over the module, not two).
-  const callsOf = new Map<IRFunction, FunctionCalls>();
-  const forms = new Map<IRFunction, ConditionalCallerForm | null>();
-  let current: FunctionCalls | undefined;
-  const onInstruction = (inst: Instruction, fn: IRFunction): void => {
-    if (inst.opcode !== 'call' || !(inst instanceof CallInst)) return;
-    const callee = inst.calledFunction;
-    if (callee === undefined || callee.isIntrinsic) return;
-    if (current?.fn !== fn) callsOf.set(fn, (current = { fn, fnLoc: locFrom(debugNodeOf(fn)), calls: [], conditionalCalls: [], called: new Set() }));
-    // a callee's form once, not once per call (declarations are matched by name)
-    let form = forms.get(callee);
-    if (form === undefined) forms.set(callee, (form = conditionalCallerForm(callee) ?? null));
-    if (form !== null) {
-      const site = conditionalCallSite(inst, callee, form);
-      if (site.action === undefined) return;
-      const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
-      current.conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...locationAt(inst, current.fnLoc) });
-      return;
-    }
-    if (current.called.has(callee.name)) return;
-    current.called.add(callee.name);
-    current.calls.push({ callee: callee.name, ...locationAt(inst, current.fnLoc) });
-  };
-  const direct = directAspectUses(module, { onInstruction });
+export function computeUnitFacts(module: Module, unit: number, analyses?: AnalysisGetter): FunctionFacts[] {
+  // One walk gives the uses and the calls; through `analyses` the aspect pass reuses it while the
+  // module stays unchanged (see @syclkit/aspect-propagation's moduleWalkAnalysis).
+  const walk = analyses === undefined ? walkModule(module) : analyses.getResult(moduleWalkAnalysis, module);
+  const direct = walk.uses;
   // Only the first use of an aspect in a function is shown, so only those instructions are printed.
   const wanted = new Set<Instruction>();
   for (const { uses, declared } of direct) forEachShownUse(uses, declared, (use) => {
@@ -182,7 +163,7 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
     const hasUses = found.length > 0 || declared.length > 0;
     if (fn.isDeclaration && !hasUses) return;
     const fnLoc = locFrom(debugNodeOf(fn));
-    const { calls, conditionalCalls } = callsOf.get(fn) ?? { calls: [], conditionalCalls: [] };
+    const { calls, conditionalCalls } = callFacts(walk.facts, i, fnLoc);
     functions.push({
       name: fn.name,
       unit,
@@ -258,21 +239,31 @@ function locationAt(inst: Instruction, fnLoc: Loc | undefined): { location?: Loc
   return loc === undefined ? {} : { location: loc };
 }
 
-/** The calls of one function, gathered during the walk (see computeUnitFacts). */
-interface FunctionCalls {
-  readonly fn: IRFunction;
-  readonly fnLoc: Loc | undefined;
-  readonly calls: CallFact[];
-  readonly conditionalCalls: ConditionalCallFact[];
-  readonly called: Set<string>;
+/**
+ * The calls of function `index` from the walk's facts: the first call of each callee in call
+ * order, and every call of a conditional caller whose action is known; intrinsics left out.
+ */
+function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undefined): { calls: CallFact[]; conditionalCalls: ConditionalCallFact[] } {
+  const f = facts[index]!;
+  const calls: CallFact[] = [];
+  f.callees.forEach((callee, k) => {
+    const fn = facts[callee]!.fn;
+    if (!fn.isIntrinsic) calls.push({ callee: fn.name, ...locationAt(f.calleeCalls[k]!, fnLoc) });
+  });
+  const conditionalCalls: ConditionalCallFact[] = [];
+  for (const call of f.conditionalCalls) {
+    if (call.action === undefined || facts[call.callee]!.fn.isIntrinsic) continue;
+    conditionalCalls.push({ action: facts[call.action]!.fn.name, ...(call.constant ? { condition: call.condition } : {}), ...locationAt(call.instruction, fnLoc) });
+  }
+  return { calls, conditionalCalls };
 }
 
 /** Facts of a program from its translation units (each before any pass), in link order. */
-export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module }[]): ProgramFacts {
+export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module; readonly analyses?: AnalysisGetter }[]): ProgramFacts {
   const aspects: [string, number][] = [];
   const seen = new Set<string>();
   const functions: FunctionFacts[] = [];
-  units.forEach(({ module }, i) => {
+  units.forEach(({ module, analyses }, i) => {
     for (const [name, value] of readAspectTable(module).pairs) {
       const key = `${name}=${value}`;
       if (!seen.has(key)) {
@@ -280,7 +271,7 @@ export function computeProgramFacts(units: readonly { readonly file: string; rea
         aspects.push([name, value]);
       }
     }
-    functions.push(...computeUnitFacts(module, i));
+    functions.push(...computeUnitFacts(module, i, analyses));
   });
   return { version: FACTS_VERSION, units: units.map((u) => u.file), aspects, functions };
 }
