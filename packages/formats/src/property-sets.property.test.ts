@@ -11,6 +11,8 @@
 //    surrogates), add() and addSet() accept a name exactly when it has no newline, NUL or
 //    unpaired surrogate (and, for a property name, is not empty, has no '=' and does not start
 //    with '['), and ensureSet() accepts a set name under the same rule.
+// 7. clone() gives a registry that writes the same text, and changing either one (a property
+//    added, replaced or removed, a set added) leaves the other as it was.
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { buildRegistry, propertyName, propertyValue, registryShape, registryShapeOf, setName } from '../test/arbitraries.js';
@@ -92,6 +94,19 @@ describe('.prop properties', () => {
     expect(attempt(() => new PropertySetRegistry().ensureSet(set))).toBe(setOk);
     expect(attempt(() => new PropertySetRegistry().addSet(set, [[property, value]]))).toBe(setOk && propertyOk);
     expect(attempt(() => new PropertySetRegistry().add('ok', property, value))).toBe(propertyOk);
+  });
+
+  test.prop([registryShape, setName, propertyName, propertyValue], fcOptions())('clone() copies, and the copies are independent', (shape, set, property, value) => {
+    const original = buildRegistry(shape);
+    const text = writePropertySetRegistry(original);
+    const copy = original.clone();
+    expect(writePropertySetRegistry(copy)).toBe(text);
+    copy.replace(set, property, value);
+    for (const [name, entries] of copy) if (entries.size > 0) copy.remove(name, [...entries.keys()][0]!);
+    expect(writePropertySetRegistry(original)).toBe(text);
+    const again = original.clone();
+    original.replace(set, property, value);
+    expect(writePropertySetRegistry(again)).toBe(text);
   });
 
   test.prop([setName, propertyName, propertyValue, propertyValue], fcOptions())(

@@ -99,6 +99,16 @@ export class PropertySetRegistry implements Iterable<[string, PropertySet]> {
     for (const [name, value] of entries) set.set(name, value);
   }
 
+  /**
+   * An independent copy: the same sets and properties in the same order, without checking the
+   * names again (this registry checked them). Values are shared (they are not changed in place).
+   */
+  clone(): PropertySetRegistry {
+    const copy = new PropertySetRegistry();
+    for (const [name, set] of this.#sets) copy.#sets.set(name, new Map(set));
+    return copy;
+  }
+
   /** Removes one property; returns whether it was there. The set stays, even when empty. */
   remove(setName: string, propertyName: string): boolean {
     return this.#sets.get(setName)?.delete(propertyName) ?? false;
