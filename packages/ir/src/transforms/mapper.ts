@@ -597,6 +597,8 @@ export class ValueMapper {
    */
   moveBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
     this.bodies.set(source, target);
+    // the blocks' parent becomes `target`: a block address resolved later finds them there
+    this.bodies.set(target, target);
     const args = source.args.slice();
     for (const a of args) {
       a.type = this.mapType(a.type);
