@@ -29,7 +29,7 @@ import {
   type DebugRecord,
   type OperandBundle,
 } from '../model/instructions.js';
-import type { Attachment, DIFieldValue, MDNode, Metadata, ValueAsMetadata } from '../model/metadata.js';
+import type { Attachment, DIFieldValue, MDNode, MDTuple, Metadata, ValueAsMetadata } from '../model/metadata.js';
 import { forEachDIOperand } from '../model/metadata.js';
 import type { FunctionType, PointerType, Type } from '../model/types.js';
 import {
@@ -404,6 +404,10 @@ export class ValueMapper {
   mapNode(root: MDNode): MDNode {
     const known = this.nodes.get(root);
     if (known !== undefined) return known;
+    if (root.mk === 'tuple' && this.isUnchangedLeaf(root)) {
+      this.nodes.set(root, root);
+      return root;
+    }
     // 1. Collect the nodes reachable from root that are not classified yet.
     const fresh: MDNode[] = [];
     const index = new Map<MDNode, number>();
@@ -467,6 +471,19 @@ export class ValueMapper {
     }
     if (rebuild.length > 0) this.rebuildNodes(rebuild, nulled);
     return this.nodes.get(root)!;
+  }
+
+  /**
+   * Whether a tuple that holds no node maps to itself (most attachments: `!{i32 1, i32 2}`),
+   * found without the graph walk below; its operands are mapped in the walk's order.
+   */
+  private isUnchangedLeaf(node: MDTuple): boolean {
+    for (const op of node.operands) {
+      if (op === null || op.mk === 'string') continue;
+      if (op.mk === 'tuple' || op.mk === 'di') return false;
+      if (this.mapMetadataOperand(op, undefined) !== op) return false;
+    }
+    return true;
   }
 
   /**
@@ -613,10 +630,79 @@ export class ValueMapper {
     const outer = this.moving;
     this.moving = true;
     try {
-      for (const b of blocks) for (const inst of b.instructions) this.fillInstruction(inst, inst, locals, true, adjustCall);
+      for (const b of blocks) for (const inst of b.instructions) this.mapInPlace(inst, target, locals, adjustCall);
     } finally {
       this.moving = outer;
     }
+  }
+
+  /**
+   * {@link fillInstruction} for an instruction of `owner` mapped in place: the same visits in the
+   * same order, with the common operands (the function's own locals, integers) checked inline
+   * and fields written only when their mapping differs. This walk is most of what linking a
+   * single module costs.
+   */
+  private mapInPlace(inst: Instruction, owner: IRFunction, locals: LocalMap, adjustCall?: (call: CallInst) => void): void {
+    const ops = inst.operands;
+    let out: Value[] | undefined;
+    if (inst instanceof CallInst) {
+      // LLVM's operand order: arguments, bundle operands, destinations, then the callee.
+      const argEnd = 1 + inst.argCount;
+      for (let i = 1; i < argEnd; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
+      if (inst.bundles.length > 0) inst.bundles = inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
+      for (let i = argEnd; i < ops.length; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
+      out = this.mapOperandInPlace(ops, 0, out, owner, locals);
+      if (this.typeHook !== undefined) {
+        const functionType = this.typeHook(inst.functionType) as FunctionType;
+        if (functionType !== inst.functionType) inst.functionType = functionType;
+        const attributes = this.mapAttributeList(inst.attributes);
+        if (attributes !== inst.attributes) inst.attributes = attributes;
+      }
+      if (out !== undefined) inst.operands = out;
+      if (adjustCall) adjustCall(inst);
+    } else {
+      for (let i = 0; i < ops.length; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
+      if (out !== undefined) inst.operands = out;
+    }
+    if (inst.attachments !== null) inst.attachments = this.mapAttachmentsInPlace(inst.attachments);
+    if (inst.debugRecords !== null) inst.debugRecords = this.mapDebugRecords(inst.debugRecords, locals);
+    const hook = this.typeHook;
+    if (hook !== undefined) {
+      const type = hook(inst.type);
+      if (type !== inst.type) inst.type = type;
+      if (inst instanceof AllocaInst) {
+        const allocated = hook(inst.allocatedType);
+        if (allocated !== inst.allocatedType) inst.allocatedType = allocated;
+      } else if (inst instanceof GetElementPtrInst) {
+        const source = hook(inst.sourceElementType);
+        if (source !== inst.sourceElementType) inst.sourceElementType = source;
+      } else if (inst instanceof ShuffleVectorInst) inst.maskValue = this.mapValue(inst.maskValue, locals);
+    }
+  }
+
+  /** {@link mapOperand} in place, for an operand of a function `owner` whose locals map to themselves. */
+  private mapOperandInPlace(ops: readonly Value[], i: number, out: Value[] | undefined, owner: IRFunction, locals: LocalMap): Value[] | undefined {
+    const op = ops[i]!;
+    switch (op.vk) {
+      case 'instruction':
+        if (op.parent !== null && op.parent.parent === owner) return out;
+        break;
+      case 'argument':
+      case 'block':
+        if (op.parent === owner) return out;
+        break;
+      case 'int':
+        if (this.replaceConstant === undefined) return out;
+        break;
+      default:
+        break;
+    }
+    // anything else, and a foreign local (which mapValue reports)
+    const mapped = this.mapValue(op, locals);
+    if (mapped === op) return out;
+    out ??= ops.slice();
+    out[i] = mapped;
+    return out;
   }
 
   /**
