@@ -233,9 +233,9 @@ describe('consuming the inputs', () => {
     for (const input of consumed.inputs) expect([...input.globalValues()]).toEqual([]);
   }, 120_000);
 
-  test.prop([sharedGroup], fcOptions(60))('modules sharing symbols: the text copying gives, or the same error', (group) => {
+  test.prop([sharedGroup, fc.boolean()], fcOptions(60))('modules sharing symbols, with or without only-needed: the text copying gives, or the same error', (group, onlyNeeded) => {
     const texts = group.map(sharedModuleText);
-    expect(text(link(texts, { consumeInputs: true }).result)).toBe(text(link(texts, {}).result));
+    expect(text(link(texts, { consumeInputs: true, onlyNeeded }).result)).toBe(text(link(texts, { onlyNeeded }).result));
   }, 120_000);
 });
 
