@@ -98,7 +98,6 @@ export class ValueMapper {
   /** Copies of functions whose bodies were cloned (to resolve block addresses at the end). */
   private readonly bodies = new Map<IRFunction, IRFunction>();
   private readonly pendingBlockAddresses: { readonly copy: BlockAddress; readonly block: BasicBlock }[] = [];
-  private readonly attributeLists = new Map<AttributeList, AttributeList>();
   /** Locals of the body being copied (one map reused for every function). */
   private readonly locals = new Map<Value, Value>();
   private readonly sources: Instruction[] = [];
@@ -148,23 +147,19 @@ export class ValueMapper {
   }
 
   mapAttributeList(list: AttributeList): AttributeList {
+    // not memoized: lists are rarely shared (each call and function has its own)
     if (this.typeHook === undefined || list === AttributeList.empty) return list;
-    let mapped = this.attributeLists.get(list);
-    if (mapped === undefined) {
-      const fn = this.mapAttributeSet(list.fn);
-      const ret = this.mapAttributeSet(list.ret);
-      // a new parameter list only once a set changes
-      let params: AttributeSet[] | undefined;
-      for (let i = 0; i < list.params.length; i++) {
-        const p = list.params[i]!;
-        const m = this.mapAttributeSet(p);
-        if (m !== p && params === undefined) params = list.params.slice(0, i);
-        if (params !== undefined) params.push(m);
-      }
-      mapped = fn === list.fn && ret === list.ret && params === undefined ? list : new AttributeList(fn, ret, params ?? list.params);
-      this.attributeLists.set(list, mapped);
+    const fn = this.mapAttributeSet(list.fn);
+    const ret = this.mapAttributeSet(list.ret);
+    // a new parameter list only once a set changes
+    let params: AttributeSet[] | undefined;
+    for (let i = 0; i < list.params.length; i++) {
+      const p = list.params[i]!;
+      const m = this.mapAttributeSet(p);
+      if (m !== p && params === undefined) params = list.params.slice(0, i);
+      if (params !== undefined) params.push(m);
     }
-    return mapped;
+    return fn === list.fn && ret === list.ret && params === undefined ? list : new AttributeList(fn, ret, params ?? list.params);
   }
 
   mapAttributeSet(set: AttributeSet): AttributeSet {
