@@ -1089,7 +1089,7 @@ class LinkStep {
         if (src.personality) dst.personality = constant(src.personality);
         if (src.prefix) dst.prefix = constant(src.prefix);
         if (src.prologue) dst.prologue = constant(src.prologue);
-        dst.attachments = mapper.mapAttachments(src.attachments) ?? [];
+        dst.attachments = dst === src ? mapper.mapAttachmentsInPlace(src.attachments) : (mapper.mapAttachments(src.attachments) ?? []);
         const adjust = (call: CallInst): void => {
           if (call.opcode === 'call' && call.attributes.fn.has('nocallback')) call.attributes = call.attributes.withFn(call.attributes.fn.without('nocallback'));
         };
@@ -1100,7 +1100,7 @@ class LinkStep {
       mapper.schedule(() => {
         this.pendingBodies.delete(dst);
         if (src.initializer !== undefined) dst.initializer = constant(src.initializer);
-        dst.attachments = mapper.mapAttachments(dst.attachments) ?? [];
+        dst.attachments = dst === src ? mapper.mapAttachmentsInPlace(dst.attachments) : (mapper.mapAttachments(dst.attachments) ?? []);
       });
     } else if (dst.vk === 'alias' && src.vk === 'alias') {
       mapper.schedule(() => {

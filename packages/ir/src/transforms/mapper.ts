@@ -747,8 +747,8 @@ export class ValueMapper {
     return out;
   }
 
-  /** {@link mapAttachments} for an instruction that keeps its list when no node changes. */
-  private mapAttachmentsInPlace(list: Attachment[]): Attachment[] {
+  /** {@link mapAttachments} for an owner that keeps its list when no node changes (mapped in place). */
+  mapAttachmentsInPlace(list: Attachment[]): Attachment[] {
     let out: Attachment[] | undefined;
     for (let i = 0; i < list.length; i++) {
       const a = list[i]!;
