@@ -131,6 +131,22 @@ describe('one translation unit alone, compared with llvm-link 16', () => {
     for (const g of linked.globalValues()) expect(g.parent).toBe(linked);
   });
 
+  it('consumed inputs: a later definition that resolves a taken-over declaration has its body moved there', () => {
+    const ctx = new Context();
+    const a = parseModule('define void @k() {\n  call void @ext(i32 1)\n  ret void\n}\ndeclare void @ext(i32)', { filename: 'a.ll', context: ctx });
+    const b = parseModule('define void @ext(i32 %x) {\n  ret void\n}', { filename: 'b.ll', context: ctx });
+    const declaration = a.getFunction('ext')!;
+    const definition = b.getFunction('ext')!;
+    const body = definition.blocks[0]!;
+    const linked = linkModules([a, b], { consumeInputs: true });
+    // the declaration taken over from a is the result's @ext; b's body moved into it, not copied
+    expect(linked.getFunction('ext')).toBe(declaration);
+    expect(declaration.blocks).toEqual([body]);
+    expect(body.parent).toBe(declaration);
+    expect(definition.blocks).toEqual([]);
+    expect(printModule(linked)).toContain('define void @ext(i32 %x) {');
+  });
+
   it('consumed typed-pointer module: a recursive struct is rebuilt and its uses retyped in place, as copying does', () => {
     const text = '%T = type { %T*, i32 }\n@g = global %T* null\ndefine i32 @f(%T* %p) {\n  %q = getelementptr %T, %T* %p, i32 0, i32 1\n  %v = load i32, i32* %q\n  %n = load %T*, %T** @g\n  ret i32 %v\n}\n';
     const read = (): Module => parseModule(text, { filename: 't.ll', context: new Context(), pointers: 'preserve-typed' });

@@ -1093,7 +1093,8 @@ class LinkStep {
         const adjust = (call: CallInst): void => {
           if (call.opcode === 'call' && call.attributes.fn.has('nocallback')) call.attributes = call.attributes.withFn(call.attributes.fn.without('nocallback'));
         };
-        if (dst === src || this.linker.options.moveBodies === true) mapper.moveBody(src, dst, adjust);
+        const options = this.linker.options;
+        if (dst === src || options.moveBodies === true || options.consumeInputs === true) mapper.moveBody(src, dst, adjust);
         else mapper.cloneBody(src, dst, adjust);
       });
     } else if (dst.vk === 'global' && src.vk === 'global') {
