@@ -380,8 +380,9 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   step('linking');
   const context = new Context();
   const inputs = units.length === 1 ? [units[0]!.module] : units.map((u) => parseModule(printModule(u.module), { filename: u.file, context }));
-  // The inputs are dropped after linking: their bodies move into the program instead of being copied.
-  const linked = linkModules(inputs, { id: 'llvm-link', moveBodies: true, onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
+  // The inputs are dropped after linking: their globals become the program's own objects (for a
+  // single unit, linking is a walk that maps only what llvm-link changes) instead of being copied.
+  const linked = linkModules(inputs, { id: 'llvm-link', consumeInputs: true, onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
   const dynamic = dynamicLinking(options);
