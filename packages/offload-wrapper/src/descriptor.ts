@@ -126,6 +126,20 @@ export function deviceImage(init: DeviceImageInit): DeviceImage {
  * unpaired surrogates (they have no UTF-8 form), bad property values, or an empty image with bytes.
  */
 export function checkDeviceImage(image: DeviceImage): void {
+  checkDeviceImageWith(image, undefined);
+}
+
+/** Strings a writer already found valid; a bounded memo (see {@link checkDeviceImageWith}). */
+export type ValidTexts = Set<string>;
+
+const MAX_VALID_TEXTS = 1 << 14;
+
+/**
+ * `checkDeviceImage`, skipping the text checks of strings `valid` holds (a writer's images repeat
+ * their set and property names, and the rows of one image their entries); strings found valid are
+ * added. Strings are immutable, so a memo can only skip work, never change the outcome.
+ */
+export function checkDeviceImageWith(image: DeviceImage, valid: ValidTexts | undefined): void {
   // Messages are made only on failure: this runs for every image of a compile.
   const fail = (reason: string): never => {
     throw new WrapperError(`${image.name === '' ? 'device image' : `device image '${image.name}'`}: ${reason}`);
@@ -136,23 +150,33 @@ export function checkDeviceImage(image: DeviceImage): void {
   integer(image.version, 0xffff, 'version');
   integer(image.kind, 0xff, 'kind');
   integer(image.format, 0xff, 'format');
-  const text = (value: string, what: string): void => {
+  if (valid !== undefined && valid.size > MAX_VALID_TEXTS) valid.clear();
+  const problemOf = (value: string): string | undefined => {
+    if (valid === undefined) return textProblem(value);
+    if (valid.has(value)) return undefined;
     const problem = textProblem(value);
+    if (problem === undefined) valid.add(value);
+    return problem;
+  };
+  const text = (value: string, what: string): void => {
+    const problem = problemOf(value);
     if (problem !== undefined) fail(`${what} ${problem}`);
   };
-  text(image.name, 'name');
+  // Names differ from image to image: not worth remembering.
+  const nameProblem = textProblem(image.name);
+  if (nameProblem !== undefined) fail(`name ${nameProblem}`);
   text(image.target, 'target');
   text(image.compileOptions, 'compile options');
   text(image.linkOptions, 'link options');
   for (let i = 0; i < image.entries.length; i++) {
-    const problem = textProblem(image.entries[i]!);
+    const problem = problemOf(image.entries[i]!);
     if (problem !== undefined) fail(`entry ${i} ${problem}`);
   }
   for (const [setName, set] of image.properties) {
-    const setProblem = textProblem(setName);
+    const setProblem = problemOf(setName);
     if (setProblem !== undefined) fail(`property set name '${setName}' ${setProblem}`);
     for (const [name, value] of set) {
-      const problem = textProblem(name);
+      const problem = problemOf(name);
       if (problem !== undefined) fail(`property name '${name}' in [${setName}] ${problem}`);
       const valueProblem = propertyValueProblem(value);
       if (valueProblem !== undefined) fail(`property '${name}' in [${setName}]: ${valueProblem}`);

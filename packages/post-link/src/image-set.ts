@@ -140,7 +140,9 @@ export class ImageUnit {
     this.esimd = init.esimd;
     this.extraSets = init.extraSets ?? [];
     this.#materialize = init.materialize;
-    this.rows = Array.from({ length: init.outputs }, () => ({ empty: false }));
+    const rows: ImageRow[] = [];
+    for (let i = 0; i < init.outputs; i++) rows.push({ empty: false });
+    this.rows = rows;
   }
 
   /** The image's module (throws once the image was written out). */

@@ -23,7 +23,7 @@ import { aspectTableOf, checkExternalFunctions, computeImageRequirements, type I
 import { SpecConstantProcessor } from './spec-constants.js';
 import { planSplit, type SplitImage } from './split.js';
 import { stubModule } from './stubs.js';
-import { functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
+import { functionFeatures, functionFeaturesReader, type FunctionFeatures } from './sycl-metadata.js';
 import { targetIncompatibility } from './target-filter.js';
 
 // --- analyses -------------------------------------------------------------------------------------
@@ -40,7 +40,8 @@ export const aspectFactsAnalysis = defineAnalysis({
   summary: 'Per function: the SYCL aspects, sizes, fixed targets and attributes bundling and requirements read.',
   run: (module: Module): ReadonlyMap<IRFunction, FunctionFeatures> => {
     const features = new Map<IRFunction, FunctionFeatures>();
-    for (const fn of module.functions) features.set(fn, functionFeatures(module, fn));
+    const read = functionFeaturesReader(module);
+    for (const fn of module.functions) features.set(fn, read(fn));
     return features;
   },
 });

@@ -8,7 +8,7 @@
  * which the printer emits attachments.
  */
 import type { IRFunction, MDNode, Metadata, Module } from '@syclkit/ir';
-import { SyclAttribute, SyclMetadata, aspectOperandConstant, aspectOperandName, attachment } from '@syclkit/sycl-conventions';
+import { SyclAttribute, SyclMetadata, aspectOperandConstant, aspectOperandName } from '@syclkit/sycl-conventions';
 
 /** One aspect operand: bare `i32 N` or the named pair `!{!"fp64", i32 6}`. */
 export interface AspectOperand {
@@ -109,39 +109,101 @@ export function fnAttr(fn: IRFunction, key: string): string | undefined {
 
 /** Reads the features of a function. */
 export function functionFeatures(module: Module, fn: IRFunction): FunctionFeatures {
-  const md = (kind: string): MDNode | undefined => attachment(fn, module.context, kind);
-  const sgNode = md(SyclMetadata.reqdSubGroupSize);
-  const sgInts = readIntegers(sgNode);
-  let reqdSubGroupSize: SubGroupSize | undefined;
-  if (sgInts.length > 0) reqdSubGroupSize = { kind: 'numeric', value: Number(sgInts[0]!.zext) };
-  else {
-    const named = readStrings(sgNode)[0];
-    if (named !== undefined) reqdSubGroupSize = { kind: 'named', name: named };
-  }
-  const wg = md(SyclMetadata.reqdWorkGroupSize);
-  const numDim = md(SyclMetadata.workGroupNumDim);
-  const fixed = md(SyclMetadata.fixedTargets);
-  const cond = md(SyclMetadata.conditionallyUsedAspects);
-  const features: { -readonly [K in keyof FunctionFeatures]: FunctionFeatures[K] } = {
-    usedAspects: readAspectOperands(md(SyclMetadata.usedAspects)),
-    declaredAspects: readAspectOperands(md(SyclMetadata.declaredAspects)),
-    reqdSubGroupSizeRaw: sgInts.map((i) => i.zext),
-    jointMatrix: readStrings(md(SyclMetadata.jointMatrix)),
-    jointMatrixMad: readStrings(md(SyclMetadata.jointMatrixMad)),
+  return functionFeaturesReader(module)(fn);
+}
+
+/** The metadata kinds `functionFeatures` reads, in the order of {@link FEATURE_KINDS}. */
+const FEATURE_KINDS = [
+  SyclMetadata.usedAspects,
+  SyclMetadata.declaredAspects,
+  SyclMetadata.reqdSubGroupSize,
+  SyclMetadata.reqdWorkGroupSize,
+  SyclMetadata.workGroupNumDim,
+  SyclMetadata.fixedTargets,
+  SyclMetadata.conditionallyUsedAspects,
+  SyclMetadata.jointMatrix,
+  SyclMetadata.jointMatrixMad,
+] as const;
+
+type AttrField = 'moduleId' | 'indirectlyCallable' | 'registerAllocMode' | 'grfSize' | 'optLevel';
+
+const FEATURE_ATTRIBUTES: readonly (readonly [string, AttrField])[] = [
+  [SyclAttribute.moduleId, 'moduleId'],
+  [SyclAttribute.indirectlyCallable, 'indirectlyCallable'],
+  [SyclAttribute.registerAllocMode, 'registerAllocMode'],
+  [SyclAttribute.grfSize, 'grfSize'],
+  [SyclAttribute.optLevel, 'optLevel'],
+];
+
+/** Shared by functions without such metadata (features are read-only). */
+const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * `functionFeatures` for many functions of one module: metadata kinds are looked up once, each
+ * function's attachments are walked once, and the string attributes are read once per attribute
+ * set (functions share their `#N` groups). Functions without a list get one shared empty array.
+ */
+export function functionFeaturesReader(module: Module): (fn: IRFunction) => FunctionFeatures {
+  const kinds = module.context.md.kinds;
+  const ids = FEATURE_KINDS.map((kind) => kinds.lookup(kind) ?? -1);
+  const [usedId, declaredId, sgId, wgId, numDimId, fixedId, condId, jmId, jmMadId] = ids as [number, number, number, number, number, number, number, number, number];
+  const attributesOf = new Map<object, readonly (readonly [AttrField, string])[]>();
+  return (fn) => {
+    let used: MDNode | undefined;
+    let declared: MDNode | undefined;
+    let sgNode: MDNode | undefined;
+    let wg: MDNode | undefined;
+    let numDim: MDNode | undefined;
+    let fixed: MDNode | undefined;
+    let cond: MDNode | undefined;
+    let jm: MDNode | undefined;
+    let jmMad: MDNode | undefined;
+    // The first attachment of a kind counts (as `attachment` finds it).
+    const attachments = fn.attachments as readonly { readonly kind: number; readonly node: MDNode }[] | null;
+    if (attachments !== null) {
+      for (const a of attachments) {
+        const k = a.kind;
+        if (k === usedId) used ??= a.node;
+        else if (k === declaredId) declared ??= a.node;
+        else if (k === sgId) sgNode ??= a.node;
+        else if (k === wgId) wg ??= a.node;
+        else if (k === numDimId) numDim ??= a.node;
+        else if (k === fixedId) fixed ??= a.node;
+        else if (k === condId) cond ??= a.node;
+        else if (k === jmId) jm ??= a.node;
+        else if (k === jmMadId) jmMad ??= a.node;
+      }
+    }
+    const sgInts = sgNode === undefined ? NONE : readIntegers(sgNode);
+    let reqdSubGroupSize: SubGroupSize | undefined;
+    if (sgInts.length > 0) reqdSubGroupSize = { kind: 'numeric', value: Number(sgInts[0]!.zext) };
+    else if (sgNode !== undefined) {
+      const named = readStrings(sgNode)[0];
+      if (named !== undefined) reqdSubGroupSize = { kind: 'named', name: named };
+    }
+    const features: { -readonly [K in keyof FunctionFeatures]: FunctionFeatures[K] } = {
+      usedAspects: used === undefined ? NONE : readAspectOperands(used),
+      declaredAspects: declared === undefined ? NONE : readAspectOperands(declared),
+      reqdSubGroupSizeRaw: sgInts.length === 0 ? NONE : sgInts.map((i) => i.zext),
+      jointMatrix: jm === undefined ? NONE : readStrings(jm),
+      jointMatrixMad: jmMad === undefined ? NONE : readStrings(jmMad),
+    };
+    if (wg !== undefined) features.reqdWorkGroupSize = readIntegers(wg).map((i) => i.zext);
+    if (numDim !== undefined) features.workGroupNumDim = readIntegers(numDim).map((i) => i.zext);
+    if (reqdSubGroupSize !== undefined) features.reqdSubGroupSize = reqdSubGroupSize;
+    if (fixed !== undefined) features.fixedTargets = readAspectOperands(fixed).map((a) => a.value);
+    if (cond !== undefined) features.conditionallyUsedAspects = cond;
+    const set = fn.attributes.fn;
+    let attrs = attributesOf.get(set);
+    if (attrs === undefined) {
+      const found: (readonly [AttrField, string])[] = [];
+      for (const [key, field] of FEATURE_ATTRIBUTES) {
+        const v = set.getString(key);
+        if (v !== undefined) found.push([field, v]);
+      }
+      attributesOf.set(set, (attrs = found));
+    }
+    for (const [field, value] of attrs) features[field] = value;
+    return features;
   };
-  if (wg !== undefined) features.reqdWorkGroupSize = readIntegers(wg).map((i) => i.zext);
-  if (numDim !== undefined) features.workGroupNumDim = readIntegers(numDim).map((i) => i.zext);
-  if (reqdSubGroupSize !== undefined) features.reqdSubGroupSize = reqdSubGroupSize;
-  if (fixed !== undefined) features.fixedTargets = readAspectOperands(fixed).map((a) => a.value);
-  if (cond !== undefined) features.conditionallyUsedAspects = cond;
-  const attr = (key: string, field: 'moduleId' | 'indirectlyCallable' | 'registerAllocMode' | 'grfSize' | 'optLevel'): void => {
-    const v = fnAttr(fn, key);
-    if (v !== undefined) features[field] = v;
-  };
-  attr(SyclAttribute.moduleId, 'moduleId');
-  attr(SyclAttribute.indirectlyCallable, 'indirectlyCallable');
-  attr(SyclAttribute.registerAllocMode, 'registerAllocMode');
-  attr(SyclAttribute.grfSize, 'grfSize');
-  attr(SyclAttribute.optLevel, 'optLevel');
-  return features;
 }
