@@ -13,13 +13,15 @@
  * 6. every image (a view sharing the input's globals, built with caches the split keeps from image
  *    to image) prints as its materialized copy does and as the same image built alone by a fresh
  *    split does, also with function attachments and named metadata that point at globals some
- *    images lack.
+ *    images lack;
+ * 7. groups come out in descending byte order of their keys (upstream's order), whatever the
+ *    function names (non-ASCII and astral characters included).
  */
 import { fc, test } from '@fast-check/vitest';
 import { printModule, type GlobalValue, type IRFunction, type Module, type Value } from '@syclkit/ir';
 import { describe, expect } from 'vitest';
 import { entryPoints } from '@syclkit/sycl-conventions';
-import { entryKey, groupScope, type RequirementPolicy, type SplitMode } from './grouping.js';
+import { compareKeys, entryKey, groupEntryPoints, groupScope, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { computeImageRequirements } from './requirements.js';
 import { planSplit, splitModule } from './split.js';
 import { fcOptions } from '@syclkit/testing';
@@ -222,5 +224,15 @@ describe('split properties', () => {
       }
     },
     120_000,
+  );
+
+  test.prop([fc.uniqueArray(fc.string({ unit: fc.constantFrom('a', 'B', '_', '0', 'é', 'ÿ', 'Ā', '😀', '\uffff'), minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 })], fcOptions())(
+    'groups come out in descending key order',
+    (names) => {
+      const m = ir(names.map((n, i) => `define weak_odr spir_kernel void @"${n}"() #0 {\n  ret void\n}\n; ${i}`).join('\n') + '\nattributes #0 = { "sycl-module-id"="a.cpp" }\n');
+      const groups = groupEntryPoints(m, entryPoints(m), { mode: 'kernel', policy: 'upstream' });
+      expect(groups.map((g) => g.entries[0]!.name).sort()).toEqual([...names].sort());
+      for (let i = 1; i < groups.length; i++) expect(compareKeys(groups[i - 1]!.key, groups[i]!.key)).toBe(1);
+    },
   );
 });
