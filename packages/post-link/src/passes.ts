@@ -346,8 +346,9 @@ export const virtualFunctionDummiesPass = definePass({
   create: () => (image: ImageUnit, ctx) => {
     if (image.role !== 'split') return PreservedAnalyses.all();
     const requirements = requirementsOf(image, 'virtual-function-dummies');
+    if (requirements.aspects.length === 0) return PreservedAnalyses.all();
     const virtuals = image.entryPoints.filter((fn) => fn.attributes.fn.hasString('indirectly-callable'));
-    if (requirements.aspects.length === 0 || virtuals.length === 0) return PreservedAnalyses.all();
+    if (virtuals.length === 0) return PreservedAnalyses.all();
     const set = enclosingImageSet(ctx, 'virtual-function-dummies');
     if (set.partial) return ctx.fail({ code: 'shard-with-dummy', message: 'a sharded run cannot add dummy images for virtual functions' });
     const { module, stubs } = stubModule(image.module, virtuals.map((fn) => [fn, fn.name] as const));
