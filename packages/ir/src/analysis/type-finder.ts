@@ -5,7 +5,7 @@
  * attachments), then named metadata. The printer numbers unnamed structs in this order and the
  * linker maps types in it.
  */
-import type { AttributeList, AttributeSet } from '../model/attributes.js';
+import { AttributeList, type AttributeSet } from '../model/attributes.js';
 import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst } from '../model/instructions.js';
 import { forEachDIOperand, type Metadata, type MDNode } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
@@ -71,6 +71,8 @@ class Finder {
   }
 
   incType(t: Type): void {
+    // a type that holds no identified struct has nothing to find, however far it is walked
+    if (!t.reachesStruct) return;
     const visitedTypes = this.visitedTypes;
     if (visitedTypes.has(t)) return;
     visitedTypes.add(t);
@@ -81,7 +83,7 @@ class Finder {
       const subs = subtypes(cur);
       for (let i = subs.length - 1; i >= 0; i--) {
         const sub = subs[i]!;
-        if (!visitedTypes.has(sub)) {
+        if (sub.reachesStruct && !visitedTypes.has(sub)) {
           visitedTypes.add(sub);
           stack.push(sub);
         }
@@ -116,7 +118,7 @@ class Finder {
       case 'none':
       case 'string':
         // no operands: only the type can contribute (the visited-constants set is not needed)
-        if (!this.visitedTypes.has(v.type)) this.incType(v.type);
+        this.incType(v.type);
         return;
     }
     if (this.visitedConstants.has(v)) return;
@@ -153,6 +155,7 @@ class Finder {
   }
 
   private incAttrs(list: AttributeList): void {
+    if (list === AttributeList.empty) return;
     this.incSet(list.fn);
     this.incSet(list.ret);
     const params = list.params;
@@ -161,7 +164,6 @@ class Finder {
 
   /** A function's operands in LLVM's order: type, attributes, personality, prefix, prologue, then its instructions. */
   incFunction(f: IRFunction): void {
-    const visitedTypes = this.visitedTypes;
     this.incType(f.functionType);
     this.incAttrs(f.attributes);
     if (f.personality) this.incValue(f.personality);
@@ -172,11 +174,27 @@ class Finder {
       const insts = blocks[bi]!.instructions;
       for (let ii = 0; ii < insts.length; ii++) {
         const inst = insts[ii]!;
-        if (!visitedTypes.has(inst.type)) this.incType(inst.type);
+        this.incType(inst.type);
         const ops = inst.operands;
         for (let k = 0; k < ops.length; k++) {
           const op = ops[k]!;
-          if (op.vk !== 'instruction' && op.vk !== 'argument' && op.vk !== 'block') this.incValue(op);
+          switch (op.vk) {
+            case 'instruction':
+            case 'argument':
+            case 'block':
+            case 'global':
+            case 'function':
+              break;
+            case 'int':
+            case 'fp':
+            case 'null':
+            case 'undef':
+            case 'poison':
+              this.incType(op.type);
+              break;
+            default:
+              this.incValue(op);
+          }
         }
         if (inst instanceof GetElementPtrInst) this.incType(inst.sourceElementType);
         if (inst instanceof AllocaInst) this.incType(inst.allocatedType);

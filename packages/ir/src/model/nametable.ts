@@ -1,3 +1,6 @@
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
 /**
  * A string-keyed hash table that can be probed with a span of a source string, so the parser can
  * look names up without slicing a new string for every reference.
@@ -16,18 +19,29 @@ export class NameTable<V> {
     this.mask = cap - 1;
   }
 
-  private static hashSpan(src: string, start: number, end: number): number {
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ src.charCodeAt(i), 0x01000193);
-    return h >>> 0;
+  /**
+   * The hash the table files `src.slice(start, end)` under (FNV-1a over the characters, as a
+   * signed 32-bit number). A lexer that computes it while scanning a token can look the token up
+   * with {@link getHashed} without a second pass over its characters.
+   */
+  static hashSpan(src: string, start: number, end: number): number {
+    let h = FNV_OFFSET;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ src.charCodeAt(i), FNV_PRIME);
+    return h;
   }
 
   /** The value stored under `src.slice(start, end)`, without allocating that string. */
   getSpan(src: string, start: number, end: number): V | undefined {
+    return this.getHashed(src, start, end, NameTable.hashSpan(src, start, end));
+  }
+
+  /** {@link getSpan} with the span's {@link hashSpan} already known. */
+  getHashed(src: string, start: number, end: number, hash: number): V | undefined {
     const len = end - start;
-    let i = NameTable.hashSpan(src, start, end) & this.mask;
+    const keys = this.keys;
+    let i = hash & this.mask;
     for (;;) {
-      const k = this.keys[i];
+      const k = keys[i];
       if (k === undefined) return undefined;
       if (k.length === len && src.startsWith(k, start)) return this.values[i];
       i = (i + 1) & this.mask;
@@ -43,8 +57,13 @@ export class NameTable<V> {
   }
 
   set(key: string, value: V): void {
+    this.setHashed(key, value, NameTable.hashSpan(key, 0, key.length));
+  }
+
+  /** {@link set} with the key's {@link hashSpan} already known. */
+  setHashed(key: string, value: V, hash: number): void {
     if ((this.size + 1) * 2 > this.keys.length) this.grow();
-    let i = NameTable.hashSpan(key, 0, key.length) & this.mask;
+    let i = hash & this.mask;
     for (;;) {
       const k = this.keys[i];
       if (k === undefined) {

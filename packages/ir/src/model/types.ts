@@ -9,6 +9,8 @@ export type SimpleKind = 'void' | 'label' | 'metadata' | 'token' | 'x86_mmx' | '
 
 export class SimpleType {
   readonly kind: SimpleKind;
+  /** @internal Whether the type is or holds an identified struct (fixed at creation: only identified structs get a body later, and they always count). */
+  readonly reachesStruct = false;
   /** @internal */ constructor(kind: SimpleKind) {
     this.kind = kind;
   }
@@ -16,11 +18,15 @@ export class SimpleType {
 
 export class IntegerType {
   readonly kind = 'integer' as const;
+  /** @internal Whether the type is or holds an identified struct (fixed at creation: only identified structs get a body later, and they always count). */
+  readonly reachesStruct = false;
   /** @internal */ constructor(readonly bits: number) {}
 }
 
 export class FloatType {
   readonly kind = 'float' as const;
+  /** @internal Whether the type is or holds an identified struct (fixed at creation: only identified structs get a body later, and they always count). */
+  readonly reachesStruct = false;
   /** @internal */ constructor(readonly fp: FloatKind) {}
   get bits(): number {
     return FLOAT_BITS[this.fp];
@@ -40,10 +46,14 @@ const FLOAT_BITS: Record<FloatKind, number> = {
 /** `ptr addrspace(N)` when `pointee` is undefined (opaque), else the typed pointer `T addrspace(N)*`. */
 export class PointerType {
   readonly kind = 'pointer' as const;
+  /** @internal Whether the type is or holds an identified struct (fixed at creation: only identified structs get a body later, and they always count). */
+  readonly reachesStruct: boolean;
   /** @internal */ constructor(
     readonly addressSpace: number,
     readonly pointee: Type | undefined,
-  ) {}
+  ) {
+    this.reachesStruct = pointee !== undefined && pointee.reachesStruct;
+  }
   get isOpaque(): boolean {
     return this.pointee === undefined;
   }
@@ -51,28 +61,40 @@ export class PointerType {
 
 export class ArrayType {
   readonly kind = 'array' as const;
+  /** @internal Whether the type is or holds an identified struct (fixed at creation: only identified structs get a body later, and they always count). */
+  readonly reachesStruct: boolean;
   /** @internal */ constructor(
     readonly length: number,
     readonly element: Type,
-  ) {}
+  ) {
+    this.reachesStruct = element.reachesStruct;
+  }
 }
 
 export class VectorType {
   readonly kind = 'vector' as const;
+  /** @internal Whether the type is or holds an identified struct (fixed at creation: only identified structs get a body later, and they always count). */
+  readonly reachesStruct: boolean;
   /** @internal */ constructor(
     readonly length: number,
     readonly element: Type,
     readonly scalable: boolean,
-  ) {}
+  ) {
+    this.reachesStruct = element.reachesStruct;
+  }
 }
 
 export class FunctionType {
   readonly kind = 'function' as const;
+  /** @internal Whether the type is or holds an identified struct (fixed at creation: only identified structs get a body later, and they always count). */
+  readonly reachesStruct: boolean;
   /** @internal */ constructor(
     readonly returnType: Type,
     readonly params: readonly Type[],
     readonly varArgs: boolean,
-  ) {}
+  ) {
+    this.reachesStruct = returnType.reachesStruct || params.some((p) => p.reachesStruct);
+  }
 }
 
 /**
@@ -86,11 +108,18 @@ export class StructType {
   readonly literal: boolean;
   elements: readonly Type[] | undefined;
   packed: boolean;
+  /**
+   * @internal Whether the type is or holds an identified struct: always for an identified
+   * struct (whose body may come later), for a literal one when an element does (its elements
+   * never change).
+   */
+  readonly reachesStruct: boolean;
   /** @internal */ constructor(name: string, literal: boolean, elements: readonly Type[] | undefined, packed: boolean) {
     this.name = name;
     this.literal = literal;
     this.elements = elements;
     this.packed = packed;
+    this.reachesStruct = !literal || (elements !== undefined && elements.some((e) => e.reachesStruct));
   }
   get isOpaque(): boolean {
     return this.elements === undefined;
@@ -106,11 +135,15 @@ export class StructType {
 /** `target("name", types..., ints...)` (LLVM 16+). */
 export class TargetExtType {
   readonly kind = 'target' as const;
+  /** @internal Whether the type is or holds an identified struct (fixed at creation: only identified structs get a body later, and they always count). */
+  readonly reachesStruct: boolean;
   /** @internal */ constructor(
     readonly name: string,
     readonly typeParams: readonly Type[],
     readonly intParams: readonly number[],
-  ) {}
+  ) {
+    this.reachesStruct = typeParams.some((p) => p.reachesStruct);
+  }
 }
 
 export type Type =
@@ -154,7 +187,11 @@ export class TypeContext {
   private readonly namedStructs = new Map<string, StructType>();
   private renameCounter = 0;
 
+  /** `ptr` (address space 0), the most asked-for type. */
+  private readonly ptr0 = new PointerType(0, undefined);
+
   constructor() {
+    this.opaquePointers.set(0, this.ptr0);
     this.i1 = this.int(1);
     this.i8 = this.int(8);
     this.i32 = this.int(32);
@@ -191,6 +228,7 @@ export class TypeContext {
 
   /** Opaque `ptr` in `addressSpace`. */
   ptr(addressSpace = 0): PointerType {
+    if (addressSpace === 0) return this.ptr0;
     let t = this.opaquePointers.get(addressSpace);
     if (t === undefined) {
       t = new PointerType(addressSpace, undefined);

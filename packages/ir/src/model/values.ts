@@ -38,6 +38,8 @@ export class ConstantInt {
  */
 export class ConstantFP {
   readonly vk = 'fp' as const;
+  /** @internal Its text as printed, kept by the printer (a constant never changes). */
+  printed: string | undefined = undefined;
   /** @internal */ constructor(
     readonly type: Type,
     readonly bits: bigint,

@@ -394,6 +394,8 @@ class ModulePrinter {
   private readonly attrSets: AttributeSet[] = [];
   /** Attachment kind id -> its name as printed. */
   private readonly kindIdentifiers: string[] = [];
+  /** Texts of attribute sets in parameter lists, this print's (see `attrSetText`). */
+  private readonly paramAttrTexts = new Map<AttributeSet, string>();
   private localSlots = new Map<Value, number>();
   private preds = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
@@ -826,10 +828,40 @@ class ModulePrinter {
     return n;
   }
 
-  /** SlotTracker::processFunction: metadata, local numbers and call-site attribute groups. */
+  /**
+   * SlotTracker::processFunction: metadata, local numbers and call-site attribute groups. The
+   * walks of {@link incorporateFunctionSlots} and {@link incorporateFunctionLocals} in one pass
+   * over the instructions (the three numberings are independent of each other).
+   */
   private incorporateFunction(f: IRFunction): void {
-    this.incorporateFunctionSlots(f);
-    this.incorporateFunctionLocals(f);
+    for (const a of sortedAttachments(f.attachments)) this.mdSlot(a.node);
+    const locals = new Map<Value, number>();
+    let next = 0;
+    for (const a of f.args) if (a.name === '') locals.set(a, next++);
+    const blocks = f.blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const block = blocks[bi]!;
+      if (block.name === '') locals.set(block, next++);
+      const insts = block.instructions;
+      for (let ii = 0; ii < insts.length; ii++) {
+        const inst = insts[ii]!;
+        if (inst.name === '' && inst.type.kind !== 'void') locals.set(inst, next++);
+        if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
+        if (inst instanceof CallInst) this.callSlots(inst);
+        if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
+      }
+    }
+    this.localSlots = locals;
+    this.preds = predecessorsInPrintOrder(f);
+  }
+
+  /** The metadata operands of an intrinsic call and the call's function attribute group. */
+  private callSlots(call: CallInst): void {
+    if (call.calledFunction?.isIntrinsic) {
+      for (const op of call.operands) if (op.vk === 'metadata') this.mdSlot(op.metadata);
+    }
+    const fnAttrs = this.attrList(call.attributes).fn;
+    if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
   }
 
   /** The module-wide numbers a function's body takes: its metadata and call-site attribute groups. */
@@ -842,13 +874,7 @@ class ModulePrinter {
       for (let ii = 0; ii < insts.length; ii++) {
         const inst = insts[ii]!;
         if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
-        if (inst instanceof CallInst) {
-          if (inst.calledFunction?.isIntrinsic) {
-            for (const op of inst.operands) if (op.vk === 'metadata') this.mdSlot(op.metadata);
-          }
-          const fnAttrs = this.attrList(inst.attributes).fn;
-          if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
-        }
+        if (inst instanceof CallInst) this.callSlots(inst);
         if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
       }
     }
@@ -866,10 +892,7 @@ class ModulePrinter {
       }
     }
     this.localSlots = locals;
-    // predecessors: terminator uses in reverse creation (textual) order
-    const preds = predecessorEdges(f);
-    for (const list of preds.values()) list.reverse();
-    this.preds = preds;
+    this.preds = predecessorsInPrintOrder(f);
   }
 
   private debugRecordSlots(r: DebugRecord): void {
@@ -1011,7 +1034,17 @@ class ModulePrinter {
 
   private attrSetText(set: AttributeSet, inGroup = false): string {
     const cache = this.cache;
-    if (cache === undefined || !this.cacheable) return this.attrSetTextOf(set, inGroup);
+    if (cache === undefined || !this.cacheable) {
+      // a call's parameter attributes (`noundef`, `align 4`) repeat on every call: each text once
+      // per print (a type's text, `byval(%0)`, does not change within one)
+      if (inGroup) return this.attrSetTextOf(set, true);
+      let text = this.paramAttrTexts.get(set);
+      if (text === undefined) {
+        text = this.attrSetTextOf(set, false);
+        this.paramAttrTexts.set(set, text);
+      }
+      return text;
+    }
     let texts = cache.attrTexts.get(set);
     if (texts === undefined) {
       texts = [undefined, undefined];
@@ -1206,11 +1239,25 @@ class ModulePrinter {
 
   // --- direct writers for the hot path -----------------------------------------------------------
 
+  /** `prefix` and `name` as formatName writes them; a plain name is checked while it is copied. */
   private wName(prefix: number, name: string): void {
-    if (isPlainName(name)) {
-      this.ch(prefix);
-      this.w(name);
-    } else this.w(formatName(String.fromCharCode(prefix), name));
+    const len = name.length;
+    if (this.n + len + 1 > this.out.length) this.spill(len + 1);
+    const out = this.out;
+    let n = this.n;
+    out[n++] = prefix;
+    for (let i = 0; i < len; i++) {
+      const c = name.charCodeAt(i);
+      // [-a-zA-Z._][-a-zA-Z0-9._]*, as isPlainName
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 46 || c === 45 || (c >= 48 && c <= 57 && i > 0)) out[n++] = c;
+      else {
+        // nothing is kept of the partial copy: `this.n` has not moved
+        this.w(formatName(String.fromCharCode(prefix), name));
+        return;
+      }
+    }
+    if (len === 0) this.w(formatName(String.fromCharCode(prefix), name));
+    else this.n = n;
   }
 
   private wLocal(v: Value): void {
@@ -1838,7 +1885,7 @@ class ModulePrinter {
       case 'int':
         return c.type.bits === 1 ? (c.value === 0 ? 'false' : 'true') : String(c.value);
       case 'fp':
-        return formatFP((c.type as { fp: import('../model/types.js').FloatKind }).fp, c.bits);
+        return (c.printed ??= formatFP((c.type as { fp: import('../model/types.js').FloatKind }).fp, c.bits));
       case 'null':
         return 'null';
       case 'zero':
@@ -1991,8 +2038,22 @@ const CAST_OPCODES: ReadonlySet<string> = new Set([
 ]);
 
 /** `WriteOptimizationInfo`: fast-math flags, nuw/nsw, exact, inbounds, disjoint, nneg. */
+/** Texts of {@link optimizationFlags} by flags: of GEPs, and of other instructions. */
+const GEP_FLAG_TEXTS = new Map<number, string>();
+const FLAG_TEXTS = new Map<number, string>();
+
 function optimizationFlags(op: string, flags: number): string {
   if (flags === 0) return '';
+  const texts = op === 'getelementptr' ? GEP_FLAG_TEXTS : FLAG_TEXTS;
+  let text = texts.get(flags);
+  if (text === undefined) {
+    text = optimizationFlagsText(op, flags);
+    texts.set(flags, text);
+  }
+  return text;
+}
+
+function optimizationFlagsText(op: string, flags: number): string {
   let s = '';
   const fmf = flags & FAST_MATH_MASK;
   if (fmf !== 0) {
@@ -2020,6 +2081,13 @@ function optimizationFlags(op: string, flags: number): string {
   if (flags & Flag.EXACT) s += ' exact';
   if (flags & Flag.SAMESIGN) s += ' samesign';
   return s;
+}
+
+/** Each block's predecessors as a block's `; preds =` comment lists them: terminator uses in reverse textual order. */
+function predecessorsInPrintOrder(f: IRFunction): Map<BasicBlock, BasicBlock[]> {
+  const preds = predecessorEdges(f);
+  for (const list of preds.values()) list.reverse();
+  return preds;
 }
 
 /** Attachments sorted by kind id (LLVM's `getAllMetadata` order). */

@@ -5,6 +5,10 @@
 import { IrSyntaxError } from '../errors.js';
 import { NameTable } from '../model/nametable.js';
 
+/** FNV-1a, as {@link NameTable.hashSpan} computes it. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
 export const enum Tok {
   Eof,
   Error,
@@ -136,12 +140,12 @@ function ownSlice(src: string, start: number, end: number): string {
   return ownString(src.slice(start, end));
 }
 
-/** The one string `table` keeps for `src.slice(start, end)`, added on first sight. */
-function internSpan(table: NameTable<string>, src: string, start: number, end: number): string {
-  let t = table.getSpan(src, start, end);
+/** The one string `table` keeps for `src.slice(start, end)` (whose hash is `hash`), added on first sight. */
+function internSpan(table: NameTable<string>, src: string, start: number, end: number, hash: number): string {
+  let t = table.getHashed(src, start, end, hash);
   if (t === undefined) {
     t = ownSlice(src, start, end);
-    table.set(t, t);
+    table.setHashed(t, t, hash);
   }
   return t;
 }
@@ -159,11 +163,11 @@ function internalized(s: string): string {
 }
 
 /** {@link internSpan} for keywords and other identifiers: the kept string is internalized. */
-function internKeyword(table: NameTable<string>, src: string, start: number, end: number): string {
-  let t = table.getSpan(src, start, end);
+function internKeyword(table: NameTable<string>, src: string, start: number, end: number, hash: number): string {
+  let t = table.getHashed(src, start, end, hash);
   if (t === undefined) {
     t = internalized(src.slice(start, end));
-    table.set(t, t);
+    table.setHashed(t, t, hash);
   }
   return t;
 }
@@ -183,6 +187,11 @@ export class Lexer {
   private textValue: string | null = '';
   textStart = 0;
   textEnd = 0;
+  /**
+   * For an identifier, name or label whose text is a span: {@link NameTable.hashSpan} of it,
+   * computed while scanning, so looking the token up takes no second pass over its characters.
+   */
+  textHash = 0;
   /** Value of a small decimal integer token, computed while lexing (else undefined). */
   intNumber: number | undefined = undefined;
 
@@ -191,10 +200,10 @@ export class Lexer {
       const { textStart: start, textEnd: end } = this;
       // keywords repeat endlessly, and local and block names from function to function (%call,
       // %arrayidx, for.body): one string per spelling instead of a slice per token
-      if (this.kind === Tok.Ident) this.textValue = internKeyword(this.identifiers, this.src, start, end);
-      else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) this.textValue = internSpan(this.localNames, this.src, start, end);
+      if (this.kind === Tok.Ident) this.textValue = internKeyword(this.identifiers, this.src, start, end, this.textHash);
+      else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) this.textValue = internSpan(this.localNames, this.src, start, end, this.textHash);
       // a global's name is asked for at its definition and at uses before it (calls to later functions)
-      else if (this.kind === Tok.GlobalVar) this.textValue = internSpan(this.globalNames, this.src, start, end);
+      else if (this.kind === Tok.GlobalVar) this.textValue = internSpan(this.globalNames, this.src, start, end, this.textHash);
       else this.textValue = ownSlice(this.src, start, end);
     }
     return this.textValue;
@@ -233,6 +242,7 @@ export class Lexer {
     this.savedText = this.textValue;
     this.savedTextStart = this.textStart;
     this.savedTextEnd = this.textEnd;
+    this.savedHash = this.textHash;
     this.savedInt = this.intNumber;
   }
   restore(): void {
@@ -243,6 +253,7 @@ export class Lexer {
     this.textValue = this.savedText;
     this.textStart = this.savedTextStart;
     this.textEnd = this.savedTextEnd;
+    this.textHash = this.savedHash;
     this.intNumber = this.savedInt;
   }
   /** Moves to the token that starts at `offset` (a `start` seen earlier) and lexes it again. */
@@ -257,6 +268,7 @@ export class Lexer {
   private savedText: string | null = '';
   private savedTextStart = 0;
   private savedTextEnd = 0;
+  private savedHash = 0;
   private savedInt: number | undefined = undefined;
 
   constructor(src: string, file: string) {
@@ -363,7 +375,7 @@ export class Lexer {
               } else break;
             }
             if (escaped) this.text = unescape(src.slice(p + 1, q));
-            else this.text = internKeyword(this.identifiers, src, p + 1, q);
+            else this.text = internKeyword(this.identifiers, src, p + 1, q, NameTable.hashSpan(src, p + 1, q));
             this.pos = q;
             return (this.kind = Tok.MetadataVar);
           }
@@ -456,13 +468,16 @@ export class Lexer {
     if (c === 34) {
       const end = this.stringEnd(p + 1);
       let plain = true;
+      let h = FNV_OFFSET;
       for (let i = p + 2; i < end && plain; i++) {
         const k = src.charCodeAt(i);
         plain = k !== 92 && k !== 0;
+        h = Math.imul(h ^ k, FNV_PRIME);
       }
       if (plain) {
         // like an unquoted name: read from the source only when asked for (`%"class.sycl::_V1::id"`)
         this.textValue = null;
+        this.textHash = h;
         this.textStart = p + 2;
         this.textEnd = end;
         this.pos = end + 1;
@@ -475,9 +490,18 @@ export class Lexer {
       return (this.kind = named);
     }
     if (isVarStart(c)) {
+      let h = Math.imul(FNV_OFFSET ^ c, FNV_PRIME);
       let q = p + 2;
-      while (isLabelChar(src.charCodeAt(q))) q++;
+      for (;;) {
+        const e = src.charCodeAt(q);
+        // [-a-zA-Z$._0-9]
+        if ((e >= 97 && e <= 122) || (e >= 65 && e <= 90) || (e >= 48 && e <= 57) || e === 45 || e === 36 || e === 46 || e === 95) {
+          h = Math.imul(h ^ e, FNV_PRIME);
+          q++;
+        } else break;
+      }
       this.textValue = null;
+      this.textHash = h;
       this.textStart = p + 1;
       this.textEnd = q;
       this.pos = q;
@@ -567,18 +591,28 @@ export class Lexer {
   private lexIdentifier(p: number): Tok {
     const src = this.src;
     // keyword characters first; most identifiers end there
+    let h = Math.imul(FNV_OFFSET ^ src.charCodeAt(p), FNV_PRIME);
     let k = p + 1;
     for (;;) {
       const c = src.charCodeAt(k);
-      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) k++;
-      else break;
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        k++;
+      } else break;
     }
     const after = src.charCodeAt(k);
     if (after === 58 || after === 45 || after === 36 || after === 46) {
       let q = k;
-      while (isLabelChar(src.charCodeAt(q))) q++;
+      let labelHash = h;
+      for (;;) {
+        const c = src.charCodeAt(q);
+        if (!isLabelChar(c)) break;
+        labelHash = Math.imul(labelHash ^ c, FNV_PRIME);
+        q++;
+      }
       if (src.charCodeAt(q) === 58) {
         this.textValue = null;
+        this.textHash = labelHash;
         this.textStart = p;
         this.textEnd = q;
         this.pos = q + 1;
@@ -606,6 +640,7 @@ export class Lexer {
       return (this.kind = Tok.Int);
     }
     this.textValue = null;
+    this.textHash = h;
     this.textStart = p;
     this.textEnd = k;
     this.pos = k;

@@ -193,11 +193,11 @@ export abstract class AttributeParser extends TypeParser {
    * Parses parameter attributes into a set, sharing one set per distinct spelling (DPC++ code
    * repeats the same few attribute lists thousands of times).
    */
-  protected parseParamAttributeSet(): AttributeSet {
+  protected parseParamAttributeSet(position: AttributePosition = 'parameter'): AttributeSet {
     const k = this.lex.kind;
     if (k !== Tok.Ident && k !== Tok.String) return AttributeSet.empty;
     const start = this.lex.start;
-    const attrs = this.parseParamAttributes('parameter');
+    const attrs = this.parseParamAttributes(position);
     if (attrs.length === 0) return AttributeSet.empty;
     // looked up by the source span: no string for each argument's `noundef align 4`
     const src = this.lex.src;

@@ -44,6 +44,7 @@ import {
 } from '../model/types.js';
 import { BasicBlock, InlineAsm, type Value } from '../model/values.js';
 import { Tok } from './lexer.js';
+import { NameTable } from '../model/nametable.js';
 import { ForwardGlobal, type AnyValue, type FunctionState, typeString } from './parser-state.js';
 import { ICMP_PREDICATES, FCMP_PREDICATES, predicateError, shuffleMaskOf, ValueParser } from './parse-values.js';
 
@@ -71,6 +72,8 @@ const FMF_FLAGS: Record<string, number> = {
 /** The intrinsics LLVM 19's debug records replace (`isOldDbgFormatIntrinsic`). */
 const OLD_DEBUG_INTRINSICS = new Set(['llvm.dbg.value', 'llvm.dbg.declare', 'llvm.dbg.assign', 'llvm.dbg.label']);
 
+const NO_PARAMETER_SETS: readonly AttributeSet[] = [];
+
 const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | undefined } = { attrs: [], groups: [], memory: undefined };
 
 export abstract class InstructionParser extends ValueParser {
@@ -79,9 +82,12 @@ export abstract class InstructionParser extends ValueParser {
   protected parseInstructionLine(st: FunctionState): Instruction {
     const loc = this.lex.start;
     let name = '';
+    let nameHash = 0;
     let id = -1;
     if (this.t() === Tok.LocalVar) {
+      const spanHash = this.lex.textIsSpan ? this.lex.textHash : undefined;
       name = this.lex.text;
+      nameHash = spanHash ?? NameTable.hashSpan(name, 0, name.length);
       this.next();
       this.expect(Tok.Equal, "expected '=' after instruction name");
     } else if (this.t() === Tok.LocalVarID) {
@@ -109,9 +115,11 @@ export abstract class InstructionParser extends ValueParser {
       return inst;
     }
     if (name !== '') {
-      if (st.named.has(name) || st.blocksNamed.has(name)) throw this.error(`multiple definition of local value named '${name}'`, loc);
+      const len = name.length;
+      if (st.named.getHashed(name, 0, len, nameHash) !== undefined || st.blocksNamed.getHashed(name, 0, len, nameHash) !== undefined)
+        throw this.error(`multiple definition of local value named '${name}'`, loc);
       inst.name = name;
-      st.named.set(name, inst);
+      st.named.setHashed(name, inst, nameHash);
       const fwd = st.fwdNamed.get(name);
       if (fwd !== undefined) {
         if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeString(fwd.type)}'`, loc);
@@ -787,7 +795,7 @@ export abstract class InstructionParser extends ValueParser {
     let flags = tailFlags;
     if (opcode === 'call') flags |= this.parseFastMathFlags();
     const cc = this.parseOptionalCallingConv();
-    const retAttrs = this.parseParamAttributes('return value');
+    const retSet = this.parseParamAttributeSet('return value');
     let callAS = this.m.layout.programAddressSpace;
     if (this.isIdent('addrspace')) callAS = this.parseAddrSpace();
     const retLoc = this.lex.start;
@@ -875,15 +883,42 @@ export abstract class InstructionParser extends ValueParser {
       }
       this.expect(Tok.RSquare, "expected ']' at end of block list");
     }
-    const retSet = retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs);
     const noAttrs = !anyArgAttrs && retSet.isEmpty && parsedFnAttrs === NO_FN_ATTRS;
-    const attrs = noAttrs ? AttributeList.empty : new AttributeList(AttributeSet.empty, retSet, anyArgAttrs ? exactCopy(argAttrs) : []);
-    const inst = new CallInst(opcode, fnType.returnType, fnType, exactCopy(operands), attrs, '', flags);
+    const inst = new CallInst(opcode, fnType.returnType, fnType, exactCopy(operands), AttributeList.empty, '', flags);
     inst.callingConv = cc;
     inst.bundles = bundles;
     inst.indirectDestCount = indirectCount;
-    if (parsedFnAttrs !== NO_FN_ATTRS) inst.attributes = attrs.withFn(this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
+    if (!noAttrs) {
+      const fnSet = parsedFnAttrs === NO_FN_ATTRS ? AttributeSet.empty : this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc);
+      inst.attributes = this.callAttributeList(fnSet, retSet, anyArgAttrs ? argAttrs : NO_PARAMETER_SETS);
+    }
     return inst;
+  }
+
+  /**
+   * The attribute list of a call: one list per distinct combination of sets (lists are
+   * immutable), so the thousands of calls that pass `noundef` arguments to a `#N` group share
+   * one, as their sets are already shared (see `parseParamAttributeSet`).
+   */
+  protected callAttributeList(fn: AttributeSet, ret: AttributeSet, params: readonly AttributeSet[]): AttributeList {
+    let key = `${this.attributeSetId(fn)}:${this.attributeSetId(ret)}`;
+    for (let i = 0; i < params.length; i++) key += ',' + this.attributeSetId(params[i]!);
+    let list = this.callAttributeLists.get(key);
+    if (list === undefined) {
+      list = new AttributeList(fn, ret, params.slice());
+      this.callAttributeLists.set(key, list);
+    }
+    return list;
+  }
+
+  /** A number for each attribute set met (by identity), for {@link callAttributeList}'s keys. */
+  protected attributeSetId(set: AttributeSet): number {
+    let id = this.attributeSetIds.get(set);
+    if (id === undefined) {
+      id = this.attributeSetIds.size;
+      this.attributeSetIds.set(set, id);
+    }
+    return id;
   }
 
   /** Steps over a callee operand without resolving it (typed pointers, see `parseCall`). */

@@ -194,6 +194,11 @@ export abstract class TypeParser extends ParserState {
       }
       case Tok.Ident: {
         const w = l.text;
+        // the type most operands have in opaque-pointer IR, before the set lookup and the switch
+        if (w === 'ptr' && !this.typed) {
+          this.next();
+          return this.isIdent('addrspace') ? ctx.ptr(this.parseAddrSpace()) : ctx.ptr(0);
+        }
         if (FLOAT_KINDS.has(w)) {
           this.next();
           return ctx.floatType(w as FloatKind);

@@ -108,7 +108,7 @@ export abstract class ValueParser extends MetadataParser {
         const named = l.kind === Tok.LocalVar;
         if (named && t.kind !== 'label') {
           // the common case: a defined local, looked up without slicing its name
-          const found = l.textIsSpan ? st.named.getSpan(l.src, l.textStart, l.textEnd) : st.named.get(l.text);
+          const found = l.textIsSpan ? st.named.getHashed(l.src, l.textStart, l.textEnd, l.textHash) : st.named.get(l.text);
           if (found !== undefined && found.type === t) {
             this.next();
             if (found.vk === 'instruction' && found.parent !== st.block) st.usesNonLocal = true;
@@ -148,7 +148,7 @@ export abstract class ValueParser extends MetadataParser {
     const l = this.lex;
     const named = l.kind === Tok.GlobalVar;
     if (named && l.textIsSpan) {
-      const found = this.globalIndex.getSpan(l.src, l.textStart, l.textEnd);
+      const found = this.globalIndex.getHashed(l.src, l.textStart, l.textEnd, l.textHash);
       if (found !== undefined && found.type === t) {
         this.next();
         return found;

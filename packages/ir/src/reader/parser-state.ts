@@ -2,7 +2,7 @@
  * The parser's state (symbol tables, forward references, the function being read, the pointer
  * syntax) and its token helpers: the base every section of the parser extends.
  */
-import { AttributeSet, type Attribute } from '../model/attributes.js';
+import { AttributeSet, type Attribute, type AttributeList } from '../model/attributes.js';
 import { Context } from '../model/context.js';
 import { IrSyntaxError } from '../errors.js';
 import { formatType } from '../printer/printer.js';
@@ -122,6 +122,9 @@ export abstract class ParserState {
   protected readonly definedComdats = new Set<string>();
   /** Parameter attribute sets by their source text (see `parseParamAttributeSet`). */
   protected readonly attrSetCache = new NameTable<AttributeSet>(64);
+  /** Call-site attribute lists by the numbers of their sets (see `callAttributeList`). */
+  protected readonly callAttributeLists = new Map<string, AttributeList>();
+  protected readonly attributeSetIds = new Map<AttributeSet, number>();
   /**
    * One attachment object per node (for the first kind it is attached with): `!tbaa !8` on
    * thousands of loads and stores shares one. Attachments are immutable.
