@@ -13,6 +13,11 @@
  * 3. Closure: the uses and declared aspects of everything a function reaches through its calls
  *    are exactly the aspects of the `!sycl_used_aspects` the pass writes (post-optimization run:
  *    nothing excluded).
+ * 4. One walk for both (`walkModule`): its uses are `directAspectUses`' and its facts are
+ *    `collectFunctionFacts`' (fp64 conversions not emulated), and it registers no metadata kind.
+ * 5. The pass with the walk cached (the `aspect-function-facts` analysis computed before it, as
+ *    syclkit compile's explanation facts do) writes the same module and reports the same
+ *    diagnostics as the pass alone, in both runs, with and without fp64 conversion emulation.
  */
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
@@ -25,6 +30,25 @@ import { collectFunctionFacts } from './function-facts.js';
 import { SyclMetadata, readAspectValues } from '@syclkit/sycl-conventions';
 import { readModuleRules } from './module-rules.js';
 import { propagateAspectsUsage } from './propagate.js';
+import { moduleKind } from '@syclkit/ir';
+import { AnalysisManager, createRegistry } from '@syclkit/pass-manager';
+import { moduleWalkAnalysis, walkModule } from './module-walk.js';
+import { syclPropagateAspectsUsage } from './pass.js';
+import type { FunctionFacts } from './function-facts.js';
+
+/** A function's facts with the IR objects they point at replaced by their positions. */
+function factsShape(module: Module, f: FunctionFacts): unknown {
+  const position = (inst: Instruction): number => [...f.fn.instructions()].indexOf(inst);
+  return {
+    ...f,
+    fn: module.functions.indexOf(f.fn),
+    direct: f.direct === undefined ? undefined : { values: f.direct.toArray(), large: f.direct.isLarge },
+    calleeCalls: f.calleeCalls.map(position),
+    conditionalCalls: f.conditionalCalls.map((c) => ({ ...c, instruction: position(c.instruction) })),
+  };
+}
+
+const registry = createRegistry({ unitKinds: [moduleKind], passes: [syclPropagateAspectsUsage] });
 
 /** %T0..%T4 and their listed aspects (fp64 is 6). */
 const TYPE_ASPECTS: readonly (readonly number[])[] = [[1], [2], [3, 4], [-1], [28, 1]];
@@ -193,4 +217,32 @@ describe('directAspectUses properties', { timeout: 120_000 }, () => {
       else expect(new Set(actual)).toEqual(expected);
     });
   });
+
+  test.prop([genModule], fcOptions(150))('are walked once for the pass and for provenance alike', (fns) => {
+    const module = parse(moduleText(fns));
+    const before = printModule(module);
+    const kinds = module.context.md.kinds.list();
+    const walk = walkModule(module);
+    expect(module.context.md.kinds.list()).toEqual(kinds);
+    expect(printModule(module)).toBe(before);
+    expect(walk.uses).toEqual(directAspectUses(module));
+    const { types, fp64 } = readModuleRules(module, []);
+    const facts = collectFunctionFacts(module, { types, fp64, fp64ConvEmu: false });
+    expect(walk.facts.map((f) => factsShape(module, f))).toEqual(facts.map((f) => factsShape(module, f)));
+  });
+
+  test.prop([genModule, fc.constantFrom('sycl-propagate-aspects-usage<exclude-aspects=fp64>', 'sycl-propagate-aspects-usage<no-validate>'), fc.boolean()], fcOptions(150))(
+    'are reused by the pass from the analysis cache without changing what it writes',
+    (fns, pipeline, fp64ConvEmu) => {
+      const text = fp64ConvEmu ? pipeline.replace('>', ';fp64-conv-emu>') : pipeline;
+      const run = (cached: boolean) => {
+        const module = parse(moduleText(fns));
+        const analyses = new AnalysisManager();
+        if (cached) analyses.getResult(moduleWalkAnalysis, module);
+        const result = registry.build<Module>(registry.parse(text)).run(module, { file: 'test.ll', analyses });
+        return { text: printModule(module), diagnostics: result.diagnostics };
+      };
+      expect(run(true)).toEqual(run(false));
+    },
+  );
 });

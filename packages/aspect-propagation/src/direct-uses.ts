@@ -123,8 +123,20 @@ export class DirectUseWalker {
   }
 
   usesOf(fn: IRFunction, onInstruction?: (instruction: Instruction, fn: IRFunction) => void): FunctionAspectUses {
-    const { types, fp64, fp64ConvEmu } = this;
     const uses: AspectUse[] = [];
+    this.signatureUses(fn, uses);
+    for (const block of fn.blocks) {
+      for (const instruction of block.instructions) {
+        if (onInstruction !== undefined) onInstruction(instruction, fn);
+        this.instructionUses(instruction, uses);
+      }
+    }
+    return this.functionUses(fn, uses);
+  }
+
+  /** The uses of the return and argument types, appended to `uses` (a function's first uses). */
+  signatureUses(fn: IRFunction, uses: AspectUse[]): void {
+    const { types, fp64, fp64ConvEmu } = this;
     const signature = (type: Type, argument: Argument | undefined): void => {
       const aspects = types.of(type);
       if (aspects === undefined) return;
@@ -133,23 +145,30 @@ export class DirectUseWalker {
     };
     signature(fn.returnType, undefined);
     for (const arg of fn.args) signature(arg.type, arg);
+  }
 
+  /**
+   * The uses of one instruction, appended to `uses`; returns the instruction's aspects as the
+   * pass's sink gathers them (before the `-fsycl-fp64-conv-emu` exception). Do not change it.
+   */
+  instructionUses(instruction: Instruction, uses: AspectUse[]): AspectSet | undefined {
+    const { types, fp64 } = this;
     const sink = (this.sink ??= new ProvenanceSink(types));
-    for (const block of fn.blocks) {
-      for (const instruction of block.instructions) {
-        if (onInstruction !== undefined) onInstruction(instruction, fn);
-        sink.reset();
-        walkInstruction(instruction, this.usedKind, sink);
-        if (sink.set === undefined) continue;
-        const skip = fp64ConvEmu && sink.set.has(fp64) && skipsFp64(instruction, types);
-        for (const aspect of sink.set) {
-          if (skip && aspect === fp64) continue;
-          const type = sink.carriers.get(aspect);
-          uses.push(type === undefined ? { kind: 'instruction-metadata', aspect, instruction } : { kind: 'instruction', aspect, instruction, type });
-        }
-      }
+    sink.reset();
+    walkInstruction(instruction, this.usedKind, sink);
+    const set = sink.set;
+    if (set === undefined) return undefined;
+    const skip = this.fp64ConvEmu && set.has(fp64) && skipsFp64(instruction, types);
+    for (const aspect of set) {
+      if (skip && aspect === fp64) continue;
+      const type = sink.carriers.get(aspect);
+      uses.push(type === undefined ? { kind: 'instruction-metadata', aspect, instruction } : { kind: 'instruction', aspect, instruction, type });
     }
+    return set;
+  }
 
+  /** Completes a function's uses with its own `!sycl_used_aspects`, and reads its declared aspects. */
+  functionUses(fn: IRFunction, uses: AspectUse[]): FunctionAspectUses {
     const lists = fn.attachments.length === 0 ? undefined : functionAspectLists(fn, this.usedKind, this.declaredKind);
     for (const aspect of lists?.used ?? []) uses.push({ kind: 'function-metadata', aspect });
     return { fn, uses, declared: lists?.declared ?? [] };

@@ -59,6 +59,8 @@ export interface FunctionFacts {
   declaredMetadata: number[] | undefined;
   /** Direct plain callees (not conditional callers), first-call order, no repeats. */
   readonly callees: number[];
+  /** The first call of each of {@link callees}, at the same index. */
+  readonly calleeCalls: CallInst[];
   readonly conditionalCalls: ConditionalCall[];
   /** Contains a call marked `"virtual-call"`. */
   makesVirtualCall: boolean;
@@ -92,32 +94,66 @@ export interface CollectOptions {
  * intrinsics). Arithmetic on `double` still records it.
  */
 export function collectFunctionFacts(module: Module, options: CollectOptions): FunctionFacts[] {
-  const context = module.context;
-  const usedKind = context.md.kinds.id(SyclMetadata.usedAspects);
-  const declaredKind = context.md.kinds.id(SyclMetadata.declaredAspects);
+  const collector = new FactsCollector(module, options);
   const functions = module.functions;
-  const indexOf = new Map<IRFunction, number>();
-  functions.forEach((fn, i) => indexOf.set(fn, i));
-  const lastCaller = new Int32Array(functions.length).fill(-1);
-  const { types, fp64, fp64ConvEmu } = options;
-  const vtables = functions.some((fn) => fn.attributes.fn.hasString(SyclAttribute.indirectlyCallable)) ? new VtableFinder() : undefined;
-  const callerForms = functions.map(conditionalCallerForm);
-  const gatherer = new Gatherer(types);
+  const facts: FunctionFacts[] = new Array<FunctionFacts>(functions.length);
+  // One call per function (not one loop over the module): small functions get optimized code
+  // early in a cold process, where one long loop would run unoptimized until on-stack replacement.
+  for (let index = 0; index < functions.length; index++) facts[index] = collector.factsOf(functions[index]!, index);
+  return facts;
+}
 
-  const facts: FunctionFacts[] = [];
-  for (let index = 0; index < functions.length; index++) {
-    const fn = functions[index]!;
+/**
+ * The state of one walk for {@link collectFunctionFacts}. `aspectsOf`, when given, replaces the
+ * pass's sink as the source of an instruction's aspects (module-walk.ts records provenance with
+ * it); `lookupKinds` reads the aspect-list kinds without registering them.
+ */
+export class FactsCollector {
+  private readonly usedKind: number;
+  private readonly declaredKind: number;
+  private readonly indexOf = new Map<IRFunction, number>();
+  private readonly lastCaller: Int32Array;
+  private readonly types: TypeAspects;
+  private readonly fp64: number;
+  private readonly fp64ConvEmu: boolean;
+  private readonly vtables: VtableFinder | undefined;
+  private readonly callerForms: (ConditionalCallerForm | undefined)[];
+  private readonly gatherer: Gatherer;
+
+  constructor(
+    module: Module,
+    options: CollectOptions,
+    private readonly aspectsOf?: (inst: Instruction) => AspectSet | undefined,
+    lookupKinds = false,
+  ) {
+    const kinds = module.context.md.kinds;
+    this.usedKind = lookupKinds ? (kinds.lookup(SyclMetadata.usedAspects) ?? -1) : kinds.id(SyclMetadata.usedAspects);
+    this.declaredKind = lookupKinds ? (kinds.lookup(SyclMetadata.declaredAspects) ?? -1) : kinds.id(SyclMetadata.declaredAspects);
+    const functions = module.functions;
+    functions.forEach((fn, i) => this.indexOf.set(fn, i));
+    this.lastCaller = new Int32Array(functions.length).fill(-1);
+    this.types = options.types;
+    this.fp64 = options.fp64;
+    this.fp64ConvEmu = options.fp64ConvEmu;
+    this.vtables = functions.some((fn) => fn.attributes.fn.hasString(SyclAttribute.indirectlyCallable)) ? new VtableFinder() : undefined;
+    this.callerForms = functions.map(conditionalCallerForm);
+    this.gatherer = new Gatherer(options.types);
+  }
+
+  factsOf(fn: IRFunction, index: number): FunctionFacts {
+    const { types, fp64ConvEmu } = this;
     const fnAttributes = fn.attributes.fn;
     const callsIndirectly = fnAttributes.getString(SyclAttribute.callsIndirectly);
     const record: FunctionFacts = {
       fn,
       index,
       entryPoint: isEntryPoint(fn),
-      conditionalCaller: callerForms[index] !== undefined,
+      conditionalCaller: this.callerForms[index] !== undefined,
       direct: undefined,
       usedMetadata: undefined,
       declaredMetadata: undefined,
       callees: [],
+      calleeCalls: [],
       conditionalCalls: [],
       makesVirtualCall: false,
       referencesVtable: false,
@@ -125,56 +161,68 @@ export function collectFunctionFacts(module: Module, options: CollectOptions): F
       indirectlyCallable: fnAttributes.getString(SyclAttribute.indirectlyCallable),
       malformedMetadata: 0,
     };
-    let direct: AspectSet | undefined;
-    const recordAspects = (aspects: AspectSet | undefined, skipFp64: boolean): void => {
-      if (aspects === undefined) return;
-      for (const aspect of aspects) {
-        if (skipFp64 && aspect === fp64) continue;
-        direct ??= new AspectSet();
-        direct.add(aspect);
-      }
-    };
     const returnType = fn.returnType;
-    recordAspects(types.of(returnType), fp64ConvEmu && signatureSkipsFp64(returnType, types));
-    for (const arg of fn.args) recordAspects(types.of(arg.type), fp64ConvEmu && signatureSkipsFp64(arg.type, types));
-
+    let direct = this.record(undefined, types.of(returnType), fp64ConvEmu && signatureSkipsFp64(returnType, types));
+    for (const arg of fn.args) direct = this.record(direct, types.of(arg.type), fp64ConvEmu && signatureSkipsFp64(arg.type, types));
     for (const block of fn.blocks) {
-      for (const inst of block.instructions) {
-        gatherer.reset();
-        walkInstruction(inst, usedKind, gatherer);
-        const aspects = gatherer.result();
-        if (vtables !== undefined && !record.referencesVtable && vtables.referencedBy(inst)) record.referencesVtable = true;
-        if (aspects !== undefined) {
-          recordAspects(aspects, fp64ConvEmu && aspects.has(fp64) && skipsFp64(inst, types));
-        }
-        if (inst instanceof CallInst) {
-          if (inst.attributes.fn.hasString('virtual-call')) record.makesVirtualCall = true;
-          if (inst.opcode !== 'call') continue;
-          const callee = inst.calledFunction;
-          if (callee === undefined) continue;
-          const calleeIndex = indexOf.get(callee);
-          if (calleeIndex === undefined) continue;
-          const form = callerForms[calleeIndex];
-          if (form !== undefined) {
-            record.conditionalCalls.push(conditionalCall(inst, callee, form, calleeIndex, indexOf, record.callees.length));
-          } else if (lastCaller[calleeIndex] !== index) {
-            lastCaller[calleeIndex] = index;
-            record.callees.push(calleeIndex);
-          }
-        }
-      }
+      for (const inst of block.instructions) direct = this.instruction(inst, record, direct);
     }
     record.direct = direct;
 
     if (fn.attachments.length > 0) {
-      const lists = functionAspectLists(fn, usedKind, declaredKind);
+      const lists = functionAspectLists(fn, this.usedKind, this.declaredKind);
       record.usedMetadata = lists.used;
       record.declaredMetadata = lists.declared;
       record.malformedMetadata = lists.malformed;
     }
-    facts.push(record);
+    return record;
   }
-  return facts;
+
+  /** One instruction: its aspects into `direct` (returned), its call into the record. */
+  private instruction(inst: Instruction, record: FunctionFacts, direct: AspectSet | undefined): AspectSet | undefined {
+    let aspects: AspectSet | undefined;
+    if (this.aspectsOf !== undefined) aspects = this.aspectsOf(inst);
+    else {
+      const gatherer = this.gatherer;
+      gatherer.reset();
+      walkInstruction(inst, this.usedKind, gatherer);
+      aspects = gatherer.result();
+    }
+    if (this.vtables !== undefined && !record.referencesVtable && this.vtables.referencedBy(inst)) record.referencesVtable = true;
+    if (aspects !== undefined) {
+      direct = this.record(direct, aspects, this.fp64ConvEmu && aspects.has(this.fp64) && skipsFp64(inst, this.types));
+    }
+    if (inst instanceof CallInst) this.call(inst, record);
+    return direct;
+  }
+
+  private call(inst: CallInst, record: FunctionFacts): void {
+    if (inst.attributes.fn.hasString('virtual-call')) record.makesVirtualCall = true;
+    if (inst.opcode !== 'call') return;
+    const callee = inst.calledFunction;
+    if (callee === undefined) return;
+    const calleeIndex = this.indexOf.get(callee);
+    if (calleeIndex === undefined) return;
+    const form = this.callerForms[calleeIndex];
+    if (form !== undefined) {
+      record.conditionalCalls.push(conditionalCall(inst, callee, form, calleeIndex, this.indexOf, record.callees.length));
+    } else if (this.lastCaller[calleeIndex] !== record.index) {
+      this.lastCaller[calleeIndex] = record.index;
+      record.callees.push(calleeIndex);
+      record.calleeCalls.push(inst);
+    }
+  }
+
+  /** `direct` with `aspects` added (created on the first aspect), fp64 left out when `skipFp64`. */
+  private record(direct: AspectSet | undefined, aspects: AspectSet | undefined, skipFp64: boolean): AspectSet | undefined {
+    if (aspects === undefined) return direct;
+    for (const aspect of aspects) {
+      if (skipFp64 && aspect === this.fp64) continue;
+      direct ??= new AspectSet();
+      direct.add(aspect);
+    }
+    return direct;
+  }
 }
 
 /**
@@ -223,8 +271,14 @@ function operandType(op: Value): Type {
     case 'alias':
     case 'ifunc':
       return op.valueType;
-    case 'expr':
     case 'instruction': {
+      // Only these instructions can be stripped (stripPointerCasts' first step): most operands stop here.
+      const opcode = op.opcode;
+      if (opcode !== 'bitcast' && opcode !== 'addrspacecast' && opcode !== 'getelementptr') return op.type;
+      const stripped = stripPointerCasts(op);
+      return isGlobalValue(stripped) ? stripped.valueType : op.type;
+    }
+    case 'expr': {
       const stripped = stripPointerCasts(op);
       return isGlobalValue(stripped) ? stripped.valueType : op.type;
     }

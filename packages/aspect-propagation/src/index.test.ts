@@ -15,6 +15,8 @@ describe('aspect-propagation public surface', () => {
         'aspectPropagationDiagnostics',
         'demangle',
         'directAspectUses',
+        'moduleWalkAnalysis',
+        'walkModule',
         'propagateAspectsUsage',
         'syclPropagateAspectsUsage',
       ].sort(),

@@ -17,3 +17,5 @@ export type {
   InstructionMetadataAspectUse,
   SignatureAspectUse,
 } from './direct-uses.js';
+export { walkModule, moduleWalkAnalysis } from './module-walk.js';
+export type { ModuleWalk } from './module-walk.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { functionKind, moduleKind, printModule, type Module } from '@syclkit/ir';
-import { createRegistry, formatDiagnostics, verifyAnalysisInvalidation } from '@syclkit/pass-manager';
+import { AnalysisManager, createRegistry, formatDiagnostics, verifyAnalysisInvalidation } from '@syclkit/pass-manager';
+import { moduleWalkAnalysis } from './module-walk.js';
 import { aspectsTable, inspect, parse } from '../test/helpers.js';
 import { syclPropagateAspectsUsage } from './pass.js';
 
@@ -76,5 +77,30 @@ describe('sycl-propagate-aspects-usage in a pipeline', () => {
     const { module, result } = run('sycl-propagate-aspects-usage', [], '');
     expect(result.preserved.areAllPreserved()).toBe(true);
     expect(printModule(module)).toBe(printModule(parse('')));
+  });
+
+  describe('with the aspect-function-facts analysis cached', () => {
+    // The cache is made stale on purpose (an instruction removed behind the analysis manager's
+    // back): what the pass writes then shows whether it took the cached walk or walked itself.
+    function staleRun(pipeline: string) {
+      const module = parse(MODULE);
+      const analyses = new AnalysisManager();
+      analyses.getResult(moduleWalkAnalysis, module);
+      const block = module.getFunction('f')!.blocks[0]!;
+      block.instructions.splice(block.instructions.findIndex((inst) => inst.opcode === 'alloca'), 1);
+      registry.build<Module>(registry.parse(pipeline)).run(module, { file: 'test.ll', analyses });
+      return { view: inspect(module), cached: analyses.isCached(moduleWalkAnalysis, module) };
+    }
+
+    it('takes the cached walk instead of walking again', () => {
+      const { view, cached } = staleRun('sycl-propagate-aspects-usage<no-validate>');
+      expect(view.used('f')).toEqual([6, 5]);
+      // It wrote metadata, so the walk is stale for whatever runs next.
+      expect(cached).toBe(false);
+    });
+
+    it('walks itself with fp64-conv-emu, which the cached walk does not do', () => {
+      expect(staleRun('sycl-propagate-aspects-usage<no-validate;fp64-conv-emu>').view.used('f')).toEqual([5]);
+    });
   });
 });

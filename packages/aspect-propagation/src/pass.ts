@@ -5,7 +5,8 @@
 import { moduleKind, type Module } from '@syclkit/ir';
 import { definePass, flag, option, PreservedAnalyses } from '@syclkit/pass-manager';
 import { aspectPropagationDiagnostics } from './diagnostics.js';
-import { propagateAspectsUsage } from './propagate.js';
+import { moduleWalkAnalysis } from './module-walk.js';
+import { propagateWithFacts } from './propagate.js';
 
 export const syclPropagateAspectsUsage = definePass({
   name: 'sycl-propagate-aspects-usage',
@@ -41,13 +42,20 @@ export const syclPropagateAspectsUsage = definePass({
     const excludeAspects = [...options.excludeAspects, ...flags.excludeAspects];
     const fixedTargets = [...options.fixedTargets, ...flags.fixedTargets];
     return (module: Module, ctx) => {
-      const result = propagateAspectsUsage(module, {
-        excludeAspects,
-        fixedTargets,
-        validate: options.validate,
-        fp64ConvEmu: options.fp64ConvEmu,
-        conditionalSemantics: options.conditionalSemantics,
-      });
+      // A walk a driver made before (explanation facts) is taken while the module is unchanged:
+      // the analysis manager keeps it only as long as every pass since preserved it.
+      const walked = options.fp64ConvEmu ? undefined : ctx.analyses.getCachedResult(moduleWalkAnalysis, module)?.facts;
+      const result = propagateWithFacts(
+        module,
+        {
+          excludeAspects,
+          fixedTargets,
+          validate: options.validate,
+          fp64ConvEmu: options.fp64ConvEmu,
+          conditionalSemantics: options.conditionalSemantics,
+        },
+        walked,
+      );
       for (const diagnostic of result.diagnostics) ctx.report(diagnostic);
       // Only metadata changes: the call graph (and every CFG) stays as it was.
       return result.changed ? PreservedAnalyses.only('call-graph') : PreservedAnalyses.all();

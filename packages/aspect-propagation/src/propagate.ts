@@ -59,6 +59,14 @@ export interface PropagateAspectsResult {
 
 /** Runs the pass over `module`, changing its metadata in place. */
 export function propagateAspectsUsage(module: Module, options: PropagateAspectsOptions = {}): PropagateAspectsResult {
+  return propagateWithFacts(module, options, undefined);
+}
+
+/**
+ * The pass, with the module's function facts from a walk already made on the module as it is now
+ * (the `aspect-function-facts` analysis; only without `fp64ConvEmu`, which that walk does not do).
+ */
+export function propagateWithFacts(module: Module, options: PropagateAspectsOptions, walked: readonly FunctionFacts[] | undefined): PropagateAspectsResult {
   const diagnostics: DiagnosticInput[] = [];
   const report = (d: DiagnosticInput): void => void diagnostics.push(d);
   const context = module.context;
@@ -74,7 +82,8 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
   const aspectName = (value: number): string => deviceAspectTable.nameOf(value) ?? String(value);
 
   const excluded = excludedValues(options.excludeAspects ?? [], table, report);
-  const facts = collectFunctionFacts(module, { types, fp64, fp64ConvEmu: options.fp64ConvEmu === true });
+  const fp64ConvEmu = options.fp64ConvEmu === true;
+  const facts = walked !== undefined && !fp64ConvEmu ? walked : collectFunctionFacts(module, { types, fp64, fp64ConvEmu });
   for (const f of facts) {
     if (f.malformedMetadata > 0) {
       report({
@@ -110,6 +119,9 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
 
   // What `!sycl_used_aspects` will hold: used minus excluded, plus declared, plus what it had.
   const saved: (AspectSet | undefined)[] = facts.map((f) => {
+    // Nothing to take out or add (the list it had is part of what it uses): the used set itself.
+    const usedSet = used[f.index];
+    if (usedSet !== undefined && (declared[f.index]?.size ?? 0) === 0 && !containsAny(usedSet, excluded)) return usedSet;
     let out: AspectSet | undefined;
     for (const aspect of used[f.index] ?? []) {
       if (excluded.has(aspect)) continue;
@@ -161,10 +173,14 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
     }
   }
 
+  // Functions share sets (a caller that adds nothing to its callee's): one node per set.
+  const nodes = new Map<AspectSet, MDNode>();
   for (const f of facts) {
     const set = saved[f.index];
     if (set === undefined || set.size === 0) continue;
-    changed = attach(f, SyclMetadata.usedAspects, aspectListNode(context, set), module) || changed;
+    let node = nodes.get(set);
+    if (node === undefined) nodes.set(set, (node = aspectListNode(context, set)));
+    changed = attach(f, SyclMetadata.usedAspects, node, module) || changed;
   }
 
   // !sycl_fixed_targets on every entry point (only when the module has an aspect table: the
@@ -180,6 +196,12 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
     for (const f of facts) if (f.entryPoint) changed = attach(f, SyclMetadata.fixedTargets, node, module) || changed;
   }
   return { diagnostics, changed, conditionalSemantics: semantics };
+}
+
+function containsAny(set: AspectSet, values: ReadonlySet<number>): boolean {
+  if (values.size === 0) return false;
+  for (const value of set) if (values.has(value)) return true;
+  return false;
 }
 
 /** Attaches `node` under `kind` unless it is already there; true when something changed. */

@@ -7,6 +7,12 @@
 // 4. Corrupting one base64 character of a BYTE_ARRAY value with a character outside the alphabet
 //    is a FormatError at that line and column, never a wrong value.
 // 5. add() keeps the first value of a repeated property; the file reader keeps the last.
+// 6. Name checks: for any string (printable ASCII, control characters, other Unicode, lone
+//    surrogates), add() and addSet() accept a name exactly when it has no newline, NUL or
+//    unpaired surrogate (and, for a property name, is not empty, has no '=' and does not start
+//    with '['), and ensureSet() accepts a set name under the same rule.
+// 7. clone() gives a registry that writes the same text, and changing either one (a property
+//    added, replaced or removed, a set added) leaves the other as it was.
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { buildRegistry, propertyName, propertyValue, registryShape, registryShapeOf, setName } from '../test/arbitraries.js';
@@ -63,6 +69,44 @@ describe('.prop properties', () => {
     }
     expect(error).toBeInstanceOf(FormatError);
     expect((error as FormatError).location).toEqual({ file: 'c.prop', line: 2, column: index - lineStart + 1 });
+  });
+
+  const anyName = fc.oneof(
+    fc.string({ unit: fc.constantFrom(...'ab=[ ~\n\0\t\u007f\u00e9\u4e2d\ud800\udc00'.split('')), maxLength: 6 }),
+    fc.string({ unit: 'grapheme', maxLength: 4 }),
+    fc.string({ unit: 'binary', maxLength: 4 }),
+    fc.string({ maxLength: 8 }),
+  );
+  const textOk = (text: string): boolean => !text.includes('\n') && !text.includes('\0') && !/\p{Cs}/u.test(text);
+  test.prop([anyName, anyName], fcOptions())('accept exactly the names without a newline, NUL or unpaired surrogate', (set, property) => {
+    const setOk = textOk(set);
+    const propertyOk = textOk(property) && property !== '' && !property.includes('=') && !property.startsWith('[');
+    const value = { type: PropertyType.UINT32, value: 1 } as const;
+    const attempt = (f: () => void): boolean => {
+      try {
+        f();
+        return true;
+      } catch (error) {
+        expect(error).toBeInstanceOf(FormatError);
+        return false;
+      }
+    };
+    expect(attempt(() => new PropertySetRegistry().ensureSet(set))).toBe(setOk);
+    expect(attempt(() => new PropertySetRegistry().addSet(set, [[property, value]]))).toBe(setOk && propertyOk);
+    expect(attempt(() => new PropertySetRegistry().add('ok', property, value))).toBe(propertyOk);
+  });
+
+  test.prop([registryShape, setName, propertyName, propertyValue], fcOptions())('clone() copies, and the copies are independent', (shape, set, property, value) => {
+    const original = buildRegistry(shape);
+    const text = writePropertySetRegistry(original);
+    const copy = original.clone();
+    expect(writePropertySetRegistry(copy)).toBe(text);
+    copy.replace(set, property, value);
+    for (const [name, entries] of copy) if (entries.size > 0) copy.remove(name, [...entries.keys()][0]!);
+    expect(writePropertySetRegistry(original)).toBe(text);
+    const again = original.clone();
+    original.replace(set, property, value);
+    expect(writePropertySetRegistry(again)).toBe(text);
   });
 
   test.prop([setName, propertyName, propertyValue, propertyValue], fcOptions())(

@@ -58,8 +58,11 @@ export class ByteBuilder {
 
   /** A u64 from a safe integer. */
   u64(value: number): this {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`u64 needs a non-negative safe integer, got ${value}`);
     this.#reserve(8);
-    this.#view.setBigUint64(this.#length, BigInt(value), true);
+    // Two u32 halves: no BigInt per field.
+    this.#view.setUint32(this.#length, value >>> 0, true);
+    this.#view.setUint32(this.#length + 4, Math.floor(value / 0x1_0000_0000), true);
     this.#length += 8;
     return this;
   }
@@ -102,6 +105,11 @@ export class ByteBuilder {
 
   finish(): Uint8Array {
     return this.#bytes.slice(0, this.#length);
+  }
+
+  /** The bytes so far without a copy: valid until the builder is changed or cleared. */
+  view(): Uint8Array {
+    return this.#bytes.subarray(0, this.#length);
   }
 }
 

@@ -17,11 +17,21 @@
 // 9. Shared bytes: an image whose bytes (9 or more) equal an earlier image's refers to the bytes of
 //    the first image that had them instead of repeating them, every other image holds its own, and
 //    the container is version 3 exactly when some image shares (version 2 otherwise).
+// 10. addImages in any batches (rows of a batch sharing their entries, registries and byte arrays,
+//     as the rows of one image do) writes exactly what addImage writes for each image, to memory
+//     and to a file; an invalid image anywhere (a NUL in its name, target, an entry, a set or
+//     property name, even one that an earlier image had without the NUL) fails with addImage's
+//     message, and what was written before it is the same.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { fc, test } from '@fast-check/vitest';
-import { describe, expect } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
+import { PropertySetRegistry, PropertyType } from '@syclkit/formats';
 import { buildDescriptor, descriptorShape, descriptorShapeOf } from '../test/arbitraries.js';
-import { ContainerReader, readContainer, writeContainer, type ContainerImage, type ContainerKeyKind } from './container.js';
+import { ContainerReader, ContainerWriter, readContainer, writeContainer, type ContainerImage, type ContainerKeyKind } from './container.js';
+import type { DeviceImage } from './descriptor.js';
 import { ContainerError } from './errors.js';
 import { fcOptions } from '@syclkit/testing';
 
@@ -193,4 +203,81 @@ describe('container properties', () => {
     });
     expect(reader.version).toBe(shares ? 3 : 2);
   });
+
+  test.prop(
+    [
+      descriptorShape,
+      fc.array(fc.integer({ min: 1, max: 4 }), { maxLength: 12 }),
+      fc.array(fc.constantFrom('own', 'row', 'row with other bytes'), { maxLength: 12 }),
+      fc.option(fc.tuple(fc.nat(), fc.constantFrom('name', 'target', 'entry', 'set', 'property')), { nil: undefined }),
+    ],
+    fcOptions(),
+  )('addImages in any batches writes what addImage writes', (shape, batchSizes, rowOfPrevious, invalid) => {
+    const images: DeviceImage[] = buildDescriptor(shape).bundles.flatMap((bundle) => bundle.images);
+    // Rows of one image: the same entries array, registry and bytes as the image before it.
+    // Or another array of the same length with other bytes (a CRC must not be taken from it).
+    for (let i = 1; i < images.length; i++) {
+      if (rowOfPrevious[i] === undefined || rowOfPrevious[i] === 'own') continue;
+      const previous = images[i - 1]!;
+      const bytes = rowOfPrevious[i] === 'row' ? previous.image : previous.image.map((byte) => byte ^ 0x5a);
+      images[i] = { ...images[i]!, entries: previous.entries, properties: previous.properties, image: images[i]!.empty ? images[i]!.image : bytes };
+    }
+    if (invalid !== undefined && images.length > 0) {
+      const [at, field] = invalid;
+      const i = at % images.length;
+      const image = images[i]!;
+      const known = images.find((other) => other.entries.length > 0)?.entries[0] ?? 'k';
+      const setName = [...image.properties][0]?.[0] ?? 'S';
+      const withNul = (s: string): string => `${s}\0`;
+      let bad: DeviceImage;
+      if (field === 'name') bad = { ...image, name: withNul(image.name) };
+      else if (field === 'target') bad = { ...image, target: withNul(image.target) };
+      else if (field === 'entry') bad = { ...image, entries: [...image.entries, withNul(known)] };
+      else {
+        bad = { ...image, properties: field === 'set' ? withRawProperty(image.properties, withNul(setName), 'p') : withRawProperty(image.properties, setName, withNul(known)) };
+      }
+      images[i] = bad;
+    }
+    const outcome = (write: (writer: ContainerWriter) => void, writer: ContainerWriter): { error: string | undefined } => {
+      try {
+        write(writer);
+        return { error: undefined };
+      } catch (error) {
+        return { error: (error as Error).message };
+      }
+    };
+    const batches: DeviceImage[][] = [];
+    for (let at = 0, b = 0; at < images.length; b++) {
+      const size = batchSizes[b] ?? images.length;
+      batches.push(images.slice(at, at + size));
+      at += size;
+    }
+    const one = ContainerWriter.toMemory();
+    const expected = outcome((w) => images.forEach((image) => w.addImage(image)), one);
+    const batched = ContainerWriter.toMemory();
+    const got = outcome((w) => batches.forEach((batch) => w.addImages(batch)), batched);
+    expect(got).toEqual(expected);
+    if (invalid !== undefined && images.length > 0) expect(expected.error).toMatch(/contains NUL/);
+    one.finish();
+    batched.finish();
+    expect(firstDifference(batched.bytes(), one.bytes())).toBe(-1);
+    if (expected.error === undefined) {
+      const path = join(fileDir, 'batched.fatbin');
+      const file = ContainerWriter.toFile(path);
+      for (const batch of batches) file.addImages(batch);
+      file.finish();
+      expect(firstDifference(readFileSync(path), one.bytes())).toBe(-1);
+    }
+  });
 });
+
+const fileDir = mkdtempSync(join(tmpdir(), 'syclkit-container-prop-'));
+afterAll(() => rmSync(fileDir, { recursive: true, force: true }));
+
+/** A registry plus one property (in a new or existing set) whose names the registry's own checks would refuse (the writer must catch them). */
+function withRawProperty(registry: PropertySetRegistry, setName: string, propertyName: string): PropertySetRegistry {
+  const sets = new Map([...registry].map(([name, set]) => [name, new Map(set)]));
+  if (!sets.has(setName)) sets.set(setName, new Map());
+  sets.get(setName)!.set(propertyName, { type: PropertyType.UINT32, value: 1 });
+  return { get size() { return sets.size; }, [Symbol.iterator]: () => sets.entries(), getSet: (name: string) => sets.get(name) } as unknown as PropertySetRegistry;
+}

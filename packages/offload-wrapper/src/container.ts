@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { AtomicFile, PropertySetName, PropertySetRegistry, PropertyType, type PropertyValue } from '@syclkit/formats';
 import { ByteBuilder, ByteCursor } from './binary-io.js';
-import { checkDeviceImage, type BinaryDescriptor, type Bundle, type DeviceImage } from './descriptor.js';
+import { checkDeviceImageWith, type BinaryDescriptor, type Bundle, type DeviceImage, type ValidTexts } from './descriptor.js';
 import { ContainerError, WrapperError } from './errors.js';
 import { ADD_ON_IMAGE_SET } from './inspect.js';
 
@@ -177,25 +177,32 @@ export function encodeImageRecord(image: DeviceImage): EncodedImageRecord {
 
 /** `encodeImageRecord`, with the CRC-32 of the bytes when the caller knows it. */
 function encodeRecord(image: DeviceImage, dataCrc: number | undefined): EncodedImageRecord {
-  checkDeviceImage(image);
-  const metadata = encodeImageMetadata(image);
+  checkDeviceImageWith(image, undefined);
+  const metadata = encodeImageMetadata(image).slice();
   const header = new Uint8Array(RECORD_HEADER_SIZE);
-  const view = new DataView(header.buffer);
-  header.set(RECORD_TAG);
-  view.setUint32(4, metadata.length, true);
-  view.setBigUint64(8, BigInt(image.image.length), true);
-  view.setUint32(16, crc(metadata), true);
-  view.setUint32(20, dataCrc ?? crc(image.image), true);
-  view.setUint32(24, crc(header.subarray(0, 24)), true);
+  fillRecordHeader(header, new DataView(header.buffer), metadata, image.image.length, dataCrc ?? crc(image.image));
   return { target: image.target, header, metadata, image: image.image, keys: lookupKeysOf(image) };
 }
 
-/** The header of a shared record: a plain record's header with the file offset of the bytes. */
-function sharedRecordHeader(header: Uint8Array, dataOffset: number): Uint8Array {
-  const out = new Uint8Array(SHARED_RECORD_HEADER_SIZE);
+/** Writes a plain record's header (tag, lengths, CRCs) into the first 28 bytes of `out`. */
+function fillRecordHeader(out: Uint8Array, view: DataView, metadata: Uint8Array, dataLength: number, dataCrc: number): void {
+  out.set(RECORD_TAG);
+  view.setUint32(4, metadata.length, true);
+  view.setUint32(8, dataLength >>> 0, true);
+  view.setUint32(12, Math.floor(dataLength / 0x1_0000_0000), true);
+  view.setUint32(16, crc(metadata), true);
+  view.setUint32(20, dataCrc, true);
+  view.setUint32(24, crc(out.subarray(0, 24)), true);
+}
+
+/**
+ * The header of a shared record (a plain record's header with the file offset of the bytes),
+ * written into `out`: the writer's scratch, copied by the sink before it is used again.
+ */
+function fillSharedRecordHeader(out: Uint8Array, view: DataView, header: Uint8Array, dataOffset: number): Uint8Array {
+  // The rest of a plain header stays: a header already in `out` is not copied over itself.
+  if (header.buffer !== out.buffer || header.byteOffset !== out.byteOffset) out.set(header.subarray(4, 24), 4);
   out.set(SHARED_RECORD_TAG);
-  out.set(header.subarray(4, 24), 4);
-  const view = new DataView(out.buffer);
   view.setUint32(24, dataOffset >>> 0, true);
   view.setUint32(28, Math.floor(dataOffset / 0x1_0000_0000), true);
   view.setUint32(32, crc(out.subarray(0, 32)), true);
@@ -220,14 +227,17 @@ export interface ContainerSummary {
 const metadataScratch = { builder: new ByteBuilder() };
 const MAX_KEPT_SCRATCH = 1 << 20;
 
+/**
+ * An image's metadata in the shared scratch buffer (no copy): valid until the next encoding, so
+ * callers copy it (`slice`) or hand it to a sink, which copies, first.
+ */
 function encodeImageMetadata(image: DeviceImage): Uint8Array {
   const out = metadataScratch.builder.clear();
-  try {
-    writeImageMetadata(out, image);
-    return out.finish();
-  } finally {
-    if (out.capacity > MAX_KEPT_SCRATCH) metadataScratch.builder = new ByteBuilder();
-  }
+  writeImageMetadata(out, image);
+  const bytes = out.view();
+  // An unusually large image's buffer is not kept; the bytes stay valid in the dropped builder.
+  if (out.capacity > MAX_KEPT_SCRATCH) metadataScratch.builder = new ByteBuilder();
+  return bytes;
 }
 
 function writeImageMetadata(out: ByteBuilder, image: DeviceImage): void {
@@ -315,6 +325,13 @@ function bucketCountFor(count: number): number {
   return buckets;
 }
 
+/** A bundle being written: its target, its place in the bundle list, its records' offsets. */
+interface WriterBundle {
+  readonly target: string;
+  readonly position: number;
+  readonly offsets: number[];
+}
+
 interface WrittenKey {
   readonly kind: ContainerKeyKind;
   readonly utf8: Uint8Array;
@@ -331,8 +348,8 @@ interface WrittenKey {
  */
 export class ContainerWriter {
   readonly #sink: MemorySink | BufferedFile;
-  readonly #bundles: { target: string; offsets: number[] }[] = [];
-  readonly #byTarget = new Map<string, { target: string; offsets: number[] }>();
+  readonly #bundles: WriterBundle[] = [];
+  readonly #byTarget = new Map<string, WriterBundle>();
   /** Per image, in the order added: its bundle, and its place in that bundle. */
   readonly #addedTo: number[] = [];
   readonly #addedAt: number[] = [];
@@ -367,11 +384,11 @@ export class ContainerWriter {
     if (this.#state !== 'open') throw new WrapperError(`the container writer is already ${this.#state}`);
   }
 
-  #bundle(target: string): { target: string; offsets: number[] } {
+  #bundle(target: string): WriterBundle {
     let bundle = this.#byTarget.get(target);
     if (bundle === undefined) {
       if (target.includes('\0') || /\p{Cs}/u.test(target)) throw new WrapperError(`bundle target ${JSON.stringify(target)} contains NUL or an unpaired surrogate`);
-      bundle = { target, offsets: [] };
+      bundle = { target, position: this.#bundles.length, offsets: [] };
       this.#bundles.push(bundle);
       this.#byTarget.set(target, bundle);
     }
@@ -394,18 +411,23 @@ export class ContainerWriter {
   /**
    * Writes images one after another, as `addImage` each: the rows of one image for several
    * targets. Within the call the bytes cannot change, so the CRC-32 of bytes several images hold
-   * (the same array) is computed once.
+   * (the same array) is computed once. Records go straight to the sink (no record objects): the
+   * metadata from the shared scratch buffer, the header from the writer's.
    */
   addImages(images: readonly DeviceImage[]): void {
     this.#open();
-    const crcs = images.length > 1 ? new Map<Uint8Array, number>() : undefined;
-    for (const image of images) {
-      let dataCrc = crcs?.get(image.image);
-      if (dataCrc === undefined && crcs !== undefined && image.image.length > 0) {
-        dataCrc = crc(image.image);
-        crcs.set(image.image, dataCrc);
-      }
-      this.addEncodedImage(encodeRecord(image, dataCrc));
+    const crcs: number[] = [];
+    for (let i = 0; i < images.length; i++) {
+      const image = images[i]!;
+      checkDeviceImageWith(image, this.#validTexts);
+      const data = image.image;
+      let dataCrc: number | undefined;
+      for (let j = 0; j < i && dataCrc === undefined; j++) if (images[j]!.image === data) dataCrc = crcs[j];
+      dataCrc ??= crc(data);
+      crcs.push(dataCrc);
+      const metadata = encodeImageMetadata(image);
+      fillRecordHeader(this.#header, this.#headerView, metadata, data.length, dataCrc);
+      this.#place(image.target, this.#plainHeader, metadata, data, dataCrc, lookupKeysOf(image));
     }
   }
 
@@ -415,32 +437,43 @@ export class ContainerWriter {
    */
   addEncodedImage(record: EncodedImageRecord): void {
     this.#open();
+    const dataCrc = new DataView(record.header.buffer, record.header.byteOffset, RECORD_HEADER_SIZE).getUint32(20, true);
+    this.#place(record.target, record.header, record.metadata, record.image, dataCrc, record.keys);
+  }
+
+  /** Scratch for record headers (plain or shared): sinks copy what they are given. */
+  readonly #header = new Uint8Array(SHARED_RECORD_HEADER_SIZE);
+  readonly #headerView = new DataView(this.#header.buffer);
+  readonly #plainHeader = this.#header.subarray(0, RECORD_HEADER_SIZE);
+  /** Strings the image checks found valid (set and property names, targets, entries). */
+  readonly #validTexts: ValidTexts = new Set();
+
+  /** Writes one record (its plain header, metadata and bytes, or a shared record) and remembers its offset and keys. */
+  #place(target: string, header: Uint8Array, metadata: Uint8Array, data: Uint8Array, dataCrc: number, keys: readonly (readonly [ContainerKeyKind, string])[]): void {
     if (this.#images >= MAX_IMAGES) throw new WrapperError(`too many images: the runtime descriptor holds at most ${MAX_IMAGES}`);
-    const bundle = this.#bundle(record.target);
+    const bundle = this.#bundle(target);
     const offset = this.#sink.position;
-    const data = record.image;
     const shareable = data.length >= MIN_SHARED_LENGTH;
-    const dataCrc = shareable ? new DataView(record.header.buffer, record.header.byteOffset, RECORD_HEADER_SIZE).getUint32(20, true) : 0;
     const earlier = shareable ? this.#writtenData(data, dataCrc) : undefined;
     try {
       if (earlier !== undefined) {
-        this.#sink.write(sharedRecordHeader(record.header, earlier.offset));
-        this.#sink.write(record.metadata);
+        this.#sink.write(fillSharedRecordHeader(this.#header, this.#headerView, header, earlier.offset));
+        this.#sink.write(metadata);
         this.#shared = true;
       } else {
-        this.#sink.write(record.header);
-        this.#sink.write(record.metadata);
+        this.#sink.write(header);
+        this.#sink.write(metadata);
         this.#sink.write(data);
       }
     } catch (error) {
       this.abort();
       throw error;
     }
-    if (shareable && earlier === undefined) this.#remember({ bytes: data, crc: dataCrc, offset: offset + RECORD_HEADER_SIZE + record.metadata.length });
+    if (shareable && earlier === undefined) this.#remember({ bytes: data, crc: dataCrc, offset: offset + RECORD_HEADER_SIZE + metadata.length });
     bundle.offsets.push(offset);
-    this.#addedTo.push(this.#bundles.indexOf(bundle));
+    this.#addedTo.push(bundle.position);
     this.#addedAt.push(bundle.offsets.length - 1);
-    for (const [kind, name] of record.keys) {
+    for (const [kind, name] of keys) {
       const byName = this.#keysByKind[KEY_KIND_CODE[kind]]!;
       let key = byName.get(name);
       if (key === undefined) {

@@ -126,39 +126,69 @@ export function deviceImage(init: DeviceImageInit): DeviceImage {
  * unpaired surrogates (they have no UTF-8 form), bad property values, or an empty image with bytes.
  */
 export function checkDeviceImage(image: DeviceImage): void {
-  // Messages are made only on failure: this runs for every image of a compile.
-  const fail = (reason: string): never => {
-    throw new WrapperError(`${image.name === '' ? 'device image' : `device image '${image.name}'`}: ${reason}`);
-  };
-  const integer = (value: number, max: number, what: string): void => {
-    if (!Number.isInteger(value) || value < 0 || value > max) fail(`${what} must be an integer in 0..${max}, got ${value}`);
-  };
-  integer(image.version, 0xffff, 'version');
-  integer(image.kind, 0xff, 'kind');
-  integer(image.format, 0xff, 'format');
-  const text = (value: string, what: string): void => {
-    const problem = textProblem(value);
-    if (problem !== undefined) fail(`${what} ${problem}`);
-  };
-  text(image.name, 'name');
-  text(image.target, 'target');
-  text(image.compileOptions, 'compile options');
-  text(image.linkOptions, 'link options');
-  for (let i = 0; i < image.entries.length; i++) {
-    const problem = textProblem(image.entries[i]!);
-    if (problem !== undefined) fail(`entry ${i} ${problem}`);
+  checkDeviceImageWith(image, undefined);
+}
+
+/** Strings a writer already found valid; a bounded memo (see {@link checkDeviceImageWith}). */
+export type ValidTexts = Set<string>;
+
+const MAX_VALID_TEXTS = 1 << 14;
+
+/**
+ * `checkDeviceImage`, skipping the text checks of strings `valid` holds (a writer's images repeat
+ * their set and property names, and the rows of one image their entries); strings found valid are
+ * added. Strings are immutable, so a memo can only skip work, never change the outcome.
+ */
+export function checkDeviceImageWith(image: DeviceImage, valid: ValidTexts | undefined): void {
+  // Messages are made only on failure, and no closure per call: this runs for every image of a compile.
+  checkInteger(image, image.version, 0xffff, 'version');
+  checkInteger(image, image.kind, 0xff, 'kind');
+  checkInteger(image, image.format, 0xff, 'format');
+  if (valid !== undefined && valid.size > MAX_VALID_TEXTS) valid.clear();
+  // Names differ from image to image: not worth remembering.
+  const nameProblem = textProblem(image.name);
+  if (nameProblem !== undefined) failImage(image, `name ${nameProblem}`);
+  checkText(image, image.target, 'target', valid);
+  checkText(image, image.compileOptions, 'compile options', valid);
+  checkText(image, image.linkOptions, 'link options', valid);
+  const entries = image.entries;
+  for (let i = 0; i < entries.length; i++) {
+    const problem = textProblemWith(entries[i]!, valid);
+    if (problem !== undefined) failImage(image, `entry ${i} ${problem}`);
   }
   for (const [setName, set] of image.properties) {
-    const setProblem = textProblem(setName);
-    if (setProblem !== undefined) fail(`property set name '${setName}' ${setProblem}`);
+    const setProblem = textProblemWith(setName, valid);
+    if (setProblem !== undefined) failImage(image, `property set name '${setName}' ${setProblem}`);
     for (const [name, value] of set) {
-      const problem = textProblem(name);
-      if (problem !== undefined) fail(`property name '${name}' in [${setName}] ${problem}`);
+      const problem = textProblemWith(name, valid);
+      if (problem !== undefined) failImage(image, `property name '${name}' in [${setName}] ${problem}`);
       const valueProblem = propertyValueProblem(value);
-      if (valueProblem !== undefined) fail(`property '${name}' in [${setName}]: ${valueProblem}`);
+      if (valueProblem !== undefined) failImage(image, `property '${name}' in [${setName}]: ${valueProblem}`);
     }
   }
-  if (image.empty && image.image.length > 0) fail(`an empty (filtered) image has no bytes, got ${image.image.length}`);
+  if (image.empty && image.image.length > 0) failImage(image, `an empty (filtered) image has no bytes, got ${image.image.length}`);
+}
+
+function failImage(image: DeviceImage, reason: string): never {
+  throw new WrapperError(`${image.name === '' ? 'device image' : `device image '${image.name}'`}: ${reason}`);
+}
+
+function checkInteger(image: DeviceImage, value: number, max: number, what: string): void {
+  if (!Number.isInteger(value) || value < 0 || value > max) failImage(image, `${what} must be an integer in 0..${max}, got ${value}`);
+}
+
+function checkText(image: DeviceImage, value: string, what: string, valid: ValidTexts | undefined): void {
+  const problem = textProblemWith(value, valid);
+  if (problem !== undefined) failImage(image, `${what} ${problem}`);
+}
+
+/** `textProblem`, skipped for strings `valid` holds; valid strings are added to it. */
+function textProblemWith(value: string, valid: ValidTexts | undefined): string | undefined {
+  if (valid === undefined) return textProblem(value);
+  if (valid.has(value)) return undefined;
+  const problem = textProblem(value);
+  if (problem === undefined) valid.add(value);
+  return problem;
 }
 
 /** Lone UTF-16 surrogates (they have no UTF-8 form). */

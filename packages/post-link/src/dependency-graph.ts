@@ -110,14 +110,15 @@ export class DependencyGraph {
       });
       if (candidates !== undefined) for (const target of candidates) deps.add(target);
       deps.delete(fn);
-      for (const d of deps) this.#followedTargets.add(d);
-      this.#edges.set(fn, [...deps]);
+      // Only ignored operands make `onlyIgnored` ask what else refers to a global.
+      if (options.ignoreCallOperand !== undefined) for (const d of deps) this.#followedTargets.add(d);
+      this.#edges.set(fn, deps.size === 0 ? EMPTY : [...deps]);
     }
     this.roots = module.globals.filter((gv) => !gv.isDiscardableIfUnused() && !isDroppedGlobal(gv));
     for (const gv of module.globals) {
       if (gv.initializer === undefined) continue;
       const refs = this.constantRefs(gv.initializer).filter((g) => g !== gv);
-      for (const r of refs) this.#followedTargets.add(r);
+      if (options.ignoreCallOperand !== undefined) for (const r of refs) this.#followedTargets.add(r);
       if (refs.length > 0) this.#edges.set(gv, refs);
     }
   }

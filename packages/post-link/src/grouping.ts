@@ -187,7 +187,8 @@ export function groupEntryPoints(module: Module, entries: readonly IRFunction[],
     else list.push(fn);
   }
   if (byKey.size === 0) return [{ key: '<GLOBAL>', entries: [], esimd: 'sycl' }];
-  const keys = [...byKey.keys()].sort(compareKeys).reverse();
+  // The default sort compares UTF-16 code units, as compareKeys does, without a call per comparison.
+  const keys = [...byKey.keys()].sort().reverse();
   return keys.map((key) => {
     const members = byKey.get(key)!;
     const esimd = members.map((fn) => isEsimdFunction(module, fn));

@@ -34,17 +34,17 @@ export class Slot<T> {
   constructor(readonly name: string) {}
 }
 
-/** Data held under slots. */
+/** Data held under slots (the map is made on the first `set`: most images of a run never get one). */
 class SlotStore {
-  readonly #values = new Map<Slot<unknown>, unknown>();
+  #values: Map<Slot<unknown>, unknown> | undefined;
   get<T>(slot: Slot<T>): T | undefined {
-    return this.#values.get(slot as Slot<unknown>) as T | undefined;
+    return this.#values?.get(slot as Slot<unknown>) as T | undefined;
   }
   set<T>(slot: Slot<T>, value: T): void {
-    this.#values.set(slot as Slot<unknown>, value);
+    (this.#values ??= new Map()).set(slot as Slot<unknown>, value);
   }
   delete(slot: Slot<unknown>): void {
-    this.#values.delete(slot);
+    this.#values?.delete(slot);
   }
 }
 
@@ -140,7 +140,9 @@ export class ImageUnit {
     this.esimd = init.esimd;
     this.extraSets = init.extraSets ?? [];
     this.#materialize = init.materialize;
-    this.rows = Array.from({ length: init.outputs }, () => ({ empty: false }));
+    const rows: ImageRow[] = [];
+    for (let i = 0; i < init.outputs; i++) rows.push({ empty: false });
+    this.rows = rows;
   }
 
   /** The image's module (throws once the image was written out). */

@@ -60,6 +60,9 @@ export class ImageFactory {
   readonly #comdatMembers = new Map<Comdat, GlobalValue[]>();
   readonly #borrowed = new Set<GlobalValue>();
   readonly #position = new Map<GlobalValue, number>();
+  /** The input's lists when positions were taken (`#position` indexes them). */
+  readonly #globalList: readonly GlobalVariable[];
+  readonly #functionList: readonly IRFunction[];
 
   constructor(
     readonly source: Module,
@@ -67,6 +70,8 @@ export class ImageFactory {
   ) {
     source.globals.forEach((gv, i) => this.#position.set(gv, i));
     source.functions.forEach((fn, i) => this.#position.set(fn, i));
+    this.#globalList = [...source.globals];
+    this.#functionList = [...source.functions];
     for (const gv of [...source.functions, ...source.globals]) {
       if (gv.comdat === undefined || gv.isDeclaration) continue;
       const list = this.#comdatMembers.get(gv.comdat);
@@ -88,7 +93,7 @@ export class ImageFactory {
     this.releaseBorrowed();
     const src = this.source;
     const vf = options.virtualFunctions ?? 'keep';
-    const isVirtual = (gv: GlobalValue): boolean => gv.vk === 'function' && gv.attributes.fn.hasString('indirectly-callable');
+    const isVirtual = (gv: GlobalValue): boolean => gv.vk === 'function' && this.isVirtualFunction(gv);
     const isDefined = (gv: GlobalValue): boolean =>
       defined.has(gv) && !gv.isDeclaration && !(vf === 'declare' && isVirtual(gv)) && !isDroppedGlobal(gv);
     const externalized = new Map<GlobalValue, GlobalValue>();
@@ -153,16 +158,15 @@ export class ImageFactory {
       return undefined;
     };
     // The image's members in input order, without walking the whole input per image.
-    const members = [...live, ...referenced].sort((a, b) => this.position(a) - this.position(b));
-    for (const gv of members) {
-      if (gv.vk !== 'global' || isDroppedGlobal(gv)) continue;
+    const { globals, functions } = this.inInputOrder(live, referenced);
+    for (const gv of globals) {
+      if (isDroppedGlobal(gv)) continue;
       const chosen = pick(gv)!;
       present.add(gv);
       image.addGlobalVariable(chosen as GlobalVariable);
       if (chosen === gv) this.#borrowed.add(gv);
     }
-    for (const gv of members) {
-      if (gv.vk !== 'function') continue;
+    for (const gv of functions) {
       const chosen = pick(gv)!;
       present.add(gv);
       image.addFunction(chosen as IRFunction);
@@ -184,7 +188,7 @@ export class ImageFactory {
         ops = this.executionModesOf(operands, present).map((op) => pruner.rewriteNode(op));
         ops = ops.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null);
       } else {
-        ops = operands.map((op) => pruner.rewriteNode(op));
+        ops = this.anyRefersToGlobals(operands) ? operands.map((op) => pruner.rewriteNode(op)) : operands.slice();
         if (name === 'sycl_registered_kernels') ops = ops.map((op) => this.pruneRegisteredKernels(op, image.functions.map((fn) => fn.name)));
       }
       image.setNamedMetadata(name, ops);
@@ -193,6 +197,27 @@ export class ImageFactory {
     const materialize = (): Module => this.materialize(present, live, externalized, internalCopies);
     return { module: image, materialize };
   }
+
+  /**
+   * Whether any node of a list (named-metadata operands, attachments) may refer to a global,
+   * remembered per list: most lists of the input refer to none, and every image would look at
+   * each of their nodes again. A list changed in place since (its length) is looked at again.
+   */
+  private anyRefersToGlobals(list: readonly (MDNode | { readonly node: MDNode })[]): boolean {
+    const known = this.#listRefs.get(list);
+    if (known !== undefined && known.length === list.length) return known.refers;
+    let refers = false;
+    for (const item of list) {
+      if (this.index.refersToGlobals('mk' in item ? item : item.node)) {
+        refers = true;
+        break;
+      }
+    }
+    this.#listRefs.set(list, { length: list.length, refers });
+    return refers;
+  }
+
+  readonly #listRefs = new WeakMap<object, { readonly length: number; readonly refers: boolean }>();
 
   /** What each internalized function does with its comdat: keep it, or drop it (one member). */
   readonly #internalizedComdats = new Map<GlobalValue, 'keep' | 'drop'>();
@@ -260,9 +285,48 @@ export class ImageFactory {
     return module;
   }
 
+  /** Whether a function is `indirectly-callable` (asked per image for every definition: remembered per function). */
+  private isVirtualFunction(fn: IRFunction): boolean {
+    let known = this.#virtual.get(fn);
+    if (known === undefined || known.attributes !== fn.attributes) {
+      known = { attributes: fn.attributes, virtual: fn.attributes.fn.hasString('indirectly-callable') };
+      this.#virtual.set(fn, known);
+    }
+    return known.virtual;
+  }
+
+  readonly #virtual = new WeakMap<IRFunction, { readonly attributes: IRFunction['attributes']; readonly virtual: boolean }>();
+
   /** Index of a global in its list of the input module (variables and functions are kept apart). */
   private position(gv: GlobalValue): number {
     return this.#position.get(gv) ?? Number.MAX_SAFE_INTEGER;
+  }
+
+  /**
+   * The variables and the functions of `first` and then `second`, each in input order: positions
+   * sorted as numbers (no comparator), globals without one last in the order met.
+   */
+  private inInputOrder(first: Iterable<GlobalValue>, second: Iterable<GlobalValue>): { globals: GlobalVariable[]; functions: IRFunction[] } {
+    const globalAt: number[] = [];
+    const functionAt: number[] = [];
+    const unplaced: GlobalValue[] = [];
+    const place = (gv: GlobalValue): void => {
+      if (gv.vk !== 'global' && gv.vk !== 'function') return;
+      const at = this.#position.get(gv);
+      if (at === undefined) unplaced.push(gv);
+      else (gv.vk === 'global' ? globalAt : functionAt).push(at);
+    };
+    for (const gv of first) place(gv);
+    for (const gv of second) place(gv);
+    const globals: GlobalVariable[] = [];
+    for (const at of Int32Array.from(globalAt).sort()) globals.push(this.#globalList[at]!);
+    const functions: IRFunction[] = [];
+    for (const at of Int32Array.from(functionAt).sort()) functions.push(this.#functionList[at]!);
+    for (const gv of unplaced) {
+      if (gv.vk === 'global') globals.push(gv);
+      else if (gv.vk === 'function') functions.push(gv);
+    }
+    return { globals, functions };
   }
 
   /**
@@ -349,8 +413,7 @@ export class ImageFactory {
     const fix = <T extends IRFunction | GlobalVariable>(list: T[], copy: (gv: T) => T): void => {
       for (let i = 0; i < list.length; i++) {
         const gv = list[i]!;
-        if (gv.attachments.length === 0) continue;
-        if (!gv.attachments.some((a) => this.index.refersToGlobals(a.node))) continue;
+        if (gv.attachments.length === 0 || !this.anyRefersToGlobals(gv.attachments)) continue;
         const attachments = gv.attachments.map((a) => ({ kind: a.kind, node: pruner.rewriteNode(a.node) }));
         if (attachments.every((a, j) => a.node === gv.attachments[j]!.node)) continue;
         const clone = copy(gv);

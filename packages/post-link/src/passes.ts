@@ -23,7 +23,7 @@ import { aspectTableOf, checkExternalFunctions, computeImageRequirements, type I
 import { SpecConstantProcessor } from './spec-constants.js';
 import { planSplit, type SplitImage } from './split.js';
 import { stubModule } from './stubs.js';
-import { functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
+import { FeatureReader, functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
 import { targetIncompatibility } from './target-filter.js';
 
 // --- analyses -------------------------------------------------------------------------------------
@@ -40,7 +40,8 @@ export const aspectFactsAnalysis = defineAnalysis({
   summary: 'Per function: the SYCL aspects, sizes, fixed targets and attributes bundling and requirements read.',
   run: (module: Module): ReadonlyMap<IRFunction, FunctionFeatures> => {
     const features = new Map<IRFunction, FunctionFeatures>();
-    for (const fn of module.functions) features.set(fn, functionFeatures(module, fn));
+    const reader = new FeatureReader(module);
+    for (const fn of module.functions) features.set(fn, reader.read(fn));
     return features;
   },
 });
@@ -345,8 +346,9 @@ export const virtualFunctionDummiesPass = definePass({
   create: () => (image: ImageUnit, ctx) => {
     if (image.role !== 'split') return PreservedAnalyses.all();
     const requirements = requirementsOf(image, 'virtual-function-dummies');
+    if (requirements.aspects.length === 0) return PreservedAnalyses.all();
     const virtuals = image.entryPoints.filter((fn) => fn.attributes.fn.hasString('indirectly-callable'));
-    if (requirements.aspects.length === 0 || virtuals.length === 0) return PreservedAnalyses.all();
+    if (virtuals.length === 0) return PreservedAnalyses.all();
     const set = enclosingImageSet(ctx, 'virtual-function-dummies');
     if (set.partial) return ctx.fail({ code: 'shard-with-dummy', message: 'a sharded run cannot add dummy images for virtual functions' });
     const { module, stubs } = stubModule(image.module, virtuals.map((fn) => [fn, fn.name] as const));

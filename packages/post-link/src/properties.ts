@@ -180,11 +180,9 @@ export function computeImageProperties(input: ImagePropertyInput, options: Prope
  * depends on the output), as `computeImageProperties` with `compileTarget` gives.
  */
 export function withCompileTarget(registry: PropertySetRegistry, target: string): PropertySetRegistry {
-  const out = new PropertySetRegistry();
-  for (const [name, set] of registry) {
-    if (name === PropertySetName.DEVICE_REQUIREMENTS) out.addSet(name, [...set, [DeviceRequirementName.COMPILE_TARGET, compileTargetValue(target)]]);
-    else out.addSet(name, set);
-  }
+  // A copy without checking names again (every row of every image gets one).
+  const out = registry.clone();
+  if (out.hasSet(PropertySetName.DEVICE_REQUIREMENTS)) out.replace(PropertySetName.DEVICE_REQUIREMENTS, DeviceRequirementName.COMPILE_TARGET, compileTargetValue(target));
   return out;
 }
 

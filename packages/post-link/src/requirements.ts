@@ -6,7 +6,7 @@
 import type { AspectTable } from '@syclkit/device-config';
 import type { IRFunction, Module } from '@syclkit/ir';
 import { aspectTableOf as moduleAspectTable } from '@syclkit/sycl-conventions';
-import { functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
+import { FeatureReader, functionFeatures, type FunctionFeatures } from './sycl-metadata.js';
 
 /** An aspect as it appears in requirements: its enum value and, when known, its name. */
 export interface NamedAspect {
@@ -44,7 +44,8 @@ export function aspectTableOf(module: Module): AspectTable {
 /** Features of every function of an image, in module order (computed once per image). */
 export function imageFeatures(module: Module): Map<IRFunction, FunctionFeatures> {
   const out = new Map<IRFunction, FunctionFeatures>();
-  for (const fn of module.functions) out.set(fn, functionFeatures(module, fn));
+  const reader = new FeatureReader(module);
+  for (const fn of module.functions) out.set(fn, reader.read(fn));
   return out;
 }
 

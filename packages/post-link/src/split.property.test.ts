@@ -9,15 +9,21 @@
  *    image, and every function an entry point reaches in the input is defined in the image;
  * 4. the aspects of an image's requirements are the union over its entry points (aspects being
  *    propagated to callers), and with the design policy its entry points agree on them;
- * 5. the output files are byte-identical across runs.
+ * 5. the output files are byte-identical across runs;
+ * 6. every image (a view sharing the input's globals, built with caches the split keeps from image
+ *    to image) prints as its materialized copy does and as the same image built alone by a fresh
+ *    split does, also with function attachments and named metadata that point at globals some
+ *    images lack;
+ * 7. groups come out in descending byte order of their keys (upstream's order), whatever the
+ *    function names (non-ASCII and astral characters included).
  */
 import { fc, test } from '@fast-check/vitest';
 import { printModule, type GlobalValue, type IRFunction, type Module, type Value } from '@syclkit/ir';
 import { describe, expect } from 'vitest';
 import { entryPoints } from '@syclkit/sycl-conventions';
-import { entryKey, groupScope, type RequirementPolicy, type SplitMode } from './grouping.js';
+import { compareKeys, entryKey, groupEntryPoints, groupScope, type RequirementPolicy, type SplitMode } from './grouping.js';
 import { computeImageRequirements } from './requirements.js';
-import { splitModule } from './split.js';
+import { planSplit, splitModule } from './split.js';
 import { fcOptions } from '@syclkit/testing';
 import { ir, runInMemory } from '../test/testing.js';
 
@@ -29,6 +35,8 @@ interface GenFunction {
   readonly calls: readonly number[];
   readonly usesGlobal: boolean;
   readonly subGroup: number | undefined;
+  /** A function an attachment of this one points at (`!sycl_test_ref`), as an offset. */
+  readonly mdRef: number | undefined;
 }
 
 const ASPECTS = [1, 5, 6, 9];
@@ -41,6 +49,7 @@ const genFunction: fc.Arbitrary<Omit<GenFunction, 'calls'> & { callSeeds: number
   callSeeds: fc.array(fc.nat(), { maxLength: 3 }),
   usesGlobal: fc.boolean(),
   subGroup: fc.option(fc.constantFrom(8, 16, 32), { nil: undefined }),
+  mdRef: fc.option(fc.nat(), { nil: undefined }),
 });
 
 /** A module: calls only go to later functions (no recursion), aspects propagated to callers. */
@@ -70,6 +79,10 @@ function moduleText(fns: readonly GenFunction[]): string {
       md.push(`!${md.length} = !{${f.aspects.map((a) => `i32 ${a}`).join(', ')}}`);
       meta += ` !sycl_used_aspects !${md.length - 1}`;
     }
+    if (f.mdRef !== undefined) {
+      md.push(`!${md.length} = !{ptr @${name(f.mdRef % fns.length)}, i32 ${i}}`);
+      meta += ` !sycl_test_ref !${md.length - 1}`;
+    }
     if (kernel && f.subGroup !== undefined) {
       md.push(`!${md.length} = !{i32 ${f.subGroup}}`);
       meta += ` !intel_reqd_sub_group_size !${md.length - 1}`;
@@ -81,6 +94,11 @@ function moduleText(fns: readonly GenFunction[]): string {
   });
   lines.push('declare spir_func void @undefined_builtin()', '');
   for (let id = 0; id < 3; id++) lines.push(`attributes #${id} = { "sycl-module-id"="tu${id}.cpp" }`);
+  // Named metadata: one list pointing at globals (and at every function an attachment names), one not.
+  const refs = fns.map((f, i) => (f.mdRef === undefined ? undefined : i)).filter((i) => i !== undefined);
+  md.push(`!${md.length} = !{ptr addrspace(1) @internal_gv}`, `!${md.length + 1} = !{i32 1, i32 2}`);
+  const named = [md.length - 2, ...refs.map((i) => md.findIndex((line) => line.endsWith(`i32 ${i}}`)))];
+  lines.push(`!sycl_test_globals = !{${named.map((n) => `!${n}`).join(', ')}}`, `!sycl_test_plain = !{!${md.length - 1}}`);
   lines.push(...md);
   return lines.join('\n');
 }
@@ -185,5 +203,36 @@ describe('split properties', () => {
       expect(printModule(m)).toBe(before);
     },
     120_000,
+  );
+
+  test.prop([genModule, fc.constantFrom(...modes), fc.constantFrom(...policies)], fcOptions(60))(
+    'images built one after another print as their copies and as the same image built alone',
+    (fns, mode, policy) => {
+      const m = ir(moduleText(fns));
+      const plan = planSplit(m, { mode, policy });
+      let id = 0;
+      const texts: string[] = [];
+      for (const image of plan.images()) {
+        const text = printModule(image.module);
+        texts.push(text);
+        expect(printModule(image.materialize()), `image ${image.id}`).toBe(text);
+        id = image.id;
+      }
+      for (let k = 0; k <= id; k++) {
+        const alone = [...planSplit(ir(moduleText(fns)), { mode, policy }).images((i) => i === k)].map((image) => printModule(image.module));
+        expect(alone.join('\n'), `image ${k}`).toBe(texts.filter((_, i) => i === k).join('\n'));
+      }
+    },
+    120_000,
+  );
+
+  test.prop([fc.uniqueArray(fc.string({ unit: fc.constantFrom('a', 'B', '_', '0', 'é', 'ÿ', 'Ā', '😀', '\uffff'), minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 12 })], fcOptions())(
+    'groups come out in descending key order',
+    (names) => {
+      const m = ir(names.map((n, i) => `define weak_odr spir_kernel void @"${n}"() #0 {\n  ret void\n}\n; ${i}`).join('\n') + '\nattributes #0 = { "sycl-module-id"="a.cpp" }\n');
+      const groups = groupEntryPoints(m, entryPoints(m), { mode: 'kernel', policy: 'upstream' });
+      expect(groups.map((g) => g.entries[0]!.name).sort()).toEqual([...names].sort());
+      for (let i = 1; i < groups.length; i++) expect(compareKeys(groups[i - 1]!.key, groups[i]!.key)).toBe(1);
+    },
   );
 });

@@ -7,8 +7,8 @@
  * Metadata kinds are looked up without registering them, so reading never changes the order in
  * which the printer emits attachments.
  */
-import type { IRFunction, MDNode, Metadata, Module } from '@syclkit/ir';
-import { SyclAttribute, SyclMetadata, aspectOperandConstant, aspectOperandName, attachment } from '@syclkit/sycl-conventions';
+import type { AttributeSet, IRFunction, MDNode, Metadata, Module } from '@syclkit/ir';
+import { SyclAttribute, SyclMetadata, aspectOperandConstant, aspectOperandName } from '@syclkit/sycl-conventions';
 
 /** One aspect operand: bare `i32 N` or the named pair `!{!"fp64", i32 6}`. */
 export interface AspectOperand {
@@ -107,41 +107,158 @@ export function fnAttr(fn: IRFunction, key: string): string | undefined {
   return fn.attributes.fn.getString(key);
 }
 
-/** Reads the features of a function. */
+/** Reads the features of a function (for many functions of one module, use a {@link FeatureReader}). */
 export function functionFeatures(module: Module, fn: IRFunction): FunctionFeatures {
-  const md = (kind: string): MDNode | undefined => attachment(fn, module.context, kind);
-  const sgNode = md(SyclMetadata.reqdSubGroupSize);
-  const sgInts = readIntegers(sgNode);
-  let reqdSubGroupSize: SubGroupSize | undefined;
-  if (sgInts.length > 0) reqdSubGroupSize = { kind: 'numeric', value: Number(sgInts[0]!.zext) };
-  else {
-    const named = readStrings(sgNode)[0];
-    if (named !== undefined) reqdSubGroupSize = { kind: 'named', name: named };
+  return readFeatures(fn, featureKinds(module.context), undefined);
+}
+
+/**
+ * Reads the features of many functions of one module: the metadata kinds are looked up once, and
+ * what functions share is read once — an attribute set's string attributes (functions share
+ * attribute sets) and an aspect list node's operands (lists are uniqued nodes). The results equal
+ * {@link functionFeatures}'; lists that come from a shared node are shared (they are read-only).
+ */
+export class FeatureReader {
+  readonly #kinds: FeatureKinds;
+  readonly #memo: FeatureMemo = { attributes: new Map(), aspectLists: new Map(), fixedTargets: new Map() };
+
+  constructor(module: Module) {
+    this.#kinds = featureKinds(module.context);
   }
-  const wg = md(SyclMetadata.reqdWorkGroupSize);
-  const numDim = md(SyclMetadata.workGroupNumDim);
-  const fixed = md(SyclMetadata.fixedTargets);
-  const cond = md(SyclMetadata.conditionallyUsedAspects);
+
+  read(fn: IRFunction): FunctionFeatures {
+    return readFeatures(fn, this.#kinds, this.#memo);
+  }
+}
+
+/** The kind ids of the metadata features are read from (-1: never registered, so never attached). */
+interface FeatureKinds {
+  readonly used: number;
+  readonly declared: number;
+  readonly subGroup: number;
+  readonly workGroup: number;
+  readonly numDim: number;
+  readonly fixed: number;
+  readonly conditional: number;
+  readonly jointMatrix: number;
+  readonly jointMatrixMad: number;
+}
+
+function featureKinds(context: Module['context']): FeatureKinds {
+  // Looked up, not registered: reading must not change the order attachments print in.
+  const id = (kind: string): number => context.md.kinds.lookup(kind) ?? -1;
+  return {
+    used: id(SyclMetadata.usedAspects),
+    declared: id(SyclMetadata.declaredAspects),
+    subGroup: id(SyclMetadata.reqdSubGroupSize),
+    workGroup: id(SyclMetadata.reqdWorkGroupSize),
+    numDim: id(SyclMetadata.workGroupNumDim),
+    fixed: id(SyclMetadata.fixedTargets),
+    conditional: id(SyclMetadata.conditionallyUsedAspects),
+    jointMatrix: id(SyclMetadata.jointMatrix),
+    jointMatrixMad: id(SyclMetadata.jointMatrixMad),
+  };
+}
+
+type AttributeFeatures = Pick<FunctionFeatures, 'moduleId' | 'indirectlyCallable' | 'registerAllocMode' | 'grfSize' | 'optLevel'>;
+
+interface FeatureMemo {
+  readonly attributes: Map<AttributeSet, AttributeFeatures>;
+  readonly aspectLists: Map<MDNode, readonly AspectOperand[]>;
+  readonly fixedTargets: Map<MDNode, readonly number[]>;
+}
+
+const NO_OPERANDS: readonly never[] = Object.freeze([]);
+
+function readFeatures(fn: IRFunction, kinds: FeatureKinds, memo: FeatureMemo | undefined): FunctionFeatures {
+  // The first attachment of each kind, in one pass over the function's attachments.
+  let used: MDNode | undefined;
+  let declared: MDNode | undefined;
+  let sgNode: MDNode | undefined;
+  let wg: MDNode | undefined;
+  let numDim: MDNode | undefined;
+  let fixed: MDNode | undefined;
+  let cond: MDNode | undefined;
+  let jm: MDNode | undefined;
+  let jmm: MDNode | undefined;
+  for (const a of fn.attachments) {
+    const kind = a.kind;
+    if (kind === kinds.used) used ??= a.node;
+    else if (kind === kinds.declared) declared ??= a.node;
+    else if (kind === kinds.subGroup) sgNode ??= a.node;
+    else if (kind === kinds.workGroup) wg ??= a.node;
+    else if (kind === kinds.numDim) numDim ??= a.node;
+    else if (kind === kinds.fixed) fixed ??= a.node;
+    else if (kind === kinds.conditional) cond ??= a.node;
+    else if (kind === kinds.jointMatrix) jm ??= a.node;
+    else if (kind === kinds.jointMatrixMad) jmm ??= a.node;
+  }
+  let reqdSubGroupSize: SubGroupSize | undefined;
+  let reqdSubGroupSizeRaw: readonly bigint[] = NO_OPERANDS;
+  if (sgNode !== undefined) {
+    const sgInts = readIntegers(sgNode);
+    reqdSubGroupSizeRaw = sgInts.map((i) => i.zext);
+    if (sgInts.length > 0) reqdSubGroupSize = { kind: 'numeric', value: Number(sgInts[0]!.zext) };
+    else {
+      const named = readStrings(sgNode)[0];
+      if (named !== undefined) reqdSubGroupSize = { kind: 'named', name: named };
+    }
+  }
   const features: { -readonly [K in keyof FunctionFeatures]: FunctionFeatures[K] } = {
-    usedAspects: readAspectOperands(md(SyclMetadata.usedAspects)),
-    declaredAspects: readAspectOperands(md(SyclMetadata.declaredAspects)),
-    reqdSubGroupSizeRaw: sgInts.map((i) => i.zext),
-    jointMatrix: readStrings(md(SyclMetadata.jointMatrix)),
-    jointMatrixMad: readStrings(md(SyclMetadata.jointMatrixMad)),
+    usedAspects: aspectList(used, memo),
+    declaredAspects: aspectList(declared, memo),
+    reqdSubGroupSizeRaw,
+    jointMatrix: jm === undefined ? NO_OPERANDS : readStrings(jm),
+    jointMatrixMad: jmm === undefined ? NO_OPERANDS : readStrings(jmm),
   };
   if (wg !== undefined) features.reqdWorkGroupSize = readIntegers(wg).map((i) => i.zext);
   if (numDim !== undefined) features.workGroupNumDim = readIntegers(numDim).map((i) => i.zext);
   if (reqdSubGroupSize !== undefined) features.reqdSubGroupSize = reqdSubGroupSize;
-  if (fixed !== undefined) features.fixedTargets = readAspectOperands(fixed).map((a) => a.value);
+  if (fixed !== undefined) features.fixedTargets = fixedTargetValues(fixed, memo);
   if (cond !== undefined) features.conditionallyUsedAspects = cond;
-  const attr = (key: string, field: 'moduleId' | 'indirectlyCallable' | 'registerAllocMode' | 'grfSize' | 'optLevel'): void => {
+  const attributes = fn.attributes.fn;
+  let attrs = memo?.attributes.get(attributes);
+  if (attrs === undefined) {
+    attrs = attributeFeatures(fn);
+    memo?.attributes.set(attributes, attrs);
+  }
+  if (attrs.moduleId !== undefined) features.moduleId = attrs.moduleId;
+  if (attrs.indirectlyCallable !== undefined) features.indirectlyCallable = attrs.indirectlyCallable;
+  if (attrs.registerAllocMode !== undefined) features.registerAllocMode = attrs.registerAllocMode;
+  if (attrs.grfSize !== undefined) features.grfSize = attrs.grfSize;
+  if (attrs.optLevel !== undefined) features.optLevel = attrs.optLevel;
+  return features;
+}
+
+function aspectList(node: MDNode | undefined, memo: FeatureMemo | undefined): readonly AspectOperand[] {
+  if (node === undefined) return NO_OPERANDS;
+  let list = memo?.aspectLists.get(node);
+  if (list === undefined) {
+    list = readAspectOperands(node);
+    memo?.aspectLists.set(node, list);
+  }
+  return list;
+}
+
+function fixedTargetValues(node: MDNode, memo: FeatureMemo | undefined): readonly number[] {
+  let values = memo?.fixedTargets.get(node);
+  if (values === undefined) {
+    values = readAspectOperands(node).map((a) => a.value);
+    memo?.fixedTargets.set(node, values);
+  }
+  return values;
+}
+
+function attributeFeatures(fn: IRFunction): AttributeFeatures {
+  const out: { -readonly [K in keyof AttributeFeatures]: AttributeFeatures[K] } = {};
+  const attr = (key: string, field: keyof AttributeFeatures): void => {
     const v = fnAttr(fn, key);
-    if (v !== undefined) features[field] = v;
+    if (v !== undefined) out[field] = v;
   };
   attr(SyclAttribute.moduleId, 'moduleId');
   attr(SyclAttribute.indirectlyCallable, 'indirectlyCallable');
   attr(SyclAttribute.registerAllocMode, 'registerAllocMode');
   attr(SyclAttribute.grfSize, 'grfSize');
   attr(SyclAttribute.optLevel, 'optLevel');
-  return features;
+  return out;
 }

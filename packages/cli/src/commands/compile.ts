@@ -13,7 +13,7 @@ import { diagnosticsJSON, splitDiagnosticFlags } from '../driver/cli-common.js';
 import { loadPassModules } from '../driver/load-pass.js';
 import { DEFAULT_DEVICE_OBJ, DEVICE_OBJ_KINDS, defaultDeviceObj } from '../driver/device-code.js';
 import { createProgress } from '../driver/progress.js';
-import { MAX_JOBS, SHARE_MIN_FUNCTIONS, jobsOf } from '../driver/jobs.js';
+import { MAX_JOBS, jobsOf } from '../driver/jobs.js';
 import { CONFIG_FILE_OPTION, configFromFile } from './targets.js';
 import { compileToFatObjects, compileUnits, deviceLinkFromCompile } from './link.js';
 import { extractBackendArgs } from '../driver/gpu-aot.js';
@@ -31,7 +31,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'load-pass', kind: 'value', repeatable: true, valueName: '<module.js>', help: 'Load a JS module exporting definePass(...) entries; their names work in -passes (repeatable)' },
   { name: 'print-pipeline', help: 'Print the pipelines that would run (canonical text) and exit' },
   { name: 'time-passes', help: 'Report the time each pass took (to stderr)' },
-  { name: 'j', kind: 'value', valueName: '<n>', help: `Threads for the images (default: the cores available, at most ${MAX_JOBS}, for programs of ${SHARE_MIN_FUNCTIONS} functions or more); the output is the same with any number` },
+  { name: 'j', kind: 'value', valueName: '<n>', help: `Threads for the images (default 1, at most ${MAX_JOBS}; each thread reads the whole program again, so more pay only where the images cost more than that); the output is the same with any number` },
   { name: 'fsycl-device-obj', kind: 'value', joinedOnly: true, valueName: 'spirv|llvmir', help: `What the images of spir64 and Intel targets are: SPIR-V translated by llvm-spirv (spirv), or the device IR (llvmir); default $SYCLKIT_DEVICE_OBJ, else ${DEFAULT_DEVICE_OBJ} (as DPC++; SPIR-V needs llvm-spirv and its llvm-as: Debian llvm-spirv-15 llvm-15)` },
   { name: 'aot', kind: 'value', repeatable: true, valueName: '<backend>|<target>=<backend>', help: 'AOT step per target, overriding -fsycl-device-obj: ir (keep the device IR), llvm-spirv, or gpu (PTX / AMDGPU code objects through LLVM 16: the default for NVIDIA and AMD targets when llc-16 and ld.lld-16 are installed; llc names it too); bare: every AOT target (repeatable)' },
   { name: 'Xsycl-target-backend', kind: 'value', repeatable: true, valueName: '[=<target>] "<args>"', help: "Arguments for a target's back end (every target's without =<target>): --offload-arch=sm_70 / gfx90a, llc options, -Wl,<lld options>" },

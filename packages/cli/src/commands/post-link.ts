@@ -22,7 +22,7 @@ import { choiceOf, formatOptions, parseArgs, UsageError, valueOf, type OptionSpe
 import { CliError, type Command } from '../command.js';
 import { writeFileAtomic, type CliIO } from '../io.js';
 import { readIRText, readModule } from '../read-module.js';
-import { MAX_JOBS, SHARE_MIN_FUNCTIONS, jobCount, jobsOf, shareable } from '../driver/jobs.js';
+import { MAX_JOBS, jobCount, jobsOf, shareable } from '../driver/jobs.js';
 import { RunOutputs } from '../driver/run-outputs.js';
 import { runLlvmTool } from '../llvm-tools.js';
 
@@ -59,7 +59,7 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'aot-target', kind: 'value', joinedOnly: true, valueName: '<target>', help: 'syclkit: decide device_if conditions for this AOT target before splitting' },
   { name: 'device-if', kind: 'value', joinedOnly: true, valueName: 'add-on-images|off', help: 'syclkit: non-AOT device_if handling (default: add-on-images when the module has conditional calls)' },
   { name: 'legacy-reqd-work-group-size', help: 'syclkit: also write the uint32 reqd_work_group_size (default on; =false to omit)' },
-  { name: 'j', kind: 'value', valueName: '<n>', help: `syclkit: threads for the images (default: the cores available, at most ${MAX_JOBS}, for modules of ${SHARE_MIN_FUNCTIONS} functions or more); the same files with any number` },
+  { name: 'j', kind: 'value', valueName: '<n>', help: `syclkit: threads for the images (default 1, at most ${MAX_JOBS}; each thread reads the whole module again, so more pay only where the images cost more than that); the same files with any number` },
   { name: 'help', aliases: ['h', '-help'], help: 'Show this help' },
 ];
 
@@ -228,8 +228,7 @@ async function execute(module: Module, options: PostLinkOptions, io: CliIO, outp
 
 /**
  * Threads for the images: `-j <n>`, or `SYCLKIT_POST_LINK_THREADS=<n>` (either shares the images
- * of any program that allows it); by default the cores available, for programs big enough to pay
- * for each worker's parse of the input.
+ * of any program that allows it); one by default (jobs.ts says why).
  */
 function threadsOf(args: ParsedArgs): { jobs: number; shareMinFunctions?: number } {
   const env = process.env['SYCLKIT_POST_LINK_THREADS'];

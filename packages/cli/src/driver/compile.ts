@@ -35,7 +35,7 @@ import { conditionalCallerForm } from '@syclkit/device-if';
 import { Context, cloneModule, linkModules, parseModule, printModule, type IRFunction, type Module } from '@syclkit/ir';
 import { FileTable, writeFileTable } from '@syclkit/formats';
 import { ContainerReader, ContainerWriter, aotCompilerFor, emitWrapperIR, inspectContainer, readContainerFile, type AotCompiler, type InspectReport, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
-import type { DiagnosticPolicy, Instrumentation, PassRegistry, PipelineNode, RunResult } from '@syclkit/pass-manager';
+import { AnalysisManager, type DiagnosticPolicy, type Instrumentation, type PassRegistry, type PipelineNode, type RunResult } from '@syclkit/pass-manager';
 import { AOT_COMPILERS, AOT_JOBS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText } from '@syclkit/passes';
 import {
   FILE_SINK,
@@ -359,15 +359,18 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   // `half_impl`, a lambda's `%class.anon`) is renamed `.0` in the second one, and
   // `!sycl_types_that_use_aspects`, which names types, would then find the first unit's type.
   step('reading translation units');
-  const units = options.units.map((unit) => ({ file: unit.file, module: readUnit(unit, new Context(), log) }));
+  // Per unit, one analysis manager for the facts and the unit's pipeline: the aspect pass reuses
+  // the facts' walk of the unit while nothing has changed it.
+  const units = options.units.map((unit) => ({ file: unit.file, module: readUnit(unit, new Context(), log), analyses: new AnalysisManager() }));
   const facts: ProgramFacts | undefined = options.explainInfo === false ? undefined : computeProgramFacts(units);
 
   // 2. Per translation unit.
   const runOptions = (file: string) => ({ file, ...(options.policy === undefined ? {} : { policy: options.policy }), instrumentations: options.instrumentations ?? [] });
   for (const unit of units) {
     step(`${unit.file}: device_if lowering and aspect propagation`);
-    const result = registry.build<Module>(translationUnitPipelineText(uniquePrefix(unit.file), fixedNames)).run(unit.module, runOptions(unit.file));
+    const result = registry.build<Module>(translationUnitPipelineText(uniquePrefix(unit.file), fixedNames)).run(unit.module, { ...runOptions(unit.file), analyses: unit.analyses });
     log.addApplied(result.diagnostics);
+    unit.analyses.clear(unit.module);
     unit.module.namedMetadata.delete(SyclMetadata.typesThatUseAspects);
   }
   if (log.errorCount > 0) return { ...base, ok: false };
@@ -377,8 +380,9 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   step('linking');
   const context = new Context();
   const inputs = units.length === 1 ? [units[0]!.module] : units.map((u) => parseModule(printModule(u.module), { filename: u.file, context }));
-  // The inputs are dropped after linking: their bodies move into the program instead of being copied.
-  const linked = linkModules(inputs, { id: 'llvm-link', moveBodies: true, onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
+  // The inputs are dropped after linking: their globals become the program's own objects (for a
+  // single unit, linking is a walk that maps only what llvm-link changes) instead of being copied.
+  const linked = linkModules(inputs, { id: 'llvm-link', consumeInputs: true, onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
   const dynamic = dynamicLinking(options);

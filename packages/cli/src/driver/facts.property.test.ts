@@ -15,6 +15,9 @@
  *    then function metadata, then signature and instructions in the pass's order), counting every
  *    use of the aspect, with the text every use's instruction has when all of them are printed
  *    (the facts print only the instructions they show).
+ * 6. Image values: for programs of one or two translation units, random aspect tables and a
+ *    sequence of random entry-point sets, `explainSource`'s value for each image (built from
+ *    JSON reused across images) is byte for byte `encodeFacts(restrictFacts(facts, entries))`.
  * 4. Slices' aspect tables: for random program tables (built-in pairs, aliases, renamed and
  *    custom aspects, repeated names) and random used aspects, explain's lookups (aspectNameOf for
  *    every value, aspectValueOf for every name) answer the same with the slice's table as with
@@ -26,7 +29,7 @@ import { formatType, parseModule, valueTexts, type Instruction, type Module } fr
 import { directAspectUses, propagateAspectsUsage } from '@syclkit/aspect-propagation';
 import { fcOptions } from '@syclkit/testing';
 import { builtinAspectTable } from '@syclkit/device-config';
-import { FactsIndex, aspectTableFor, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, type FunctionFacts, type ProgramFacts } from './facts.js';
+import { FactsIndex, aspectTableFor, computeProgramFacts, decodeFacts, encodeFacts, explainAspect, explainSource, restrictFacts, type FunctionFacts, type ProgramFacts } from './facts.js';
 import { aspectNameOf, aspectValueOf } from './explain.js';
 
 type Use = 'double' | 'half' | 'wrapped-half' | 'atomic-md' | 'none';
@@ -216,6 +219,23 @@ describe('explanation facts on generated modules', () => {
     fc.constantFrom(...builtinPairs),
     fc.tuple(fc.constantFrom(...builtinPairs.map(([name]) => name), 'my_aspect', 'other_aspect'), fc.integer({ min: -1, max: 70 })),
   );
+  test.prop(
+    [programArb, fc.option(programArb, { nil: undefined }), fc.option(fc.array(pairArb, { maxLength: 12 }), { nil: undefined }), fc.array(fc.array(fc.nat(12), { maxLength: 3 }), { minLength: 1, maxLength: 6 })],
+    fcOptions(),
+  )("give each image the bytes of its slice's encoding", (first, second, table, images) => {
+    const units = [{ file: 'a.ll', module: parseModule(moduleText(first), { filename: 'a.ll' }) }];
+    if (second !== undefined) units.push({ file: 'b.ll', module: parseModule(moduleText(second), { filename: 'b.ll' }) });
+    const computed = computeProgramFacts(units);
+    const facts: ProgramFacts = table === undefined ? computed : { ...computed, aspects: table };
+    const names = [...new Set(facts.functions.map((f) => f.name)), 'missing'];
+    const source = explainSource(facts);
+    for (const picks of images) {
+      const entries = picks.map((p) => names[p % names.length]!);
+      const value = source.valueFor(entries);
+      expect(value).toEqual(encodeFacts(restrictFacts(facts, entries)));
+    }
+  }, 120_000);
+
   test.prop([fc.array(pairArb, { maxLength: 12 }), fc.array(fc.integer({ min: -1, max: 70 }), { maxLength: 4 }), fc.boolean()], fcOptions())(
     'slices keep aspect lookups unchanged',
     (pairs, used, canonical) => {

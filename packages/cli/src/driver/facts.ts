@@ -5,17 +5,18 @@
  * the call chain from a kernel to the instruction that made it need an aspect without the IR.
  *
  * Which aspects a function uses itself, and why, is `@syclkit/aspect-propagation`'s
- * `directAspectUses` — the rules of the `sycl-propagate-aspects-usage` pass, not a copy of them.
+ * `directAspectUses` — the rules of the `sycl-propagate-aspects-usage` pass, not a copy of them —
+ * taken, with the calls, from one `walkModule` the pass then reuses (see computeUnitFacts).
  * This module only adds what explaining needs: instruction and signature text, source locations,
  * counts, and the calls (linker-resolved across translation units). A test checks that closing
  * these facts over the call edges gives exactly the `!sycl_used_aspects` the pass writes.
  */
 import { inflateRawSync } from 'node:zlib';
-import { CallInst, formatName, formatType, valueTexts, type DINode, type Instruction, type IRFunction, type Module, type ValueInFunction } from '@syclkit/ir';
-import { directAspectUses, type AspectUse as DirectUse } from '@syclkit/aspect-propagation';
+import { formatName, formatType, valueTexts, type DINode, type Instruction, type IRFunction, type Module, type ValueInFunction } from '@syclkit/ir';
+import { moduleWalkAnalysis, walkModule, type AspectUse as DirectUse, type ModuleWalk } from '@syclkit/aspect-propagation';
+import type { AnalysisGetter } from '@syclkit/pass-manager';
 import { byteArrayValue, type PropertyValue } from '@syclkit/formats';
 import { builtinAspectTable } from '@syclkit/device-config';
-import { conditionalCallerForm, conditionalCallSite, type ConditionalCallerForm } from '@syclkit/device-if';
 import type { ImageFactsSource } from '@syclkit/passes';
 import { debugNodeOf, fileOf, isDINode, isKernel, readAspectTable } from '@syclkit/sycl-conventions';
 
@@ -143,31 +144,11 @@ function signatureText(fn: IRFunction): string {
  * any pass: function-level `!sycl_used_aspects` then means `[[sycl_detail::uses_aspects]]`).
  * Functions that are defined, or declared with aspects of their own, in module order.
  */
-export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] {
-  // Calls are gathered during the walk for direct uses (one walk over the module, not two).
-  const callsOf = new Map<IRFunction, FunctionCalls>();
-  const forms = new Map<IRFunction, ConditionalCallerForm | null>();
-  let current: FunctionCalls | undefined;
-  const onInstruction = (inst: Instruction, fn: IRFunction): void => {
-    if (inst.opcode !== 'call' || !(inst instanceof CallInst)) return;
-    const callee = inst.calledFunction;
-    if (callee === undefined || callee.isIntrinsic) return;
-    if (current?.fn !== fn) callsOf.set(fn, (current = { fn, fnLoc: locFrom(debugNodeOf(fn)), calls: [], conditionalCalls: [], called: new Set() }));
-    // a callee's form once, not once per call (declarations are matched by name)
-    let form = forms.get(callee);
-    if (form === undefined) forms.set(callee, (form = conditionalCallerForm(callee) ?? null));
-    if (form !== null) {
-      const site = conditionalCallSite(inst, callee, form);
-      if (site.action === undefined) return;
-      const ints = site.conditionArgs.map((v) => (v.vk === 'int' ? Number(v.value) : undefined));
-      current.conditionalCalls.push({ action: site.action.name, ...(ints.every((v) => v !== undefined) ? { condition: ints as number[] } : {}), ...locationAt(inst, current.fnLoc) });
-      return;
-    }
-    if (current.called.has(callee.name)) return;
-    current.called.add(callee.name);
-    current.calls.push({ callee: callee.name, ...locationAt(inst, current.fnLoc) });
-  };
-  const direct = directAspectUses(module, { onInstruction });
+export function computeUnitFacts(module: Module, unit: number, analyses?: AnalysisGetter): FunctionFacts[] {
+  // One walk gives the uses and the calls; through `analyses` the aspect pass reuses it while the
+  // module stays unchanged (see @syclkit/aspect-propagation's moduleWalkAnalysis).
+  const walk = analyses === undefined ? walkModule(module) : analyses.getResult(moduleWalkAnalysis, module);
+  const direct = walk.uses;
   // Only the first use of an aspect in a function is shown, so only those instructions are printed.
   const wanted = new Set<Instruction>();
   for (const { uses, declared } of direct) forEachShownUse(uses, declared, (use) => {
@@ -178,53 +159,59 @@ export function computeUnitFacts(module: Module, unit: number): FunctionFacts[] 
 
   module.functions.forEach((fn, i) => {
     const { uses: found, declared } = direct[i]!;
+    // Most functions use no aspect themselves: no location or text work for their (empty) uses.
+    const hasUses = found.length > 0 || declared.length > 0;
+    if (fn.isDeclaration && !hasUses) return;
     const fnLoc = locFrom(debugNodeOf(fn));
-    const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
-    const instAt = (inst: Instruction): { location?: Loc } => locationAt(inst, fnLoc);
-    const instText = (inst: Instruction): { text?: string } => {
-      const text = texts.get(inst);
-      return text === undefined ? {} : { text };
-    };
-    const counts = new Map<number, number>();
-    for (const aspect of declared) counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
-    for (const use of found) counts.set(use.aspect, (counts.get(use.aspect) ?? 0) + 1);
-    const uses: AspectUse[] = [];
-    forEachShownUse(found, declared, (use, aspect) => {
-      const count = counts.get(aspect) ?? 1;
-      switch (use.kind) {
-        case 'declared':
-          uses.push({ aspect, kind: 'declared', ...fnAt, count });
-          break;
-        case 'function-metadata':
-          uses.push({ aspect, kind: 'function-metadata', ...fnAt, count });
-          break;
-        case 'signature':
-          uses.push({ aspect, kind: 'signature', text: signatureText(fn), type: formatType(use.type), ...fnAt, count });
-          break;
-        case 'instruction':
-          uses.push({ aspect, kind: 'instruction', ...instText(use.instruction), type: formatType(use.type), ...instAt(use.instruction), count });
-          break;
-        case 'instruction-metadata':
-          uses.push({ aspect, kind: 'instruction-metadata', ...instText(use.instruction), ...instAt(use.instruction), count });
-          break;
-      }
-    });
-
-    const { calls, conditionalCalls } = callsOf.get(fn) ?? { calls: [], conditionalCalls: [] };
-    if (fn.isDeclaration && uses.length === 0) return;
+    const { calls, conditionalCalls } = callFacts(walk.facts, i, fnLoc);
     functions.push({
       name: fn.name,
       unit,
       kernel: isKernel(fn),
       definition: !fn.isDeclaration,
       local: fn.linkage === 'internal' || fn.linkage === 'private',
-      ...fnAt,
-      uses,
+      ...(fnLoc === undefined ? {} : { location: fnLoc }),
+      uses: hasUses ? shownUses(fn, found, declared, fnLoc, texts) : [],
       calls,
       conditionalCalls,
     });
   });
   return functions;
+}
+
+/** The uses a function's facts show (see {@link forEachShownUse}), each with its count, text and location. */
+function shownUses(fn: IRFunction, found: readonly DirectUse[], declared: readonly number[], fnLoc: Loc | undefined, texts: ReadonlyMap<Instruction, string>): AspectUse[] {
+  const fnAt = fnLoc === undefined ? {} : { location: fnLoc };
+  const instAt = (inst: Instruction): { location?: Loc } => locationAt(inst, fnLoc);
+  const instText = (inst: Instruction): { text?: string } => {
+    const text = texts.get(inst);
+    return text === undefined ? {} : { text };
+  };
+  const counts = new Map<number, number>();
+  for (const aspect of declared) counts.set(aspect, (counts.get(aspect) ?? 0) + 1);
+  for (const use of found) counts.set(use.aspect, (counts.get(use.aspect) ?? 0) + 1);
+  const uses: AspectUse[] = [];
+  forEachShownUse(found, declared, (use, aspect) => {
+    const count = counts.get(aspect) ?? 1;
+    switch (use.kind) {
+      case 'declared':
+        uses.push({ aspect, kind: 'declared', ...fnAt, count });
+        break;
+      case 'function-metadata':
+        uses.push({ aspect, kind: 'function-metadata', ...fnAt, count });
+        break;
+      case 'signature':
+        uses.push({ aspect, kind: 'signature', text: signatureText(fn), type: formatType(use.type), ...fnAt, count });
+        break;
+      case 'instruction':
+        uses.push({ aspect, kind: 'instruction', ...instText(use.instruction), type: formatType(use.type), ...instAt(use.instruction), count });
+        break;
+      case 'instruction-metadata':
+        uses.push({ aspect, kind: 'instruction-metadata', ...instText(use.instruction), ...instAt(use.instruction), count });
+        break;
+    }
+  });
+  return uses;
 }
 
 /**
@@ -252,21 +239,31 @@ function locationAt(inst: Instruction, fnLoc: Loc | undefined): { location?: Loc
   return loc === undefined ? {} : { location: loc };
 }
 
-/** The calls of one function, gathered during the walk (see computeUnitFacts). */
-interface FunctionCalls {
-  readonly fn: IRFunction;
-  readonly fnLoc: Loc | undefined;
-  readonly calls: CallFact[];
-  readonly conditionalCalls: ConditionalCallFact[];
-  readonly called: Set<string>;
+/**
+ * The calls of function `index` from the walk's facts: the first call of each callee in call
+ * order, and every call of a conditional caller whose action is known; intrinsics left out.
+ */
+function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undefined): { calls: CallFact[]; conditionalCalls: ConditionalCallFact[] } {
+  const f = facts[index]!;
+  const calls: CallFact[] = [];
+  f.callees.forEach((callee, k) => {
+    const fn = facts[callee]!.fn;
+    if (!fn.isIntrinsic) calls.push({ callee: fn.name, ...locationAt(f.calleeCalls[k]!, fnLoc) });
+  });
+  const conditionalCalls: ConditionalCallFact[] = [];
+  for (const call of f.conditionalCalls) {
+    if (call.action === undefined || facts[call.callee]!.fn.isIntrinsic) continue;
+    conditionalCalls.push({ action: facts[call.action]!.fn.name, ...(call.constant ? { condition: call.condition } : {}), ...locationAt(call.instruction, fnLoc) });
+  }
+  return { calls, conditionalCalls };
 }
 
 /** Facts of a program from its translation units (each before any pass), in link order. */
-export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module }[]): ProgramFacts {
+export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module; readonly analyses?: AnalysisGetter }[]): ProgramFacts {
   const aspects: [string, number][] = [];
   const seen = new Set<string>();
   const functions: FunctionFacts[] = [];
-  units.forEach(({ module }, i) => {
+  units.forEach(({ module, analyses }, i) => {
     for (const [name, value] of readAspectTable(module).pairs) {
       const key = `${name}=${value}`;
       if (!seen.has(key)) {
@@ -274,25 +271,27 @@ export function computeProgramFacts(units: readonly { readonly file: string; rea
         aspects.push([name, value]);
       }
     }
-    functions.push(...computeUnitFacts(module, i));
+    functions.push(...computeUnitFacts(module, i, analyses));
   });
   return { version: FACTS_VERSION, units: units.map((u) => u.file), aspects, functions };
 }
 
 /** Resolves calls the way the linker does; see {@link ProgramFacts}. Built once per program. */
 export class FactsIndex {
-  readonly #byUnit = new Map<string, FunctionFacts>();
+  /** Per translation unit, its functions by name. */
+  readonly #byUnit: Map<string, FunctionFacts>[] = [];
   readonly #global = new Map<string, FunctionFacts>();
   readonly #position = new Map<FunctionFacts, number>();
+  readonly #callees = new Map<FunctionFacts, readonly FunctionFacts[]>();
   /** See {@link aspectsAlwaysKept}. */
   readonly aspectsAlwaysKept: ReadonlySet<number> | undefined;
   constructor(readonly facts: ProgramFacts) {
     this.aspectsAlwaysKept = aspectsAlwaysKept(facts.aspects);
     facts.functions.forEach((f, i) => {
       this.#position.set(f, i);
-      const key = `${f.unit}\u0000${f.name}`;
-      const known = this.#byUnit.get(key);
-      if (known === undefined || (!known.definition && f.definition)) this.#byUnit.set(key, f);
+      const unit = (this.#byUnit[f.unit] ??= new Map());
+      const known = unit.get(f.name);
+      if (known === undefined || (!known.definition && f.definition)) unit.set(f.name, f);
       if (!f.local) {
         const other = this.#global.get(f.name);
         if (other === undefined || (!other.definition && f.definition)) this.#global.set(f.name, f);
@@ -302,7 +301,7 @@ export class FactsIndex {
 
   /** The function a call from `from` to `name` reaches. */
   resolve(name: string, from: FunctionFacts): FunctionFacts | undefined {
-    const own = this.#byUnit.get(`${from.unit}\u0000${name}`);
+    const own = this.#byUnit[from.unit]?.get(name);
     if (own !== undefined && (own.definition || own.local)) return own;
     return this.#global.get(name) ?? own;
   }
@@ -315,6 +314,24 @@ export class FactsIndex {
   /** Where a function's facts are in the program's list (for program order). */
   position(f: FunctionFacts): number {
     return this.#position.get(f) ?? -1;
+  }
+
+  /** The functions `f`'s plain calls, then its conditional calls, reach (resolved once per function). */
+  callees(f: FunctionFacts): readonly FunctionFacts[] {
+    let list = this.#callees.get(f);
+    if (list === undefined) {
+      const reached: FunctionFacts[] = (list = []);
+      for (const c of f.calls) {
+        const g = this.resolve(c.callee, f);
+        if (g !== undefined) reached.push(g);
+      }
+      for (const c of f.conditionalCalls) {
+        const g = this.resolve(c.action, f);
+        if (g !== undefined) reached.push(g);
+      }
+      this.#callees.set(f, list);
+    }
+    return list;
   }
 
   /** Names of the kernels the facts know, in order. */
@@ -330,6 +347,19 @@ export class FactsIndex {
 export function restrictFacts(program: ProgramFacts | FactsIndex, entries: Iterable<string>): ProgramFacts {
   const index = program instanceof FactsIndex ? program : new FactsIndex(program);
   const facts = index.facts;
+  const kept = reachedFunctions(index, entries);
+  const units = unitsOf(kept);
+  const renumber = new Map(units.map((u, i) => [u, i]));
+  return {
+    version: facts.version,
+    units: units.map((u) => facts.units[u]!),
+    aspects: aspectTableFor(facts.aspects, kept, index.aspectsAlwaysKept),
+    functions: kept.map((f) => ({ ...f, unit: renumber.get(f.unit)! })),
+  };
+}
+
+/** The functions `entries` reach over plain and conditional calls, in program order. */
+function reachedFunctions(index: FactsIndex, entries: Iterable<string>): FunctionFacts[] {
   const keep = new Set<FunctionFacts>();
   const queue: FunctionFacts[] = [];
   for (const name of entries) {
@@ -340,27 +370,73 @@ export function restrictFacts(program: ProgramFacts | FactsIndex, entries: Itera
     }
   }
   for (let next = 0; next < queue.length; next++) {
-    const f = queue[next]!;
-    const visit = (callee: string): void => {
-      const g = index.resolve(callee, f);
-      if (g !== undefined && !keep.has(g)) {
+    for (const g of index.callees(queue[next]!)) {
+      if (!keep.has(g)) {
         keep.add(g);
         queue.push(g);
       }
-    };
-    for (const c of f.calls) visit(c.callee);
-    for (const c of f.conditionalCalls) visit(c.action);
+    }
   }
   // Program order, as the whole list filtered would give.
-  const kept = [...keep].sort((a, b) => index.position(a) - index.position(b));
-  const units = [...new Set(kept.map((f) => f.unit))].sort((a, b) => a - b);
-  const renumber = new Map(units.map((u, i) => [u, i]));
-  return {
-    version: facts.version,
-    units: units.map((u) => facts.units[u]!),
-    aspects: aspectTableFor(facts.aspects, kept, index.aspectsAlwaysKept),
-    functions: kept.map((f) => ({ ...f, unit: renumber.get(f.unit)! })),
-  };
+  return queue.sort((a, b) => index.position(a) - index.position(b));
+}
+
+/** The translation units of `functions`, ascending (a slice numbers them 0, 1, ... in this order). */
+function unitsOf(functions: readonly FunctionFacts[]): number[] {
+  const units: number[] = [];
+  for (const f of functions) if (!units.includes(f.unit)) units.push(f.unit);
+  return units.sort((a, b) => a - b);
+}
+
+/**
+ * `encodeFacts(restrictFacts(index, entries))` for image after image, byte for byte, without
+ * building each slice: the JSON of a function (for a unit number) and of an aspect table (for the
+ * aspects a slice uses) is made once and reused by every image that holds it (shared helpers,
+ * the same few aspects).
+ */
+export class FactsSlicer {
+  readonly #index: FactsIndex;
+  /** Aspect tables' JSON by the aspects (beyond those always kept) their slices use. */
+  readonly #tableJson = new Map<string, string>();
+  readonly #prefix: string;
+
+  constructor(index: FactsIndex) {
+    this.#index = index;
+    this.#prefix = `{"version":${JSON.stringify(index.facts.version)},"units":`;
+  }
+
+  /** The JSON text of the slice for `entries` (what {@link encodeFacts} encodes). */
+  json(entries: Iterable<string>): string {
+    const facts = this.#index.facts;
+    const kept = reachedFunctions(this.#index, entries);
+    const units = unitsOf(kept);
+    let functions = '';
+    for (const f of kept) {
+      // Each function's JSON is made per image: caching it would keep every kernel's text alive
+      // to the end of the compile for one use.
+      const text = JSON.stringify({ ...f, unit: units.length === 1 ? 0 : units.indexOf(f.unit) });
+      functions = functions === '' ? text : `${functions},${text}`;
+    }
+    return `${this.#prefix}${JSON.stringify(units.map((u) => facts.units[u]!))},"aspects":${this.#aspectsJson(kept)},"functions":[${functions}]}`;
+  }
+
+  #aspectsJson(kept: readonly FunctionFacts[]): string {
+    const always = this.#index.aspectsAlwaysKept;
+    // The table a slice keeps depends only on which aspects its functions use.
+    let used: number[] | undefined;
+    if (always !== undefined) {
+      for (const f of kept) {
+        for (const u of f.uses) if (!always.has(u.aspect) && !(used ??= []).includes(u.aspect)) used.push(u.aspect);
+      }
+    }
+    const key = used === undefined ? '' : used.sort((a, b) => a - b).join(',');
+    let json = this.#tableJson.get(key);
+    if (json === undefined) {
+      json = JSON.stringify(aspectTableFor(this.#index.facts.aspects, kept, always));
+      this.#tableJson.set(key, json);
+    }
+    return json;
+  }
 }
 
 /**
@@ -395,8 +471,8 @@ export function aspectTableFor(table: ProgramFacts['aspects'], functions: readon
 
 /** The explanation facts as the `explain-facts` pass adds them: indexed once, sliced per image. */
 export function explainSource(facts: ProgramFacts): ImageFactsSource {
-  const index = new FactsIndex(facts);
-  return { set: EXPLAIN_SET, property: EXPLAIN_PROPERTY, valueFor: (entries) => encodeFacts(restrictFacts(index, entries)) };
+  const slicer = new FactsSlicer(new FactsIndex(facts));
+  return { set: EXPLAIN_SET, property: EXPLAIN_PROPERTY, valueFor: (entries) => jsonValue(slicer.json(entries)) };
 }
 
 // --- in the binary -----------------------------------------------------------------------------------
@@ -407,7 +483,11 @@ export function explainSource(facts: ProgramFacts): ImageFactsSource {
  * the bytes it saved.
  */
 export function encodeFacts(facts: ProgramFacts): PropertyValue {
-  return byteArrayValue(new Uint8Array(Buffer.from(JSON.stringify(facts), 'utf8')));
+  return jsonValue(JSON.stringify(facts));
+}
+
+function jsonValue(json: string): PropertyValue {
+  return byteArrayValue(new Uint8Array(Buffer.from(json, 'utf8')));
 }
 
 export class FactsFormatError extends Error {

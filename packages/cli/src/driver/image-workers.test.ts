@@ -40,6 +40,7 @@ describe.runIf(built)('image sets shared among threads', () => {
     const shared = ContainerWriter.toMemory();
     for (const o of outputs) shared.addBundle(o.name);
     let firstImage = true;
+    let flags: Int32Array | undefined;
     const run = await runSharedSet({
       program: parseModule(text, { filename: 'p.ll' }),
       job: { filename: 'p.ll', pipeline, outputs, loadPass: [], wrap: { backends: ['ir', 'ir'], prefixes: ['p_spir64', 'p_intel_gpu_tgllp'] } },
@@ -48,15 +49,17 @@ describe.runIf(built)('image sets shared among threads', () => {
       jobs: 3,
       container: shared,
       configure: (set) => set.set(IMAGE_PREFIXES, ['p_spir64', 'p_intel_gpu_tgllp']),
-      // The main thread dawdles on its first image, so the workers (parsing meanwhile) get some.
+      onClaims: (view) => (flags = view),
+      // The main thread holds its first image (its one claim) until a worker (parsing meanwhile)
+      // has claimed another, whatever the host's load (a fixed wait failed on a busy host).
       instrumentations: [
         {
           name: 'slow-start',
           beforePass: (event) => {
             if (!firstImage || event.kind.name !== 'image') return;
             firstImage = false;
-            const until = Date.now() + 1500;
-            while (Date.now() < until);
+            const until = Date.now() + 60_000;
+            while (Date.now() < until && claimedIds(flags!) < 2);
           },
         },
       ],
@@ -97,6 +100,7 @@ describe.runIf(built)('image sets shared among threads', () => {
     const shared = ContainerWriter.toMemory();
     shared.addBundle('spir64');
     let firstImage = true;
+    let flags: Int32Array | undefined;
     const run = await runSharedSet({
       program: read(),
       job: { filename: 'k.ll', pipeline: simple, outputs: [{ name: 'spir64' }], loadPass: [], wrap: { backends: ['ir'], prefixes: ['spir64'] } },
@@ -105,14 +109,16 @@ describe.runIf(built)('image sets shared among threads', () => {
       jobs: 2,
       container: shared,
       configure: (set) => set.set(IMAGE_PREFIXES, ['spir64']),
+      onClaims: (view) => (flags = view),
       instrumentations: [
         {
           name: 'slow-start',
+          // As above: the worker prints images whatever the host's load.
           beforePass: (event) => {
             if (!firstImage || event.kind.name !== 'image') return;
             firstImage = false;
-            const until = Date.now() + 1500;
-            while (Date.now() < until);
+            const until = Date.now() + 60_000;
+            while (Date.now() < until && claimedIds(flags!) < 2);
           },
         },
       ],
@@ -205,3 +211,10 @@ describe.runIf(built)('image sets shared among threads', () => {
     expect(r.stderr).toContain("option '-j' takes a positive number, got '0'");
   });
 });
+
+/** How many image ids some thread has claimed (the flags runSharedSet's onClaims hands out). */
+function claimedIds(flags: Int32Array): number {
+  let n = 0;
+  for (let id = 0; id < flags.length; id++) n += Atomics.load(flags, id);
+  return n;
+}

@@ -219,6 +219,11 @@ export interface ShareOptions {
   /** compile: the slots of the main thread's set (facts source, compilers) the job describes for workers. */
   readonly configure?: (set: ImageSet) => void;
   readonly instrumentations?: readonly Instrumentation[];
+  /**
+   * Called once, before any thread starts, with a view of the claim flags (1 at an image id some
+   * thread took): lets a caller see the workers' progress while the main thread is busy.
+   */
+  readonly onClaims?: (flags: Int32Array) => void;
 }
 
 /** Runs one image set over `jobs` threads (see the module comment). */
@@ -228,6 +233,7 @@ export async function runSharedSet(options: ShareOptions): Promise<SharedRun> {
   const job: ShareJob = { ...options.job, program: text, metadataKinds: program.context.md.kinds.list() };
   const claims = new SharedArrayBuffer(4 * (program.functions.length + 2));
   const claim = claimer(claims);
+  options.onClaims?.(new Int32Array(claims));
 
   // Records and diagnostics by image id; written in order as they become complete.
   const pending = new Map<number, { records: readonly EncodedImageRecord[]; diagnostics: readonly Diagnostic[] }>();

@@ -2,7 +2,6 @@
  * How many threads a command uses for the images (`-j`), and which programs are worth sharing.
  * Kept light: commands decide here before loading the worker machinery (image-workers.ts).
  */
-import { availableParallelism, loadavg } from 'node:os';
 import type { Module } from '@syclkit/ir';
 import { hasConditionalCalls } from '@syclkit/post-link';
 import { UsageError, valueOf, type ParsedArgs } from '../args.js';
@@ -10,26 +9,24 @@ import { UsageError, valueOf, type ParsedArgs } from '../args.js';
 /** At most this many threads, whatever the machine has. */
 export const MAX_JOBS = 8;
 
-/** Without `-j`, programs with fewer functions keep one thread: their images are not worth a second parse. */
+/** API callers that ask for threads without a size threshold: smaller programs keep one thread (their images are not worth a second parse). */
 export const SHARE_MIN_FUNCTIONS = 2000;
 
 /**
- * Threads for `-j`: what the user asked for, else the cores available — those the process may
- * use, less the load already on them (a busy machine gains nothing from more threads, and the
- * workers' own parse makes them a loss) — at most MAX_JOBS.
+ * Threads for `-j`: what the user asked for, at most MAX_JOBS; one without `-j`. Each worker
+ * parses the whole program again before it takes images, and on a quiet 16-core host that cost
+ * more than the shared images gave back: compile of 16k kernels took 7.6-9.1 s with one thread
+ * and 8.8-12 s with 2-8 (and 2-8x the memory); 4k kernels and post-link were even at best
+ * (tools/bench/README.md, "Threads").
  */
-export function jobCount(requested?: number): number {
-  const available = requested ?? Math.floor(availableParallelism() - loadavg()[0]!);
-  return Math.max(1, Math.min(available, MAX_JOBS));
+export function jobCount(requested: number): number {
+  return Math.max(1, Math.min(requested, MAX_JOBS));
 }
 
-/**
- * `-j <n>` (a positive number): that many threads, whatever the program's size; without it, the
- * cores available, for programs big enough to pay for the workers' parse.
- */
+/** `-j <n>` (a positive number): that many threads, whatever the program's size; one without it. */
 export function jobsOf(args: ParsedArgs): { jobs: number; shareMinFunctions?: number } {
   const text = valueOf(args, 'j');
-  if (text === undefined) return { jobs: jobCount() };
+  if (text === undefined) return { jobs: 1 };
   if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`option '-j' takes a positive number, got '${text}'`);
   return { jobs: jobCount(Number(text)), shareMinFunctions: 0 };
 }

@@ -14,6 +14,12 @@
  * 6. Moving bodies (`moveBodies`) gives exactly the text copying them gives, for disjoint and for
  *    symbol-sharing modules (or fails the same way); a function the result defines from an input
  *    leaves that input bodiless (a definition nothing needs, such as an unused linkonce_odr, stays).
+ * 7. Consuming the inputs (`consumeInputs`: the result takes over their globals, bodies mapped in
+ *    place) gives exactly the text copying gives: for one module alone (generated modules with
+ *    calls, address-taken and discardable functions; modules sharing symbols; modules of constant
+ *    expressions over globals; typed-pointer modules), and for groups of modules (or the same
+ *    error). Linking one module this way copies nothing: every global of the result is the
+ *    input's own object, with its own blocks and instructions, and the input is left empty.
  * 5. When LLVM 16's llvm-link is installed: link(a, b, c) prints exactly what llvm-link prints,
  *    for disjoint and for symbol-sharing modules (and fails exactly when llvm-link fails).
  */
@@ -40,6 +46,10 @@ import {
 import { llvmTool, runTool } from '../../test/llvm.js';
 import { fcOptions } from '@syclkit/testing';
 import { verifyModule } from '../verifier/verifier.js';
+import { constantExprModule } from '../../test/const-exprs.js';
+import { typedModule } from '../../test/typed-modules.js';
+import type { GlobalValue } from '../model/values.js';
+import type { Instruction } from '../model/instructions.js';
 
 /** Three modules a, b, c; with `crossReferences`, b may declare c's functions and a both. */
 function triple(crossReferences: boolean, options: ModuleArbitraryOptions = {}): fc.Arbitrary<[GeneratedModule, GeneratedModule, GeneratedModule]> {
@@ -159,6 +169,73 @@ describe('moving bodies instead of copying them', () => {
   test.prop([sharedGroup], fcOptions(60))('gives the same module as copying, or the same error, for modules sharing symbols', (group) => {
     const texts = group.map(sharedModuleText);
     expect(text(link(texts, true).result)).toBe(text(link(texts, false).result));
+  }, 120_000);
+});
+
+describe('consuming the inputs', () => {
+  type Options = Parameters<typeof linkModules>[1];
+  const link = (texts: readonly string[], options: Options, pointers?: 'preserve-typed'): { inputs: Module[]; result: Module | IrError } => {
+    const ctx = new Context();
+    const inputs = texts.map((t, i) => parseModule(t, { filename: `m${i}.ll`, context: ctx, ...(pointers === undefined ? {} : { pointers }) }));
+    try {
+      return { inputs, result: linkModules(inputs, options) };
+    } catch (e) {
+      if (e instanceof IrError) return { inputs, result: e };
+      throw e;
+    }
+  };
+  const text = (r: Module | IrError): string => (r instanceof IrError ? `error: ${r.message}` : printModule(r));
+
+  /** Links one module consumed, moved and copied: the same text, and the result is the input's own objects. */
+  const checkOne = (source: string, pointers?: 'preserve-typed'): void => {
+    const copied = text(link([source], {}, pointers).result);
+    expect(text(link([source], { moveBodies: true }, pointers).result)).toBe(copied);
+    const ctx = new Context();
+    const input = parseModule(source, { filename: 'm0.ll', context: ctx, ...(pointers === undefined ? {} : { pointers }) });
+    const before = new Map<string, { global: GlobalValue; instructions: Instruction[] }>();
+    for (const g of input.globalValues()) before.set(g.name, { global: g, instructions: g.vk === 'function' ? [...g.instructions()] : [] });
+    const result = linkModules([input], { consumeInputs: true });
+    expect(printModule(result)).toBe(copied);
+    expect(verifyModule(result)).toEqual([]);
+    expect([...input.globalValues()]).toEqual([]);
+    for (const g of result.globalValues()) {
+      expect(g.parent).toBe(result);
+      const own = before.get(g.name);
+      // appending arrays are rebuilt (llvm-link makes a new one); everything else is taken over
+      if (own === undefined || g.linkage === 'appending') continue;
+      expect(g).toBe(own.global);
+      if (g.vk !== 'function') continue;
+      expect([...g.instructions()]).toEqual(own.instructions);
+      for (const b of g.blocks) for (const inst of b.instructions) expect(inst.parent).toBe(b);
+    }
+  };
+
+  test.prop([generatedModule()], fcOptions(100))('one generated module: the text copying gives, from the input’s own objects', (m) => {
+    checkOne(moduleText(m));
+  }, 120_000);
+
+  test.prop([sharedModule()], fcOptions(100))('one module with every linkage, comdats, clashing struct types, llvm.used and ctors', (m) => {
+    checkOne(sharedModuleText(m, 0));
+  }, 120_000);
+
+  test.prop([constantExprModule()], fcOptions(60))('one module of constant expressions over globals', (source) => {
+    checkOne(source);
+  }, 120_000);
+
+  test.prop([typedModule()], fcOptions(40))('one typed-pointer module (recursive struct types are rebuilt in place)', (source) => {
+    checkOne(source, 'preserve-typed');
+  }, 120_000);
+
+  test.prop([triple(true)], fcOptions(50))('modules calling each other: the text copying gives', (mods) => {
+    const texts = mods.map(moduleText);
+    const consumed = link(texts, { consumeInputs: true });
+    expect(text(consumed.result)).toBe(text(link(texts, {}).result));
+    for (const input of consumed.inputs) expect([...input.globalValues()]).toEqual([]);
+  }, 120_000);
+
+  test.prop([sharedGroup, fc.boolean()], fcOptions(60))('modules sharing symbols, with or without only-needed: the text copying gives, or the same error', (group, onlyNeeded) => {
+    const texts = group.map(sharedModuleText);
+    expect(text(link(texts, { consumeInputs: true, onlyNeeded }).result)).toBe(text(link(texts, { onlyNeeded }).result));
   }, 120_000);
 });
 

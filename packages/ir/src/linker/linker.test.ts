@@ -6,10 +6,12 @@ import { Context } from '../model/context.js';
 import { IrError } from '../errors.js';
 import { Linker, linkModules } from './linker.js';
 import { Module } from '../model/module.js';
+import type { AllocaInst } from '../model/instructions.js';
 import { parseModule } from '../reader/parser.js';
 import { printModule } from '../printer/printer.js';
 import { llvmTool, runTool } from '../../test/llvm.js';
 import { verifyModule } from '../verifier/verifier.js';
+import { corpusFiles } from '../../test/support.js';
 
 const DIR = fileURLToPath(new URL('../../test/fixtures/link/dpcpp-tus/', import.meta.url));
 const read = (name: string): string => readFileSync(DIR + name, 'latin1');
@@ -64,6 +66,122 @@ describe('aliases and ifuncs, compared with llvm-link 16', () => {
       expect(verifyModule(linked)).toEqual([]);
     });
   }
+});
+
+describe('one translation unit alone, compared with llvm-link 16', () => {
+  const dir = fileURLToPath(new URL('../../test/fixtures/link/single/', import.meta.url));
+  const source = readFileSync(dir + 'single.ll', 'latin1');
+  const expected = readFileSync(dir + 'expected.ll', 'latin1');
+  const parse = (): Module => parseModule(source, { filename: 'single.ll', context: new Context() });
+
+  for (const [how, options] of [
+    ['copied', {}],
+    ['with bodies moved', { moveBodies: true }],
+    ['consumed', { consumeInputs: true }],
+  ] as const) {
+    it(`llvm-link -S single.ll, ${how}`, () => {
+      const linked = linkModules([parse()], options);
+      expect(printModule(linked)).toBe(expected);
+      expect(verifyModule(linked)).toEqual([]);
+    });
+  }
+
+  const llvmLink = llvmTool('llvm-link');
+  it.skipIf(llvmLink === undefined)('the stored output is what the installed llvm-link prints', () => {
+    const r = runTool(llvmLink!, ['-S', dir + 'single.ll']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(expected);
+  });
+
+  it('consumed: the result is the input’s own objects, changed only where llvm-link changes them', () => {
+    const input = parse();
+    const fn = (name: string) => input.getFunction(name)!;
+    const kernel = fn('kernel_b');
+    const instructions = [...kernel.instructions()];
+    const [secondDecl, withbb, helper] = [fn('second_decl'), fn('withbb'), fn('helper')];
+    const helperComdat = helper.comdat;
+    const structA = input.context.getStruct('struct.A')!;
+    const structB = input.context.getStruct('struct.B')!;
+    const unusedDecl = fn('unused_decl');
+    const linked = linkModules([input], { consumeInputs: true });
+
+    expect(linked.id).toBe('llvm-link');
+    expect(linked.getFunction('kernel_b')).toBe(kernel);
+    expect([...kernel.instructions()]).toEqual(instructions);
+    expect(linked.getFunction('withbb')).toBe(withbb);
+    expect(linked.getFunction('helper')).toBe(helper);
+    // the input's comdat object serves the result
+    expect(helper.comdat).toBe(helperComdat);
+    expect(linked.comdats.get('helper_group')).toBe(helperComdat);
+    expect([...linked.comdats.keys()]).toEqual(['kernel_b', 'helper_group']);
+    // nocallback goes from the declaration and from the call
+    expect(linked.getFunction('second_decl')).toBe(secondDecl);
+    expect(secondDecl.attributes.fn.has('nocallback')).toBe(false);
+    expect(printModule(linked)).toContain('call void @second_decl(i32 2)\n');
+    // the isomorphic struct A is merged into B in place: A's alloca now allocates B
+    expect(structA.name).toBe('');
+    const alloca = instructions[1]!;
+    expect(alloca.opcode).toBe('alloca');
+    expect((alloca as AllocaInst).allocatedType).toBe(structB);
+    // unreferenced declarations and discardable definitions stay behind, and the input is left empty
+    expect(linked.getFunction('unused_decl')).toBeUndefined();
+    expect(unusedDecl.parent).toBe(input);
+    expect(linked.getGlobalVariable('unused_internal')).toBeUndefined();
+    expect([...input.globalValues()]).toEqual([]);
+    for (const g of linked.globalValues()) expect(g.parent).toBe(linked);
+  });
+
+  it('consumed inputs: a later definition that resolves a taken-over declaration has its body moved there', () => {
+    const ctx = new Context();
+    const a = parseModule('define void @k() {\n  call void @ext(i32 1)\n  ret void\n}\ndeclare void @ext(i32)', { filename: 'a.ll', context: ctx });
+    const b = parseModule('define void @ext(i32 %x) {\n  ret void\n}', { filename: 'b.ll', context: ctx });
+    const declaration = a.getFunction('ext')!;
+    const definition = b.getFunction('ext')!;
+    const body = definition.blocks[0]!;
+    const linked = linkModules([a, b], { consumeInputs: true });
+    // the declaration taken over from a is the result's @ext; b's body moved into it, not copied
+    expect(linked.getFunction('ext')).toBe(declaration);
+    expect(declaration.blocks).toEqual([body]);
+    expect(body.parent).toBe(declaration);
+    expect(definition.blocks).toEqual([]);
+    expect(printModule(linked)).toContain('define void @ext(i32 %x) {');
+  });
+
+  it('consumed typed-pointer module: a recursive struct is rebuilt and its uses retyped in place, as copying does', () => {
+    const text = '%T = type { %T*, i32 }\n@g = global %T* null\ndefine i32 @f(%T* %p) {\n  %q = getelementptr %T, %T* %p, i32 0, i32 1\n  %v = load i32, i32* %q\n  %n = load %T*, %T** @g\n  ret i32 %v\n}\n';
+    const read = (): Module => parseModule(text, { filename: 't.ll', context: new Context(), pointers: 'preserve-typed' });
+    const input = read();
+    const before = input.context.getStruct('T')!;
+    const f = input.getFunction('f')!;
+    const consumed = linkModules([input], { consumeInputs: true });
+    expect(printModule(consumed)).toBe(printModule(linkModules([read()])));
+    expect(consumed.getFunction('f')).toBe(f);
+    // LLVM's type mapper gives a recursive struct a new type, which takes over the name
+    const after = input.context.getStruct('T')!;
+    expect(after).not.toBe(before);
+    expect(f.args[0]!.type).toBe(input.context.typedPtr(after));
+    expect(printModule(consumed)).toContain('%q = getelementptr %T, %T* %p, i32 0, i32 1');
+  });
+});
+
+describe.skipIf(corpusFiles().length === 0)('intel/llvm lit inputs, each linked alone', () => {
+  it('consumed, they print as copied (or fail the same way)', () => {
+    const outcome = (text: string, file: string, options: Parameters<typeof linkModules>[1]): string => {
+      try {
+        return printModule(linkModules([parseModule(text, { filename: file, context: new Context() })], options));
+      } catch (e) {
+        return `error: ${(e as Error).message}`;
+      }
+    };
+    let linked = 0;
+    for (const file of corpusFiles()) {
+      const text = readFileSync(file, 'latin1');
+      const copied = outcome(text, file, {});
+      expect(outcome(text, file, { consumeInputs: true }), file).toBe(copied);
+      if (!copied.startsWith('error: ')) linked++;
+    }
+    expect(linked).toBeGreaterThan(50);
+  }, 120_000);
 });
 
 describe('only-needed linking (device libraries), compared with llvm-link 16 --only-needed', () => {

@@ -13,8 +13,9 @@
  * - named metadata is concatenated, `!llvm.module.flags` merged by behaviour (error, warning,
  *   require, override, append, append-unique, max, min), `appending` arrays concatenated.
  *
- * Source modules are copied, not consumed (unless `moveBodies` moves their function bodies); the
- * one other visible change to them is to struct type names: a source type merged into a destination type loses its name, and one the destination
+ * Source modules are copied, not consumed (unless `moveBodies` moves their function bodies, or
+ * `consumeInputs` makes their globals the result's own); the one other visible change to them is
+ * to struct type names: a source type merged into a destination type loses its name, and one the destination
  * needs a copy of hands its name over (as in LLVM, where the source module is consumed).
  *
  * Not done (LLVM does them): comdat selection kinds other than `any` and `nodeduplicate` across
@@ -42,7 +43,7 @@ import {
   isGlobalValue,
   stripPointerCasts,
   type ComdatSelection,
-  type Comdat,
+  Comdat,
   type Constant,
   type GlobalValue,
   type UnnamedAddr,
@@ -70,6 +71,15 @@ export interface LinkOptions {
    * callers that drop the inputs after linking (`syclkit compile`).
    */
   readonly moveBodies?: boolean;
+  /**
+   * The inputs are consumed: a source global that becomes a new global of the result is that
+   * same object, taken over with its body, initializer or aliasee (an identity value map), instead
+   * of a copy. What the link changes is still changed, in place: types of merged struct types,
+   * references to globals that resolve elsewhere, names, linkage of declarations. Linking one
+   * module this way costs a walk over its operands and allocates almost nothing. Implies
+   * `moveBodies`; the inputs are left without their globals.
+   */
+  readonly consumeInputs?: boolean;
 }
 
 export interface LinkModulesOptions extends LinkOptions {
@@ -121,7 +131,10 @@ export class Linker {
     }
   }
 
-  /** Links `src` into the destination module; `src` is left intact. `flags` override the options. */
+  /**
+   * Links `src` into the destination module; `src` is left intact unless the options say it is
+   * consumed (`moveBodies`, `consumeInputs`). `flags` override the options.
+   */
   link(src: Module, flags: { readonly onlyNeeded?: boolean } = {}): void {
     if (src.context !== this.dest.context) {
       throw new IrError(`cannot link '${src.id}' into '${this.dest.id}': the modules were parsed into different contexts; parse every input with the same Context (parseModule(text, { context }))`, src.id);
@@ -500,6 +513,8 @@ class LinkStep {
   /** Destination globals replaced by a new object of another kind (or type), fixed up at the end. */
   private readonly replacedDest = new Map<Value, Value>();
   private doneLinkingBodies = false;
+  /** Source globals become the destination's own objects (see {@link LinkOptions.consumeInputs}). */
+  private readonly adopting: boolean;
 
   constructor(
     private readonly linker: Linker,
@@ -508,6 +523,7 @@ class LinkStep {
   ) {
     this.dest = linker.dest;
     this.ctx = src.context;
+    this.adopting = linker.options.consumeInputs === true;
     this.typeMap = new TypeMap(this.ctx, linker.structs);
     this.mapper = new ValueMapper({
       context: this.ctx,
@@ -525,6 +541,7 @@ class LinkStep {
   }
 
   run(): void {
+    const src = this.src;
     this.chooseComdats();
     this.collectLazyComdatMembers();
     for (const gv of this.src.globalValues()) this.linkIfNeeded(gv);
@@ -537,6 +554,13 @@ class LinkStep {
       }
     }
     this.moveValues();
+    if (this.adopting) {
+      // the globals left behind are the ones the link dropped; the taken ones belong to the result now
+      src.globals.length = 0;
+      src.functions.length = 0;
+      src.aliases.length = 0;
+      src.ifuncs.length = 0;
+    }
   }
 
   // --- ModuleLinker ------------------------------------------------------------------------------------
@@ -793,8 +817,10 @@ class LinkStep {
     const proto = this.linkPrototype(sgv);
     if (proto === undefined) return null;
     this.valueMap.set(sgv, proto);
-    if (this.hasBody(proto)) return proto;
-    if (this.shouldLink(proto, sgv)) this.linkBody(proto, sgv);
+    // a taken-over global is new to the destination, like a fresh prototype, though it has its body
+    const adopted = proto === sgv;
+    if (!adopted && this.hasBody(proto)) return proto;
+    if (this.shouldLink(adopted ? undefined : proto, sgv)) this.linkBody(proto, sgv);
     if (proto.vk === 'function' && !proto.isIntrinsic) dropNoCallback(proto);
     return proto;
   }
@@ -829,8 +855,12 @@ class LinkStep {
       return dgv;
     }
     if (this.doneLinkingBodies) return undefined;
+    // read before a taken-over global's comdat is reset
+    const sc = shouldLink ? comdatOf(sgv) : undefined;
     let proto: GlobalValue;
-    if (dgv !== undefined && this.canReuse(dgv, sgv, shouldLink)) {
+    if (dgv === undefined && this.canAdopt(sgv, shouldLink)) {
+      proto = this.adopt(sgv, shouldLink);
+    } else if (dgv !== undefined && this.canReuse(dgv, sgv, shouldLink)) {
       // LLVM creates a fresh global, renames the old one out of the way and erases it after RAUW;
       // reusing the old object gives the same module without a use walk. The two renames still
       // consume two `.N` suffixes, as in LLVM.
@@ -844,13 +874,15 @@ class LinkStep {
       proto = this.createPrototype(sgv, shouldLink);
       this.forceRenaming(proto, sgv.name);
     }
-    if (shouldLink) {
-      const sc = comdatOf(sgv);
-      if (sc !== undefined && (proto.vk === 'global' || proto.vk === 'function')) {
-        const dc = this.dest.getOrCreateComdat(sc.name);
-        dc.selection = sc.selection;
-        proto.comdat = dc;
+    if (sc !== undefined && (proto.vk === 'global' || proto.vk === 'function')) {
+      let dc = this.dest.comdats.get(sc.name);
+      if (dc === undefined) {
+        // a consumed input's comdat can serve as the destination's
+        dc = this.adopting ? sc : new Comdat(sc.name);
+        this.dest.comdats.set(sc.name, dc);
       }
+      dc.selection = sc.selection;
+      proto.comdat = dc;
     }
     if (dgv !== undefined && proto !== dgv) {
       // a different kind of global (or type) replaces the old one: its uses are rewritten at the end
@@ -897,6 +929,78 @@ class LinkStep {
       this.dest.renameGlobal(gv, name);
       this.dest.renameGlobal(conflict, name);
     } else this.dest.renameGlobal(gv, name);
+  }
+
+  /**
+   * Whether `sgv` can be its own prototype: the inputs are consumed and the prototype would be of
+   * the same kind, with the body if `sgv` has one (a definition linked as a declaration is copied).
+   */
+  private canAdopt(sgv: GlobalValue, forDefinition: boolean): boolean {
+    if (!this.adopting || sgv.parent !== this.src) return false;
+    switch (sgv.vk) {
+      case 'global':
+      case 'function':
+        return forDefinition || sgv.isDeclaration;
+      default:
+        return forDefinition;
+    }
+  }
+
+  /**
+   * {@link createPrototype} and {@link forceRenaming} for a global that becomes its own
+   * prototype: it moves into the destination with its types mapped and what
+   * `copyGlobalValueProto` would not copy reset; its body is mapped in place by {@link linkBody}.
+   */
+  private adopt(sgv: GlobalValue, forDefinition: boolean): GlobalValue {
+    const name = sgv.name;
+    // the same type-map order as createPrototype (it decides names of rebuilt struct types)
+    sgv.type = this.typeMap.get(sgv.type) as PointerType;
+    switch (sgv.vk) {
+      case 'global':
+        sgv.valueType = this.typeMap.get(sgv.valueType);
+        this.dest.addGlobalVariable(sgv);
+        break;
+      case 'function':
+        sgv.functionType = this.typeMap.get(sgv.functionType) as FunctionType;
+        this.dest.addFunction(sgv);
+        break;
+      case 'alias':
+        sgv.valueType = this.typeMap.get(sgv.valueType);
+        this.dest.addAlias(sgv);
+        break;
+      case 'ifunc':
+        sgv.valueType = this.typeMap.get(sgv.valueType);
+        this.dest.addIFunc(sgv);
+        break;
+    }
+    const o = this.overrides.get(sgv);
+    if (o?.visibility !== undefined) sgv.visibility = o.visibility;
+    if (o?.unnamedAddr !== undefined) sgv.unnamedAddr = o.unnamedAddr;
+    if (!forDefinition && sgv.linkage !== 'extern_weak') sgv.linkage = 'external';
+    impliedDsoLocal(sgv);
+    switch (sgv.vk) {
+      case 'global':
+        sgv.comdat = undefined;
+        if (o?.isConstant !== undefined) sgv.isConstant = o.isConstant;
+        if (o !== undefined && 'align' in o) sgv.align = o.align;
+        if (sgv.attributes !== undefined) sgv.attributes = this.mapper.mapAttributeSet(sgv.attributes);
+        break;
+      case 'function':
+        sgv.comdat = undefined;
+        sgv.attributes = this.mapper.mapAttributeList(sgv.attributes);
+        if (sgv.isDeclaration) {
+          // a prototype's arguments are new and unnamed; a definition keeps its own (see moveBody)
+          sgv.args = sgv.functionType.params.map((t) => new Argument(t, '', sgv));
+          sgv.personality = undefined;
+          sgv.prefix = undefined;
+          sgv.prologue = undefined;
+        }
+        break;
+      default:
+        this.withoutTarget.add(sgv);
+    }
+    this.forceRenaming(sgv, name);
+    return sgv;
   }
 
   /** IRLinker::copyGlobalValueProto: a new destination global shaped like `sgv`, without body. */
@@ -985,18 +1089,19 @@ class LinkStep {
         if (src.personality) dst.personality = constant(src.personality);
         if (src.prefix) dst.prefix = constant(src.prefix);
         if (src.prologue) dst.prologue = constant(src.prologue);
-        dst.attachments = mapper.mapAttachments(src.attachments) ?? [];
+        dst.attachments = dst === src ? mapper.mapAttachmentsInPlace(src.attachments) : (mapper.mapAttachments(src.attachments) ?? []);
         const adjust = (call: CallInst): void => {
           if (call.opcode === 'call' && call.attributes.fn.has('nocallback')) call.attributes = call.attributes.withFn(call.attributes.fn.without('nocallback'));
         };
-        if (this.linker.options.moveBodies === true) mapper.moveBody(src, dst, adjust);
+        const options = this.linker.options;
+        if (dst === src || options.moveBodies === true || options.consumeInputs === true) mapper.moveBody(src, dst, adjust);
         else mapper.cloneBody(src, dst, adjust);
       });
     } else if (dst.vk === 'global' && src.vk === 'global') {
       mapper.schedule(() => {
         this.pendingBodies.delete(dst);
         if (src.initializer !== undefined) dst.initializer = constant(src.initializer);
-        dst.attachments = mapper.mapAttachments(dst.attachments) ?? [];
+        dst.attachments = dst === src ? mapper.mapAttachmentsInPlace(dst.attachments) : (mapper.mapAttachments(dst.attachments) ?? []);
       });
     } else if (dst.vk === 'alias' && src.vk === 'alias') {
       mapper.schedule(() => {

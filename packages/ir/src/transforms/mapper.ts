@@ -29,7 +29,7 @@ import {
   type DebugRecord,
   type OperandBundle,
 } from '../model/instructions.js';
-import type { Attachment, DIFieldValue, MDNode, Metadata, ValueAsMetadata } from '../model/metadata.js';
+import type { Attachment, DIFieldValue, MDNode, MDTuple, Metadata, ValueAsMetadata } from '../model/metadata.js';
 import { forEachDIOperand } from '../model/metadata.js';
 import type { FunctionType, PointerType, Type } from '../model/types.js';
 import {
@@ -98,7 +98,6 @@ export class ValueMapper {
   /** Copies of functions whose bodies were cloned (to resolve block addresses at the end). */
   private readonly bodies = new Map<IRFunction, IRFunction>();
   private readonly pendingBlockAddresses: { readonly copy: BlockAddress; readonly block: BasicBlock }[] = [];
-  private readonly attributeLists = new Map<AttributeList, AttributeList>();
   /** Locals of the body being copied (one map reused for every function). */
   private readonly locals = new Map<Value, Value>();
   private readonly sources: Instruction[] = [];
@@ -148,23 +147,19 @@ export class ValueMapper {
   }
 
   mapAttributeList(list: AttributeList): AttributeList {
+    // not memoized: lists are rarely shared (each call and function has its own)
     if (this.typeHook === undefined || list === AttributeList.empty) return list;
-    let mapped = this.attributeLists.get(list);
-    if (mapped === undefined) {
-      const fn = this.mapAttributeSet(list.fn);
-      const ret = this.mapAttributeSet(list.ret);
-      // a new parameter list only once a set changes
-      let params: AttributeSet[] | undefined;
-      for (let i = 0; i < list.params.length; i++) {
-        const p = list.params[i]!;
-        const m = this.mapAttributeSet(p);
-        if (m !== p && params === undefined) params = list.params.slice(0, i);
-        if (params !== undefined) params.push(m);
-      }
-      mapped = fn === list.fn && ret === list.ret && params === undefined ? list : new AttributeList(fn, ret, params ?? list.params);
-      this.attributeLists.set(list, mapped);
+    const fn = this.mapAttributeSet(list.fn);
+    const ret = this.mapAttributeSet(list.ret);
+    // a new parameter list only once a set changes
+    let params: AttributeSet[] | undefined;
+    for (let i = 0; i < list.params.length; i++) {
+      const p = list.params[i]!;
+      const m = this.mapAttributeSet(p);
+      if (m !== p && params === undefined) params = list.params.slice(0, i);
+      if (params !== undefined) params.push(m);
     }
-    return mapped;
+    return fn === list.fn && ret === list.ret && params === undefined ? list : new AttributeList(fn, ret, params ?? list.params);
   }
 
   mapAttributeSet(set: AttributeSet): AttributeSet {
@@ -404,6 +399,10 @@ export class ValueMapper {
   mapNode(root: MDNode): MDNode {
     const known = this.nodes.get(root);
     if (known !== undefined) return known;
+    if (root.mk === 'tuple' && this.isUnchangedLeaf(root)) {
+      this.nodes.set(root, root);
+      return root;
+    }
     // 1. Collect the nodes reachable from root that are not classified yet.
     const fresh: MDNode[] = [];
     const index = new Map<MDNode, number>();
@@ -467,6 +466,19 @@ export class ValueMapper {
     }
     if (rebuild.length > 0) this.rebuildNodes(rebuild, nulled);
     return this.nodes.get(root)!;
+  }
+
+  /**
+   * Whether a tuple that holds no node maps to itself (most attachments: `!{i32 1, i32 2}`),
+   * found without the graph walk below; its operands are mapped in the walk's order.
+   */
+  private isUnchangedLeaf(node: MDTuple): boolean {
+    for (const op of node.operands) {
+      if (op === null || op.mk === 'string') continue;
+      if (op.mk === 'tuple' || op.mk === 'di') return false;
+      if (this.mapMetadataOperand(op, undefined) !== op) return false;
+    }
+    return true;
   }
 
   /**
@@ -597,6 +609,8 @@ export class ValueMapper {
    */
   moveBody(source: IRFunction, target: IRFunction, adjustCall?: (call: CallInst) => void): void {
     this.bodies.set(source, target);
+    // the blocks' parent becomes `target`: a block address resolved later finds them there
+    this.bodies.set(target, target);
     const args = source.args.slice();
     for (const a of args) {
       a.type = this.mapType(a.type);
@@ -611,10 +625,79 @@ export class ValueMapper {
     const outer = this.moving;
     this.moving = true;
     try {
-      for (const b of blocks) for (const inst of b.instructions) this.fillInstruction(inst, inst, locals, true, adjustCall);
+      for (const b of blocks) for (const inst of b.instructions) this.mapInPlace(inst, target, locals, adjustCall);
     } finally {
       this.moving = outer;
     }
+  }
+
+  /**
+   * {@link fillInstruction} for an instruction of `owner` mapped in place: the same visits in the
+   * same order, with the common operands (the function's own locals, integers) checked inline
+   * and fields written only when their mapping differs. This walk is most of what linking a
+   * single module costs.
+   */
+  private mapInPlace(inst: Instruction, owner: IRFunction, locals: LocalMap, adjustCall?: (call: CallInst) => void): void {
+    const ops = inst.operands;
+    let out: Value[] | undefined;
+    if (inst instanceof CallInst) {
+      // LLVM's operand order: arguments, bundle operands, destinations, then the callee.
+      const argEnd = 1 + inst.argCount;
+      for (let i = 1; i < argEnd; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
+      if (inst.bundles.length > 0) inst.bundles = inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
+      for (let i = argEnd; i < ops.length; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
+      out = this.mapOperandInPlace(ops, 0, out, owner, locals);
+      if (this.typeHook !== undefined) {
+        const functionType = this.typeHook(inst.functionType) as FunctionType;
+        if (functionType !== inst.functionType) inst.functionType = functionType;
+        const attributes = this.mapAttributeList(inst.attributes);
+        if (attributes !== inst.attributes) inst.attributes = attributes;
+      }
+      if (out !== undefined) inst.operands = out;
+      if (adjustCall) adjustCall(inst);
+    } else {
+      for (let i = 0; i < ops.length; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
+      if (out !== undefined) inst.operands = out;
+    }
+    if (inst.attachments !== null) inst.attachments = this.mapAttachmentsInPlace(inst.attachments);
+    if (inst.debugRecords !== null) inst.debugRecords = this.mapDebugRecords(inst.debugRecords, locals);
+    const hook = this.typeHook;
+    if (hook !== undefined) {
+      const type = hook(inst.type);
+      if (type !== inst.type) inst.type = type;
+      if (inst instanceof AllocaInst) {
+        const allocated = hook(inst.allocatedType);
+        if (allocated !== inst.allocatedType) inst.allocatedType = allocated;
+      } else if (inst instanceof GetElementPtrInst) {
+        const source = hook(inst.sourceElementType);
+        if (source !== inst.sourceElementType) inst.sourceElementType = source;
+      } else if (inst instanceof ShuffleVectorInst) inst.maskValue = this.mapValue(inst.maskValue, locals);
+    }
+  }
+
+  /** {@link mapOperand} in place, for an operand of a function `owner` whose locals map to themselves. */
+  private mapOperandInPlace(ops: readonly Value[], i: number, out: Value[] | undefined, owner: IRFunction, locals: LocalMap): Value[] | undefined {
+    const op = ops[i]!;
+    switch (op.vk) {
+      case 'instruction':
+        if (op.parent !== null && op.parent.parent === owner) return out;
+        break;
+      case 'argument':
+      case 'block':
+        if (op.parent === owner) return out;
+        break;
+      case 'int':
+        if (this.replaceConstant === undefined) return out;
+        break;
+      default:
+        break;
+    }
+    // anything else, and a foreign local (which mapValue reports)
+    const mapped = this.mapValue(op, locals);
+    if (mapped === op) return out;
+    out ??= ops.slice();
+    out[i] = mapped;
+    return out;
   }
 
   /**
@@ -664,8 +747,8 @@ export class ValueMapper {
     return out;
   }
 
-  /** {@link mapAttachments} for an instruction that keeps its list when no node changes. */
-  private mapAttachmentsInPlace(list: Attachment[]): Attachment[] {
+  /** {@link mapAttachments} for an owner that keeps its list when no node changes (mapped in place). */
+  mapAttachmentsInPlace(list: Attachment[]): Attachment[] {
     let out: Attachment[] | undefined;
     for (let i = 0; i < list.length; i++) {
       const a = list[i]!;

@@ -253,7 +253,26 @@ export function eraseUnused(m: Module, options: EraseUnusedOptions = {}): Global
   for (const gv of m.globalValues()) if (isRoot(gv)) markLive(gv);
   const inConstants = new ConstantGlobals();
   const markIn = (v: Value): void => {
-    for (const g of inConstants.of(v)) markLive(g);
+    switch (v.vk) {
+      case 'global':
+      case 'function':
+      case 'alias':
+      case 'ifunc':
+        // most operands that matter name a global directly: no list for them
+        markLive(v);
+        return;
+      case 'array':
+      case 'vector':
+      case 'struct':
+      case 'expr':
+      case 'blockaddress':
+      case 'dso_local_equivalent':
+      case 'no_cfi':
+        for (const g of inConstants.of(v)) markLive(g);
+        return;
+      default:
+        return;
+    }
   };
   while (work.length > 0) {
     const gv = work.pop()!;
