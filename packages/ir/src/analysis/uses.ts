@@ -89,6 +89,20 @@ export class ConstantGlobals {
     this.memo.set(c, found);
     return found;
   }
+
+  /** Calls `visit` for each global `of(c)` lists, without a list for a value that is a global itself. */
+  forEach(c: Value, visit: (global: GlobalValue) => void): void {
+    switch (c.vk) {
+      case 'global':
+      case 'function':
+      case 'alias':
+      case 'ifunc':
+        visit(c);
+        return;
+      default:
+        for (const g of this.of(c)) visit(g);
+    }
+  }
 }
 
 /** The result of {@link computeUses}. */

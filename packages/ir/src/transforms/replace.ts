@@ -252,28 +252,8 @@ export function eraseUnused(m: Module, options: EraseUnusedOptions = {}): Global
   };
   for (const gv of m.globalValues()) if (isRoot(gv)) markLive(gv);
   const inConstants = new ConstantGlobals();
-  const markIn = (v: Value): void => {
-    switch (v.vk) {
-      case 'global':
-      case 'function':
-      case 'alias':
-      case 'ifunc':
-        // most operands that matter name a global directly: no list for them
-        markLive(v);
-        return;
-      case 'array':
-      case 'vector':
-      case 'struct':
-      case 'expr':
-      case 'blockaddress':
-      case 'dso_local_equivalent':
-      case 'no_cfi':
-        for (const g of inConstants.of(v)) markLive(g);
-        return;
-      default:
-        return;
-    }
-  };
+  // most operands that matter name a global directly: forEach makes no list for them
+  const markIn = (v: Value): void => inConstants.forEach(v, markLive);
   while (work.length > 0) {
     const gv = work.pop()!;
     const c = gv.vk === 'global' || gv.vk === 'function' ? gv.comdat : undefined;
