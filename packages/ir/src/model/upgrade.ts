@@ -175,12 +175,28 @@ export function stripDebugInfo(m: Module): boolean {
 }
 
 /**
- * LLVM's `UpgradeDebugInfo` for modules without a current `"Debug Info Version"` flag: the debug
- * info is dropped and the returned warning (LLVM's wording) should be shown to the user.
+ * Debug info that LLVM's verifier calls broken, which makes `UpgradeDebugInfo` drop all of it
+ * (the module itself stays valid). Checked so far: a function's `!dbg` must be a DISubprogram.
+ */
+export function brokenDebugInfo(m: Module): boolean {
+  for (const f of m.functions) {
+    for (const a of f.attachments) if (a.kind === 0 && !(a.node.mk === 'di' && a.node.className === 'DISubprogram')) return true;
+  }
+  return false;
+}
+
+/**
+ * LLVM's `UpgradeDebugInfo`: a module with the current `"Debug Info Version"` keeps its debug info
+ * unless it is broken; otherwise the debug info is dropped and the returned warning (LLVM's
+ * wording) should be shown to the user.
  */
 export function upgradeDebugInfo(m: Module): string | undefined {
   const version = debugMetadataVersion(m);
-  if (version === 3) return undefined;
+  if (version === 3) {
+    if (!brokenDebugInfo(m)) return undefined;
+    stripDebugInfo(m);
+    return `ignoring invalid debug info in ${m.id}`;
+  }
   const modified = stripDebugInfo(m);
   return modified ? `ignoring debug info with an invalid version (${version}) in ${m.id}` : undefined;
 }
