@@ -98,7 +98,7 @@ export interface CompileOptions {
    * enough program's images are shared among worker threads, with the same output as one thread.
    */
   readonly jobs?: number;
-  /** Programs with fewer functions keep one thread (default: image-workers' SHARE_MIN_FUNCTIONS; 0 with an explicit `-j`). */
+  /** Programs with fewer functions keep one thread (default: jobs.ts' SHARE_MIN_FUNCTIONS; the CLI passes 0, as it shares only with an explicit `-j`). */
   readonly shareMinFunctions?: number;
   /** The device configuration file `config` came from (worker threads read it again; without it a custom `config` keeps one thread). */
   readonly configFile?: string;
