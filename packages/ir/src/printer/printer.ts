@@ -213,8 +213,8 @@ export class PrintCache {
   readonly mdOrderSeen = new WeakSet<MDNode>();
   /** @internal `type { ... }` bodies of identified structs (printed by name, so the same in every module). */
   readonly structBodies = new WeakMap<StructType, string>();
-  /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group]. */
-  readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined]>();
+  /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group, a function's `; Function Attrs:` line]. */
+  readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined, string | undefined]>();
   /** @internal The named metadata of the last print, while prints have the same. */
   named: NamedMetadataRecord | undefined;
   /** @internal Metadata sections of a recent print (see `MetadataRun`). */
@@ -435,6 +435,8 @@ class ModulePrinter {
   private readonly kindIdentifiers: string[] = [];
   /** Texts of attribute sets in parameter lists, this print's (see `attrSetText`). */
   private readonly paramAttrTexts = new Map<AttributeSet, string>();
+  /** `; Function Attrs:` lines by function attribute set, this print's (see `functionAttrsComment`). */
+  private readonly fnAttrComments = new Map<AttributeSet, string>();
   private localSlots = new Map<Value, number>();
   private preds = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
@@ -1200,13 +1202,38 @@ class ModulePrinter {
       }
       return text;
     }
-    let texts = cache.attrTexts.get(set);
-    if (texts === undefined) {
-      texts = [undefined, undefined];
-      cache.attrTexts.set(set, texts);
-    }
+    const texts = this.cachedAttrTexts(cache, set);
     const slot = inGroup ? 1 : 0;
     return (texts[slot] ??= this.attrSetTextOf(set, inGroup));
+  }
+
+  private cachedAttrTexts(cache: PrintCache, set: AttributeSet): [string | undefined, string | undefined, string | undefined] {
+    let texts = cache.attrTexts.get(set);
+    if (texts === undefined) {
+      texts = [undefined, undefined, undefined];
+      cache.attrTexts.set(set, texts);
+    }
+    return texts;
+  }
+
+  /**
+   * The `; Function Attrs: ...` line of a function's attribute set ('' when it has only string
+   * attributes); functions share a few sets, so each text is made once per print or cache.
+   */
+  private functionAttrsComment(set: AttributeSet): string {
+    const cache = this.cache;
+    if (cache !== undefined && this.cacheable) return (this.cachedAttrTexts(cache, set)[2] ??= this.functionAttrsCommentOf(set));
+    let text = this.fnAttrComments.get(set);
+    if (text === undefined) {
+      text = this.functionAttrsCommentOf(set);
+      this.fnAttrComments.set(set, text);
+    }
+    return text;
+  }
+
+  private functionAttrsCommentOf(set: AttributeSet): string {
+    const nonString = set.attributes.filter((a) => a.kind !== 'string');
+    return nonString.length === 0 ? '' : `; Function Attrs: ${nonString.map((a) => formatAttribute(a, (t) => this.type(t))).join(' ')}\n`;
   }
 
   private attrSetTextOf(set: AttributeSet, inGroup: boolean): string {
@@ -1282,10 +1309,7 @@ class ModulePrinter {
   private printFunctionText(f: IRFunction): void {
     this.currentFunction = f;
     const attrs = this.attrList(f.attributes);
-    if (!attrs.fn.isEmpty) {
-      const nonString = attrs.fn.attributes.filter((a) => a.kind !== 'string');
-      if (nonString.length > 0) this.w(`; Function Attrs: ${nonString.map((a) => formatAttribute(a, (t) => this.type(t))).join(' ')}\n`);
-    }
+    if (!attrs.fn.isEmpty) this.w(this.functionAttrsComment(attrs.fn));
     let s: string;
     if (f.isDeclaration) s = 'declare' + this.attachmentsText(f.attachments, ' ') + ' ';
     else s = 'define ';
