@@ -20,9 +20,15 @@ import { isConstant, type IRFunction, type Value } from '../model/values.js';
  * {@link rootStructTypes} answers for it (typically from a cache kept across modules that share
  * those objects); where it answers undefined the root is walked here. The result is the same: the
  * finder's visited sets are closed under "reachable from" between roots, so what one root adds is
- * its own discovery order with what was found before left out.
+ * its own discovery order with what was found before left out. `namedMetadata`, when given, is
+ * what {@link namedMetadataStructTypes} answers for the module: it stands for the walk of all
+ * named metadata operands.
  */
-export function identifiedStructTypes(m: Module, known?: (root: IRFunction | MDNode) => readonly StructType[] | undefined): StructType[] {
+export function identifiedStructTypes(
+  m: Module,
+  known?: (root: IRFunction | MDNode) => readonly StructType[] | undefined,
+  namedMetadata?: readonly StructType[],
+): StructType[] {
   const finder = new Finder();
   for (const g of m.globals) {
     finder.incType(g.valueType);
@@ -37,6 +43,10 @@ export function identifiedStructTypes(m: Module, known?: (root: IRFunction | MDN
     const list = known?.(f);
     if (list === undefined) finder.incFunction(f);
     else for (let i = 0; i < list.length; i++) finder.addStruct(list[i]!);
+  }
+  if (namedMetadata !== undefined) {
+    for (let i = 0; i < namedMetadata.length; i++) finder.addStruct(namedMetadata[i]!);
+    return finder.structs;
   }
   for (const ops of m.namedMetadata.values()) {
     for (const op of ops) {
@@ -54,6 +64,13 @@ export function rootStructTypes(root: IRFunction | MDNode): StructType[] {
   const finder = new Finder();
   if ('mk' in root) finder.incMD(root);
   else finder.incFunction(root);
+  return finder.structs;
+}
+
+/** The identified struct types a module's named metadata operands use, in the order a finder starting afresh meets them. */
+export function namedMetadataStructTypes(m: Module): StructType[] {
+  const finder = new Finder();
+  for (const ops of m.namedMetadata.values()) for (const op of ops) if (op.mk === 'tuple' || op.mk === 'di') finder.incMD(op);
   return finder.structs;
 }
 
