@@ -137,10 +137,15 @@ makeCodeCache();
 const inputs = Object.keys(result.metafile.inputs);
 writeFileSync(stampFile, `${JSON.stringify({ inputs: stampOf(inputs) }, null, 2)}\n`);
 
-/** Runs scripts/code-cache.mjs in a child (it must run under the CLI's V8 flags, and only them). */
+/**
+ * Runs scripts/code-cache.mjs in a child: it must run under the CLI's V8 flags and only them (V8
+ * rejects a cache made under others), so without this process's NODE_OPTIONS.
+ */
 function makeCodeCache() {
   rmSync(cacheFile, { force: true });
-  const r = spawnSync(process.execPath, [join(cli, 'scripts', 'code-cache.mjs'), outfile], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const r = spawnSync(process.execPath, [join(cli, 'scripts', 'code-cache.mjs'), outfile], { encoding: 'utf8', env, stdio: ['ignore', 'ignore', 'pipe'] });
   if (r.status !== 0 || !existsSync(cacheFile)) {
     process.stderr.write(`bundle: warning: no code cache made (the CLI runs without it, starting slower):\n${r.stderr ?? r.error?.message ?? ''}\n`);
   }

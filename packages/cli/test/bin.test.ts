@@ -63,7 +63,9 @@ describe.runIf(built)('bin/syclkit.js', () => {
   const run = (bin: string, argv: readonly string[], env: Record<string, string> = {}, cwd = dir): SpawnSyncReturns<string> & { resolved: string[]; cache: string[] } => {
     const log = join(dir, `resolved-${runs++}.log`);
     writeFileSync(log, '');
-    const r = spawnSync(process.execPath, ['--import', hooks, bin, ...argv], { encoding: 'utf8', cwd, env: { ...process.env, ...env, RESOLVE_LOG: log } });
+    // without NODE_OPTIONS: V8 flags there would make V8 reject the code cache (made without them)
+    const { NODE_OPTIONS: _, ...inherited } = process.env;
+    const r = spawnSync(process.execPath, ['--import', hooks, bin, ...argv], { encoding: 'utf8', cwd, env: { ...inherited, ...env, RESOLVE_LOG: log } });
     const lines = readFileSync(log, 'utf8').split('\n');
     const after = (prefix: string): string[] => lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length));
     return { ...r, resolved: after('resolved '), cache: after('cache ') };
