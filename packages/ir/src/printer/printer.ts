@@ -548,10 +548,30 @@ class ModulePrinter {
     this.out[this.n++] = code;
   }
 
-  /** Non-negative integers without allocating; others through String(). */
+  /** Integers of 32 bits without allocating; others through String(). */
   private num(v: number | bigint): void {
-    if (typeof v === 'number' && v >= 0 && v < 1024 && (v | 0) === v) this.w(SMALL_NUMBERS[v]!);
-    else this.w(String(v));
+    if (typeof v !== 'number' || (v | 0) !== v) {
+      this.w(String(v));
+      return;
+    }
+    if (v < 0) {
+      this.ch(45);
+      v = -v; // 2^31 for -2^31: still exact, and the digit loop divides as doubles
+    }
+    if (v < 1024) {
+      this.w(SMALL_NUMBERS[v]!);
+      return;
+    }
+    let digits = 4;
+    for (let p = 10000; p <= v && digits < 10; p *= 10) digits++;
+    if (this.n + digits > this.out.length) this.spill(digits);
+    const out = this.out;
+    let at = this.n + digits;
+    this.n = at;
+    do {
+      out[--at] = 48 + (v % 10);
+      v = (v / 10) | 0;
+    } while (v > 0);
   }
 
   /**
@@ -1175,8 +1195,21 @@ class ModulePrinter {
       this.w(', !');
       this.w(this.kindIdentifier(a.kind));
       this.ch(32);
-      this.w(this.mdRef(a.node));
+      this.wMDRef(a.node);
     }
+  }
+
+  /** `mdRef`, with a numbered node's `!N` written without making its string. */
+  private wMDRef(node: Metadata): void {
+    if ((node.mk === 'tuple' || node.mk === 'di') && this.recording === undefined && this.slotsPending === undefined) {
+      const slot = this.mdSlots.get(node);
+      if (slot !== undefined) {
+        this.ch(33);
+        this.num(slot);
+        return;
+      }
+    }
+    this.w(this.mdRef(node));
   }
 
   /** `tbaa` for the kind of `!tbaa`, escaped as LLVM prints it; one string per kind. */
@@ -1998,7 +2031,10 @@ class ModulePrinter {
     this.ch(41);
     if (!attrs.fn.isEmpty) {
       this.ch(32);
-      this.w(this.attrNumber(attrs.fn));
+      if (this.recording === undefined && this.slotsPending === undefined) {
+        this.ch(35);
+        this.num(this.attrSlot(attrs.fn));
+      } else this.w(this.attrNumber(attrs.fn));
     }
     if (c.bundles.length > 0) {
       const bundles = c.bundles.map((b) => `"${escapeString(b.tag)}"(${b.inputs.map((v) => this.typedOperand(v)).join(', ')})`);
