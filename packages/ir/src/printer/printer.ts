@@ -548,8 +548,13 @@ class ModulePrinter {
     this.out[this.n++] = code;
   }
 
-  /** Integers of 32 bits without allocating; others through String(). */
+  /** Integers without allocating a string when they fit 32 bits; small so that it inlines. */
   private num(v: number | bigint): void {
+    if (typeof v === 'number' && v >= 0 && v < 1024 && (v | 0) === v) this.w(SMALL_NUMBERS[v]!);
+    else this.numDigits(v);
+  }
+
+  private numDigits(v: number | bigint): void {
     if (typeof v !== 'number' || (v | 0) !== v) {
       this.w(String(v));
       return;
@@ -557,10 +562,10 @@ class ModulePrinter {
     if (v < 0) {
       this.ch(45);
       v = -v; // 2^31 for -2^31: still exact, and the digit loop divides as doubles
-    }
-    if (v < 1024) {
-      this.w(SMALL_NUMBERS[v]!);
-      return;
+      if (v < 1024) {
+        this.w(SMALL_NUMBERS[v]!);
+        return;
+      }
     }
     const digits = decimalDigits(v);
     if (this.n + digits > this.out.length) this.spill(digits);
