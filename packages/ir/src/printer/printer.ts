@@ -438,7 +438,7 @@ class ModulePrinter {
   /** `; Function Attrs:` lines by function attribute set, this print's (see `functionAttrsComment`). */
   private readonly fnAttrComments = new Map<AttributeSet, string>();
   private localSlots = new Map<Value, number>();
-  private preds = new Map<BasicBlock, BasicBlock[]>();
+  private preds: ReadonlyMap<BasicBlock, BasicBlock[]> = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
 
   /** Set by captureTexts: the values whose text is wanted, and the texts found so far. */
@@ -548,10 +548,34 @@ class ModulePrinter {
     this.out[this.n++] = code;
   }
 
-  /** Non-negative integers without allocating; others through String(). */
+  /** Integers without allocating a string when they fit 32 bits; small so that it inlines. */
   private num(v: number | bigint): void {
     if (typeof v === 'number' && v >= 0 && v < 1024 && (v | 0) === v) this.w(SMALL_NUMBERS[v]!);
-    else this.w(String(v));
+    else this.numDigits(v);
+  }
+
+  private numDigits(v: number | bigint): void {
+    if (typeof v !== 'number' || (v | 0) !== v) {
+      this.w(String(v));
+      return;
+    }
+    if (v < 0) {
+      this.ch(45);
+      v = -v; // 2^31 for -2^31: still exact, and the digit loop divides as doubles
+      if (v < 1024) {
+        this.w(SMALL_NUMBERS[v]!);
+        return;
+      }
+    }
+    const digits = decimalDigits(v);
+    if (this.n + digits > this.out.length) this.spill(digits);
+    const out = this.out;
+    let at = this.n + digits;
+    this.n = at;
+    do {
+      out[--at] = 48 + (v % 10);
+      v = (v / 10) | 0;
+    } while (v > 0);
   }
 
   /**
@@ -1175,8 +1199,21 @@ class ModulePrinter {
       this.w(', !');
       this.w(this.kindIdentifier(a.kind));
       this.ch(32);
-      this.w(this.mdRef(a.node));
+      this.wMDRef(a.node);
     }
+  }
+
+  /** `mdRef`, with a numbered node's `!N` written without making its string. */
+  private wMDRef(node: Metadata): void {
+    if ((node.mk === 'tuple' || node.mk === 'di') && this.recording === undefined && this.slotsPending === undefined) {
+      const slot = this.mdSlots.get(node);
+      if (slot !== undefined) {
+        this.ch(33);
+        this.num(slot);
+        return;
+      }
+    }
+    this.w(this.mdRef(node));
   }
 
   /** `tbaa` for the kind of `!tbaa`, escaped as LLVM prints it; one string per kind. */
@@ -1316,26 +1353,36 @@ class ModulePrinter {
     s += this.commonPrefix(f);
     if (f.callingConv !== 'ccc') s += f.callingConv + ' ';
     if (!attrs.ret.isEmpty) s += this.attrSetText(attrs.ret) + ' ';
-    s += this.type(f.returnType) + ' ' + this.globalRef(f) + '(';
-    const params: string[] = [];
+    s += this.type(f.returnType);
+    s += ' ' + this.globalRef(f) + '(';
+    this.w(s);
+    // parameters written directly: a function's header is otherwise a dozen short strings
     const paramTypes = this.typed15 ? typedFunctionType(this.m.context, f.functionType, f.attributes, f.isDeclaration ? f.name : undefined).params : f.functionType.params;
-    if (f.isDeclaration) {
-      paramTypes.forEach((t, i) => {
-        const pa = attrs.param(i);
-        params.push(pa.isEmpty ? this.type(t) : `${this.type(t)} ${this.attrSetText(pa)}`);
-      });
-    } else {
-      if (this.typed15) this.typedState = new TypedFunctionState(f, paramTypes);
-      f.args.forEach((a, i) => {
-        const pa = attrs.param(i);
-        let p = this.type(paramTypes[i] ?? a.type);
-        if (!pa.isEmpty) p += ' ' + this.attrSetText(pa);
-        p += ' ' + (a.name !== '' ? formatName('%', a.name) : `%${this.localSlots.get(a) ?? '<badref>'}`);
-        params.push(p);
-      });
+    const count = f.isDeclaration ? paramTypes.length : f.args.length;
+    if (!f.isDeclaration && this.typed15) this.typedState = new TypedFunctionState(f, paramTypes);
+    for (let i = 0; i < count; i++) {
+      if (i > 0) this.w(', ');
+      const pa = attrs.param(i);
+      if (f.isDeclaration) this.w(this.type(paramTypes[i]!));
+      else this.w(this.type(paramTypes[i] ?? f.args[i]!.type));
+      if (!pa.isEmpty) {
+        this.ch(32);
+        this.w(this.attrSetText(pa));
+      }
+      if (!f.isDeclaration) {
+        const a = f.args[i]!;
+        this.ch(32);
+        if (a.name !== '') this.wName(37, a.name);
+        else {
+          const slot = this.localSlots.get(a);
+          this.ch(37);
+          if (slot === undefined) this.w('<badref>');
+          else this.num(slot);
+        }
+      }
     }
-    if (f.functionType.varArgs) params.push('...');
-    s += params.join(', ') + ')';
+    if (f.functionType.varArgs) this.w(count > 0 ? ', ...' : '...');
+    s = ')';
     if (f.unnamedAddr !== 'none') s += ' ' + f.unnamedAddr;
     if (f.addressSpace !== 0 || this.m.layout.programAddressSpace !== 0) s += ` addrspace(${f.addressSpace})`;
     if (!attrs.fn.isEmpty) s += ` ${this.attrNumber(attrs.fn)}`;
@@ -1360,12 +1407,23 @@ class ModulePrinter {
   }
 
   private printBlock(b: BasicBlock, isEntry: boolean): void {
-    let label = '';
-    if (b.name !== '') label = `\n${formatName('', b.name)}:`;
-    else if (!isEntry) label = `\n${this.localSlots.get(b) ?? '<badref>'}:`;
-    this.w(label);
+    // the label, written in pieces; `column` is where the `; preds` pad starts
+    let column = 0;
+    if (b.name !== '') {
+      const name = formatName('', b.name);
+      this.ch(10);
+      this.w(name);
+      this.ch(58);
+      column = name.length + 1;
+    } else if (!isEntry) {
+      const slot = this.localSlots.get(b);
+      this.ch(10);
+      if (slot === undefined) this.w('<badref>');
+      else this.num(slot);
+      this.ch(58);
+      column = (slot === undefined ? 8 : decimalDigits(slot)) + 1;
+    }
     if (!isEntry) {
-      const column = label.length - 1;
       const pad = Math.max(50 - column, 1);
       const preds = this.preds.get(b);
       this.w(PADDED_SEMICOLONS[pad]!);
@@ -1998,7 +2056,10 @@ class ModulePrinter {
     this.ch(41);
     if (!attrs.fn.isEmpty) {
       this.ch(32);
-      this.w(this.attrNumber(attrs.fn));
+      if (this.recording === undefined && this.slotsPending === undefined) {
+        this.ch(35);
+        this.num(this.attrSlot(attrs.fn));
+      } else this.w(this.attrNumber(attrs.fn));
     }
     if (c.bundles.length > 0) {
       const bundles = c.bundles.map((b) => `"${escapeString(b.tag)}"(${b.inputs.map((v) => this.typedOperand(v)).join(', ')})`);
@@ -2272,11 +2333,22 @@ function optimizationFlagsText(op: string, flags: number): string {
   return s;
 }
 
+const NO_PREDECESSORS: ReadonlyMap<BasicBlock, BasicBlock[]> = new Map();
+
 /** Each block's predecessors as a block's `; preds =` comment lists them: terminator uses in reverse textual order. */
-function predecessorsInPrintOrder(f: IRFunction): Map<BasicBlock, BasicBlock[]> {
+function predecessorsInPrintOrder(f: IRFunction): ReadonlyMap<BasicBlock, BasicBlock[]> {
+  // only blocks after the entry block print the comment
+  if (f.blocks.length < 2) return NO_PREDECESSORS;
   const preds = predecessorEdges(f);
   for (const list of preds.values()) list.reverse();
   return preds;
+}
+
+/** The number of decimal digits of a non-negative integer. */
+function decimalDigits(v: number): number {
+  let digits = 1;
+  for (let p = 10; p <= v; p *= 10) digits++;
+  return digits;
 }
 
 /** Whether `nm` holds the names and operands `record` has, in the same order. */
