@@ -7,7 +7,8 @@ import { CLI_V8_FLAGS, loadBundle } from './load-bundle.js';
 
 // A smaller inlining budget gets TurboFan code for the parser and printer sooner in a short-lived
 // process: parse+print of a 10 MiB module is ~11% faster, large pass and split runs are unchanged
-// (tools/bench). Set before the compiler has seen any of the CLI's code.
+// (tools/bench). Bytecode is not flushed (see CLI_V8_FLAGS). Set before the compiler has seen any
+// of the CLI's code.
 setFlagsFromString(CLI_V8_FLAGS);
 
 // A reader that stops early (`syclkit inspect x --json | head`) closes the pipe: stop quietly, as
