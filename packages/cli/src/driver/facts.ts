@@ -378,7 +378,13 @@ function reachedFunctions(index: FactsIndex, entries: Iterable<string>): Functio
     }
   }
   // Program order, as the whole list filtered would give.
-  return queue.sort((a, b) => index.position(a) - index.position(b));
+  if (queue.length < 2) return queue;
+  const positions = new Int32Array(queue.length);
+  for (let i = 0; i < queue.length; i++) positions[i] = index.position(queue[i]!);
+  positions.sort();
+  const all = index.facts.functions;
+  for (let i = 0; i < queue.length; i++) queue[i] = all[positions[i]!]!;
+  return queue;
 }
 
 /** The translation units of `functions`, ascending (a slice numbers them 0, 1, ... in this order). */
@@ -414,7 +420,8 @@ export class FactsSlicer {
     for (const f of kept) {
       // Each function's JSON is made per image: caching it would keep every kernel's text alive
       // to the end of the compile for one use.
-      const text = JSON.stringify({ ...f, unit: units.length === 1 ? 0 : units.indexOf(f.unit) });
+      const unit = units.length === 1 ? 0 : units.indexOf(f.unit);
+      const text = JSON.stringify(unit === f.unit ? f : { ...f, unit });
       functions = functions === '' ? text : `${functions},${text}`;
     }
     return `${this.#prefix}${JSON.stringify(units.map((u) => facts.units[u]!))},"aspects":${this.#aspectsJson(kept)},"functions":[${functions}]}`;
@@ -486,8 +493,11 @@ export function encodeFacts(facts: ProgramFacts): PropertyValue {
   return jsonValue(JSON.stringify(facts));
 }
 
+const utf8 = new TextEncoder();
+
 function jsonValue(json: string): PropertyValue {
-  return byteArrayValue(new Uint8Array(Buffer.from(json, 'utf8')));
+  // One copy of the bytes, in an array of their own.
+  return byteArrayValue(utf8.encode(json));
 }
 
 export class FactsFormatError extends Error {
