@@ -157,7 +157,7 @@ export class FactsCollector {
       conditionalCalls: [],
       makesVirtualCall: false,
       referencesVtable: false,
-      callsIndirectly: callsIndirectly === undefined ? [] : callsIndirectly.split(',').filter((s) => s !== ''),
+      callsIndirectly: callsIndirectly === undefined ? NO_SETS : callsIndirectly.split(',').filter((s) => s !== ''),
       indirectlyCallable: fnAttributes.getString(SyclAttribute.indirectlyCallable),
       malformedMetadata: 0,
     };
@@ -224,6 +224,9 @@ export class FactsCollector {
     return direct;
   }
 }
+
+/** `callsIndirectly` of the many functions without the attribute (shared: read-only). */
+const NO_SETS: readonly string[] = Object.freeze([]);
 
 /**
  * What an instruction uses, in the order intel/llvm gathers it: {@link walkInstruction} calls

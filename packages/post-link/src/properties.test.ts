@@ -185,11 +185,15 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     const registry = propertiesOf(
       `
 define spir_kernel void @k(i32 %a, i32 %b) !sycl_kernel_omit_args !0 { ret void }
+define spir_kernel void @w(i32 %a) !sycl_kernel_omit_args !1 { ret void }
 !0 = !{i1 true, i1 false}
+!1 = !{i32 0, i32 -1, i64 4294967296, !"x", i128 0, i128 18446744073709551616, i8 1}
 `,
       { emitParamInfo: true },
     );
     expect(decodeBitVector(registry.get('SYCL/kernel param opt', 'k')!)).toEqual([true, false]);
+    // A bit is set for each integer operand whose zero-extended value is not 0, at any width.
+    expect(decodeBitVector(registry.get('SYCL/kernel param opt', 'w')!)).toEqual([false, true, true, false, false, true, true]);
     const empty = propertiesOf('define spir_kernel void @k() { ret void }', { emitParamInfo: true });
     expect(writePropertySetRegistry(empty)).toContain('[SYCL/kernel param opt]\n');
     expect(empty.getSet('SYCL/kernel param opt')!.size).toBe(0);

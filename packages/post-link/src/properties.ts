@@ -20,7 +20,7 @@ import type { GlobalVariable, IRFunction, Module } from '@syclkit/ir';
 import { deviceLibReqMask } from './devicelib.js';
 import { SyclAttribute, attachment, isEsimdBuiltin, isKernel, isSpirvSyclBuiltin, isSyclExternal } from '@syclkit/sycl-conventions';
 import type { ImageRequirements } from './requirements.js';
-import { integerOperand, readIntegers, stringOperand, tupleOperands, type FunctionFeatures } from './sycl-metadata.js';
+import { readIntegers, stringOperand, tupleOperands, type FunctionFeatures } from './sycl-metadata.js';
 
 export interface PropertyOptions {
   /** `-emit-param-info`: `SYCL/kernel param opt` from `!sycl_kernel_omit_args`. */
@@ -93,10 +93,8 @@ export function computeImageProperties(input: ImagePropertyInput, options: Prope
     registry.ensureSet(PropertySetName.KERNEL_PARAM_OPT_INFO);
     for (const fn of input.entryPoints) {
       if (fn.callingConv !== 'spir_kernel') continue;
-      const bits = tupleOperands(attachment(fn, m.context, 'sycl_kernel_omit_args')).map((op) => {
-        const i = integerOperand(op);
-        return i !== undefined && i.zext !== 0n;
-      });
+      // ConstantInt values are kept normalized to their width: non-zero exactly when zext is.
+      const bits = tupleOperands(attachment(fn, m.context, 'sycl_kernel_omit_args')).map((op) => op !== null && op.mk === 'value' && op.value.vk === 'int' && op.value.value !== 0 && op.value.value !== 0n);
       if (bits.length === 0) continue;
       registry.add(PropertySetName.KERNEL_PARAM_OPT_INFO, fn.name, bitVectorValue(bits));
     }

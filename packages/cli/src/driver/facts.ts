@@ -164,17 +164,17 @@ export function computeUnitFacts(module: Module, unit: number, analyses?: Analys
     if (fn.isDeclaration && !hasUses) return;
     const fnLoc = locFrom(debugNodeOf(fn));
     const { calls, conditionalCalls } = callFacts(walk.facts, i, fnLoc);
-    functions.push({
-      name: fn.name,
-      unit,
-      kernel: isKernel(fn),
-      definition: !fn.isDeclaration,
-      local: fn.linkage === 'internal' || fn.linkage === 'private',
-      ...(fnLoc === undefined ? {} : { location: fnLoc }),
-      uses: hasUses ? shownUses(fn, found, declared, fnLoc, texts) : [],
-      calls,
-      conditionalCalls,
-    });
+    const name = fn.name;
+    const kernel = isKernel(fn);
+    const definition = !fn.isDeclaration;
+    const local = fn.linkage === 'internal' || fn.linkage === 'private';
+    const uses = hasUses ? shownUses(fn, found, declared, fnLoc, texts) : [];
+    // Two literals (not a spread) keep one object shape per case; the key order is the JSON's.
+    functions.push(
+      fnLoc === undefined
+        ? { name, unit, kernel, definition, local, uses, calls, conditionalCalls }
+        : { name, unit, kernel, definition, local, location: fnLoc, uses, calls, conditionalCalls },
+    );
   });
   return functions;
 }
@@ -235,8 +235,14 @@ const DECLARED = { kind: 'declared' } as const;
 
 /** An instruction's `!dbg` position, else its function's, as an optional `location` field. */
 function locationAt(inst: Instruction, fnLoc: Loc | undefined): { location?: Loc } {
-  const loc = locFrom(debugNodeOf(inst)) ?? fnLoc;
+  const loc = locationOf(inst, fnLoc);
   return loc === undefined ? {} : { location: loc };
+}
+
+/** An instruction's `!dbg` position, else its function's. */
+function locationOf(inst: Instruction, fnLoc: Loc | undefined): Loc | undefined {
+  // Most instructions have no attachment at all (code without -g).
+  return (inst.attachments === null ? undefined : locFrom(debugNodeOf(inst))) ?? fnLoc;
 }
 
 /**
@@ -246,11 +252,15 @@ function locationAt(inst: Instruction, fnLoc: Loc | undefined): { location?: Loc
 function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undefined): { calls: CallFact[]; conditionalCalls: ConditionalCallFact[] } {
   const f = facts[index]!;
   const calls: CallFact[] = [];
-  f.callees.forEach((callee, k) => {
-    const fn = facts[callee]!.fn;
-    if (!fn.isIntrinsic) calls.push({ callee: fn.name, ...locationAt(f.calleeCalls[k]!, fnLoc) });
-  });
+  const callees = f.callees;
+  for (let k = 0; k < callees.length; k++) {
+    const fn = facts[callees[k]!]!.fn;
+    if (fn.isIntrinsic) continue;
+    const location = locationOf(f.calleeCalls[k]!, fnLoc);
+    calls.push(location === undefined ? { callee: fn.name } : { callee: fn.name, location });
+  }
   const conditionalCalls: ConditionalCallFact[] = [];
+  if (f.conditionalCalls.length === 0) return { calls, conditionalCalls };
   for (const call of f.conditionalCalls) {
     if (call.action === undefined || facts[call.callee]!.fn.isIntrinsic) continue;
     conditionalCalls.push({ action: facts[call.action]!.fn.name, ...(call.constant ? { condition: call.condition } : {}), ...locationAt(call.instruction, fnLoc) });
@@ -404,6 +414,8 @@ export class FactsSlicer {
   readonly #index: FactsIndex;
   /** Aspect tables' JSON by the aspects (beyond those always kept) their slices use. */
   readonly #tableJson = new Map<string, string>();
+  /** Unit lists' JSON by their unit numbers. */
+  readonly #unitJson = new Map<string, string>();
   readonly #prefix: string;
 
   constructor(index: FactsIndex) {
@@ -413,7 +425,6 @@ export class FactsSlicer {
 
   /** The JSON text of the slice for `entries` (what {@link encodeFacts} encodes). */
   json(entries: Iterable<string>): string {
-    const facts = this.#index.facts;
     const kept = reachedFunctions(this.#index, entries);
     const units = unitsOf(kept);
     let functions = '';
@@ -424,7 +435,19 @@ export class FactsSlicer {
       const text = JSON.stringify(unit === f.unit ? f : { ...f, unit });
       functions = functions === '' ? text : `${functions},${text}`;
     }
-    return `${this.#prefix}${JSON.stringify(units.map((u) => facts.units[u]!))},"aspects":${this.#aspectsJson(kept)},"functions":[${functions}]}`;
+    return `${this.#prefix}${this.#unitsJson(units)},"aspects":${this.#aspectsJson(kept)},"functions":[${functions}]}`;
+  }
+
+  /** The JSON of a slice's unit list: the same few lists (often one file) for every image. */
+  #unitsJson(units: readonly number[]): string {
+    const key = units.length === 1 ? String(units[0]) : units.join(',');
+    let json = this.#unitJson.get(key);
+    if (json === undefined) {
+      const facts = this.#index.facts;
+      json = JSON.stringify(units.map((u) => facts.units[u]!));
+      if (this.#unitJson.size < 256) this.#unitJson.set(key, json);
+    }
+    return json;
   }
 
   #aspectsJson(kept: readonly FunctionFacts[]): string {
