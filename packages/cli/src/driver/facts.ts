@@ -168,7 +168,7 @@ export function computeUnitFacts(module: Module, unit: number, analyses?: Analys
     const kernel = isKernel(fn);
     const definition = !fn.isDeclaration;
     const local = fn.linkage === 'internal' || fn.linkage === 'private';
-    const uses = hasUses ? shownUses(fn, found, declared, fnLoc, texts) : [];
+    const uses = hasUses ? shownUses(fn, found, declared, fnLoc, texts) : NONE;
     // Two literals (not a spread) keep one object shape per case; the key order is the JSON's.
     functions.push(
       fnLoc === undefined
@@ -249,8 +249,9 @@ function locationOf(inst: Instruction, fnLoc: Loc | undefined): Loc | undefined 
  * The calls of function `index` from the walk's facts: the first call of each callee in call
  * order, and every call of a conditional caller whose action is known; intrinsics left out.
  */
-function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undefined): { calls: CallFact[]; conditionalCalls: ConditionalCallFact[] } {
+function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undefined): { calls: readonly CallFact[]; conditionalCalls: readonly ConditionalCallFact[] } {
   const f = facts[index]!;
+  if (f.callees.length === 0 && f.conditionalCalls.length === 0) return NO_CALLS;
   const calls: CallFact[] = [];
   const callees = f.callees;
   for (let k = 0; k < callees.length; k++) {
@@ -259,14 +260,21 @@ function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undef
     const location = locationOf(f.calleeCalls[k]!, fnLoc);
     calls.push(location === undefined ? { callee: fn.name } : { callee: fn.name, location });
   }
+  if (f.conditionalCalls.length === 0) return { calls, conditionalCalls: NONE };
   const conditionalCalls: ConditionalCallFact[] = [];
-  if (f.conditionalCalls.length === 0) return { calls, conditionalCalls };
   for (const call of f.conditionalCalls) {
     if (call.action === undefined || facts[call.callee]!.fn.isIntrinsic) continue;
     conditionalCalls.push({ action: facts[call.action]!.fn.name, ...(call.constant ? { condition: call.condition } : {}), ...locationAt(call.instruction, fnLoc) });
   }
   return { calls, conditionalCalls };
 }
+
+/**
+ * The empty list the facts of most functions have (no uses, no conditional calls): one shared,
+ * frozen array instead of thousands that live as long as the facts.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+const NO_CALLS = Object.freeze({ calls: NONE, conditionalCalls: NONE });
 
 /** Facts of a program from its translation units (each before any pass), in link order. */
 export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module; readonly analyses?: AnalysisGetter }[]): ProgramFacts {
