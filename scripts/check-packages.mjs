@@ -1,16 +1,15 @@
 // npm run check:packages — each publishable package as it would be published: `publint --strict`
 // (package.json fields, exports map, files) and `attw --pack --profile esm-only` (the types resolve
 // for ESM consumers under node16 and bundler resolution); for a package with a `bin`, that the
-// packed files hold what its bin loads (the cli: the bundle and its chunks, and dist/main.js it
-// falls back to) and not the bundle's stamp (it names this checkout's files). Offline: all three
-// pack locally.
+// packed files hold what its bin loads (the cli: bin/load-bundle.js, the bundle and its code
+// cache, and dist/main.js it falls back to) and not the bundle's stamp (it names this checkout's
+// files). Offline: all three pack locally.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { publishablePackages, requireBuilt, root } from './packages.mjs';
 
 /** What a package's bin needs at run time, beyond its own file: the cli's bin loads these. */
-const BIN_LOADS = { '@syclkit/cli': (path) => ['dist/syclkit.bundle.js', ...chunksOf(path), 'dist/main.js'] };
+const BIN_LOADS = { '@syclkit/cli': () => ['bin/load-bundle.js', 'dist/syclkit.bundle.cjs', 'dist/syclkit.bundle.cache', 'dist/main.js'] };
 /** Build outputs that must not be published. */
 const NOT_PUBLISHED = { '@syclkit/cli': ['dist/syclkit.bundle.stamp.json'] };
 
@@ -50,10 +49,4 @@ function binFilesCheck(manifest) {
     ];
     return { status: problems.length === 0 ? 0 : 1, stdout: problems.join('\n'), stderr: '' };
   };
-}
-
-/** The bundle's chunks as built (dist/bundle-chunks/): each must be packed. */
-function chunksOf(path) {
-  const dir = join(path, 'dist', 'bundle-chunks');
-  return existsSync(dir) ? readdirSync(dir).map((f) => `dist/bundle-chunks/${f}`) : ['dist/bundle-chunks/'];
 }

@@ -1,15 +1,24 @@
 // The CLI bundle: dist/bundle-entry.js (tsc's output of src/bundle-entry.ts) and every module it
-// reaches, @syclkit packages included, as dist/syclkit.bundle.js plus the chunks it loads on
-// demand in dist/bundle-chunks/ (esbuild's code splitting: each command's code is loaded when it
-// runs, as with the modules of dist/). bin/syclkit.js loads it: Node then reads and links a few
-// files instead of about 235 modules. Run after tsc (`npm run build` does both).
+// reaches, @syclkit packages included, as one CommonJS file, dist/syclkit.bundle.cjs, and its V8
+// code cache, dist/syclkit.bundle.cache. bin/syclkit.js loads both (bin/load-bundle.js): Node then
+// reads two files instead of about 235 modules, and V8 neither parses the bundle nor compiles the
+// functions a run needs again. Commands' modules are still initialized only when the command runs
+// (esbuild turns their dynamic imports into lazy initializers). Run after tsc (`npm run build`
+// does both).
+//
+// The code cache: a child process loads the new bundle through bin/load-bundle.js under the
+// CLI's V8 flags, runs a compile and an opt round trip of the demo's sample program (so that the
+// functions those run are compiled), and writes what V8 compiled. It is not reproducible byte for
+// byte, is checked against the bundle's bytes when loaded, and is an optimisation only: if it
+// cannot be made the build says so and the CLI runs without it.
 //
 // What bundled code finds relative to its own file must hold there, so every use of
-// import.meta.url is listed below with where it must land, and the build fails on a new one:
-// main.ts reads '../package.json' (it stays in the entry, in dist/ as main.js is); image workers
-// import the bundle's entry (src/driver/worker-entry.ts); the yaml and koffi packages are required
-// through createRequire(import.meta.url), so from the cli package, whose dependencies must name
-// them (checked here, as are the packages the bundle imports).
+// import.meta.url (the bundle's own file URL in the bundle) is listed below with why it holds,
+// and the build fails on a new one: main.ts reads '../package.json' (the bundle is in dist/, as
+// main.js is); image workers import the module worker-entry.ts names (the bundle, which exports
+// imageWorkerMain); the yaml and koffi packages are required through createRequire(import.meta.url),
+// so from the cli package, whose dependencies must name them (checked here, as are the packages
+// the bundle imports).
 //
 // Also writes dist/syclkit.bundle.stamp.json (not published): the mtimes of the .tsbuildinfo of
 // every package the bundle was made from and of this script, so that bin/syclkit.js skips a
@@ -17,7 +26,8 @@
 //
 // Usage: node scripts/bundle.mjs [--if-stale] [--out DIR (default dist)]; --clean removes the bundle
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,20 +37,21 @@ const args = process.argv.slice(2);
 const outIndex = args.indexOf('--out');
 const out = outIndex >= 0 ? resolve(args[outIndex + 1]) : join(cli, 'dist');
 const ENTRY_NAME = 'syclkit.bundle';
-const CHUNKS = 'bundle-chunks';
-const outfile = join(out, `${ENTRY_NAME}.js`);
+const outfile = join(out, `${ENTRY_NAME}.cjs`);
+const cacheFile = join(out, `${ENTRY_NAME}.cache`);
 const stampFile = join(out, `${ENTRY_NAME}.stamp.json`);
+/** What an earlier build (ESM with code splitting) made: removed by a build and by --clean. */
+const OLD_OUTPUTS = [`${ENTRY_NAME}.js`, 'bundle-chunks'];
+/** The name the bundle's code reads its own file URL from (import.meta.url in the sources). */
+const BUNDLE_URL = '__syclkitBundleUrl';
 
-/**
- * Where bundled code uses import.meta.url (the file of the chunk it lands in, not the module's),
- * why that holds, and whether it must land in the entry (dist/syclkit.bundle.js, beside main.js).
- */
+/** Where bundled code uses import.meta.url (the bundle's file, not the module's) and why that holds. */
 const IMPORT_META_URL = new Map([
-  ['cli/dist/main.js', { inEntry: true, why: "reads '../package.json'" }],
-  ['cli/dist/bundle-entry.js', { inEntry: true, why: 'names itself the module image workers import' }],
-  ['cli/dist/driver/image-workers.js', { inEntry: false, why: 'workers import the module worker-entry.ts names: the bundle entry' }],
-  ['device-config/dist/yaml.js', { inEntry: false, why: "createRequire('yaml'): a dependency of the cli package too" }],
-  ['runtime/dist/cuda/koffi-driver.js', { inEntry: false, why: "createRequire('koffi'): a dependency of the cli package too" }],
+  ['cli/dist/main.js', "reads '../package.json': the bundle is in dist/, beside main.js"],
+  ['cli/dist/bundle-entry.js', 'names itself (the bundle) the module image workers import'],
+  ['cli/dist/driver/image-workers.js', 'workers import the module worker-entry.ts names: the bundle'],
+  ['device-config/dist/yaml.js', "createRequire('yaml'): a dependency of the cli package too"],
+  ['runtime/dist/cuda/koffi-driver.js', "createRequire('koffi'): a dependency of the cli package too"],
 ]);
 
 /** The packages' .tsbuildinfo files the inputs come from and this script, with their mtimes (the stamp). */
@@ -50,7 +61,8 @@ function stampOf(inputs) {
     const m = /^(.*?[\\/]dist)[\\/]/.exec(join(cli, input));
     if (m !== null && existsSync(join(m[1], '.tsbuildinfo'))) infos.add(join(m[1], '.tsbuildinfo'));
   }
-  infos.add(fileURLToPath(import.meta.url)); // this script: a change of options makes a new bundle
+  // this script and what makes the code cache: a change of options makes a new bundle
+  for (const script of [import.meta.url, new URL('code-cache.mjs', import.meta.url), new URL('../bin/load-bundle.js', import.meta.url)]) infos.add(fileURLToPath(script));
   return Object.fromEntries([...infos].sort().map((path) => [relative(out, path).split(sep).join('/'), statSync(path).mtimeMs]));
 }
 
@@ -61,7 +73,7 @@ function isFresh() {
 }
 
 if (args.includes('--clean')) {
-  for (const path of [outfile, stampFile, join(out, CHUNKS)]) rmSync(path, { recursive: true, force: true });
+  for (const path of [outfile, cacheFile, stampFile, ...OLD_OUTPUTS.map((f) => join(out, f))]) rmSync(path, { recursive: true, force: true });
   process.exit(0);
 }
 if (!existsSync(entry)) {
@@ -77,12 +89,13 @@ const result = await build({
   absWorkingDir: cli, // the paths in the bundle's comments are relative to it: the same in any checkout
   entryPoints: { [ENTRY_NAME]: entry },
   bundle: true,
-  splitting: true,
-  chunkNames: `${CHUNKS}/[name]-[hash]`,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
   target: `node${manifest.engines?.node?.replace(/^>=/, '') ?? '20.19'}`,
   external: ['node:*'],
+  define: { 'import.meta.url': BUNDLE_URL },
+  banner: { js: `var ${BUNDLE_URL} = require('node:url').pathToFileURL(__filename).href;` },
   outdir: tmp,
   metafile: true,
   logLevel: 'warning',
@@ -91,15 +104,12 @@ const result = await build({
 const problems = [];
 const declared = new Set(Object.keys(manifest.dependencies ?? {}));
 const outputs = Object.entries(result.metafile.outputs);
-const entryOutput = relative(cli, join(tmp, `${ENTRY_NAME}.js`)).split(sep).join('/');
 for (const [path, output] of outputs) {
   for (const input of Object.keys(output.inputs)) {
     const key = relative(dirname(cli), join(cli, input)).split(sep).join('/');
     const text = readFileSync(join(cli, input), 'utf8');
-    if (text.includes('import.meta.url')) {
-      const rule = IMPORT_META_URL.get(key);
-      if (rule === undefined) problems.push(`${input} uses import.meta.url, which is its chunk's file in the bundle: make it hold there and list it in scripts/bundle.mjs`);
-      else if (rule.inEntry && path !== entryOutput) problems.push(`${input} must be in the bundle's entry (${rule.why}), but esbuild put it in ${path}`);
+    if (text.includes('import.meta') && !IMPORT_META_URL.has(key)) {
+      problems.push(`${input} uses import.meta, which in the bundle is the bundle's file URL (import.meta.url) or nothing: make it hold there and list it in scripts/bundle.mjs`);
     }
     for (const m of text.matchAll(/createRequire\([^)]*\)\(\s*['"]([^'"]+)['"]/g)) {
       if (!m[1].startsWith('node:') && !declared.has(m[1])) problems.push(`${input} requires '${m[1]}' from the bundle's location: add it to the cli package's dependencies`);
@@ -117,14 +127,26 @@ if (problems.length > 0) {
   process.exit(1);
 }
 
-// Into place: the new chunks beside the old ones (names carry a content hash), then the entry (a
-// rename: a syclkit starting meanwhile runs the old bundle or the new one, whole), then the old
-// chunks go.
-const chunks = readdirSync(join(tmp, CHUNKS)).sort();
-mkdirSync(join(out, CHUNKS), { recursive: true });
-for (const chunk of chunks) renameSync(join(tmp, CHUNKS, chunk), join(out, CHUNKS, chunk));
-renameSync(join(tmp, `${ENTRY_NAME}.js`), outfile);
-for (const old of readdirSync(join(out, CHUNKS))) if (!chunks.includes(old)) rmSync(join(out, CHUNKS, old));
+// Into place: the entry by a rename (a syclkit starting meanwhile runs the old bundle or the new
+// one, whole; the old cache does not match the new bundle's bytes and is not used), then its
+// cache, then the stamp.
+renameSync(join(tmp, `${ENTRY_NAME}.cjs`), outfile);
 rmSync(tmp, { recursive: true, force: true });
+for (const old of OLD_OUTPUTS) rmSync(join(out, old), { recursive: true, force: true });
+makeCodeCache();
 const inputs = Object.keys(result.metafile.inputs);
 writeFileSync(stampFile, `${JSON.stringify({ inputs: stampOf(inputs) }, null, 2)}\n`);
+
+/**
+ * Runs scripts/code-cache.mjs in a child: it must run under the CLI's V8 flags and only them (V8
+ * rejects a cache made under others), so without this process's NODE_OPTIONS.
+ */
+function makeCodeCache() {
+  rmSync(cacheFile, { force: true });
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const r = spawnSync(process.execPath, [join(cli, 'scripts', 'code-cache.mjs'), outfile], { encoding: 'utf8', env, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0 || !existsSync(cacheFile)) {
+    process.stderr.write(`bundle: warning: no code cache made (the CLI runs without it, starting slower):\n${r.stderr ?? r.error?.message ?? ''}\n`);
+  }
+}

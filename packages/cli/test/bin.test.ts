@@ -1,16 +1,18 @@
 /**
  * How bin/syclkit.js starts the CLI (see the README's "How the CLI starts"):
- * - it runs the bundle, dist/syclkit.bundle.js, and no module of dist/;
+ * - it runs the bundle, dist/syclkit.bundle.cjs, with the V8 code cache the build made for it,
+ *   and no module of dist/;
  * - the bundle writes what dist/main.js writes, byte for byte: help, version, compile and
  *   post-link at -j 1 and -j 2 (worker threads start from the bundle), a YAML device file (yaml
  *   required from the bundle's location);
- * - it loads a command's chunks when the command runs: an opt round trip loads no pass package;
+ * - a code cache made for other bytes (even of the same length, which V8 alone would take) or
+ *   damaged is not given to V8, and the bundle still runs;
  * - a command line that loads user code (--load-pass, in every spelling the option parser takes)
  *   runs dist/main.js, and the plugin's passes work; run from the bundle they would not (the
  *   bundle has its own copies of the @syclkit classes the plugin imports);
  * - SYCLKIT_NO_BUNDLE, a missing bundle and a bundle older than a later tsc -b run dist/main.js;
- * - scripts/bundle.mjs makes the same bytes each time, with no path of the checkout in them, and
- *   --clean removes what it made.
+ * - scripts/bundle.mjs makes the same bundle bytes each time, with no path of the checkout in
+ *   them, and a code cache; it removes an older build's chunks, and --clean removes what it made.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
@@ -22,7 +24,7 @@ import { kernelsProgram, scratchDir } from './testing.js';
 const CLI = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const ROOT = resolve(CLI, '../..');
 const BIN = join(CLI, 'bin/syclkit.js');
-const BUNDLE = join(CLI, 'dist/syclkit.bundle.js');
+const BUNDLE = join(CLI, 'dist/syclkit.bundle.cjs');
 const PLUGIN = join(ROOT, 'docs/examples/count-kernels-pass.mjs');
 const built = existsSync(join(CLI, 'dist/main.js')) && existsSync(BUNDLE);
 
@@ -32,12 +34,25 @@ describe.runIf(built)('bin/syclkit.js', () => {
   let hooks = '';
   beforeAll(() => {
     ({ dir, remove } = scratchDir('syclkit-bin-'));
-    // A resolve hook that names every module Node loads (the bundle or dist/main.js) in the file
-    // RESOLVE_LOG names (not on stderr: a full pipe would fail the write, EAGAIN).
+    // A resolve hook that names every module Node loads (dist/main.js and its modules) in the file
+    // RESOLVE_LOG names (not on stderr: a full pipe would fail the write, EAGAIN), and a vm.Script
+    // that names the script it compiles (the bundle) and what became of its code cache.
     const hookFile = join(dir, 'hooks.mjs');
     writeFileSync(hookFile, `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(process.env.RESOLVE_LOG, 'resolved ' + r.url + '\\n'); return r; }\n`);
     hooks = join(dir, 'register.mjs');
-    writeFileSync(hooks, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hookFile).href)});\n`);
+    writeFileSync(
+      hooks,
+      [
+        `import { appendFileSync } from 'node:fs';`,
+        `import { register } from 'node:module';`,
+        `import { pathToFileURL } from 'node:url';`,
+        `import vm from 'node:vm';`,
+        `register(${JSON.stringify(pathToFileURL(hookFile).href)});`,
+        `const Script = vm.Script;`,
+        `vm.Script = class extends Script { constructor(source, options) { super(source, options); const cache = options?.cachedData === undefined ? 'none' : this.cachedDataRejected ? 'rejected' : 'used'; appendFileSync(process.env.RESOLVE_LOG, 'resolved ' + pathToFileURL(options.filename).href + '\\ncache ' + cache + '\\n'); } };`,
+        '',
+      ].join('\n'),
+    );
     writeFileSync(join(dir, 'p.ll'), kernelsProgram(45));
     writeFileSync(join(dir, 'dev.yaml'), 'name: fp64-only-gpu\ndevice-type: gpu\nbackend: opencl\naspects: [fp64]\nsub-group-sizes: [8, 16]\nmax-work-group-size: 512\n');
   });
@@ -45,29 +60,33 @@ describe.runIf(built)('bin/syclkit.js', () => {
 
   let runs = 0;
   /** Runs a bin; `resolved` lists the URLs the resolve hook saw. */
-  const run = (bin: string, argv: readonly string[], env: Record<string, string> = {}, cwd = dir): SpawnSyncReturns<string> & { resolved: string[] } => {
+  const run = (bin: string, argv: readonly string[], env: Record<string, string> = {}, cwd = dir): SpawnSyncReturns<string> & { resolved: string[]; cache: string[] } => {
     const log = join(dir, `resolved-${runs++}.log`);
     writeFileSync(log, '');
-    const r = spawnSync(process.execPath, ['--import', hooks, bin, ...argv], { encoding: 'utf8', cwd, env: { ...process.env, ...env, RESOLVE_LOG: log } });
-    return { ...r, resolved: readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('resolved ')).map((l) => l.slice('resolved '.length)) };
+    // without NODE_OPTIONS: V8 flags there would make V8 reject the code cache (made without them)
+    const { NODE_OPTIONS: _, ...inherited } = process.env;
+    const r = spawnSync(process.execPath, ['--import', hooks, bin, ...argv], { encoding: 'utf8', cwd, env: { ...inherited, ...env, RESOLVE_LOG: log } });
+    const lines = readFileSync(log, 'utf8').split('\n');
+    const after = (prefix: string): string[] => lines.filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length));
+    return { ...r, resolved: after('resolved '), cache: after('cache ') };
   };
   /**
-   * What a run loaded: 'bundle' (the entry), 'main' (dist/main.js), 'modules' (any other module
-   * of a package's dist/ but the bundle's chunks).
+   * What a run loaded: 'bundle' (dist/syclkit.bundle.cjs), 'main' (dist/main.js), 'modules' (any
+   * other module of a package's dist/).
    */
   const loaded = (r: { resolved: string[] }): string[] => {
     const urls = r.resolved.filter((url) => url.startsWith('file:')).map((url) => url.replaceAll('\\', '/'));
-    const kinds = new Set<string | undefined>(urls.map((url) => (/\/dist\/syclkit\.bundle\.js$/.test(url) ? 'bundle' : /\/dist\/main\.js$/.test(url) ? 'main' : /\/dist\/(?!bundle-chunks\/)/.test(url) ? 'modules' : undefined)));
+    const kinds = new Set<string | undefined>(urls.map((url) => (/\/dist\/syclkit\.bundle\.cjs$/.test(url) ? 'bundle' : /\/dist\/main\.js$/.test(url) ? 'main' : /\/dist\//.test(url) ? 'modules' : undefined)));
     return ['bundle', 'main', 'modules'].filter((k) => kinds.has(k));
   };
 
   /** Runs argv in a fresh folder under `dir`, through the bundle or not; the files written and the streams. */
-  const outputOf = (name: string, argv: readonly string[], bundle: boolean): { files: Map<string, string>; stdout: string; stderr: string; status: number | null; loaded: string[] } => {
+  const outputOf = (name: string, argv: readonly string[], bundle: boolean): { files: Map<string, string>; stdout: string; stderr: string; status: number | null; loaded: string[]; cache: string[] } => {
     const out = join(dir, name);
     mkdirSync(out);
     const r = run(BIN, argv.map((a) => a.replaceAll('{out}', out)), bundle ? {} : { SYCLKIT_NO_BUNDLE: '1' });
     const files = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'latin1').replaceAll(out, '{out}')]));
-    return { files, stdout: r.stdout.replaceAll(out, '{out}'), stderr: r.stderr.replaceAll(out, '{out}'), status: r.status, loaded: loaded(r) };
+    return { files, stdout: r.stdout.replaceAll(out, '{out}'), stderr: r.stderr.replaceAll(out, '{out}'), status: r.status, loaded: loaded(r), cache: r.cache };
   };
 
   it('runs the bundle, and it writes what dist/main.js writes: help, version, compile and post-link at -j 1 and -j 2, a YAML device file', () => {
@@ -87,6 +106,7 @@ describe.runIf(built)('bin/syclkit.js', () => {
       for (const [i, extra] of variants.entries()) {
         const bundled = outputOf(`${name}-bundle-${i}`, [...argv, ...extra], true);
         expect(bundled.loaded, name).toEqual(['bundle']);
+        expect(bundled.cache, name).toEqual(['used']);
         expect(bundled.status, `${name} ${extra.join(' ')}: ${bundled.stderr}`).toBe(reference.status);
         // -v says how many threads built the images: the only line that differs with -j
         const stdout = extra[1] === '2' ? bundled.stdout.replace(/^images built by 2 threads: \d+, \d+\n/m, '') : bundled.stdout;
@@ -109,20 +129,45 @@ describe.runIf(built)('bin/syclkit.js', () => {
     expect([bundled.status, bundled.stdout, bundled.stderr]).toEqual([reference.status, reference.stdout, reference.stderr]);
   }, 300_000);
 
-  it('loads the chunks of the pass packages only when the command line needs them (opt round trip)', () => {
-    // as dist/main.js does its modules (opt.test.ts): the bundle's chunks name their modules in comments
-    const chunksOf = (argv: string[]): string[] => {
-      const r = run(BIN, ['opt', '-S', join(dir, 'p.ll'), '-o', join(dir, 'round-trip.ll'), ...argv]);
-      expect(r.status, r.stderr).toBe(0);
-      expect(loaded(r)).toEqual(['bundle']);
-      const chunks = r.resolved.filter((url) => /^file:.*\/bundle-chunks\//.test(url)).map((url) => fileURLToPath(url));
-      return [...new Set(chunks)];
-    };
-    const passPackages = /^\/\/ \.\.\/(aspect-propagation|device-if)\/dist\//m;
-    const roundTrip = chunksOf([]);
-    expect(roundTrip.some((chunk) => /^\/\/ \.\.\/ir\/dist\//m.test(readFileSync(chunk, 'utf8')))).toBe(true);
-    expect(roundTrip.filter((chunk) => passPackages.test(readFileSync(chunk, 'utf8')))).toEqual([]);
-    expect(chunksOf(['-passes=sycl-propagate-aspects-usage']).filter((chunk) => passPackages.test(readFileSync(chunk, 'utf8'))).length).toBeGreaterThan(0);
+  it("gives V8 the code cache only for the bundle's own bytes: one byte changed (same length) or a damaged cache runs without it", () => {
+    // A copy of the package's bin and dist beside node_modules that resolve the bundle's dependencies.
+    const copy = join(dir, 'cache-copy');
+    mkdirSync(copy);
+    cpSync(join(CLI, 'bin'), join(copy, 'bin'), { recursive: true });
+    mkdirSync(join(copy, 'dist'));
+    for (const f of ['syclkit.bundle.cjs', 'syclkit.bundle.cache']) cpSync(join(CLI, 'dist', f), join(copy, 'dist', f));
+    cpSync(join(CLI, 'package.json'), join(copy, 'package.json'));
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    const copyBin = join(copy, 'bin/syclkit.js');
+    const argv = ['opt', '-S', join(dir, 'p.ll'), '-o', '-'];
+    const reference = run(copyBin, argv);
+    expect(reference.status, reference.stderr).toBe(0);
+    expect([loaded(reference), reference.cache]).toEqual([['bundle'], ['used']]);
+    // the bundle with one letter of a message changed: V8 alone would take the cache (same length)
+    // and run the old message's code
+    const bundlePath = join(copy, 'dist/syclkit.bundle.cjs');
+    const original = readFileSync(bundlePath, 'latin1');
+    const at = original.indexOf("`syclkit: error: unknown command '");
+    expect(at).toBeGreaterThan(0);
+    writeFileSync(bundlePath, original.slice(0, at + 1) + 'S' + original.slice(at + 2), 'latin1');
+    const edited = run(copyBin, argv);
+    expect([edited.status, edited.stdout, loaded(edited), edited.cache]).toEqual([0, reference.stdout, ['bundle'], ['none']]);
+    const unknown = run(copyBin, ['frobnicate']);
+    expect([unknown.status, unknown.cache]).toEqual([1, ['none']]);
+    expect(unknown.stderr).toMatch(/^Syclkit: error: unknown command 'frobnicate'/);
+    writeFileSync(bundlePath, original, 'latin1');
+    expect(run(copyBin, argv).cache).toEqual(['used']);
+    // a damaged cache: one bit of its data flipped
+    const cachePath = join(copy, 'dist/syclkit.bundle.cache');
+    const cache = readFileSync(cachePath);
+    cache[cache.length >> 1]! ^= 1;
+    writeFileSync(cachePath, cache);
+    const damaged = run(copyBin, argv);
+    expect([damaged.status, damaged.stdout, damaged.cache]).toEqual([0, reference.stdout, ['none']]);
+    // no cache at all
+    rmSync(cachePath);
+    const none = run(copyBin, argv);
+    expect([none.status, none.stdout, none.cache]).toEqual([0, reference.stdout, ['none']]);
   });
 
   it('runs dist/main.js when the command line loads user code: --load-pass works in every spelling', () => {
@@ -173,36 +218,32 @@ describe.runIf(built)('bin/syclkit.js', () => {
     // installed: no stamp (it is not published), so the bundle runs; no bundle: dist/main.js
     rmSync(stamp);
     expect(loaded(run(copyBin, ['--version']))).toEqual(['bundle']);
-    rmSync(join(copy, 'dist/syclkit.bundle.js'));
+    rmSync(join(copy, 'dist/syclkit.bundle.cjs'));
     expect(loaded(run(copyBin, ['--version']))).toEqual(['main', 'modules']);
   });
 
-  it('scripts/bundle.mjs makes the same files each time, with no path of the checkout in them', () => {
-    /** The entry and its chunks, by path under the output folder. */
-    const make = (name: string): Map<string, Buffer> => {
+  it('scripts/bundle.mjs makes the same bundle each time, with no path of the checkout in it, and its code cache', () => {
+    const make = (name: string): Buffer => {
       const out = join(dir, name);
       const r = spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--out', out], { encoding: 'utf8', cwd: dir });
       expect(r.status, r.stderr).toBe(0);
-      const files = ['syclkit.bundle.js', ...readdirSync(join(out, 'bundle-chunks')).map((f) => `bundle-chunks/${f}`)];
-      return new Map(files.map((f) => [f, readFileSync(join(out, f))]));
+      expect(r.stderr).toBe('');
+      expect(statSync(join(out, 'syclkit.bundle.cache')).size).toBeGreaterThan(100_000);
+      return readFileSync(join(out, 'syclkit.bundle.cjs'));
     };
     const first = make('one');
-    const second = make('two');
-    expect([...second.keys()]).toEqual([...first.keys()]);
-    expect(first.size).toBeGreaterThan(10);
-    for (const [file, bytes] of first) {
-      expect(bytes.equals(second.get(file)!), file).toBe(true);
-      expect(bytes.includes(ROOT), file).toBe(false);
-    }
-    // a rebuild into the same folder leaves no chunk of the one before and no temporary folder
+    expect(first.equals(make('two'))).toBe(true);
+    expect(first.includes(ROOT)).toBe(false);
+    // a rebuild into the same folder removes an older build's entry and chunks and leaves no temporary file
     const again = join(dir, 'one');
+    mkdirSync(join(again, 'bundle-chunks'));
     writeFileSync(join(again, 'bundle-chunks', 'chunk-OLD.js'), '');
+    writeFileSync(join(again, 'syclkit.bundle.js'), '');
     expect(spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--out', again]).status).toBe(0);
-    expect(readdirSync(join(again, 'bundle-chunks')).sort()).toEqual([...first.keys()].filter((f) => f.startsWith('bundle-chunks/')).map((f) => f.slice('bundle-chunks/'.length)).sort());
-    expect(readdirSync(again).sort()).toEqual(['bundle-chunks', 'syclkit.bundle.js', 'syclkit.bundle.stamp.json']);
+    expect(readdirSync(again).sort()).toEqual(['syclkit.bundle.cache', 'syclkit.bundle.cjs', 'syclkit.bundle.stamp.json']);
     // --clean (npm run clean) removes it all
     writeFileSync(join(again, 'other.js'), '');
     expect(spawnSync(process.execPath, [join(CLI, 'scripts/bundle.mjs'), '--clean', '--out', again]).status).toBe(0);
     expect(readdirSync(again)).toEqual(['other.js']);
-  }, 60_000);
+  }, 120_000);
 });

@@ -184,8 +184,8 @@ export async function imageWorkerMain(): Promise<void> {
 }
 
 /**
- * A worker thread's first code: it imports this module — or, in the CLI bundle, the bundle's
- * entry (worker-entry.ts), which exports `imageWorkerMain` too — and calls `imageWorkerMain`.
+ * A worker thread's first code: it imports this module — or, run from the CLI bundle, the module
+ * worker-entry.ts names (bin/load-bundle.js, which loads the bundle) — and calls `imageWorkerMain`.
  * (An evaluated script is CommonJS: `require` is there, and `import()` takes the file URL.)
  */
 const WORKER_BOOT = "const { workerData } = require('node:worker_threads');\nimport(workerData.syclkitImageShare.entry).then((m) => m.imageWorkerMain());\n";

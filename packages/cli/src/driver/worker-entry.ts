@@ -1,7 +1,7 @@
 /**
  * Which module an image worker thread imports for `imageWorkerMain` (image-workers.ts): by
- * default the one the image-worker code is in; the CLI bundle names its entry instead (its chunks
- * export under other names). Kept apart from image-workers.ts so the bundle's entry can set it
+ * default the one the image-worker code is in; the CLI bundle names bin/load-bundle.js instead,
+ * which loads the bundle with its code cache. Kept apart from image-workers.ts so the bundle's entry can set it
  * without loading the worker machinery.
  */
 let entry: string | undefined;

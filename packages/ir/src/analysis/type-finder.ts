@@ -20,9 +20,15 @@ import { isConstant, type IRFunction, type Value } from '../model/values.js';
  * {@link rootStructTypes} answers for it (typically from a cache kept across modules that share
  * those objects); where it answers undefined the root is walked here. The result is the same: the
  * finder's visited sets are closed under "reachable from" between roots, so what one root adds is
- * its own discovery order with what was found before left out.
+ * its own discovery order with what was found before left out. `namedMetadata`, when given, is
+ * what {@link namedMetadataStructTypes} answers for the module: it stands for the walk of all
+ * named metadata operands.
  */
-export function identifiedStructTypes(m: Module, known?: (root: IRFunction | MDNode) => readonly StructType[] | undefined): StructType[] {
+export function identifiedStructTypes(
+  m: Module,
+  known?: (root: IRFunction | MDNode) => readonly StructType[] | undefined,
+  namedMetadata?: readonly StructType[],
+): StructType[] {
   const finder = new Finder();
   for (const g of m.globals) {
     finder.incType(g.valueType);
@@ -37,6 +43,10 @@ export function identifiedStructTypes(m: Module, known?: (root: IRFunction | MDN
     const list = known?.(f);
     if (list === undefined) finder.incFunction(f);
     else for (let i = 0; i < list.length; i++) finder.addStruct(list[i]!);
+  }
+  if (namedMetadata !== undefined) {
+    for (let i = 0; i < namedMetadata.length; i++) finder.addStruct(namedMetadata[i]!);
+    return finder.structs;
   }
   for (const ops of m.namedMetadata.values()) {
     for (const op of ops) {
@@ -54,6 +64,13 @@ export function rootStructTypes(root: IRFunction | MDNode): StructType[] {
   const finder = new Finder();
   if ('mk' in root) finder.incMD(root);
   else finder.incFunction(root);
+  return finder.structs;
+}
+
+/** The identified struct types a module's named metadata operands use, in the order a finder starting afresh meets them. */
+export function namedMetadataStructTypes(m: Module): StructType[] {
+  const finder = new Finder();
+  for (const ops of m.namedMetadata.values()) for (const op of ops) if (op.mk === 'tuple' || op.mk === 'di') finder.incMD(op);
   return finder.structs;
 }
 
@@ -169,12 +186,17 @@ class Finder {
     if (f.personality) this.incValue(f.personality);
     if (f.prefix) this.incValue(f.prefix);
     if (f.prologue) this.incValue(f.prologue);
+    // the loop the type finder spends its time in: types are checked before calls, the
+    // instruction's class only for the opcodes that have one (instanceof on the many instruction
+    // classes costs more than the string compares)
+    const visitedMD = this.visitedMD;
     const blocks = f.blocks;
     for (let bi = 0; bi < blocks.length; bi++) {
       const insts = blocks[bi]!.instructions;
       for (let ii = 0; ii < insts.length; ii++) {
         const inst = insts[ii]!;
-        this.incType(inst.type);
+        const type = inst.type;
+        if (type.reachesStruct) this.incType(type);
         const ops = inst.operands;
         for (let k = 0; k < ops.length; k++) {
           const op = ops[k]!;
@@ -190,20 +212,33 @@ class Finder {
             case 'null':
             case 'undef':
             case 'poison':
-              this.incType(op.type);
+              if (op.type.reachesStruct) this.incType(op.type);
               break;
             default:
               this.incValue(op);
           }
         }
-        if (inst instanceof GetElementPtrInst) this.incType(inst.sourceElementType);
-        if (inst instanceof AllocaInst) this.incType(inst.allocatedType);
-        if (inst instanceof CallInst) {
-          this.incAttrs(inst.attributes);
-          for (const bundle of inst.bundles) for (const v of bundle.inputs) if (v.vk !== 'instruction') this.incValue(v);
+        const opcode = inst.opcode;
+        if (opcode === 'getelementptr') {
+          if (inst instanceof GetElementPtrInst) this.incType(inst.sourceElementType);
+        } else if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
+          if (inst instanceof CallInst) {
+            this.incAttrs(inst.attributes);
+            const bundles = inst.bundles;
+            for (let b = 0; b < bundles.length; b++) for (const v of bundles[b]!.inputs) if (v.vk !== 'instruction') this.incValue(v);
+          }
+        } else if (opcode === 'alloca') {
+          if (inst instanceof AllocaInst) this.incType(inst.allocatedType);
+        } else if (opcode === 'shufflevector') {
+          if (inst instanceof ShuffleVectorInst) this.incValue(inst.maskValue);
         }
-        if (inst instanceof ShuffleVectorInst) this.incValue(inst.maskValue);
-        if (inst.attachments) for (const a of inst.attachments) if (a.kind !== 0) this.incMD(a.node);
+        const attachments = inst.attachments;
+        if (attachments !== null) {
+          for (let a = 0; a < attachments.length; a++) {
+            const at = attachments[a]!;
+            if (at.kind !== 0 && !visitedMD.has(at.node)) this.incMD(at.node);
+          }
+        }
       }
     }
   }

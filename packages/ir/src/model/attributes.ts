@@ -171,15 +171,28 @@ export class AttributeSet {
     return this.attributes.length === 0;
   }
 
+  // Plain loops over the canonical order (string attributes last, sorted by key): these are asked
+  // once per function or call by many passes, and a closure per call showed in profiles.
   get(key: string): Attribute | undefined {
-    return this.attributes.find((a) => a.key === key && a.kind !== 'string');
+    const list = this.attributes;
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i]!;
+      if (a.kind === 'string') return undefined;
+      if (a.key === key) return a;
+    }
+    return undefined;
   }
   has(key: string): boolean {
     return this.get(key) !== undefined;
   }
   getString(key: string): string | undefined {
-    const a = this.attributes.find((x) => x.kind === 'string' && x.key === key);
-    return a?.kind === 'string' ? a.value : undefined;
+    const list = this.attributes;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const a = list[i]!;
+      if (a.kind !== 'string' || a.key < key) return undefined;
+      if (a.key === key) return a.value;
+    }
+    return undefined;
   }
   hasString(key: string): boolean {
     return this.getString(key) !== undefined;

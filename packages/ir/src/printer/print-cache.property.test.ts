@@ -8,13 +8,18 @@
  *    with the same cache before it (first sight, second sight that makes a template, later
  *    sights that fill one), including the numbers of unnamed struct types (which depend on the
  *    type-discovery order across functions and named metadata) and each image's own `!N`/`#N`.
- * 2. `identifiedStructTypes` gives the same list whether each function and named metadata
- *    operand is walked with the module or answered from its own list (`rootStructTypes`).
+ * 2. The same holds for sequences whose images all hold the same named metadata (the case of a
+ *    split, where a print takes the named metadata's `!N` numbering, its type-discovery list and
+ *    the `!name`/`!N = ...` lines of a print before it), also when some images number other nodes
+ *    first (a global's attachment) or fewer of them.
+ * 3. `identifiedStructTypes` gives the same list whether each function and named metadata
+ *    operand is walked with the module or answered from its own list (`rootStructTypes`), and
+ *    whether the named metadata is walked or answered by `namedMetadataStructTypes`.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fcOptions } from '@syclkit/testing';
-import { identifiedStructTypes, rootStructTypes } from '../analysis/type-finder.js';
+import { identifiedStructTypes, namedMetadataStructTypes, rootStructTypes } from '../analysis/type-finder.js';
 import type { MDNode } from '../model/metadata.js';
 import { Module } from '../model/module.js';
 import type { IRFunction } from '../model/values.js';
@@ -31,6 +36,7 @@ const PROGRAM = `%struct.A = type { i32, %struct.B }
 %struct.E = type { <2 x i32> }
 
 @g = internal global %struct.E zeroinitializer
+@h = internal global %struct.B zeroinitializer, !extra !24
 
 define void @k0(ptr %p) #0 !kernel_arg_addr_space !0 !dbg !16 {
   %a = alloca %struct.C, align 8
@@ -102,16 +108,22 @@ attributes #3 = { "sycl-module-id"="b.cpp" }
 !21 = !DILocation(line: 10, scope: !20)
 !22 = !{i32 2, !"Debug Info Version", i32 3}
 !23 = !DILocation(line: 11, scope: !20)
+!24 = !{!"h", !12, !4}
 `;
 
 const FUNCTIONS = ['k0', 'k1', 'k2', 'helper', 'util', 'external'];
 
+/** PROGRAM with its unnamed structs named: no image needs a numbered type, so every part of the cache is used. */
+const NAMED_TYPES_PROGRAM = PROGRAM.replaceAll('%0', '%struct.U0').replaceAll('%1', '%struct.U1');
+
 /** A module holding the named functions and metadata of `program` (shared objects, as split images hold them). */
-function image(program: Module, functions: readonly string[], named: readonly string[]): Module {
+function image(program: Module, functions: readonly string[], named: readonly string[], globals: readonly string[] = []): Module {
   const out = new Module(program.id, program.context);
+  for (const name of globals) out.addGlobalVariable(program.getGlobalVariable(name)!);
   for (const name of functions) out.addFunction(program.getFunction(name)!);
   for (const name of named) out.setNamedMetadata(name, [...program.namedMetadata.get(name)!]);
   for (const f of program.functions) f.parent = program;
+  for (const g of program.globals) g.parent = program;
   return out;
 }
 
@@ -121,19 +133,41 @@ function printCached(m: Module, cache: PrintCache): string {
   return Buffer.concat(chunks).toString('latin1');
 }
 
+const NAMED = ['sycl_types', 'llvm.ident', 'opencl.spir.version', 'llvm.module.flags', 'llvm.dbg.cu'];
+
 const imageShape = fc.record({
   functions: fc.shuffledSubarray(FUNCTIONS, { minLength: 1 }),
-  named: fc.shuffledSubarray(['sycl_types', 'llvm.ident', 'opencl.spir.version', 'llvm.module.flags', 'llvm.dbg.cu']),
+  named: fc.shuffledSubarray(NAMED),
+});
+
+/** Images of one split: the same named metadata, each its own functions, some with a global whose attachment is numbered first. */
+const splitShape = fc.record({
+  named: fc.shuffledSubarray(NAMED, { minLength: 1 }),
+  images: fc.array(fc.record({ functions: fc.shuffledSubarray(FUNCTIONS, { minLength: 1 }), globals: fc.subarray(['h', 'g']) }), { minLength: 1, maxLength: 10 }),
 });
 
 describe('print cache (properties)', () => {
   it('prints every image of a sequence as it prints without a cache', () => {
     fc.assert(
-      fc.property(fc.array(imageShape, { minLength: 1, maxLength: 8 }), (shapes) => {
-        const program = parseModule(PROGRAM, { filename: 'p.ll' });
+      fc.property(fc.array(imageShape, { minLength: 1, maxLength: 8 }), fc.boolean(), (shapes, numberedTypes) => {
+        const program = parseModule(numberedTypes ? PROGRAM : NAMED_TYPES_PROGRAM, { filename: 'p.ll' });
         const cache = new PrintCache();
         for (const shape of shapes) {
           const m = image(program, shape.functions, shape.named);
+          expect(printCached(m, cache)).toBe(printModule(m));
+        }
+      }),
+      fcOptions(60),
+    );
+  }, 120_000);
+
+  it('prints every image of a split that shares its named metadata as it prints without a cache', () => {
+    fc.assert(
+      fc.property(splitShape, fc.boolean(), ({ named, images }, numberedTypes) => {
+        const program = parseModule(numberedTypes ? PROGRAM : NAMED_TYPES_PROGRAM, { filename: 'p.ll' });
+        const cache = new PrintCache();
+        for (const shape of images) {
+          const m = image(program, shape.functions, named, shape.globals);
           expect(printCached(m, cache)).toBe(printModule(m));
         }
       }),
@@ -149,7 +183,9 @@ describe('print cache (properties)', () => {
         const known = (root: IRFunction | MDNode) => (useList(root) ? rootStructTypes(root) : undefined);
         // struct types by identity: the two unnamed ones look alike
         const all = identifiedStructTypes(program);
-        expect(identifiedStructTypes(m, known).map((s) => all.indexOf(s))).toEqual(identifiedStructTypes(m).map((s) => all.indexOf(s)));
+        const walked = identifiedStructTypes(m).map((s) => all.indexOf(s));
+        expect(identifiedStructTypes(m, known).map((s) => all.indexOf(s))).toEqual(walked);
+        expect(identifiedStructTypes(m, known, namedMetadataStructTypes(m)).map((s) => all.indexOf(s))).toEqual(walked);
       }),
       fcOptions(100),
     );

@@ -27,7 +27,7 @@ import { printDINode } from './di-printer.js';
 import { IrError } from '../errors.js';
 import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
 import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
-import { identifiedStructTypes, rootStructTypes } from '../analysis/type-finder.js';
+import { identifiedStructTypes, namedMetadataStructTypes, rootStructTypes } from '../analysis/type-finder.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from '../model/metadata.js';
 import { forEachDIOperand } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
@@ -159,6 +159,39 @@ interface MDTemplate {
   readonly holes: readonly MDNode[];
 }
 
+/**
+ * The named metadata of a print (names and operands, in order), kept while later prints have the
+ * same, with what follows from it alone.
+ */
+interface NamedMetadataRecord {
+  readonly names: readonly string[];
+  readonly operands: readonly (readonly MDNode[])[];
+  /** The struct types the operands add to the type finder (`namedMetadataStructTypes`). */
+  structs: readonly StructType[] | undefined;
+  /** Nodes numbered before the operands in the print that numbered `added`; `!N` numbering of the operands from that state. */
+  before: readonly MDNode[] | undefined;
+  added: readonly MDNode[] | undefined;
+}
+
+/**
+ * The metadata sections of one print: the `!name = !{...}` lines and each `!i = ...` line with
+ * the greatest `!N` its body refers to. A later print whose first nodes are the same objects
+ * writes those lines as they are: a line only holds its node's own text and the numbers of the
+ * nodes it refers to, which are the same while those stay in the common first nodes.
+ */
+interface MetadataRun {
+  /** `mdNodes` of that print. */
+  readonly nodes: readonly MDNode[];
+  /** The named metadata the `named` lines print; reused only while the cache's record is this one. */
+  readonly named: NamedMetadataRecord | undefined;
+  readonly namedText: Buffer | undefined;
+  readonly namedMaxRef: number;
+  /** The `!i = ...` lines; line i ends at `ends[i]`; `maxRefs[i]` is Infinity where it is not known. */
+  readonly text: Buffer;
+  readonly ends: readonly number[];
+  readonly maxRefs: readonly number[];
+}
+
 /** Printed function bodies and type-discovery roots, reused across prints (see {@link PrintOptions}). */
 export class PrintCache {
   /** @internal The LLVM version the cached texts were printed for. */
@@ -180,8 +213,14 @@ export class PrintCache {
   readonly mdOrderSeen = new WeakSet<MDNode>();
   /** @internal `type { ... }` bodies of identified structs (printed by name, so the same in every module). */
   readonly structBodies = new WeakMap<StructType, string>();
-  /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group]. */
-  readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined]>();
+  /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group, a function's `; Function Attrs:` line]. */
+  readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined, string | undefined]>();
+  /** @internal The named metadata of the last print, while prints have the same. */
+  named: NamedMetadataRecord | undefined;
+  /** @internal Metadata sections of a recent print (see `MetadataRun`). */
+  mdRun: MetadataRun | undefined;
+  /** @internal Prints in a row that could reuse none of `mdRun`: it is made again after 1, 2, 4, ... of them. */
+  mdRunMisses = 0;
   /**
    * @internal The buffer prints with this cache write into (one at a time; a print takes it and
    * gives it back), so that printing many small modules allocates only their right-sized texts.
@@ -396,8 +435,10 @@ class ModulePrinter {
   private readonly kindIdentifiers: string[] = [];
   /** Texts of attribute sets in parameter lists, this print's (see `attrSetText`). */
   private readonly paramAttrTexts = new Map<AttributeSet, string>();
+  /** `; Function Attrs:` lines by function attribute set, this print's (see `functionAttrsComment`). */
+  private readonly fnAttrComments = new Map<AttributeSet, string>();
   private localSlots = new Map<Value, number>();
-  private preds = new Map<BasicBlock, BasicBlock[]>();
+  private preds: ReadonlyMap<BasicBlock, BasicBlock[]> = new Map<BasicBlock, BasicBlock[]>();
   private currentFunction: IRFunction | undefined;
 
   /** Set by captureTexts: the values whose text is wanted, and the texts found so far. */
@@ -433,6 +474,10 @@ class ModulePrinter {
   private readonly typed15: boolean;
   // initialized here so that every printer has one shape (a field added later slows every access)
   private typedState: TypedFunctionState | undefined = undefined;
+  /** With a cache: its record of this module's named metadata (see `namedRecord`). */
+  private named: NamedMetadataRecord | undefined = undefined;
+  /** The greatest `!N` the last `mdBody` text refers to; Infinity when not known. */
+  private bodyMaxRef = 0;
 
   constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false, typed15 = false) {
     this.m = m;
@@ -503,10 +548,34 @@ class ModulePrinter {
     this.out[this.n++] = code;
   }
 
-  /** Non-negative integers without allocating; others through String(). */
+  /** Integers without allocating a string when they fit 32 bits; small so that it inlines. */
   private num(v: number | bigint): void {
     if (typeof v === 'number' && v >= 0 && v < 1024 && (v | 0) === v) this.w(SMALL_NUMBERS[v]!);
-    else this.w(String(v));
+    else this.numDigits(v);
+  }
+
+  private numDigits(v: number | bigint): void {
+    if (typeof v !== 'number' || (v | 0) !== v) {
+      this.w(String(v));
+      return;
+    }
+    if (v < 0) {
+      this.ch(45);
+      v = -v; // 2^31 for -2^31: still exact, and the digit loop divides as doubles
+      if (v < 1024) {
+        this.w(SMALL_NUMBERS[v]!);
+        return;
+      }
+    }
+    const digits = decimalDigits(v);
+    if (this.n + digits > this.out.length) this.spill(digits);
+    const out = this.out;
+    let at = this.n + digits;
+    this.n = at;
+    do {
+      out[--at] = 48 + (v % 10);
+      v = (v / 10) | 0;
+    } while (v > 0);
   }
 
   /**
@@ -654,21 +723,81 @@ class ModulePrinter {
       this.w('\n');
       this.attrSets.forEach((set, i) => this.w(`attributes #${i} = { ${this.attrSetText(set, true)} }\n`));
     }
-    if (m.namedMetadata.size > 0) this.w('\n');
-    for (const [name, ops] of m.namedMetadata) {
-      this.w(`!${metadataIdentifier(name)} = !{`);
-      this.w(ops.map((op) => this.mdRef(op)).join(', '));
-      this.w('}\n');
+    this.printMetadataSections();
+    this.flush(true);
+  }
+
+  /**
+   * The named metadata and the `!N = ...` lines. With a cache, the lines a recent print wrote
+   * for the same first nodes are written as they are (see `MetadataRun`): the images of a split
+   * share the module's named metadata, whose nodes come first in each.
+   */
+  private printMetadataSections(): void {
+    const m = this.m;
+    // nodes are appended to mdNodes while printing bodies is impossible: slots are complete here
+    const nodes = this.mdNodes;
+    const cache = this.cacheable ? this.cache : undefined;
+    const run = cache?.mdRun;
+    let common = 0;
+    if (run !== undefined) {
+      const limit = Math.min(nodes.length, run.nodes.length);
+      while (common < limit && nodes[common] === run.nodes[common]) common++;
     }
-    if (this.mdNodes.length > 0) {
+    let namedText: Buffer | undefined;
+    let namedMaxRef = -1;
+    if (m.namedMetadata.size > 0) {
       this.w('\n');
-      // nodes are appended to mdNodes while printing bodies is impossible: slots are complete here
-      for (let i = 0; i < this.mdNodes.length; i++) {
-        this.w(`!${i} = ${this.mdBody(this.mdNodes[i]!)}\n`);
-        this.flush();
+      if (run !== undefined && run.named === this.named && run.namedText !== undefined && run.namedMaxRef < common) {
+        namedText = run.namedText;
+        namedMaxRef = run.namedMaxRef;
+        this.wBytes(namedText);
+      } else {
+        let text = '';
+        for (const [name, ops] of m.namedMetadata) {
+          text += `!${metadataIdentifier(name)} = !{`;
+          for (let i = 0; i < ops.length; i++) {
+            const op = ops[i]!;
+            if (i > 0) text += ', ';
+            text += this.mdRef(op);
+            if (op.mk === 'tuple' || op.mk === 'di') namedMaxRef = Math.max(namedMaxRef, this.mdSlots.get(op) ?? Infinity);
+          }
+          text += '}\n';
+        }
+        this.w(text);
+        if (cache !== undefined) namedText = Buffer.from(text, 'latin1');
       }
     }
-    this.flush(true);
+    if (nodes.length === 0) return;
+    this.w('\n');
+    // lines of the run that refer only to the common first nodes
+    let from = 0;
+    if (run !== undefined) {
+      while (from < common && run.maxRefs[from]! < common) from++;
+      if (from > 0) this.wBytes(run.text.subarray(0, run.ends[from - 1]));
+    }
+    let record = false;
+    if (cache !== undefined) {
+      if (from > 0) cache.mdRunMisses = 0;
+      else {
+        const misses = ++cache.mdRunMisses;
+        record = (misses & (misses - 1)) === 0;
+      }
+    }
+    if (!record) {
+      for (let i = from; i < nodes.length; i++) this.w(`!${i} = ${this.mdBody(nodes[i]!)}\n`);
+      return;
+    }
+    let text = '';
+    const ends: number[] = [];
+    const maxRefs: number[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      const line = `!${i} = ${this.mdBody(nodes[i]!)}\n`;
+      this.w(line);
+      text += line;
+      ends.push(text.length);
+      maxRefs.push(this.bodyMaxRef);
+    }
+    cache!.mdRun = { nodes: nodes.slice(), named: this.named, namedText, namedMaxRef, text: Buffer.from(text, 'latin1'), ends, maxRefs };
   }
 
   // --- types -------------------------------------------------------------------------------------
@@ -677,10 +806,17 @@ class ModulePrinter {
   private findTypes(): void {
     let next = 0;
     const cache = this.cache;
+    let named: NamedMetadataRecord | undefined;
+    if (cache !== undefined) {
+      named = this.namedRecord(cache);
+      named.structs ??= namedMetadataStructTypes(this.m);
+    }
     const structs =
       cache === undefined
         ? identifiedStructTypes(this.m)
-        : identifiedStructTypes(this.m, (root) => {
+        : identifiedStructTypes(
+            this.m,
+            (root) => {
             let list = cache.rootStructs.get(root);
             if (list === undefined) {
               // a root seen once is walked with the module; its own list pays from the second print on
@@ -692,11 +828,31 @@ class ModulePrinter {
               cache.rootStructs.set(root, list);
             }
             return list;
-          });
+          },
+            named!.structs,
+          );
     for (const s of structs) {
       if (s.name !== '') this.namedTypes.push(s);
       else this.numberedTypes.set(s, next++);
     }
+  }
+
+  /** The cache's record of the named metadata, made anew when this module's differs from the last print's. */
+  private namedRecord(cache: PrintCache): NamedMetadataRecord {
+    const nm = this.m.namedMetadata;
+    let record = cache.named;
+    if (record === undefined || !sameNamedMetadata(record, nm)) {
+      const names: string[] = [];
+      const operands: MDNode[][] = [];
+      for (const [name, ops] of nm) {
+        names.push(name);
+        operands.push(ops.slice());
+      }
+      record = { names, operands, structs: undefined, before: undefined, added: undefined };
+      cache.named = record;
+    }
+    this.named = record;
+    return record;
   }
 
   private structNumber(struct: StructType): number | undefined {
@@ -765,11 +921,36 @@ class ModulePrinter {
     }
     for (const a of m.aliases) if (a.name === '') this.globalSlots.set(a, next++);
     for (const i of m.ifuncs) if (i.name === '') this.globalSlots.set(i, next++);
-    for (const ops of m.namedMetadata.values()) for (const op of ops) this.mdSlot(op);
+    this.namedMetadataSlots();
     for (const f of m.functions) {
       if (f.name === '') this.globalSlots.set(f, next++);
       const fnAttrs = this.attrList(f.attributes).fn;
       if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
+    }
+  }
+
+  /**
+   * Numbers the named metadata operands. With a cache, a print that starts them from the nodes a
+   * print before started from (none, typically) takes the numbers that print gave: the numbering
+   * is the same walk from the same state.
+   */
+  private namedMetadataSlots(): void {
+    const named = this.named;
+    const nodes = this.mdNodes;
+    if (named !== undefined && named.added !== undefined && sameNodes(nodes, named.before!)) {
+      const slots = this.mdSlots;
+      const added = named.added;
+      for (let i = 0; i < added.length; i++) {
+        slots.set(added[i]!, nodes.length);
+        nodes.push(added[i]!);
+      }
+      return;
+    }
+    const before = named === undefined ? undefined : nodes.slice();
+    for (const ops of this.m.namedMetadata.values()) for (const op of ops) this.mdSlot(op);
+    if (named !== undefined) {
+      named.before = before;
+      named.added = nodes.slice(before!.length);
     }
   }
 
@@ -1018,8 +1199,21 @@ class ModulePrinter {
       this.w(', !');
       this.w(this.kindIdentifier(a.kind));
       this.ch(32);
-      this.w(this.mdRef(a.node));
+      this.wMDRef(a.node);
     }
+  }
+
+  /** `mdRef`, with a numbered node's `!N` written without making its string. */
+  private wMDRef(node: Metadata): void {
+    if ((node.mk === 'tuple' || node.mk === 'di') && this.recording === undefined && this.slotsPending === undefined) {
+      const slot = this.mdSlots.get(node);
+      if (slot !== undefined) {
+        this.ch(33);
+        this.num(slot);
+        return;
+      }
+    }
+    this.w(this.mdRef(node));
   }
 
   /** `tbaa` for the kind of `!tbaa`, escaped as LLVM prints it; one string per kind. */
@@ -1045,13 +1239,38 @@ class ModulePrinter {
       }
       return text;
     }
-    let texts = cache.attrTexts.get(set);
-    if (texts === undefined) {
-      texts = [undefined, undefined];
-      cache.attrTexts.set(set, texts);
-    }
+    const texts = this.cachedAttrTexts(cache, set);
     const slot = inGroup ? 1 : 0;
     return (texts[slot] ??= this.attrSetTextOf(set, inGroup));
+  }
+
+  private cachedAttrTexts(cache: PrintCache, set: AttributeSet): [string | undefined, string | undefined, string | undefined] {
+    let texts = cache.attrTexts.get(set);
+    if (texts === undefined) {
+      texts = [undefined, undefined, undefined];
+      cache.attrTexts.set(set, texts);
+    }
+    return texts;
+  }
+
+  /**
+   * The `; Function Attrs: ...` line of a function's attribute set ('' when it has only string
+   * attributes); functions share a few sets, so each text is made once per print or cache.
+   */
+  private functionAttrsComment(set: AttributeSet): string {
+    const cache = this.cache;
+    if (cache !== undefined && this.cacheable) return (this.cachedAttrTexts(cache, set)[2] ??= this.functionAttrsCommentOf(set));
+    let text = this.fnAttrComments.get(set);
+    if (text === undefined) {
+      text = this.functionAttrsCommentOf(set);
+      this.fnAttrComments.set(set, text);
+    }
+    return text;
+  }
+
+  private functionAttrsCommentOf(set: AttributeSet): string {
+    const nonString = set.attributes.filter((a) => a.kind !== 'string');
+    return nonString.length === 0 ? '' : `; Function Attrs: ${nonString.map((a) => formatAttribute(a, (t) => this.type(t))).join(' ')}\n`;
   }
 
   private attrSetTextOf(set: AttributeSet, inGroup: boolean): string {
@@ -1127,36 +1346,43 @@ class ModulePrinter {
   private printFunctionText(f: IRFunction): void {
     this.currentFunction = f;
     const attrs = this.attrList(f.attributes);
-    if (!attrs.fn.isEmpty) {
-      const nonString = attrs.fn.attributes.filter((a) => a.kind !== 'string');
-      if (nonString.length > 0) this.w(`; Function Attrs: ${nonString.map((a) => formatAttribute(a, (t) => this.type(t))).join(' ')}\n`);
-    }
+    if (!attrs.fn.isEmpty) this.w(this.functionAttrsComment(attrs.fn));
     let s: string;
     if (f.isDeclaration) s = 'declare' + this.attachmentsText(f.attachments, ' ') + ' ';
     else s = 'define ';
     s += this.commonPrefix(f);
     if (f.callingConv !== 'ccc') s += f.callingConv + ' ';
     if (!attrs.ret.isEmpty) s += this.attrSetText(attrs.ret) + ' ';
-    s += this.type(f.returnType) + ' ' + this.globalRef(f) + '(';
-    const params: string[] = [];
+    s += this.type(f.returnType);
+    s += ' ' + this.globalRef(f) + '(';
+    this.w(s);
+    // parameters written directly: a function's header is otherwise a dozen short strings
     const paramTypes = this.typed15 ? typedFunctionType(this.m.context, f.functionType, f.attributes, f.isDeclaration ? f.name : undefined).params : f.functionType.params;
-    if (f.isDeclaration) {
-      paramTypes.forEach((t, i) => {
-        const pa = attrs.param(i);
-        params.push(pa.isEmpty ? this.type(t) : `${this.type(t)} ${this.attrSetText(pa)}`);
-      });
-    } else {
-      if (this.typed15) this.typedState = new TypedFunctionState(f, paramTypes);
-      f.args.forEach((a, i) => {
-        const pa = attrs.param(i);
-        let p = this.type(paramTypes[i] ?? a.type);
-        if (!pa.isEmpty) p += ' ' + this.attrSetText(pa);
-        p += ' ' + (a.name !== '' ? formatName('%', a.name) : `%${this.localSlots.get(a) ?? '<badref>'}`);
-        params.push(p);
-      });
+    const count = f.isDeclaration ? paramTypes.length : f.args.length;
+    if (!f.isDeclaration && this.typed15) this.typedState = new TypedFunctionState(f, paramTypes);
+    for (let i = 0; i < count; i++) {
+      if (i > 0) this.w(', ');
+      const pa = attrs.param(i);
+      if (f.isDeclaration) this.w(this.type(paramTypes[i]!));
+      else this.w(this.type(paramTypes[i] ?? f.args[i]!.type));
+      if (!pa.isEmpty) {
+        this.ch(32);
+        this.w(this.attrSetText(pa));
+      }
+      if (!f.isDeclaration) {
+        const a = f.args[i]!;
+        this.ch(32);
+        if (a.name !== '') this.wName(37, a.name);
+        else {
+          const slot = this.localSlots.get(a);
+          this.ch(37);
+          if (slot === undefined) this.w('<badref>');
+          else this.num(slot);
+        }
+      }
     }
-    if (f.functionType.varArgs) params.push('...');
-    s += params.join(', ') + ')';
+    if (f.functionType.varArgs) this.w(count > 0 ? ', ...' : '...');
+    s = ')';
     if (f.unnamedAddr !== 'none') s += ' ' + f.unnamedAddr;
     if (f.addressSpace !== 0 || this.m.layout.programAddressSpace !== 0) s += ` addrspace(${f.addressSpace})`;
     if (!attrs.fn.isEmpty) s += ` ${this.attrNumber(attrs.fn)}`;
@@ -1181,12 +1407,23 @@ class ModulePrinter {
   }
 
   private printBlock(b: BasicBlock, isEntry: boolean): void {
-    let label = '';
-    if (b.name !== '') label = `\n${formatName('', b.name)}:`;
-    else if (!isEntry) label = `\n${this.localSlots.get(b) ?? '<badref>'}:`;
-    this.w(label);
+    // the label, written in pieces; `column` is where the `; preds` pad starts
+    let column = 0;
+    if (b.name !== '') {
+      const name = formatName('', b.name);
+      this.ch(10);
+      this.w(name);
+      this.ch(58);
+      column = name.length + 1;
+    } else if (!isEntry) {
+      const slot = this.localSlots.get(b);
+      this.ch(10);
+      if (slot === undefined) this.w('<badref>');
+      else this.num(slot);
+      this.ch(58);
+      column = (slot === undefined ? 8 : decimalDigits(slot)) + 1;
+    }
     if (!isEntry) {
-      const column = label.length - 1;
       const pad = Math.max(50 - column, 1);
       const preds = this.preds.get(b);
       this.w(PADDED_SEMICOLONS[pad]!);
@@ -1819,7 +2056,10 @@ class ModulePrinter {
     this.ch(41);
     if (!attrs.fn.isEmpty) {
       this.ch(32);
-      this.w(this.attrNumber(attrs.fn));
+      if (this.recording === undefined && this.slotsPending === undefined) {
+        this.ch(35);
+        this.num(this.attrSlot(attrs.fn));
+      } else this.w(this.attrNumber(attrs.fn));
     }
     if (c.bundles.length > 0) {
       const bundles = c.bundles.map((b) => `"${escapeString(b.tag)}"(${b.inputs.map((v) => this.typedOperand(v)).join(', ')})`);
@@ -1994,12 +2234,12 @@ class ModulePrinter {
   /** A node's body (`!{...}`, `distinct !DI...(...)`); from the print cache when it has one. */
   private mdBody(n: MDNode): string {
     const cache = this.cache;
-    if (cache === undefined || this.recording !== undefined || !this.cacheable) return this.mdBodyText(n);
+    if (cache === undefined || this.recording !== undefined || !this.cacheable) return this.mdBodyUnknownRefs(n);
     let template = cache.mdTemplates.get(n);
     if (template === undefined) {
       if (!cache.mdSeen.has(n)) {
         cache.mdSeen.add(n);
-        return this.mdBodyText(n);
+        return this.mdBodyUnknownRefs(n);
       }
       const holes: MDNode[] = [];
       this.recording = holes;
@@ -2014,13 +2254,23 @@ class ModulePrinter {
     }
     const { segments, holes } = template;
     let out = segments[0]!;
+    let maxRef = -1;
     for (let i = 0; i < holes.length; i++) {
       const slot = this.mdSlots.get(holes[i]!);
       // an operand this module did not number prints as <badref> (or inline): only the full path knows
-      if (slot === undefined) return this.mdBodyText(n);
+      if (slot === undefined) return this.mdBodyUnknownRefs(n);
+      if (slot > maxRef) maxRef = slot;
       out += `!${slot}${segments[i + 1]!}`;
     }
+    this.bodyMaxRef = maxRef;
     return out;
+  }
+
+  /** `mdBodyText`, for a body whose `!N` are not known afterwards (an inline DILocation may have been filled in). */
+  private mdBodyUnknownRefs(n: MDNode): string {
+    const text = this.mdBodyText(n);
+    this.bodyMaxRef = Infinity;
+    return text;
   }
 
   private mdBodyText(n: MDNode): string {
@@ -2083,11 +2333,41 @@ function optimizationFlagsText(op: string, flags: number): string {
   return s;
 }
 
+const NO_PREDECESSORS: ReadonlyMap<BasicBlock, BasicBlock[]> = new Map();
+
 /** Each block's predecessors as a block's `; preds =` comment lists them: terminator uses in reverse textual order. */
-function predecessorsInPrintOrder(f: IRFunction): Map<BasicBlock, BasicBlock[]> {
+function predecessorsInPrintOrder(f: IRFunction): ReadonlyMap<BasicBlock, BasicBlock[]> {
+  // only blocks after the entry block print the comment
+  if (f.blocks.length < 2) return NO_PREDECESSORS;
   const preds = predecessorEdges(f);
   for (const list of preds.values()) list.reverse();
   return preds;
+}
+
+/** The number of decimal digits of a non-negative integer. */
+function decimalDigits(v: number): number {
+  let digits = 1;
+  for (let p = 10; p <= v; p *= 10) digits++;
+  return digits;
+}
+
+/** Whether `nm` holds the names and operands `record` has, in the same order. */
+function sameNamedMetadata(record: NamedMetadataRecord, nm: ReadonlyMap<string, readonly MDNode[]>): boolean {
+  if (record.names.length !== nm.size) return false;
+  let i = 0;
+  for (const [name, ops] of nm) {
+    if (record.names[i] !== name) return false;
+    const old = record.operands[i++]!;
+    if (old.length !== ops.length) return false;
+    for (let j = 0; j < ops.length; j++) if (old[j] !== ops[j]) return false;
+  }
+  return true;
+}
+
+function sameNodes(a: readonly MDNode[], b: readonly MDNode[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Attachments sorted by kind id (LLVM's `getAllMetadata` order). */

@@ -234,7 +234,42 @@ declare void @unusedDecl2()
     expect(m.globals).toEqual([]);
   });
 
+  // Every kind of operand that can keep a global alive: direct, inside a constant expression, an
+  // aggregate, an alias, a bundle input; locals and integers keep nothing alive.
+  const operandKinds = `
+@direct = internal global i32 0
+@in.expr = internal global [2 x i32] zeroinitializer
+@in.struct = internal global i32 0
+@aliased = internal global i32 0
+@alias = internal alias i32, ptr @aliased
+@in.bundle = internal global i32 0
+@unused = internal global i32 0
+
+define void @kernel(ptr %p) {
+  %a = load i32, ptr @direct
+  %b = load i32, ptr getelementptr ([2 x i32], ptr @in.expr, i64 0, i64 1)
+  %c = insertvalue { ptr, i32 } { ptr @in.struct, i32 0 }, i32 %a, 1
+  store i32 %b, ptr @alias
+  call void @callee(ptr %p) [ "deopt"(ptr @in.bundle) ]
+  ret void
+}
+declare void @callee(ptr)
+`;
+
+  it('keeps what operands refer to directly, in constant expressions and aggregates, through aliases and bundle inputs', () => {
+    const m = parse(operandKinds);
+    expect(eraseUnused(m).map((g) => g.name)).toEqual(['unused']);
+  });
+
   const opt = llvmTool('opt');
+  it.skipIf(opt === undefined)('matches opt -passes=globaldce (LLVM 16) on every kind of operand', () => {
+    const m = parse(operandKinds);
+    eraseUnused(m);
+    const r = runTool(opt!, ['-S', '-passes=globaldce', '-', '-o', '-'], operandKinds);
+    expect(r.status, r.stderr).toBe(0);
+    expect(body(m)).toBe(r.stdout.split('\n').filter((l) => !l.startsWith('; ModuleID') && !l.startsWith('source_filename')).join('\n'));
+  });
+
   it.skipIf(opt === undefined)('matches opt -passes=globaldce (LLVM 16)', () => {
     const m = parse(text);
     eraseUnused(m);

@@ -274,7 +274,26 @@ export function eraseUnused(m: Module, options: EraseUnusedOptions = {}): Global
         if (gv.prologue) markIn(gv.prologue);
         for (const b of gv.blocks) {
           for (const inst of b.instructions) {
-            for (const op of inst.operands) markIn(op);
+            const ops = inst.operands;
+            for (let i = 0; i < ops.length; i++) {
+              const op = ops[i]!;
+              // most operands are locals or integers, which hold no global: no call for them
+              switch (op.vk) {
+                case 'instruction':
+                case 'argument':
+                case 'block':
+                case 'int':
+                  break;
+                case 'global':
+                case 'function':
+                case 'alias':
+                case 'ifunc':
+                  markLive(op);
+                  break;
+                default:
+                  markIn(op);
+              }
+            }
             if (inst instanceof CallInst) for (const bundle of inst.bundles) for (const v of bundle.inputs) markIn(v);
           }
         }
