@@ -28,7 +28,14 @@ export function stronglyConnectedComponents(successors: readonly (readonly numbe
   for (let v = 0; v < successors.length; v++) start[v + 1] = start[v]! + successors[v]!.length;
   const list = new Int32Array(start[successors.length]!);
   for (let v = 0; v < successors.length; v++) list.set(successors[v]!, start[v]!);
-  return stronglyConnectedComponentsOf(start, list).map((members) => members.sort((a, b) => a - b));
+  const components = stronglyConnectedComponentsOf(start, list);
+  // Most components are one function: nothing to sort.
+  for (let i = 0; i < components.length; i++) if (components[i]!.length > 1) components[i]!.sort(ascending);
+  return components;
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
 }
 
 /**
@@ -53,42 +60,50 @@ export function closeOverCallGraph(
   closed?: (node: number) => boolean,
   components?: readonly (readonly number[])[],
 ): (AspectSet | undefined)[] {
+  // Plain indexed loops and no closure per node: this runs once per pass over every function,
+  // mostly before the JIT has optimized it.
   const result: (AspectSet | undefined)[] = new Array<AspectSet | undefined>(successors.length);
   const inComponent = new Int32Array(successors.length).fill(-1);
-  const propagates = (node: number): boolean => closed === undefined || closed(node);
-  for (const component of components ?? stronglyConnectedComponents(successors)) {
+  const all = components ?? stronglyConnectedComponents(successors);
+  for (let c = 0; c < all.length; c++) {
+    const component = all[c]!;
     const head = component[0]!;
-    const cyclic = component.length > 1 || successors[head]!.includes(head);
-    if (!cyclic) {
-      result[head] = propagates(head) ? withCallees(own[head], successors[head]!, (c) => result[c]) : own[head];
+    if (component.length === 1 && !successors[head]!.includes(head)) {
+      result[head] = closed === undefined || closed(head) ? withCallees(own[head], successors[head]!, result, inComponent, -1, undefined) : own[head];
       continue;
     }
     for (const member of component) inComponent[member] = head;
     // The union of everything the cycle reaches.
     let union: AspectSet | undefined;
     for (const member of component) {
-      if (!propagates(member)) continue;
+      if (closed !== undefined && !closed(member)) continue;
       union = addTo(union, own[member]);
       for (const callee of successors[member]!) if (inComponent[callee] !== head) union = addTo(union, result[callee]);
     }
     for (const member of component) {
-      result[member] = propagates(member)
-        ? withCallees(own[member], successors[member]!, (c) => (inComponent[c] === head ? union : result[c]))
-        : own[member];
+      result[member] = closed === undefined || closed(member) ? withCallees(own[member], successors[member]!, result, inComponent, head, union) : own[member];
     }
   }
   return result;
 }
 
+/**
+ * `own` with the sets of `callees` added (see {@link closeOverCallGraph}); a callee in the cycle
+ * `cycle` (its head, -1 for none) stands for `union`, any other for its result.
+ */
 function withCallees(
   own: AspectSet | undefined,
   callees: readonly number[],
-  setOf: (callee: number) => AspectSet | undefined,
+  result: readonly (AspectSet | undefined)[],
+  inComponent: Int32Array,
+  cycle: number,
+  union: AspectSet | undefined,
 ): AspectSet | undefined {
   let local: AspectSet | undefined;
   let single: AspectSet | undefined; // the only non-empty callee set so far (no copy needed yet)
-  for (const callee of callees) {
-    const set = setOf(callee);
+  for (let i = 0; i < callees.length; i++) {
+    const callee = callees[i]!;
+    const set = cycle >= 0 && inComponent[callee] === cycle ? union : result[callee];
     if (set === undefined || set.size === 0 || set === single) continue;
     if (single === undefined && local === undefined) {
       single = set;

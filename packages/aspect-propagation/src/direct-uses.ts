@@ -136,15 +136,17 @@ export class DirectUseWalker {
 
   /** The uses of the return and argument types, appended to `uses` (a function's first uses). */
   signatureUses(fn: IRFunction, uses: AspectUse[]): void {
-    const { types, fp64, fp64ConvEmu } = this;
-    const signature = (type: Type, argument: Argument | undefined): void => {
-      const aspects = types.of(type);
-      if (aspects === undefined) return;
-      const skip = fp64ConvEmu && signatureSkipsFp64(type, types);
-      for (const aspect of aspects) if (!(skip && aspect === fp64)) uses.push({ kind: 'signature', aspect, type, argument });
-    };
-    signature(fn.returnType, undefined);
-    for (const arg of fn.args) signature(arg.type, arg);
+    this.signatureUse(fn.returnType, undefined, uses);
+    const args = fn.args;
+    for (let i = 0; i < args.length; i++) this.signatureUse(args[i]!.type, args[i], uses);
+  }
+
+  private signatureUse(type: Type, argument: Argument | undefined, uses: AspectUse[]): void {
+    const { types, fp64 } = this;
+    const aspects = types.of(type);
+    if (aspects === undefined) return;
+    const skip = this.fp64ConvEmu && signatureSkipsFp64(type, types);
+    for (const aspect of aspects) if (!(skip && aspect === fp64)) uses.push({ kind: 'signature', aspect, type, argument });
   }
 
   /**
@@ -169,11 +171,15 @@ export class DirectUseWalker {
 
   /** Completes a function's uses with its own `!sycl_used_aspects`, and reads its declared aspects. */
   functionUses(fn: IRFunction, uses: AspectUse[]): FunctionAspectUses {
-    const lists = fn.attachments.length === 0 ? undefined : functionAspectLists(fn, this.usedKind, this.declaredKind);
-    for (const aspect of lists?.used ?? []) uses.push({ kind: 'function-metadata', aspect });
-    return { fn, uses, declared: lists?.declared ?? [] };
+    if (fn.attachments.length === 0) return { fn, uses, declared: NO_ASPECTS };
+    const lists = functionAspectLists(fn, this.usedKind, this.declaredKind);
+    if (lists.used !== undefined) for (const aspect of lists.used) uses.push({ kind: 'function-metadata', aspect });
+    return { fn, uses, declared: lists.declared ?? NO_ASPECTS };
   }
 }
+
+/** The declared aspects of the many functions that have none (shared: the lists are read-only). */
+const NO_ASPECTS: readonly number[] = Object.freeze([]);
 
 /** One instruction's set, as the pass's sink builds it, and the first type that brought each aspect. */
 class ProvenanceSink implements InstructionSink {

@@ -15,6 +15,7 @@
  */
 import {
   AllocaInst,
+  type AttributeSet,
   CallInst,
   GetElementPtrInst,
   isGlobalValue,
@@ -119,6 +120,8 @@ export class FactsCollector {
   private readonly vtables: VtableFinder | undefined;
   private readonly callerForms: (ConditionalCallerForm | undefined)[];
   private readonly gatherer: Gatherer;
+  private readonly attributeMemo = new Map<AttributeSet, SetAttributes>();
+  private readonly virtualCallMemo = new Map<AttributeSet, boolean>();
 
   constructor(
     module: Module,
@@ -135,15 +138,39 @@ export class FactsCollector {
     this.types = options.types;
     this.fp64 = options.fp64;
     this.fp64ConvEmu = options.fp64ConvEmu;
-    this.vtables = functions.some((fn) => fn.attributes.fn.hasString(SyclAttribute.indirectlyCallable)) ? new VtableFinder() : undefined;
+    let anyIndirectlyCallable = false;
+    for (let i = 0; i < functions.length && !anyIndirectlyCallable; i++) anyIndirectlyCallable = this.setAttributes(functions[i]!).indirectlyCallable !== undefined;
+    this.vtables = anyIndirectlyCallable ? new VtableFinder() : undefined;
     this.callerForms = functions.map(conditionalCallerForm);
     this.gatherer = new Gatherer(options.types);
   }
 
+  /** The virtual-function attributes of `fn`, read once per attribute set (functions share them). */
+  private setAttributes(fn: IRFunction): SetAttributes {
+    const attributes = fn.attributes.fn;
+    let known = this.attributeMemo.get(attributes);
+    if (known === undefined) {
+      const callsIndirectly = attributes.getString(SyclAttribute.callsIndirectly);
+      known = {
+        callsIndirectly: callsIndirectly === undefined ? NO_SETS : Object.freeze(callsIndirectly.split(',').filter((s) => s !== '')),
+        indirectlyCallable: attributes.getString(SyclAttribute.indirectlyCallable),
+      };
+      this.attributeMemo.set(attributes, known);
+    }
+    return known;
+  }
+
+  /** Whether a call-site attribute set has `"virtual-call"` (read once per set: calls share them). */
+  private marksVirtualCall(attributes: AttributeSet): boolean {
+    if (attributes.isEmpty) return false;
+    let known = this.virtualCallMemo.get(attributes);
+    if (known === undefined) this.virtualCallMemo.set(attributes, (known = attributes.hasString('virtual-call')));
+    return known;
+  }
+
   factsOf(fn: IRFunction, index: number): FunctionFacts {
     const { types, fp64ConvEmu } = this;
-    const fnAttributes = fn.attributes.fn;
-    const callsIndirectly = fnAttributes.getString(SyclAttribute.callsIndirectly);
+    const { callsIndirectly, indirectlyCallable } = this.setAttributes(fn);
     const record: FunctionFacts = {
       fn,
       index,
@@ -157,15 +184,17 @@ export class FactsCollector {
       conditionalCalls: [],
       makesVirtualCall: false,
       referencesVtable: false,
-      callsIndirectly: callsIndirectly === undefined ? [] : callsIndirectly.split(',').filter((s) => s !== ''),
-      indirectlyCallable: fnAttributes.getString(SyclAttribute.indirectlyCallable),
+      callsIndirectly,
+      indirectlyCallable,
       malformedMetadata: 0,
     };
     const returnType = fn.returnType;
     let direct = this.record(undefined, types.of(returnType), fp64ConvEmu && signatureSkipsFp64(returnType, types));
     for (const arg of fn.args) direct = this.record(direct, types.of(arg.type), fp64ConvEmu && signatureSkipsFp64(arg.type, types));
-    for (const block of fn.blocks) {
-      for (const inst of block.instructions) direct = this.instruction(inst, record, direct);
+    const blocks = fn.blocks;
+    for (let b = 0; b < blocks.length; b++) {
+      const instructions = blocks[b]!.instructions;
+      for (let i = 0; i < instructions.length; i++) direct = this.instruction(instructions[i]!, record, direct);
     }
     record.direct = direct;
 
@@ -197,7 +226,7 @@ export class FactsCollector {
   }
 
   private call(inst: CallInst, record: FunctionFacts): void {
-    if (inst.attributes.fn.hasString('virtual-call')) record.makesVirtualCall = true;
+    if (this.marksVirtualCall(inst.attributes.fn)) record.makesVirtualCall = true;
     if (inst.opcode !== 'call') return;
     const callee = inst.calledFunction;
     if (callee === undefined) return;
@@ -224,6 +253,15 @@ export class FactsCollector {
     return direct;
   }
 }
+
+/** What the walk reads of a function attribute set. */
+interface SetAttributes {
+  readonly callsIndirectly: readonly string[];
+  readonly indirectlyCallable: string | undefined;
+}
+
+/** `callsIndirectly` of the many functions without the attribute (shared: read-only). */
+const NO_SETS: readonly string[] = Object.freeze([]);
 
 /**
  * What an instruction uses, in the order intel/llvm gathers it: {@link walkInstruction} calls

@@ -121,14 +121,16 @@ export function propagateWithFacts(module: Module, options: PropagateAspectsOpti
   const saved: (AspectSet | undefined)[] = facts.map((f) => {
     // Nothing to take out or add (the list it had is part of what it uses): the used set itself.
     const usedSet = used[f.index];
-    if (usedSet !== undefined && (declared[f.index]?.size ?? 0) === 0 && !containsAny(usedSet, excluded)) return usedSet;
+    const declaredSet = declared[f.index];
+    if (usedSet === undefined && declaredSet === undefined) return undefined;
+    if (usedSet !== undefined && (declaredSet?.size ?? 0) === 0 && !containsAny(usedSet, excluded)) return usedSet;
     let out: AspectSet | undefined;
-    for (const aspect of used[f.index] ?? []) {
+    for (const aspect of usedSet ?? []) {
       if (excluded.has(aspect)) continue;
       out ??= new AspectSet();
       out.add(aspect);
     }
-    for (const aspect of declared[f.index] ?? []) {
+    for (const aspect of declaredSet ?? []) {
       out ??= new AspectSet();
       out.add(aspect);
     }
@@ -169,18 +171,20 @@ export function propagateWithFacts(module: Module, options: PropagateAspectsOpti
       const node = context.md.tuple(
         pairs.map((p) => context.md.tuple([aspectListNode(context, p.condition), aspectListNode(context, p.aspects)])),
       );
-      changed = attach(facts[index]!, condKind, node, module) || changed;
+      changed = attach(facts[index]!, condKind, context.md.kinds.id(condKind), node, module) || changed;
     }
   }
 
   // Functions share sets (a caller that adds nothing to its callee's): one node per set.
   const nodes = new Map<AspectSet, MDNode>();
-  for (const f of facts) {
+  const usedId = context.md.kinds.id(SyclMetadata.usedAspects);
+  for (let i = 0; i < facts.length; i++) {
+    const f = facts[i]!;
     const set = saved[f.index];
     if (set === undefined || set.size === 0) continue;
     let node = nodes.get(set);
     if (node === undefined) nodes.set(set, (node = aspectListNode(context, set)));
-    changed = attach(f, SyclMetadata.usedAspects, node, module) || changed;
+    changed = attach(f, SyclMetadata.usedAspects, usedId, node, module) || changed;
   }
 
   // !sycl_fixed_targets on every entry point (only when the module has an aspect table: the
@@ -193,7 +197,11 @@ export function propagateWithFacts(module: Module, options: PropagateAspectsOpti
       if (value !== undefined) values.push(value);
     }
     const node = aspectListNode(context, values);
-    for (const f of facts) if (f.entryPoint) changed = attach(f, SyclMetadata.fixedTargets, node, module) || changed;
+    // The kind is registered at its first attachment (registration order decides printing order).
+    let fixedId: number | undefined;
+    for (let i = 0; i < facts.length; i++) {
+      if (facts[i]!.entryPoint) changed = attach(facts[i]!, SyclMetadata.fixedTargets, (fixedId ??= context.md.kinds.id(SyclMetadata.fixedTargets)), node, module) || changed;
+    }
   }
   return { diagnostics, changed, conditionalSemantics: semantics };
 }
@@ -204,11 +212,14 @@ function containsAny(set: AspectSet, values: ReadonlySet<number>): boolean {
   return false;
 }
 
-/** Attaches `node` under `kind` unless it is already there; true when something changed. */
-function attach(f: FunctionFacts, kind: string, node: MDNode, module: Module): boolean {
-  const id = module.context.md.kinds.id(kind);
-  const existing = f.fn.attachments.find((a) => a.kind === id);
-  if (existing?.node === node) return false;
+/** Attaches `node` under `kind` (whose id is `id`) unless it is already there; true when something changed. */
+function attach(f: FunctionFacts, kind: string, id: number, node: MDNode, module: Module): boolean {
+  const attachments = f.fn.attachments;
+  for (let i = 0; i < attachments.length; i++) {
+    if (attachments[i]!.kind !== id) continue;
+    if (attachments[i]!.node === node) return false;
+    break;
+  }
   setMetadata(f.fn, module.context, kind, node);
   return true;
 }

@@ -13,12 +13,15 @@
 //    with '['), and ensureSet() accepts a set name under the same rule.
 // 7. clone() gives a registry that writes the same text, and changing either one (a property
 //    added, replaced or removed, a set added) leaves the other as it was.
+// 8. Clones share sets until one changes them: after any sequence of clones (of clones) and
+//    changes (add, replace, remove, ensureSet, addSet) on any member of the family, every
+//    registry holds what a deep-copying model holds.
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { buildRegistry, propertyName, propertyValue, registryShape, registryShapeOf, setName } from '../test/arbitraries.js';
 import { FormatError } from './errors.js';
 import { PropertySetRegistry, readPropertySetRegistry, writePropertySetRegistry } from './property-sets.js';
-import { PropertyType } from './property-value.js';
+import { PropertyType, type PropertyValue } from './property-value.js';
 import { fcOptions } from '@syclkit/testing';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -107,6 +110,43 @@ describe('.prop properties', () => {
     const again = original.clone();
     original.replace(set, property, value);
     expect(writePropertySetRegistry(again)).toBe(text);
+  });
+
+  const step = fc.oneof(
+    fc.record({ op: fc.constant('clone' as const), of: fc.nat() }),
+    fc.record({ op: fc.constantFrom('add' as const, 'replace' as const), of: fc.nat(), set: fc.constantFrom('A', 'B', 'C'), name: fc.constantFrom('x', 'y', 'z'), value: propertyValue }),
+    fc.record({ op: fc.constant('remove' as const), of: fc.nat(), set: fc.constantFrom('A', 'B', 'C'), name: fc.constantFrom('x', 'y', 'z') }),
+    fc.record({ op: fc.constantFrom('ensureSet' as const, 'addSet' as const), of: fc.nat(), set: fc.constantFrom('A', 'B', 'C', 'D') }),
+  );
+  test.prop([registryShape, fc.array(step, { maxLength: 30 })], fcOptions())('clones share sets only until one of them changes', (shape, steps) => {
+    type Model = Map<string, Map<string, PropertyValue>>;
+    const modelOf = (s: typeof shape): Model => new Map(s.map(([name, props]) => [name, new Map(props)]));
+    const copyOf = (m: Model): Model => new Map([...m].map(([name, props]) => [name, new Map(props)]));
+    const family: { registry: PropertySetRegistry; model: Model }[] = [{ registry: buildRegistry(shape), model: modelOf(shape) }];
+    for (const s of steps) {
+      const member = family[s.of % family.length]!;
+      const { registry, model } = member;
+      if (s.op === 'clone') family.push({ registry: registry.clone(), model: copyOf(model) });
+      else if (s.op === 'add') {
+        const props = model.get(s.set) ?? new Map();
+        model.set(s.set, props);
+        const inserted = !props.has(s.name);
+        if (inserted) props.set(s.name, s.value);
+        expect(registry.add(s.set, s.name, s.value)).toBe(inserted);
+      } else if (s.op === 'replace') {
+        model.set(s.set, (model.get(s.set) ?? new Map()).set(s.name, s.value));
+        registry.replace(s.set, s.name, s.value);
+      } else if (s.op === 'remove') {
+        expect(registry.remove(s.set, s.name)).toBe(model.get(s.set)?.delete(s.name) ?? false);
+      } else if (s.op === 'ensureSet') {
+        if (!model.has(s.set)) model.set(s.set, new Map());
+        registry.ensureSet(s.set);
+      } else if (!model.has(s.set)) {
+        model.set(s.set, new Map([['p', { type: PropertyType.UINT32, value: 1 }]]));
+        registry.addSet(s.set, [['p', { type: PropertyType.UINT32, value: 1 }]]);
+      }
+      for (const m of family) expect(registryShapeOf(m.registry)).toEqual([...m.model].map(([name, props]) => [name, [...props]]));
+    }
   });
 
   test.prop([setName, propertyName, propertyValue, propertyValue], fcOptions())(

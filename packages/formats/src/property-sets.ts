@@ -12,6 +12,12 @@ import {
 /** One property set: property name → value, in insertion order. */
 export type PropertySet = ReadonlyMap<string, PropertyValue>;
 
+/**
+ * Sets held by more than one registry since a `clone()`: a registry copies such a set before it
+ * changes it, so clones cost one map per set they change instead of one per set.
+ */
+const sharedSets = new WeakSet<Map<string, PropertyValue>>();
+
 // Assigned in PropertySetRegistry's static block; lets the reader bypass the name checks.
 let storeUnchecked: (
   registry: PropertySetRegistry,
@@ -76,7 +82,7 @@ export class PropertySetRegistry implements Iterable<[string, PropertySet]> {
     const set = this.#mutableSet(setName);
     if (set.has(propertyName)) return false;
     checkPropertyName(propertyName);
-    set.set(propertyName, value);
+    this.#own(setName, set).set(propertyName, value);
     return true;
   }
 
@@ -84,7 +90,7 @@ export class PropertySetRegistry implements Iterable<[string, PropertySet]> {
   replace(setName: string, propertyName: string, value: PropertyValue): void {
     const set = this.#mutableSet(setName);
     checkPropertyName(propertyName);
-    set.set(propertyName, value);
+    this.#own(setName, set).set(propertyName, value);
   }
 
   /**
@@ -105,13 +111,26 @@ export class PropertySetRegistry implements Iterable<[string, PropertySet]> {
    */
   clone(): PropertySetRegistry {
     const copy = new PropertySetRegistry();
-    for (const [name, set] of this.#sets) copy.#sets.set(name, new Map(set));
+    for (const [name, set] of this.#sets) {
+      sharedSets.add(set);
+      copy.#sets.set(name, set);
+    }
     return copy;
   }
 
   /** Removes one property; returns whether it was there. The set stays, even when empty. */
   remove(setName: string, propertyName: string): boolean {
-    return this.#sets.get(setName)?.delete(propertyName) ?? false;
+    const set = this.#sets.get(setName);
+    if (set === undefined || !set.has(propertyName)) return false;
+    return this.#own(setName, set).delete(propertyName);
+  }
+
+  /** `set` (this registry's set `setName`), copied first if another registry shares it. */
+  #own(setName: string, set: Map<string, PropertyValue>): Map<string, PropertyValue> {
+    if (!sharedSets.has(set)) return set;
+    const copy = new Map(set);
+    this.#sets.set(setName, copy);
+    return copy;
   }
 
   #mutableSet(setName: string): Map<string, PropertyValue> {

@@ -321,6 +321,8 @@ export const imageRequirementsPass = definePass({
 
 /** `requirements` plus the (non-negative) aspect values of `values`, sorted. */
 function withAspects(requirements: ImageRequirements, values: readonly number[], nameOf: (value: number) => string | undefined): ImageRequirements {
+  // Usually the check adds nothing (its aspects are the image's own): keep the requirements as they are.
+  if (values.every((value) => value < 0 || requirements.aspects.some((a) => a.value === value))) return requirements;
   const merged = new Map(requirements.aspects.map((a) => [a.value, a]));
   for (const value of values) {
     if (value < 0 || merged.has(value)) continue;
@@ -423,6 +425,7 @@ export const imagePropertiesPass = definePass({
       requirements,
       ...(image.extraSets.length > 0 ? { extraSets: image.extraSets } : {}),
       ...(image.fixedTargetOverride !== undefined ? { fixedTargetOverride: image.fixedTargetOverride } : {}),
+      features: programFeatures(ctx as PassContext<object>, set),
     };
     // Computed once per image: outputs without a target share the registry, targeted ones get a
     // copy with their compile_target (the only property that depends on the output).

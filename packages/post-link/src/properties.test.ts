@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { deviceLibExtension, deviceLibReqMask } from './devicelib.js';
 import { entryPoints } from '@syclkit/sycl-conventions';
 import { computeImageProperties, demangledStartsWithReserved, withCompileTarget } from './properties.js';
-import { checkExternalFunctions, computeImageRequirements } from './requirements.js';
+import { checkExternalFunctions, computeImageRequirements, imageFeatures } from './requirements.js';
 import { splitModule } from './split.js';
 import { targetIncompatibility } from './target-filter.js';
 import { ir } from '../test/testing.js';
@@ -122,6 +122,37 @@ attributes #0 = { "sycl-module-id"="a.cpp" "sycl-grf-size"="256" "sycl-optlevel"
     expect([...registry.getSet('SYCL/misc properties')!.keys()]).toEqual(['sycl-grf-size', 'optLevel']);
   });
 
+  it("reads function attributes from the program's features where it has them, else from the function: the same sets", () => {
+    const text = `
+define spir_kernel void @k() #0 { call void @v() call void @d() ret void }
+define spir_func void @v() #1 { ret void }
+define spir_kernel void @u() #2 { ret void }
+declare spir_func void @d() #3
+attributes #0 = { "sycl-module-id"="a.cpp" "sycl-register-alloc-mode"="2" "sycl-optlevel"="3" }
+attributes #1 = { "indirectly-callable"="set-a" }
+attributes #2 = { "sycl-module-id"="a.cpp" "calls-indirectly"="set-b,set-a" "sycl-grf-size"="128" }
+attributes #3 = { "calls-indirectly"="set-c" }
+`;
+    const m = ir(text);
+    const entries = entryPoints(m);
+    const requirements = computeImageRequirements(m, entries);
+    const all = imageFeatures(m);
+    const some = new Map([...all].filter(([fn]) => fn.name === 'u' || fn.name === 'd'));
+    const without = writePropertySetRegistry(computeImageProperties({ module: m, entryPoints: entries, esimd: false, requirements }));
+    expect(without).toContain('virtual-functions-set=');
+    expect(without).toContain('sycl-register-alloc-mode=1|2');
+    for (const features of [all, some, new Map()]) {
+      expect(writePropertySetRegistry(computeImageProperties({ module: m, entryPoints: entries, esimd: false, requirements, features }))).toBe(without);
+    }
+    // Without a defined member of a set, the image lists the sets its functions use, declarations included.
+    const user = ir(text.replace('define spir_func void @v() #1 { ret void }', 'declare spir_func void @v() #1'));
+    const userEntries = entryPoints(user);
+    const input = { module: user, entryPoints: userEntries, esimd: false, requirements: computeImageRequirements(user, userEntries) };
+    const plain = computeImageProperties(input);
+    expect(plain.get('SYCL/virtual functions', 'uses-virtual-functions-set')).toEqual(computeImageProperties({ ...input, features: imageFeatures(user) }).get('SYCL/virtual functions', 'uses-virtual-functions-set'));
+    expect(decodeString(plain.get('SYCL/virtual functions', 'uses-virtual-functions-set')!)).toBe('set-b,set-a,set-c');
+  });
+
   it('lists kernels that reach __devicelib_assert_fail', () => {
     const registry = propertiesOf(`
 declare spir_func void @__devicelib_assert_fail()
@@ -154,11 +185,15 @@ attributes #0 = { "sycl-module-id"="a.cpp" }
     const registry = propertiesOf(
       `
 define spir_kernel void @k(i32 %a, i32 %b) !sycl_kernel_omit_args !0 { ret void }
+define spir_kernel void @w(i32 %a) !sycl_kernel_omit_args !1 { ret void }
 !0 = !{i1 true, i1 false}
+!1 = !{i32 0, i32 -1, i64 4294967296, !"x", i128 0, i128 18446744073709551616, i8 1}
 `,
       { emitParamInfo: true },
     );
     expect(decodeBitVector(registry.get('SYCL/kernel param opt', 'k')!)).toEqual([true, false]);
+    // A bit is set for each integer operand whose zero-extended value is not 0, at any width.
+    expect(decodeBitVector(registry.get('SYCL/kernel param opt', 'w')!)).toEqual([false, true, true, false, false, true, true]);
     const empty = propertiesOf('define spir_kernel void @k() { ret void }', { emitParamInfo: true });
     expect(writePropertySetRegistry(empty)).toContain('[SYCL/kernel param opt]\n');
     expect(empty.getSet('SYCL/kernel param opt')!.size).toBe(0);

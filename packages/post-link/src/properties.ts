@@ -18,9 +18,9 @@ import {
 import { conditionalCallerForm } from '@syclkit/device-if';
 import type { GlobalVariable, IRFunction, Module } from '@syclkit/ir';
 import { deviceLibReqMask } from './devicelib.js';
-import { attachment, isEsimdBuiltin, isKernel, isSpirvSyclBuiltin, isSyclExternal } from '@syclkit/sycl-conventions';
+import { SyclAttribute, attachment, isEsimdBuiltin, isKernel, isSpirvSyclBuiltin, isSyclExternal } from '@syclkit/sycl-conventions';
 import type { ImageRequirements } from './requirements.js';
-import { integerOperand, readIntegers, stringOperand, tupleOperands } from './sycl-metadata.js';
+import { readIntegers, stringOperand, tupleOperands, type FunctionFeatures } from './sycl-metadata.js';
 
 export interface PropertyOptions {
   /** `-emit-param-info`: `SYCL/kernel param opt` from `!sycl_kernel_omit_args`. */
@@ -54,6 +54,11 @@ export interface ImagePropertyInput {
   readonly extraSets?: readonly (readonly [string, readonly (readonly [string, PropertyValue])[]])[];
   /** Replaces `fixed_target` (design: written even when empty for fixed-target images). */
   readonly fixedTargetOverride?: readonly number[];
+  /**
+   * Features of the functions (the `aspect-facts` analysis of the program the image comes from):
+   * attributes are read from there instead of once per image; functions it lacks are read.
+   */
+  readonly features?: ReadonlyMap<IRFunction, FunctionFeatures>;
 }
 
 /** The `SYCL/device requirements` entries, alphabetically, then `compile_target`. */
@@ -88,10 +93,8 @@ export function computeImageProperties(input: ImagePropertyInput, options: Prope
     registry.ensureSet(PropertySetName.KERNEL_PARAM_OPT_INFO);
     for (const fn of input.entryPoints) {
       if (fn.callingConv !== 'spir_kernel') continue;
-      const bits = tupleOperands(attachment(fn, m.context, 'sycl_kernel_omit_args')).map((op) => {
-        const i = integerOperand(op);
-        return i !== undefined && i.zext !== 0n;
-      });
+      // ConstantInt values are kept normalized to their width: non-zero exactly when zext is.
+      const bits = tupleOperands(attachment(fn, m.context, 'sycl_kernel_omit_args')).map((op) => op !== null && op.mk === 'value' && op.value.vk === 'int' && op.value.value !== 0 && op.value.value !== 0n);
       if (bits.length === 0) continue;
       registry.add(PropertySetName.KERNEL_PARAM_OPT_INFO, fn.name, bitVectorValue(bits));
     }
@@ -116,18 +119,19 @@ export function computeImageProperties(input: ImagePropertyInput, options: Prope
   // Misc properties, in upstream order.
   const misc = (name: string, value: PropertyValue): void => void registry.add(PropertySetName.MISC_PROP, name, value);
   if (input.esimd) misc('isEsimdImage', boolValue(true));
-  const firstAttr = (key: string): string | undefined => {
+  const attributeOf = attributeLookup(input);
+  const firstAttr = (key: AttributeField): string | undefined => {
     for (const fn of input.entryPoints) {
-      const v = fn.attributes.fn.getString(key);
+      const v = attributeOf(fn, key);
       if (v !== undefined) return v;
     }
     return undefined;
   };
-  const regAlloc = firstAttr('sycl-register-alloc-mode');
+  const regAlloc = firstAttr('registerAllocMode');
   if (regAlloc !== undefined && /^\d+$/.test(regAlloc)) misc('sycl-register-alloc-mode', uint32Value(Number(regAlloc)));
-  const grf = firstAttr('sycl-grf-size');
+  const grf = firstAttr('grfSize');
   if (grf !== undefined && /^\d+$/.test(grf)) misc('sycl-grf-size', uint32Value(Number(grf)));
-  const opt = firstAttr('sycl-optlevel');
+  const opt = firstAttr('optLevel');
   if (opt !== undefined && /^\d+$/.test(opt)) misc('optLevel', uint32Value(Number(opt)));
 
   const assertKernels = kernelsUsingAssert(m, input.entryPoints);
@@ -156,7 +160,7 @@ export function computeImageProperties(input: ImagePropertyInput, options: Prope
     registry.add(PropertySetName.HOST_PIPES, id, byteArrayValue(packUint32([size])));
   }
 
-  addVirtualFunctions(registry, m);
+  addVirtualFunctions(registry, m, attributeOf);
 
   for (const node of m.getNamedMetadata('sycl_registered_kernels') ?? []) {
     for (const entry of tupleOperands(node)) {
@@ -292,10 +296,10 @@ function kernelsUsingAssert(m: Module, entryPoints: readonly IRFunction[]): stri
 }
 
 /** `SYCL/virtual functions`: the set an image defines, or the sets it uses. */
-function addVirtualFunctions(registry: PropertySetRegistry, m: Module): void {
+function addVirtualFunctions(registry: PropertySetRegistry, m: Module, attributeOf: (fn: IRFunction, field: AttributeField) => string | undefined): void {
   const set = PropertySetName.VIRTUAL_FUNCTIONS;
   for (const fn of m.functions) {
-    const name = fn.attributes.fn.getString('indirectly-callable');
+    const name = attributeOf(fn, 'indirectlyCallable');
     if (name !== undefined && !fn.isDeclaration) {
       registry.add(set, 'virtual-functions-set', stringValue(name));
       return;
@@ -303,9 +307,31 @@ function addVirtualFunctions(registry: PropertySetRegistry, m: Module): void {
   }
   const used: string[] = [];
   for (const fn of m.functions) {
-    const sets = fn.attributes.fn.getString('calls-indirectly');
+    const sets = attributeOf(fn, 'callsIndirectly');
     if (sets === undefined) continue;
     for (const s of sets.split(',')) if (s !== '' && !used.includes(s)) used.push(s);
   }
   if (used.length > 0) registry.add(set, 'uses-virtual-functions-set', stringValue(used.join(',')));
+}
+
+type AttributeField = 'indirectlyCallable' | 'callsIndirectly' | 'registerAllocMode' | 'grfSize' | 'optLevel';
+
+const ATTRIBUTE_KEYS: Readonly<Record<AttributeField, string>> = {
+  indirectlyCallable: SyclAttribute.indirectlyCallable,
+  callsIndirectly: SyclAttribute.callsIndirectly,
+  registerAllocMode: SyclAttribute.registerAllocMode,
+  grfSize: SyclAttribute.grfSize,
+  optLevel: SyclAttribute.optLevel,
+};
+
+/**
+ * A function attribute: from the program's features when they know the function (images share
+ * the program's functions, so most lookups are one map read instead of a scan of the attributes).
+ */
+function attributeLookup(input: ImagePropertyInput): (fn: IRFunction, field: AttributeField) => string | undefined {
+  const known = input.features;
+  return (fn, field) => {
+    const f = known?.get(fn);
+    return f !== undefined ? f[field] : fn.attributes.fn.getString(ATTRIBUTE_KEYS[field]);
+  };
 }

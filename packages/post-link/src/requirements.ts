@@ -142,7 +142,14 @@ export function checkExternalFunctions(
 ): ExternalCheckResult {
   const feat = (fn: IRFunction): FunctionFeatures => features.get(fn) ?? functionFeatures(module, fn);
   const warnings: ExternalCheckWarning[] = [];
-  const entryFixed = entryPoints.map((fn) => feat(fn).fixedTargets ?? []).find((t) => t.length > 0);
+  let entryFixed: readonly number[] | undefined;
+  for (const fn of entryPoints) {
+    const targets = feat(fn).fixedTargets;
+    if (targets !== undefined && targets.length > 0) {
+      entryFixed = targets;
+      break;
+    }
+  }
   if (entryFixed !== undefined) {
     const imageTargets = new Set(entryFixed);
     let final = new Set(entryFixed);

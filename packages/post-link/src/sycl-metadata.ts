@@ -97,6 +97,8 @@ export interface FunctionFeatures {
   readonly conditionallyUsedAspects?: MDNode;
   readonly moduleId?: string;
   readonly indirectlyCallable?: string;
+  /** `"calls-indirectly"`: the virtual-function sets the function uses, comma-separated. */
+  readonly callsIndirectly?: string;
   readonly registerAllocMode?: string;
   readonly grfSize?: string;
   readonly optLevel?: string;
@@ -160,7 +162,7 @@ function featureKinds(context: Module['context']): FeatureKinds {
   };
 }
 
-type AttributeFeatures = Pick<FunctionFeatures, 'moduleId' | 'indirectlyCallable' | 'registerAllocMode' | 'grfSize' | 'optLevel'>;
+type AttributeFeatures = Pick<FunctionFeatures, 'moduleId' | 'indirectlyCallable' | 'callsIndirectly' | 'registerAllocMode' | 'grfSize' | 'optLevel'>;
 
 interface FeatureMemo {
   readonly attributes: Map<AttributeSet, AttributeFeatures>;
@@ -224,6 +226,7 @@ function readFeatures(fn: IRFunction, kinds: FeatureKinds, memo: FeatureMemo | u
   }
   if (attrs.moduleId !== undefined) features.moduleId = attrs.moduleId;
   if (attrs.indirectlyCallable !== undefined) features.indirectlyCallable = attrs.indirectlyCallable;
+  if (attrs.callsIndirectly !== undefined) features.callsIndirectly = attrs.callsIndirectly;
   if (attrs.registerAllocMode !== undefined) features.registerAllocMode = attrs.registerAllocMode;
   if (attrs.grfSize !== undefined) features.grfSize = attrs.grfSize;
   if (attrs.optLevel !== undefined) features.optLevel = attrs.optLevel;
@@ -257,6 +260,7 @@ function attributeFeatures(fn: IRFunction): AttributeFeatures {
   };
   attr(SyclAttribute.moduleId, 'moduleId');
   attr(SyclAttribute.indirectlyCallable, 'indirectlyCallable');
+  attr(SyclAttribute.callsIndirectly, 'callsIndirectly');
   attr(SyclAttribute.registerAllocMode, 'registerAllocMode');
   attr(SyclAttribute.grfSize, 'grfSize');
   attr(SyclAttribute.optLevel, 'optLevel');

@@ -17,7 +17,8 @@
  *    (the facts print only the instructions they show).
  * 6. Image values: for programs of one or two translation units, random aspect tables and a
  *    sequence of random entry-point sets, `explainSource`'s value for each image (built from
- *    JSON reused across images) is byte for byte `encodeFacts(restrictFacts(facts, entries))`.
+ *    JSON reused across images) is byte for byte `encodeFacts(restrictFacts(facts, entries))`,
+ *    and the slice lists its functions in program order.
  * 4. Slices' aspect tables: for random program tables (built-in pairs, aliases, renamed and
  *    custom aspects, repeated names) and random used aspects, explain's lookups (aspectNameOf for
  *    every value, aspectValueOf for every name) answer the same with the slice's table as with
@@ -232,7 +233,11 @@ describe('explanation facts on generated modules', () => {
     for (const picks of images) {
       const entries = picks.map((p) => names[p % names.length]!);
       const value = source.valueFor(entries);
-      expect(value).toEqual(encodeFacts(restrictFacts(facts, entries)));
+      const slice = restrictFacts(facts, entries);
+      expect(value).toEqual(encodeFacts(slice));
+      // The slice keeps program order: its functions are a subsequence of the program's.
+      const positions = slice.functions.map((f) => facts.functions.findIndex((g) => g.name === f.name && units[g.unit]!.file === slice.units[f.unit]));
+      expect(positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1]!))).toBe(true);
     }
   }, 120_000);
 

@@ -164,17 +164,17 @@ export function computeUnitFacts(module: Module, unit: number, analyses?: Analys
     if (fn.isDeclaration && !hasUses) return;
     const fnLoc = locFrom(debugNodeOf(fn));
     const { calls, conditionalCalls } = callFacts(walk.facts, i, fnLoc);
-    functions.push({
-      name: fn.name,
-      unit,
-      kernel: isKernel(fn),
-      definition: !fn.isDeclaration,
-      local: fn.linkage === 'internal' || fn.linkage === 'private',
-      ...(fnLoc === undefined ? {} : { location: fnLoc }),
-      uses: hasUses ? shownUses(fn, found, declared, fnLoc, texts) : [],
-      calls,
-      conditionalCalls,
-    });
+    const name = fn.name;
+    const kernel = isKernel(fn);
+    const definition = !fn.isDeclaration;
+    const local = fn.linkage === 'internal' || fn.linkage === 'private';
+    const uses = hasUses ? shownUses(fn, found, declared, fnLoc, texts) : NONE;
+    // Two literals (not a spread) keep one object shape per case; the key order is the JSON's.
+    functions.push(
+      fnLoc === undefined
+        ? { name, unit, kernel, definition, local, uses, calls, conditionalCalls }
+        : { name, unit, kernel, definition, local, location: fnLoc, uses, calls, conditionalCalls },
+    );
   });
   return functions;
 }
@@ -235,21 +235,32 @@ const DECLARED = { kind: 'declared' } as const;
 
 /** An instruction's `!dbg` position, else its function's, as an optional `location` field. */
 function locationAt(inst: Instruction, fnLoc: Loc | undefined): { location?: Loc } {
-  const loc = locFrom(debugNodeOf(inst)) ?? fnLoc;
+  const loc = locationOf(inst, fnLoc);
   return loc === undefined ? {} : { location: loc };
+}
+
+/** An instruction's `!dbg` position, else its function's. */
+function locationOf(inst: Instruction, fnLoc: Loc | undefined): Loc | undefined {
+  // Most instructions have no attachment at all (code without -g).
+  return (inst.attachments === null ? undefined : locFrom(debugNodeOf(inst))) ?? fnLoc;
 }
 
 /**
  * The calls of function `index` from the walk's facts: the first call of each callee in call
  * order, and every call of a conditional caller whose action is known; intrinsics left out.
  */
-function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undefined): { calls: CallFact[]; conditionalCalls: ConditionalCallFact[] } {
+function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undefined): { calls: readonly CallFact[]; conditionalCalls: readonly ConditionalCallFact[] } {
   const f = facts[index]!;
+  if (f.callees.length === 0 && f.conditionalCalls.length === 0) return NO_CALLS;
   const calls: CallFact[] = [];
-  f.callees.forEach((callee, k) => {
-    const fn = facts[callee]!.fn;
-    if (!fn.isIntrinsic) calls.push({ callee: fn.name, ...locationAt(f.calleeCalls[k]!, fnLoc) });
-  });
+  const callees = f.callees;
+  for (let k = 0; k < callees.length; k++) {
+    const fn = facts[callees[k]!]!.fn;
+    if (fn.isIntrinsic) continue;
+    const location = locationOf(f.calleeCalls[k]!, fnLoc);
+    calls.push(location === undefined ? { callee: fn.name } : { callee: fn.name, location });
+  }
+  if (f.conditionalCalls.length === 0) return { calls, conditionalCalls: NONE };
   const conditionalCalls: ConditionalCallFact[] = [];
   for (const call of f.conditionalCalls) {
     if (call.action === undefined || facts[call.callee]!.fn.isIntrinsic) continue;
@@ -257,6 +268,13 @@ function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undef
   }
   return { calls, conditionalCalls };
 }
+
+/**
+ * The empty list the facts of most functions have (no uses, no conditional calls): one shared,
+ * frozen array instead of thousands that live as long as the facts.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+const NO_CALLS = Object.freeze({ calls: NONE, conditionalCalls: NONE });
 
 /** Facts of a program from its translation units (each before any pass), in link order. */
 export function computeProgramFacts(units: readonly { readonly file: string; readonly module: Module; readonly analyses?: AnalysisGetter }[]): ProgramFacts {
@@ -378,7 +396,13 @@ function reachedFunctions(index: FactsIndex, entries: Iterable<string>): Functio
     }
   }
   // Program order, as the whole list filtered would give.
-  return queue.sort((a, b) => index.position(a) - index.position(b));
+  if (queue.length < 2) return queue;
+  const positions = new Int32Array(queue.length);
+  for (let i = 0; i < queue.length; i++) positions[i] = index.position(queue[i]!);
+  positions.sort();
+  const all = index.facts.functions;
+  for (let i = 0; i < queue.length; i++) queue[i] = all[positions[i]!]!;
+  return queue;
 }
 
 /** The translation units of `functions`, ascending (a slice numbers them 0, 1, ... in this order). */
@@ -398,6 +422,8 @@ export class FactsSlicer {
   readonly #index: FactsIndex;
   /** Aspect tables' JSON by the aspects (beyond those always kept) their slices use. */
   readonly #tableJson = new Map<string, string>();
+  /** Unit lists' JSON by their unit numbers. */
+  readonly #unitJson = new Map<string, string>();
   readonly #prefix: string;
 
   constructor(index: FactsIndex) {
@@ -407,17 +433,29 @@ export class FactsSlicer {
 
   /** The JSON text of the slice for `entries` (what {@link encodeFacts} encodes). */
   json(entries: Iterable<string>): string {
-    const facts = this.#index.facts;
     const kept = reachedFunctions(this.#index, entries);
     const units = unitsOf(kept);
     let functions = '';
     for (const f of kept) {
       // Each function's JSON is made per image: caching it would keep every kernel's text alive
       // to the end of the compile for one use.
-      const text = JSON.stringify({ ...f, unit: units.length === 1 ? 0 : units.indexOf(f.unit) });
+      const unit = units.length === 1 ? 0 : units.indexOf(f.unit);
+      const text = JSON.stringify(unit === f.unit ? f : { ...f, unit });
       functions = functions === '' ? text : `${functions},${text}`;
     }
-    return `${this.#prefix}${JSON.stringify(units.map((u) => facts.units[u]!))},"aspects":${this.#aspectsJson(kept)},"functions":[${functions}]}`;
+    return `${this.#prefix}${this.#unitsJson(units)},"aspects":${this.#aspectsJson(kept)},"functions":[${functions}]}`;
+  }
+
+  /** The JSON of a slice's unit list: the same few lists (often one file) for every image. */
+  #unitsJson(units: readonly number[]): string {
+    const key = units.length === 1 ? String(units[0]) : units.join(',');
+    let json = this.#unitJson.get(key);
+    if (json === undefined) {
+      const facts = this.#index.facts;
+      json = JSON.stringify(units.map((u) => facts.units[u]!));
+      if (this.#unitJson.size < 256) this.#unitJson.set(key, json);
+    }
+    return json;
   }
 
   #aspectsJson(kept: readonly FunctionFacts[]): string {
@@ -486,8 +524,11 @@ export function encodeFacts(facts: ProgramFacts): PropertyValue {
   return jsonValue(JSON.stringify(facts));
 }
 
+const utf8 = new TextEncoder();
+
 function jsonValue(json: string): PropertyValue {
-  return byteArrayValue(new Uint8Array(Buffer.from(json, 'utf8')));
+  // One copy of the bytes, in an array of their own.
+  return byteArrayValue(utf8.encode(json));
 }
 
 export class FactsFormatError extends Error {
