@@ -823,8 +823,12 @@ export abstract class InstructionParser extends ValueParser {
       this.skipCallee();
     }
     this.expect(Tok.LParen, "expected '(' in call");
-    const args: Value[] = [];
-    const argAttrs: AttributeSet[] = [];
+    // operands[0] is the callee, set below; filled in a list kept for every call, then copied
+    const operands = this.callOperands;
+    const argAttrs = this.callArgumentSets;
+    operands.length = 0;
+    argAttrs.length = 0;
+    operands.push(callee!);
     let anyArgAttrs = false;
     if (!this.eat(Tok.RParen)) {
       for (;;) {
@@ -836,19 +840,25 @@ export abstract class InstructionParser extends ValueParser {
         const set = this.parseParamAttributeSet();
         if (!set.isEmpty) anyArgAttrs = true;
         argAttrs.push(set);
-        args.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
+        operands.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
         if (this.eat(Tok.RParen)) break;
         this.expect(Tok.Comma, "expected ',' in argument list");
       }
     }
+    const argCount = operands.length - 1;
     const fnAttrLoc = this.lex.start;
-    const parsedFnAttrs = this.t() === Tok.Ident || this.t() === Tok.AttrGrpID || this.t() === Tok.String ? this.parseFnAttributes(false) : NO_FN_ATTRS;
+    // a lone `#N` (the usual case) is its group's shared set, without the general reading
+    const groupSet = this.t() === Tok.AttrGrpID && !this.attributeFollowsGroup() ? this.groupPlaceholder(this.lex.num) : undefined;
+    if (groupSet !== undefined) this.next();
+    const parsedFnAttrs = groupSet === undefined && (this.t() === Tok.Ident || this.t() === Tok.AttrGrpID || this.t() === Tok.String) ? this.parseFnAttributes(false) : NO_FN_ATTRS;
     const bundles = this.t() === Tok.LSquare && opcode !== 'callbr' ? this.parseOperandBundles(st) : opcode === 'callbr' ? this.parseOperandBundles(st) : [];
     let fnType: FunctionType;
     if (retOrFnType.kind === 'function') fnType = retOrFnType;
     else {
       if (retOrFnType.kind === 'label') throw this.error('Invalid result type for LLVM function', retLoc);
-      fnType = this.ctx.fnOfArgs(retOrFnType, args);
+      let node = this.callTypes.child(retOrFnType);
+      for (let i = 1; i <= argCount; i++) node = node.child(operands[i]!.type);
+      fnType = node.value ??= this.ctx.fnOfArgs(retOrFnType, operands.slice(1));
     }
     if (callee !== undefined && (callee as AnyValue).vk === 'fwd') {
       const f = callee as unknown as ForwardGlobal;
@@ -862,9 +872,8 @@ export abstract class InstructionParser extends ValueParser {
       this.lex.seek(resume);
     }
     if (asmParts !== undefined) callee = new InlineAsm(this.typed ? this.ctx.typedPtr(fnType, 0) : this.ctx.ptr(0), fnType, asmParts.asm, asmParts.constraints, asmParts.flags);
-    if (fnType.params.length !== args.length && !fnType.varArgs) throw this.error('invalid number of arguments to function', calleeLoc);
-    args.unshift(callee!);
-    const operands = args;
+    if (fnType.params.length !== argCount && !fnType.varArgs) throw this.error('invalid number of arguments to function', calleeLoc);
+    operands[0] = callee!;
     let indirectCount = 0;
     if (opcode === 'invoke') {
       this.expectIdent('to', "expected 'to' in invoke");
@@ -883,13 +892,13 @@ export abstract class InstructionParser extends ValueParser {
       }
       this.expect(Tok.RSquare, "expected ']' at end of block list");
     }
-    const noAttrs = !anyArgAttrs && retSet.isEmpty && parsedFnAttrs === NO_FN_ATTRS;
+    const noAttrs = !anyArgAttrs && retSet.isEmpty && groupSet === undefined && parsedFnAttrs === NO_FN_ATTRS;
     const inst = new CallInst(opcode, fnType.returnType, fnType, exactCopy(operands), AttributeList.empty, '', flags);
     inst.callingConv = cc;
     inst.bundles = bundles;
     inst.indirectDestCount = indirectCount;
     if (!noAttrs) {
-      const fnSet = parsedFnAttrs === NO_FN_ATTRS ? AttributeSet.empty : this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc);
+      const fnSet = groupSet ?? (parsedFnAttrs === NO_FN_ATTRS ? AttributeSet.empty : this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
       inst.attributes = this.callAttributeList(fnSet, retSet, anyArgAttrs ? argAttrs : NO_PARAMETER_SETS);
     }
     return inst;
@@ -901,24 +910,22 @@ export abstract class InstructionParser extends ValueParser {
    * one, as their sets are already shared (see `parseParamAttributeSet`).
    */
   protected callAttributeList(fn: AttributeSet, ret: AttributeSet, params: readonly AttributeSet[]): AttributeList {
-    let key = `${this.attributeSetId(fn)}:${this.attributeSetId(ret)}`;
-    for (let i = 0; i < params.length; i++) key += ',' + this.attributeSetId(params[i]!);
-    let list = this.callAttributeLists.get(key);
-    if (list === undefined) {
-      list = new AttributeList(fn, ret, params.slice());
-      this.callAttributeLists.set(key, list);
-    }
-    return list;
+    let node = this.callAttributeLists.child(fn).child(ret);
+    for (let i = 0; i < params.length; i++) node = node.child(params[i]!);
+    return (node.value ??= new AttributeList(fn, ret, params.slice()));
   }
 
-  /** A number for each attribute set met (by identity), for {@link callAttributeList}'s keys. */
-  protected attributeSetId(set: AttributeSet): number {
-    let id = this.attributeSetIds.get(set);
-    if (id === undefined) {
-      id = this.attributeSetIds.size;
-      this.attributeSetIds.set(set, id);
-    }
-    return id;
+  /**
+   * Whether a function attribute may follow the current `#N` token: the next token (on any line,
+   * as the lexer reads it) starts like a keyword, a string or another group, or a comment comes
+   * first. Looks at characters only; `true` leaves the decision to {@link parseFnAttributes}.
+   */
+  protected attributeFollowsGroup(): boolean {
+    const src = this.lex.src;
+    let p = this.lex.pos;
+    let c = src.charCodeAt(p);
+    while (c === 32 || c === 10 || c === 9 || c === 13 || c === 0) c = src.charCodeAt(++p);
+    return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 34 || c === 35 || c === 59 || c === 47;
   }
 
   /** Steps over a callee operand without resolving it (typed pointers, see `parseCall`). */
