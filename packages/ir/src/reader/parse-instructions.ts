@@ -120,7 +120,7 @@ export abstract class InstructionParser extends ValueParser {
         throw this.error(`multiple definition of local value named '${name}'`, loc);
       inst.name = name;
       st.named.setHashed(name, inst, nameHash);
-      const fwd = st.fwdNamed.get(name);
+      const fwd = st.fwdNamed.size === 0 ? undefined : st.fwdNamed.get(name);
       if (fwd !== undefined) {
         if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeString(fwd.type)}'`, loc);
         st.fwdNamed.delete(name);
@@ -130,7 +130,7 @@ export abstract class InstructionParser extends ValueParser {
       const next = st.numbered.length;
       if (id >= 0 && id !== next) throw this.error(`instruction expected to be numbered '%${next}'`, loc);
       st.numbered.push(inst);
-      const fwd = st.fwdNumbered.get(next);
+      const fwd = st.fwdNumbered.size === 0 ? undefined : st.fwdNumbered.get(next);
       if (fwd !== undefined) {
         if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeString(fwd.type)}'`, loc);
         st.fwdNumbered.delete(next);
