@@ -74,6 +74,28 @@ const OLD_DEBUG_INTRINSICS = new Set(['llvm.dbg.value', 'llvm.dbg.declare', 'llv
 
 const NO_PARAMETER_SETS: readonly AttributeSet[] = [];
 
+/** How {@link InstructionParser.parseInstruction} reads each opcode keyword. */
+const enum Dispatch {
+  Binary, Cast, Ret, Br, Switch, IndirectBr, Unreachable, Resume, FNeg, Compare, Select, VAArg, ExtractElement, InsertElement,
+  ShuffleVector, Phi, LandingPad, Freeze, Call, TailCall, Invoke, Alloca, Load, Store, CmpXchg, AtomicRMW, Fence, GEP,
+  ExtractValue, InsertValue, CleanupRet, CatchRet, CatchSwitch, Pad,
+}
+
+const OPCODE_DISPATCH = new Map<string, Dispatch>([
+  ...[...BINARY_OPS].map((op) => [op, Dispatch.Binary] as const),
+  ...[...CAST_OPS].map((op) => [op, Dispatch.Cast] as const),
+  ['ret', Dispatch.Ret], ['br', Dispatch.Br], ['switch', Dispatch.Switch], ['indirectbr', Dispatch.IndirectBr],
+  ['unreachable', Dispatch.Unreachable], ['resume', Dispatch.Resume], ['fneg', Dispatch.FNeg], ['icmp', Dispatch.Compare],
+  ['fcmp', Dispatch.Compare], ['select', Dispatch.Select], ['va_arg', Dispatch.VAArg], ['extractelement', Dispatch.ExtractElement],
+  ['insertelement', Dispatch.InsertElement], ['shufflevector', Dispatch.ShuffleVector], ['phi', Dispatch.Phi],
+  ['landingpad', Dispatch.LandingPad], ['freeze', Dispatch.Freeze], ['call', Dispatch.Call], ['tail', Dispatch.TailCall],
+  ['musttail', Dispatch.TailCall], ['notail', Dispatch.TailCall], ['invoke', Dispatch.Invoke], ['callbr', Dispatch.Invoke],
+  ['alloca', Dispatch.Alloca], ['load', Dispatch.Load], ['store', Dispatch.Store], ['cmpxchg', Dispatch.CmpXchg],
+  ['atomicrmw', Dispatch.AtomicRMW], ['fence', Dispatch.Fence], ['getelementptr', Dispatch.GEP],
+  ['extractvalue', Dispatch.ExtractValue], ['insertvalue', Dispatch.InsertValue], ['cleanupret', Dispatch.CleanupRet],
+  ['catchret', Dispatch.CatchRet], ['catchswitch', Dispatch.CatchSwitch], ['catchpad', Dispatch.Pad], ['cleanuppad', Dispatch.Pad],
+]);
+
 const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | undefined } = { attrs: [], groups: [], memory: undefined };
 
 export abstract class InstructionParser extends ValueParser {
@@ -161,86 +183,85 @@ export abstract class InstructionParser extends ValueParser {
     if (this.t() !== Tok.Ident) throw this.error('expected instruction opcode');
     const op = this.lex.text;
     const loc = this.lex.start;
+    // one map probe instead of two set lookups and a chain of string comparisons
+    const dispatch = OPCODE_DISPATCH.get(op);
+    // the next token first, as LLVM reads it (its lexical errors come before this one)
     this.next();
-    if (BINARY_OPS.has(op)) return this.parseBinaryOp(op, st);
-    if (CAST_OPS.has(op)) return this.parseCastOp(op, st);
-    switch (op) {
-      case 'ret':
+    if (dispatch === undefined) throw this.error('expected instruction opcode', loc);
+    switch (dispatch) {
+      case Dispatch.Binary:
+        return this.parseBinaryOp(op, st);
+      case Dispatch.Cast:
+        return this.parseCastOp(op, st);
+      case Dispatch.Ret:
         return this.parseRet(st);
-      case 'br':
+      case Dispatch.Br:
         return this.parseBr(st);
-      case 'switch':
+      case Dispatch.Switch:
         return this.parseSwitch(st);
-      case 'indirectbr':
+      case Dispatch.IndirectBr:
         return this.parseIndirectBr(st);
-      case 'unreachable':
+      case Dispatch.Unreachable:
         return new Instruction('unreachable', this.ctx.void, []);
-      case 'resume':
+      case Dispatch.Resume:
         return new Instruction('resume', this.ctx.void, [this.parseTypeAndValue(st)]);
-      case 'fneg':
+      case Dispatch.FNeg:
         return this.parseFNeg(st);
-      case 'icmp':
-      case 'fcmp':
-        return this.parseCompare(op, st);
-      case 'select':
+      case Dispatch.Compare:
+        return this.parseCompare(op as 'icmp' | 'fcmp', st);
+      case Dispatch.Select:
         return this.parseSelect(st);
-      case 'va_arg':
+      case Dispatch.VAArg:
         return this.parseVAArg(st);
-      case 'extractelement':
+      case Dispatch.ExtractElement:
         return this.parseExtractElement(st);
-      case 'insertelement':
+      case Dispatch.InsertElement:
         return this.parseInsertElement(st);
-      case 'shufflevector':
+      case Dispatch.ShuffleVector:
         return this.parseShuffleVector(st);
-      case 'phi':
+      case Dispatch.Phi:
         return this.parsePhi(st);
-      case 'landingpad':
+      case Dispatch.LandingPad:
         return this.parseLandingPad(st);
-      case 'freeze':
+      case Dispatch.Freeze:
         return this.parseFreeze(st);
-      case 'call':
+      case Dispatch.Call:
         return this.parseCall(st, 0);
-      case 'tail':
-      case 'musttail':
-      case 'notail': {
+      case Dispatch.TailCall: {
         this.expectIdent('call', `expected 'call' after '${op}'`);
         return this.parseCall(st, op === 'tail' ? Flag.TAIL : op === 'musttail' ? Flag.MUSTTAIL : Flag.NOTAIL);
       }
-      case 'invoke':
-      case 'callbr':
-        return this.parseCall(st, 0, op);
-      case 'alloca':
+      case Dispatch.Invoke:
+        return this.parseCall(st, 0, op as 'invoke' | 'callbr');
+      case Dispatch.Alloca:
         return this.parseAlloca(st);
-      case 'load':
+      case Dispatch.Load:
         return this.parseLoad(st);
-      case 'store':
+      case Dispatch.Store:
         return this.parseStore(st);
-      case 'cmpxchg':
+      case Dispatch.CmpXchg:
         return this.parseCmpXchg(st);
-      case 'atomicrmw':
+      case Dispatch.AtomicRMW:
         return this.parseAtomicRMW(st);
-      case 'fence': {
+      case Dispatch.Fence: {
         const inst = new MemoryInst('fence', this.ctx.void, []);
         this.parseScopeAndOrdering(inst);
         return inst;
       }
-      case 'getelementptr':
+      case Dispatch.GEP:
         return this.parseGEP(st);
-      case 'extractvalue':
+      case Dispatch.ExtractValue:
         return this.parseExtractValue(st);
-      case 'insertvalue':
+      case Dispatch.InsertValue:
         return this.parseInsertValue(st);
-      case 'cleanupret':
+      case Dispatch.CleanupRet:
         return this.parseCleanupRet(st);
-      case 'catchret':
+      case Dispatch.CatchRet:
         return this.parseCatchRet(st);
-      case 'catchswitch':
+      case Dispatch.CatchSwitch:
         return this.parseCatchSwitch(st);
-      case 'catchpad':
-      case 'cleanuppad':
-        return this.parsePad(op, st);
-      default:
-        throw this.error('expected instruction opcode', loc);
+      case Dispatch.Pad:
+        return this.parsePad(op as 'catchpad' | 'cleanuppad', st);
     }
   }
 
