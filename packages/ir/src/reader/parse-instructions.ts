@@ -123,7 +123,9 @@ export abstract class InstructionParser extends ValueParser {
     // attachments: `, !kind !N` (an instruction parser stops before such a comma); LLVM takes
     // any comma left after an instruction as the start of one
     if (this.t() === Tok.Comma) {
-      const list: Attachment[] = [];
+      // gathered in a list kept for every instruction, then copied to its exact size
+      const list = this.instructionAttachments;
+      list.length = 0;
       do {
         this.next();
         if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata after comma');

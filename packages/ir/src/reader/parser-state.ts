@@ -131,6 +131,8 @@ export abstract class ParserState {
   /** Lists `parseCall` fills and copies, so a call leaves no grown lists behind. */
   protected readonly callOperands: Value[] = [];
   protected readonly callArgumentSets: AttributeSet[] = [];
+  /** The list `parseInstructionLine` gathers an instruction's attachments in, then copies. */
+  protected readonly instructionAttachments: Attachment[] = [];
   /**
    * One attachment object per node (for the first kind it is attached with): `!tbaa !8` on
    * thousands of loads and stores shares one. Attachments are immutable.
