@@ -33,7 +33,6 @@ import {
   type OperandBundle,
   gepIndexedType,
 } from '../model/instructions.js';
-import type { Attachment } from '../model/metadata.js';
 import {
   isFirstClassType,
   isSized,
