@@ -296,7 +296,9 @@ function callsModuleText(plan: CallsPlan): string {
 }
 
 describe('LLVM verifier checks on calls that share attribute lists', () => {
-  test.prop([callsPlan], fcOptions(300))('4: checking while parsing gives the report of the parsed module', (plan) => {
+  test.prop([callsPlan], fcOptions(200))(
+    '4: checking while parsing gives the report of the parsed module',
+    (plan) => {
     const text = callsModuleText(plan);
     const verifier = verifyWhileParsing();
     let m;
@@ -306,5 +308,7 @@ describe('LLVM verifier checks on calls that share attribute lists', () => {
       return; // an attribute the parser refuses where it stands
     }
     expect({ text, report: formatLLVMVerifierFailures(m, verifier.failures(m)) }).toEqual({ text, report: report(text) });
-  });
+    },
+    60_000,
+  );
 });
