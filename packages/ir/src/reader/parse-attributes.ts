@@ -401,17 +401,19 @@ export abstract class AttributeParser extends TypeParser {
     }
   }
 
-  protected recordFnAttrs(target: IRFunction | CallInst | GlobalVariable, parsed: { attrs: Attribute[]; groups: number[]; memory: number | undefined }, loc: number): AttributeSet {
-    if (parsed.groups.length === 1 && parsed.attrs.length === 0 && parsed.memory === undefined) {
-      // just `#N`: share one set per group, completed when the group is read
-      const id = parsed.groups[0]!;
-      let set = this.groupPlaceholders.get(id);
-      if (set === undefined) {
-        set = AttributeSet.placeholder();
-        this.groupPlaceholders.set(id, set);
-      }
-      return set;
+  /** The one set that stands for `#id` alone, completed when the group is read. */
+  protected groupPlaceholder(id: number): AttributeSet {
+    let set = this.groupPlaceholders.get(id);
+    if (set === undefined) {
+      set = AttributeSet.placeholder();
+      this.groupPlaceholders.set(id, set);
     }
+    return set;
+  }
+
+  protected recordFnAttrs(target: IRFunction | CallInst | GlobalVariable, parsed: { attrs: Attribute[]; groups: number[]; memory: number | undefined }, loc: number): AttributeSet {
+    // just `#N`: share one set per group, completed when the group is read
+    if (parsed.groups.length === 1 && parsed.attrs.length === 0 && parsed.memory === undefined) return this.groupPlaceholder(parsed.groups[0]!);
     if (parsed.groups.length > 0) {
       this.pendingAttrs.push({ target, inline: parsed.attrs, groups: parsed.groups, memory: parsed.memory, loc });
     }

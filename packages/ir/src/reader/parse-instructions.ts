@@ -33,7 +33,6 @@ import {
   type OperandBundle,
   gepIndexedType,
 } from '../model/instructions.js';
-import type { Attachment } from '../model/metadata.js';
 import {
   isFirstClassType,
   isSized,
@@ -74,6 +73,28 @@ const OLD_DEBUG_INTRINSICS = new Set(['llvm.dbg.value', 'llvm.dbg.declare', 'llv
 
 const NO_PARAMETER_SETS: readonly AttributeSet[] = [];
 
+/** How {@link InstructionParser.parseInstruction} reads each opcode keyword. */
+const enum Dispatch {
+  Binary, Cast, Ret, Br, Switch, IndirectBr, Unreachable, Resume, FNeg, Compare, Select, VAArg, ExtractElement, InsertElement,
+  ShuffleVector, Phi, LandingPad, Freeze, Call, TailCall, Invoke, Alloca, Load, Store, CmpXchg, AtomicRMW, Fence, GEP,
+  ExtractValue, InsertValue, CleanupRet, CatchRet, CatchSwitch, Pad,
+}
+
+const OPCODE_DISPATCH = new Map<string, Dispatch>([
+  ...[...BINARY_OPS].map((op) => [op, Dispatch.Binary] as const),
+  ...[...CAST_OPS].map((op) => [op, Dispatch.Cast] as const),
+  ['ret', Dispatch.Ret], ['br', Dispatch.Br], ['switch', Dispatch.Switch], ['indirectbr', Dispatch.IndirectBr],
+  ['unreachable', Dispatch.Unreachable], ['resume', Dispatch.Resume], ['fneg', Dispatch.FNeg], ['icmp', Dispatch.Compare],
+  ['fcmp', Dispatch.Compare], ['select', Dispatch.Select], ['va_arg', Dispatch.VAArg], ['extractelement', Dispatch.ExtractElement],
+  ['insertelement', Dispatch.InsertElement], ['shufflevector', Dispatch.ShuffleVector], ['phi', Dispatch.Phi],
+  ['landingpad', Dispatch.LandingPad], ['freeze', Dispatch.Freeze], ['call', Dispatch.Call], ['tail', Dispatch.TailCall],
+  ['musttail', Dispatch.TailCall], ['notail', Dispatch.TailCall], ['invoke', Dispatch.Invoke], ['callbr', Dispatch.Invoke],
+  ['alloca', Dispatch.Alloca], ['load', Dispatch.Load], ['store', Dispatch.Store], ['cmpxchg', Dispatch.CmpXchg],
+  ['atomicrmw', Dispatch.AtomicRMW], ['fence', Dispatch.Fence], ['getelementptr', Dispatch.GEP],
+  ['extractvalue', Dispatch.ExtractValue], ['insertvalue', Dispatch.InsertValue], ['cleanupret', Dispatch.CleanupRet],
+  ['catchret', Dispatch.CatchRet], ['catchswitch', Dispatch.CatchSwitch], ['catchpad', Dispatch.Pad], ['cleanuppad', Dispatch.Pad],
+]);
+
 const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | undefined } = { attrs: [], groups: [], memory: undefined };
 
 export abstract class InstructionParser extends ValueParser {
@@ -101,7 +122,9 @@ export abstract class InstructionParser extends ValueParser {
     // attachments: `, !kind !N` (an instruction parser stops before such a comma); LLVM takes
     // any comma left after an instruction as the start of one
     if (this.t() === Tok.Comma) {
-      const list: Attachment[] = [];
+      // gathered in a list kept for every instruction, then copied to its exact size
+      const list = this.instructionAttachments;
+      list.length = 0;
       do {
         this.next();
         if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata after comma');
@@ -120,7 +143,7 @@ export abstract class InstructionParser extends ValueParser {
         throw this.error(`multiple definition of local value named '${name}'`, loc);
       inst.name = name;
       st.named.setHashed(name, inst, nameHash);
-      const fwd = st.fwdNamed.get(name);
+      const fwd = st.fwdNamed.size === 0 ? undefined : st.fwdNamed.get(name);
       if (fwd !== undefined) {
         if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeString(fwd.type)}'`, loc);
         st.fwdNamed.delete(name);
@@ -130,7 +153,7 @@ export abstract class InstructionParser extends ValueParser {
       const next = st.numbered.length;
       if (id >= 0 && id !== next) throw this.error(`instruction expected to be numbered '%${next}'`, loc);
       st.numbered.push(inst);
-      const fwd = st.fwdNumbered.get(next);
+      const fwd = st.fwdNumbered.size === 0 ? undefined : st.fwdNumbered.get(next);
       if (fwd !== undefined) {
         if (fwd.type !== inst.type) throw this.error(`instruction forward referenced with type '${typeString(fwd.type)}'`, loc);
         st.fwdNumbered.delete(next);
@@ -161,86 +184,85 @@ export abstract class InstructionParser extends ValueParser {
     if (this.t() !== Tok.Ident) throw this.error('expected instruction opcode');
     const op = this.lex.text;
     const loc = this.lex.start;
+    // one map probe instead of two set lookups and a chain of string comparisons
+    const dispatch = OPCODE_DISPATCH.get(op);
+    // the next token first, as LLVM reads it (its lexical errors come before this one)
     this.next();
-    if (BINARY_OPS.has(op)) return this.parseBinaryOp(op, st);
-    if (CAST_OPS.has(op)) return this.parseCastOp(op, st);
-    switch (op) {
-      case 'ret':
+    if (dispatch === undefined) throw this.error('expected instruction opcode', loc);
+    switch (dispatch) {
+      case Dispatch.Binary:
+        return this.parseBinaryOp(op, st);
+      case Dispatch.Cast:
+        return this.parseCastOp(op, st);
+      case Dispatch.Ret:
         return this.parseRet(st);
-      case 'br':
+      case Dispatch.Br:
         return this.parseBr(st);
-      case 'switch':
+      case Dispatch.Switch:
         return this.parseSwitch(st);
-      case 'indirectbr':
+      case Dispatch.IndirectBr:
         return this.parseIndirectBr(st);
-      case 'unreachable':
+      case Dispatch.Unreachable:
         return new Instruction('unreachable', this.ctx.void, []);
-      case 'resume':
+      case Dispatch.Resume:
         return new Instruction('resume', this.ctx.void, [this.parseTypeAndValue(st)]);
-      case 'fneg':
+      case Dispatch.FNeg:
         return this.parseFNeg(st);
-      case 'icmp':
-      case 'fcmp':
-        return this.parseCompare(op, st);
-      case 'select':
+      case Dispatch.Compare:
+        return this.parseCompare(op as 'icmp' | 'fcmp', st);
+      case Dispatch.Select:
         return this.parseSelect(st);
-      case 'va_arg':
+      case Dispatch.VAArg:
         return this.parseVAArg(st);
-      case 'extractelement':
+      case Dispatch.ExtractElement:
         return this.parseExtractElement(st);
-      case 'insertelement':
+      case Dispatch.InsertElement:
         return this.parseInsertElement(st);
-      case 'shufflevector':
+      case Dispatch.ShuffleVector:
         return this.parseShuffleVector(st);
-      case 'phi':
+      case Dispatch.Phi:
         return this.parsePhi(st);
-      case 'landingpad':
+      case Dispatch.LandingPad:
         return this.parseLandingPad(st);
-      case 'freeze':
+      case Dispatch.Freeze:
         return this.parseFreeze(st);
-      case 'call':
+      case Dispatch.Call:
         return this.parseCall(st, 0);
-      case 'tail':
-      case 'musttail':
-      case 'notail': {
+      case Dispatch.TailCall: {
         this.expectIdent('call', `expected 'call' after '${op}'`);
         return this.parseCall(st, op === 'tail' ? Flag.TAIL : op === 'musttail' ? Flag.MUSTTAIL : Flag.NOTAIL);
       }
-      case 'invoke':
-      case 'callbr':
-        return this.parseCall(st, 0, op);
-      case 'alloca':
+      case Dispatch.Invoke:
+        return this.parseCall(st, 0, op as 'invoke' | 'callbr');
+      case Dispatch.Alloca:
         return this.parseAlloca(st);
-      case 'load':
+      case Dispatch.Load:
         return this.parseLoad(st);
-      case 'store':
+      case Dispatch.Store:
         return this.parseStore(st);
-      case 'cmpxchg':
+      case Dispatch.CmpXchg:
         return this.parseCmpXchg(st);
-      case 'atomicrmw':
+      case Dispatch.AtomicRMW:
         return this.parseAtomicRMW(st);
-      case 'fence': {
+      case Dispatch.Fence: {
         const inst = new MemoryInst('fence', this.ctx.void, []);
         this.parseScopeAndOrdering(inst);
         return inst;
       }
-      case 'getelementptr':
+      case Dispatch.GEP:
         return this.parseGEP(st);
-      case 'extractvalue':
+      case Dispatch.ExtractValue:
         return this.parseExtractValue(st);
-      case 'insertvalue':
+      case Dispatch.InsertValue:
         return this.parseInsertValue(st);
-      case 'cleanupret':
+      case Dispatch.CleanupRet:
         return this.parseCleanupRet(st);
-      case 'catchret':
+      case Dispatch.CatchRet:
         return this.parseCatchRet(st);
-      case 'catchswitch':
+      case Dispatch.CatchSwitch:
         return this.parseCatchSwitch(st);
-      case 'catchpad':
-      case 'cleanuppad':
-        return this.parsePad(op, st);
-      default:
-        throw this.error('expected instruction opcode', loc);
+      case Dispatch.Pad:
+        return this.parsePad(op as 'catchpad' | 'cleanuppad', st);
     }
   }
 
@@ -823,8 +845,12 @@ export abstract class InstructionParser extends ValueParser {
       this.skipCallee();
     }
     this.expect(Tok.LParen, "expected '(' in call");
-    const args: Value[] = [];
-    const argAttrs: AttributeSet[] = [];
+    // operands[0] is the callee, set below; filled in a list kept for every call, then copied
+    const operands = this.callOperands;
+    const argAttrs = this.callArgumentSets;
+    operands.length = 0;
+    argAttrs.length = 0;
+    operands.push(callee!);
     let anyArgAttrs = false;
     if (!this.eat(Tok.RParen)) {
       for (;;) {
@@ -836,19 +862,25 @@ export abstract class InstructionParser extends ValueParser {
         const set = this.parseParamAttributeSet();
         if (!set.isEmpty) anyArgAttrs = true;
         argAttrs.push(set);
-        args.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
+        operands.push(t.kind === 'metadata' ? this.parseMetadataAsValue(st) : this.parseValue(t, st));
         if (this.eat(Tok.RParen)) break;
         this.expect(Tok.Comma, "expected ',' in argument list");
       }
     }
+    const argCount = operands.length - 1;
     const fnAttrLoc = this.lex.start;
-    const parsedFnAttrs = this.t() === Tok.Ident || this.t() === Tok.AttrGrpID || this.t() === Tok.String ? this.parseFnAttributes(false) : NO_FN_ATTRS;
+    // a lone `#N` (the usual case) is its group's shared set, without the general reading
+    const groupSet = this.t() === Tok.AttrGrpID && !this.attributeFollowsGroup() ? this.groupPlaceholder(this.lex.num) : undefined;
+    if (groupSet !== undefined) this.next();
+    const parsedFnAttrs = groupSet === undefined && (this.t() === Tok.Ident || this.t() === Tok.AttrGrpID || this.t() === Tok.String) ? this.parseFnAttributes(false) : NO_FN_ATTRS;
     const bundles = this.t() === Tok.LSquare && opcode !== 'callbr' ? this.parseOperandBundles(st) : opcode === 'callbr' ? this.parseOperandBundles(st) : [];
     let fnType: FunctionType;
     if (retOrFnType.kind === 'function') fnType = retOrFnType;
     else {
       if (retOrFnType.kind === 'label') throw this.error('Invalid result type for LLVM function', retLoc);
-      fnType = this.ctx.fnOfArgs(retOrFnType, args);
+      let node = this.callTypes.child(retOrFnType);
+      for (let i = 1; i <= argCount; i++) node = node.child(operands[i]!.type);
+      fnType = node.value ??= this.ctx.fnOfArgs(retOrFnType, operands.slice(1));
     }
     if (callee !== undefined && (callee as AnyValue).vk === 'fwd') {
       const f = callee as unknown as ForwardGlobal;
@@ -862,9 +894,8 @@ export abstract class InstructionParser extends ValueParser {
       this.lex.seek(resume);
     }
     if (asmParts !== undefined) callee = new InlineAsm(this.typed ? this.ctx.typedPtr(fnType, 0) : this.ctx.ptr(0), fnType, asmParts.asm, asmParts.constraints, asmParts.flags);
-    if (fnType.params.length !== args.length && !fnType.varArgs) throw this.error('invalid number of arguments to function', calleeLoc);
-    args.unshift(callee!);
-    const operands = args;
+    if (fnType.params.length !== argCount && !fnType.varArgs) throw this.error('invalid number of arguments to function', calleeLoc);
+    operands[0] = callee!;
     let indirectCount = 0;
     if (opcode === 'invoke') {
       this.expectIdent('to', "expected 'to' in invoke");
@@ -883,13 +914,13 @@ export abstract class InstructionParser extends ValueParser {
       }
       this.expect(Tok.RSquare, "expected ']' at end of block list");
     }
-    const noAttrs = !anyArgAttrs && retSet.isEmpty && parsedFnAttrs === NO_FN_ATTRS;
+    const noAttrs = !anyArgAttrs && retSet.isEmpty && groupSet === undefined && parsedFnAttrs === NO_FN_ATTRS;
     const inst = new CallInst(opcode, fnType.returnType, fnType, exactCopy(operands), AttributeList.empty, '', flags);
     inst.callingConv = cc;
     inst.bundles = bundles;
     inst.indirectDestCount = indirectCount;
     if (!noAttrs) {
-      const fnSet = parsedFnAttrs === NO_FN_ATTRS ? AttributeSet.empty : this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc);
+      const fnSet = groupSet ?? (parsedFnAttrs === NO_FN_ATTRS ? AttributeSet.empty : this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
       inst.attributes = this.callAttributeList(fnSet, retSet, anyArgAttrs ? argAttrs : NO_PARAMETER_SETS);
     }
     return inst;
@@ -901,24 +932,22 @@ export abstract class InstructionParser extends ValueParser {
    * one, as their sets are already shared (see `parseParamAttributeSet`).
    */
   protected callAttributeList(fn: AttributeSet, ret: AttributeSet, params: readonly AttributeSet[]): AttributeList {
-    let key = `${this.attributeSetId(fn)}:${this.attributeSetId(ret)}`;
-    for (let i = 0; i < params.length; i++) key += ',' + this.attributeSetId(params[i]!);
-    let list = this.callAttributeLists.get(key);
-    if (list === undefined) {
-      list = new AttributeList(fn, ret, params.slice());
-      this.callAttributeLists.set(key, list);
-    }
-    return list;
+    let node = this.callAttributeLists.child(fn).child(ret);
+    for (let i = 0; i < params.length; i++) node = node.child(params[i]!);
+    return (node.value ??= new AttributeList(fn, ret, params.slice()));
   }
 
-  /** A number for each attribute set met (by identity), for {@link callAttributeList}'s keys. */
-  protected attributeSetId(set: AttributeSet): number {
-    let id = this.attributeSetIds.get(set);
-    if (id === undefined) {
-      id = this.attributeSetIds.size;
-      this.attributeSetIds.set(set, id);
-    }
-    return id;
+  /**
+   * Whether a function attribute may follow the current `#N` token: the next token (on any line,
+   * as the lexer reads it) starts like a keyword, a string or another group, or a comment comes
+   * first. Looks at characters only; `true` leaves the decision to {@link parseFnAttributes}.
+   */
+  protected attributeFollowsGroup(): boolean {
+    const src = this.lex.src;
+    let p = this.lex.pos;
+    let c = src.charCodeAt(p);
+    while (c === 32 || c === 10 || c === 9 || c === 13 || c === 0) c = src.charCodeAt(++p);
+    return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 34 || c === 35 || c === 59 || c === 47;
   }
 
   /** Steps over a callee operand without resolving it (typed pointers, see `parseCall`). */

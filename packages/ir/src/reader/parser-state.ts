@@ -124,9 +124,15 @@ export abstract class ParserState {
   protected readonly attrSetCache = new NameTable<AttributeSet>(64);
   /** Parameter attribute sets of one enum keyword (`noundef`), by the keyword. */
   protected readonly singleAttributeSets = new Map<string, AttributeSet>();
-  /** Call-site attribute lists by the numbers of their sets (see `callAttributeList`). */
-  protected readonly callAttributeLists = new Map<string, AttributeList>();
-  protected readonly attributeSetIds = new Map<AttributeSet, number>();
+  /** Call-site attribute lists by their sets: function, return, then each parameter (see `callAttributeList`). */
+  protected readonly callAttributeLists = new IdentityTrie<AttributeSet, AttributeList>();
+  /** Function types of calls written without one, by return type and argument types (see `parseCall`). */
+  protected readonly callTypes = new IdentityTrie<Type, FunctionType>();
+  /** Lists `parseCall` fills and copies, so a call leaves no grown lists behind. */
+  protected readonly callOperands: Value[] = [];
+  protected readonly callArgumentSets: AttributeSet[] = [];
+  /** The list `parseInstructionLine` gathers an instruction's attachments in, then copies. */
+  protected readonly instructionAttachments: Attachment[] = [];
   /**
    * One attachment object per node (for the first kind it is attached with): `!tbaa !8` on
    * thousands of loads and stores shares one. Attachments are immutable.
@@ -283,6 +289,25 @@ export abstract class ParserState {
     const v = intTokenValue(this.lex.text);
     this.next();
     return v;
+  }
+}
+
+/**
+ * A map from sequences of objects (compared by identity) to values: one node per prefix, so a
+ * lookup takes one map probe per element and builds no key.
+ */
+export class IdentityTrie<K, V> {
+  value: V | undefined = undefined;
+  private children: Map<K, IdentityTrie<K, V>> | undefined = undefined;
+
+  /** The node for this node's sequence followed by `key`, made on first use. */
+  child(key: K): IdentityTrie<K, V> {
+    let c = this.children?.get(key);
+    if (c === undefined) {
+      c = new IdentityTrie<K, V>();
+      (this.children ??= new Map()).set(key, c);
+    }
+    return c;
   }
 }
 

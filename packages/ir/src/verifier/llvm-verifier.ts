@@ -63,6 +63,46 @@ export function llvmVerifierFunctionFailures(fn: IRFunction, facts?: ParsedFunct
   return failures;
 }
 
+/**
+ * What one parse's verifier learned about attribute lists, shared by the calls that use them:
+ * the parser gives all calls with the same attribute sets one list (and a callee's list is the
+ * same object at each of its calls), so most calls repeat a verdict. Lists and their return and
+ * parameter sets do not change (only `#N` function sets are completed after the parse, and
+ * those are not looked at while parsing), so a verdict holds for the whole parse.
+ */
+class AttributeVerdicts {
+  /** Per list and call type: a bit per kind of call (see {@link callKindBit}) whose own attributes passed. */
+  private readonly clean = new Map<AttributeList, Map<FunctionType, number>>();
+  /** Per list: `immarg`/`preallocated` bits of its parameter sets, all or'ed. */
+  private readonly special = new Map<AttributeList, number>();
+
+  passed(list: AttributeList, fnType: FunctionType, kindBit: number): boolean {
+    const byType = this.clean.get(list);
+    return byType !== undefined && ((byType.get(fnType) ?? 0) & kindBit) !== 0;
+  }
+
+  notePassed(list: AttributeList, fnType: FunctionType, kindBit: number): void {
+    let byType = this.clean.get(list);
+    if (byType === undefined) this.clean.set(list, (byType = new Map()));
+    byType.set(fnType, (byType.get(fnType) ?? 0) | kindBit);
+  }
+
+  specialBits(list: AttributeList): number {
+    let bits = this.special.get(list);
+    if (bits === undefined) {
+      bits = 0;
+      for (const set of list.params) bits |= specialBits(set);
+      this.special.set(list, bits);
+    }
+    return bits;
+  }
+}
+
+/** One bit for each combination of the site facts besides the list and type that attribute rules read. */
+function callKindBit(isIntrinsic: boolean, isInlineAsm: boolean): number {
+  return 1 << ((isIntrinsic ? 1 : 0) | (isInlineAsm ? 2 : 0));
+}
+
 const NO_CALLS: readonly CallInst[] = [];
 
 /** LLVM's verifier run while a module is parsed; see {@link verifyWhileParsing}. */
@@ -77,23 +117,38 @@ export interface ParseVerifier {
  * LLVM's verifier, run on each function as it is parsed (while it is still in the CPU caches),
  * then, after the parse, on the declarations and on the function attributes, whose `#N` groups
  * usually come after the functions that use them. A definition whose function attributes break
- * a rule is checked again, whole, so the messages come in LLVM's order.
+ * a rule is checked again, whole, so the messages come in LLVM's order; so is one that calls a
+ * function (not an intrinsic) with `immarg` or `preallocated` parameters, whose calls the parser
+ * does not name when they have no attributes of their own (and whose callee may come later).
  */
 export function verifyWhileParsing(): ParseVerifier {
   const bodyFailures = new Map<IRFunction, LLVMVerifierFailure[]>();
   const callsWithFunctionAttributes = new Map<IRFunction, readonly CallInst[]>();
-  const failuresOf = (fn: IRFunction): readonly LLVMVerifierFailure[] => {
-    if (fn.isDeclaration || functionAttributeRulesBroken(fn, callsWithFunctionAttributes.get(fn) ?? NO_CALLS)) return llvmVerifierFunctionFailures(fn);
+  const verdicts = new AttributeVerdicts();
+  const failuresOf = (fn: IRFunction, specialCallees: ReadonlySet<Value>): readonly LLVMVerifierFailure[] => {
+    if (fn.isDeclaration || functionAttributeRulesBroken(fn, callsWithFunctionAttributes.get(fn) ?? NO_CALLS) || callsAny(fn, specialCallees)) return llvmVerifierFunctionFailures(fn);
     return bodyFailures.get(fn) ?? [];
   };
   return {
     onFunction: (fn, facts) => {
-      const found = llvmVerifierFunctionFailures(fn, facts);
+      const found: LLVMVerifierFailure[] = [];
+      checkFunction(fn, found, facts, verdicts);
       if (found.length > 0) bodyFailures.set(fn, found);
       if (facts.callsWithFunctionAttributes.length > 0) callsWithFunctionAttributes.set(fn, facts.callsWithFunctionAttributes);
     },
-    failures: (module) => module.functions.flatMap(failuresOf),
+    failures: (module) => {
+      const specialCallees = new Set<Value>();
+      for (const fn of module.functions) if (!fn.name.startsWith('llvm.') && verdicts.specialBits(fn.attributes) !== 0) specialCallees.add(fn);
+      return module.functions.flatMap((fn) => failuresOf(fn, specialCallees));
+    },
   };
+}
+
+/** Whether `fn` calls one of `callees` directly (none: false at once). */
+function callsAny(fn: IRFunction, callees: ReadonlySet<Value>): boolean {
+  if (callees.size === 0) return false;
+  for (const block of fn.blocks) for (const inst of block.instructions) if (inst instanceof CallInst && callees.has(inst.operands[0]!)) return true;
+  return false;
 }
 
 /**
@@ -103,8 +158,21 @@ export function verifyWhileParsing(): ParseVerifier {
  */
 export function functionAttributeRulesBroken(fn: IRFunction, calls?: readonly CallInst[]): boolean {
   if (functionAttributesBreakRules(fn.attributes.fn, fn.functionType, fn.unnamedAddr === 'unnamed_addr')) return true;
-  const check = (call: CallInst): boolean => functionAttributesBreakRules(call.attributes.fn, call.functionType, false);
-  if (calls !== undefined) return calls.some(check);
+  // calls mostly share a few sets (`#N`) that no rule looks at: each such set is asked about once
+  let lastPassed: AttributeSet | undefined;
+  const check = (call: CallInst): boolean => {
+    const set = call.attributes.fn;
+    if (set === lastPassed) return false;
+    if (!functionAttributeRulesApply(set)) {
+      lastPassed = set;
+      return false;
+    }
+    return functionAttributeListProblems(set, call.functionType, false).length > 0;
+  };
+  if (calls !== undefined) {
+    for (let i = 0; i < calls.length; i++) if (check(calls[i]!)) return true;
+    return false;
+  }
   for (const block of fn.blocks) for (const inst of block.instructions) if (inst instanceof CallInst && check(inst)) return true;
   return false;
 }
@@ -144,7 +212,7 @@ const NO_CALL_PROBLEMS: CallProblems = { failures: [], stop: false };
  * `preallocated` (a `preallocated` bundle or `musttail`, not both). An argument has an attribute
  * when the call or the callee gives it; an intrinsic callee has LLVM's attributes for it.
  */
-function callProblems(call: CallInst, functionAttributes: boolean): CallProblems {
+function callProblems(call: CallInst, functionAttributes: boolean, verdicts?: AttributeVerdicts): CallProblems {
   const attrs = call.attributes;
   const ownAttributes = !attrs.ret.isEmpty || attrs.params.length > 0 || (functionAttributes && functionAttributeRulesApply(attrs.fn));
   const calleeAttrs = calleeAttributes(call);
@@ -153,8 +221,19 @@ function callProblems(call: CallInst, functionAttributes: boolean): CallProblems
   const failures: { message: string; values: Value[] }[] = [];
   if (ownAttributes) {
     const isIntrinsic = directCalleeName(call)?.startsWith('llvm.') === true;
-    const site = { isIntrinsic, isInlineAsm: call.operands[0]!.vk === 'asm', unnamedAddr: false, functionAttributes };
-    for (const p of attributeListProblems(call.functionType, attrs, site)) failures.push({ message: p.message, values: p.namesValue ? [call] : [] });
+    const isInlineAsm = call.operands[0]!.vk === 'asm';
+    // verdicts are kept for return and parameter attributes only (not function attributes)
+    const kindBit = verdicts !== undefined && !functionAttributes ? callKindBit(isIntrinsic, isInlineAsm) : 0;
+    if (kindBit === 0 || !verdicts!.passed(attrs, call.functionType, kindBit)) {
+      const site = { isIntrinsic, isInlineAsm, unnamedAddr: false, functionAttributes };
+      const problems = attributeListProblems(call.functionType, attrs, site);
+      for (const p of problems) failures.push({ message: p.message, values: p.namesValue ? [call] : [] });
+      if (problems.length === 0 && kindBit !== 0) verdicts!.notePassed(attrs, call.functionType, kindBit);
+    }
+  }
+  // no `immarg` or `preallocated` on either side: nothing more to look at
+  if (verdicts !== undefined && (verdicts.specialBits(attrs) | (calleeAttrs === undefined ? 0 : verdicts.specialBits(calleeAttrs))) === 0) {
+    return failures.length === 0 ? NO_CALL_PROBLEMS : { failures, stop: false };
   }
   const params = call.functionType.params.length;
   for (let i = 0; i < params; i++) {
@@ -250,7 +329,7 @@ export function formatLLVMVerifierFailures(module: Module, failures: readonly LL
  * `facts`, when the parser gives them, name the only instructions that can fail the checks made
  * per instruction (besides terminators): the others are visited without being looked at.
  */
-function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: ParsedFunctionFacts): void {
+function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: ParsedFunctionFacts, verdicts?: AttributeVerdicts): void {
   const fail = (message: string, ...values: Value[]): void => {
     failures.push({ message, fn, values });
   };
@@ -289,7 +368,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {
     const opcode = inst.opcode;
     if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
-      const found = callProblems(inst as CallInst, functionAttributes);
+      const found = callProblems(inst as CallInst, functionAttributes, verdicts);
       for (const f of found.failures) fail(f.message, ...f.values);
       if (found.stop) return;
     }
@@ -310,7 +389,11 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   let nextUser = 0;
   let nextPhi = 0;
   // calls whose attributes fail: rare, so the common case below stays as it is
-  const badCalls = facts?.callsToCheck.filter((call) => callProblems(call, false).failures.length > 0) ?? [];
+  const badCalls: CallInst[] = [];
+  if (facts !== undefined) {
+    const calls = facts.callsToCheck;
+    for (let i = 0; i < calls.length; i++) if (callProblems(calls[i]!, false, verdicts).failures.length > 0) badCalls.push(calls[i]!);
+  }
   let nextBadCall = 0;
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;
@@ -341,8 +424,13 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     const last = insts.length - 1;
     const term = insts[last]!;
     if (firstPhi === nextPhi && firstBadCall === nextBadCall) {
-      // the common case: users are in block order already
-      for (let k = firstUser; k < nextUser; k++) visit(users[k]!, positionOf(insts, users[k]!), block, false, true);
+      // the common case: users are in block order already, so their positions are found in one scan
+      let at = 0;
+      for (let k = firstUser; k < nextUser; k++) {
+        const user = users[k]!;
+        while (at < last && insts[at] !== user) at++;
+        visit(user, at, block, false, true);
+      }
       if (firstUser === nextUser || users[nextUser - 1] !== term) visit(term, last, block, false, false);
     } else {
       const visits = new Map<Instruction, { misplacedPhi: boolean; operands: boolean }>();
@@ -636,13 +724,44 @@ function caseTypesMatch(sw: Instruction): boolean {
  * the way LLVM's sorted walk finds it.
  */
 function phiEntriesProblem(block: BasicBlock, preds: readonly BasicBlock[]): { message: string; values: Value[] } | undefined {
-  const edges = new Map<BasicBlock, number>();
-  for (const p of preds) edges.set(p, (edges.get(p) ?? 0) + 1);
+  let edges: Map<BasicBlock, number> | undefined;
   for (const phi of block.instructions) {
     if (phi.opcode !== 'phi') break;
-    if (phi.operands.length / 2 !== preds.length || !matchesEdges(phi, edges)) return locatePhiProblem(block, phi, preds);
+    if (phi.operands.length / 2 !== preds.length) return locatePhiProblem(block, phi, preds);
+    if (preds.length <= SMALL_PHI ? matchesFewEdges(phi, preds) : matchesEdges(phi, (edges ??= edgeCounts(preds)))) continue;
+    return locatePhiProblem(block, phi, preds);
   }
   return undefined;
+}
+
+/** Up to this many predecessor edges, PHI entries are matched by searching the lists (no maps). */
+const SMALL_PHI = 8;
+
+/**
+ * {@link matchesEdges} for a PHI node with as many entries as `preds` has edges: each entry's
+ * block comes as often among the entries as among the edges, and with the value of its first entry.
+ */
+function matchesFewEdges(phi: Instruction, preds: readonly BasicBlock[]): boolean {
+  const ops = phi.operands;
+  for (let k = 0; k < ops.length; k += 2) {
+    const incoming = ops[k + 1];
+    let entries = 0;
+    for (let j = 1; j < ops.length; j += 2) {
+      if (ops[j] !== incoming) continue;
+      if (ops[j - 1] !== ops[k]) return false;
+      entries++;
+    }
+    let count = 0;
+    for (let i = 0; i < preds.length; i++) if (preds[i] === incoming) count++;
+    if (count !== entries) return false;
+  }
+  return true;
+}
+
+function edgeCounts(preds: readonly BasicBlock[]): Map<BasicBlock, number> {
+  const edges = new Map<BasicBlock, number>();
+  for (const p of preds) edges.set(p, (edges.get(p) ?? 0) + 1);
+  return edges;
 }
 
 /** Whether the entries of `phi` name each predecessor once per edge, with one value per block. */
