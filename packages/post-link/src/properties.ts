@@ -18,9 +18,9 @@ import {
 import { conditionalCallerForm } from '@syclkit/device-if';
 import type { GlobalVariable, IRFunction, Module } from '@syclkit/ir';
 import { deviceLibReqMask } from './devicelib.js';
-import { SyclAttribute, attachment, isEsimdBuiltin, isKernel, isSpirvSyclBuiltin, isSyclExternal } from '@syclkit/sycl-conventions';
+import { attachment, isEsimdBuiltin, isKernel, isSpirvSyclBuiltin, isSyclExternal } from '@syclkit/sycl-conventions';
 import type { ImageRequirements } from './requirements.js';
-import { readIntegers, stringOperand, tupleOperands, type FunctionFeatures } from './sycl-metadata.js';
+import { ATTRIBUTE_FEATURE_KEYS, readIntegers, stringOperand, tupleOperands, type AttributeFeatures, type FunctionFeatures } from './sycl-metadata.js';
 
 export interface PropertyOptions {
   /** `-emit-param-info`: `SYCL/kernel param opt` from `!sycl_kernel_omit_args`. */
@@ -314,15 +314,7 @@ function addVirtualFunctions(registry: PropertySetRegistry, m: Module, attribute
   if (used.length > 0) registry.add(set, 'uses-virtual-functions-set', stringValue(used.join(',')));
 }
 
-type AttributeField = 'indirectlyCallable' | 'callsIndirectly' | 'registerAllocMode' | 'grfSize' | 'optLevel';
-
-const ATTRIBUTE_KEYS: Readonly<Record<AttributeField, string>> = {
-  indirectlyCallable: SyclAttribute.indirectlyCallable,
-  callsIndirectly: SyclAttribute.callsIndirectly,
-  registerAllocMode: SyclAttribute.registerAllocMode,
-  grfSize: SyclAttribute.grfSize,
-  optLevel: SyclAttribute.optLevel,
-};
+type AttributeField = Exclude<keyof AttributeFeatures, 'moduleId'>;
 
 /**
  * A function attribute: from the program's features when they know the function (images share
@@ -332,6 +324,6 @@ function attributeLookup(input: ImagePropertyInput): (fn: IRFunction, field: Att
   const known = input.features;
   return (fn, field) => {
     const f = known?.get(fn);
-    return f !== undefined ? f[field] : fn.attributes.fn.getString(ATTRIBUTE_KEYS[field]);
+    return f !== undefined ? f[field] : fn.attributes.fn.getString(ATTRIBUTE_FEATURE_KEYS[field]);
   };
 }

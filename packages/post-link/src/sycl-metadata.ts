@@ -162,7 +162,18 @@ function featureKinds(context: Module['context']): FeatureKinds {
   };
 }
 
-type AttributeFeatures = Pick<FunctionFeatures, 'moduleId' | 'indirectlyCallable' | 'callsIndirectly' | 'registerAllocMode' | 'grfSize' | 'optLevel'>;
+/** The features read from a function's string attributes. */
+export type AttributeFeatures = Pick<FunctionFeatures, 'moduleId' | 'indirectlyCallable' | 'callsIndirectly' | 'registerAllocMode' | 'grfSize' | 'optLevel'>;
+
+/** The string attribute each of {@link AttributeFeatures} is read from. */
+export const ATTRIBUTE_FEATURE_KEYS: Readonly<Record<keyof AttributeFeatures, string>> = {
+  moduleId: SyclAttribute.moduleId,
+  indirectlyCallable: SyclAttribute.indirectlyCallable,
+  callsIndirectly: SyclAttribute.callsIndirectly,
+  registerAllocMode: SyclAttribute.registerAllocMode,
+  grfSize: SyclAttribute.grfSize,
+  optLevel: SyclAttribute.optLevel,
+};
 
 interface FeatureMemo {
   readonly attributes: Map<AttributeSet, AttributeFeatures>;
@@ -252,17 +263,13 @@ function fixedTargetValues(node: MDNode, memo: FeatureMemo | undefined): readonl
   return values;
 }
 
+const ATTRIBUTE_FEATURE_FIELDS = Object.keys(ATTRIBUTE_FEATURE_KEYS) as (keyof AttributeFeatures)[];
+
 function attributeFeatures(fn: IRFunction): AttributeFeatures {
   const out: { -readonly [K in keyof AttributeFeatures]: AttributeFeatures[K] } = {};
-  const attr = (key: string, field: keyof AttributeFeatures): void => {
-    const v = fnAttr(fn, key);
+  for (const field of ATTRIBUTE_FEATURE_FIELDS) {
+    const v = fnAttr(fn, ATTRIBUTE_FEATURE_KEYS[field]);
     if (v !== undefined) out[field] = v;
-  };
-  attr(SyclAttribute.moduleId, 'moduleId');
-  attr(SyclAttribute.indirectlyCallable, 'indirectlyCallable');
-  attr(SyclAttribute.callsIndirectly, 'callsIndirectly');
-  attr(SyclAttribute.registerAllocMode, 'registerAllocMode');
-  attr(SyclAttribute.grfSize, 'grfSize');
-  attr(SyclAttribute.optLevel, 'optLevel');
+  }
   return out;
 }
