@@ -138,7 +138,7 @@ export function verifyWhileParsing(): ParseVerifier {
     },
     failures: (module) => {
       const specialCallees = new Set<Value>();
-      for (const fn of module.functions) if (!fn.name.startsWith('llvm.') && verdicts.specialBits(fn.attributes) !== 0) specialCallees.add(fn);
+      for (const fn of module.functions) if (!fn.isIntrinsic && verdicts.specialBits(fn.attributes) !== 0) specialCallees.add(fn);
       return module.functions.flatMap((fn) => failuresOf(fn, specialCallees));
     },
   };
