@@ -414,9 +414,9 @@ function unitsOf(functions: readonly FunctionFacts[]): number[] {
 
 /**
  * `encodeFacts(restrictFacts(index, entries))` for image after image, byte for byte, without
- * building each slice: the JSON of a function (for a unit number) and of an aspect table (for the
- * aspects a slice uses) is made once and reused by every image that holds it (shared helpers,
- * the same few aspects).
+ * building each slice: the JSON of an aspect table (for the aspects a slice uses) and of a unit
+ * list is made once and reused by every image that has it (the same few aspects and files); each
+ * function's JSON is made per image (see `json`).
  */
 export class FactsSlicer {
   readonly #index: FactsIndex;
