@@ -26,6 +26,7 @@ import {
 import { isDroppedGlobal, type DependencyGraph } from './dependency-graph.js';
 import { GlobalRefIndex, MetadataPruner } from './metadata-prune.js';
 import { stringOperand, tupleOperands } from './sycl-metadata.js';
+import { SyclAttribute } from '@syclkit/sycl-conventions';
 
 /** A built image: the shared view, and a way to get an independent, changeable copy. */
 export interface BuiltImage {
@@ -93,7 +94,7 @@ export class ImageFactory {
     this.releaseBorrowed();
     const src = this.source;
     const vf = options.virtualFunctions ?? 'keep';
-    const isVirtual = (gv: GlobalValue): boolean => gv.vk === 'function' && this.isVirtualFunction(gv);
+    const isVirtual = (gv: GlobalValue): boolean => gv.vk === 'function' && gv.attributes.fn.hasString(SyclAttribute.indirectlyCallable);
     const isDefined = (gv: GlobalValue): boolean =>
       defined.has(gv) && !gv.isDeclaration && !(vf === 'declare' && isVirtual(gv)) && !isDroppedGlobal(gv);
     const externalized = new Map<GlobalValue, GlobalValue>();
@@ -284,18 +285,6 @@ export class ImageFactory {
     if (modes !== undefined) module.setNamedMetadata('spirv.ExecutionMode', modes.filter((op) => op.mk !== 'tuple' || op.operands[0] !== null));
     return module;
   }
-
-  /** Whether a function is `indirectly-callable` (asked per image for every definition: remembered per function). */
-  private isVirtualFunction(fn: IRFunction): boolean {
-    let known = this.#virtual.get(fn);
-    if (known === undefined || known.attributes !== fn.attributes) {
-      known = { attributes: fn.attributes, virtual: fn.attributes.fn.hasString('indirectly-callable') };
-      this.#virtual.set(fn, known);
-    }
-    return known.virtual;
-  }
-
-  readonly #virtual = new WeakMap<IRFunction, { readonly attributes: IRFunction['attributes']; readonly virtual: boolean }>();
 
   /** Index of a global in its list of the input module (variables and functions are kept apart). */
   private position(gv: GlobalValue): number {
