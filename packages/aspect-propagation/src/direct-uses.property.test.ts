@@ -18,10 +18,15 @@
  * 5. The pass with the walk cached (the `aspect-function-facts` analysis computed before it, as
  *    syclkit compile's explanation facts do) writes the same module and reports the same
  *    diagnostics as the pass alone, in both runs, with and without fp64 conversion emulation.
+ * 6. Carried over to the linked program (syclkit compile of one translation unit: the walk made
+ *    before the pre-optimization run, then `!sycl_types_that_use_aspects` dropped, a single-unit
+ *    link, the functions maybe in another order): `carryFacts` gives exactly the facts a walk of
+ *    the linked module gives, and the post-optimization run with the walk provided writes the same
+ *    module as without; with rules that could find more, or other functions, it gives up.
  */
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { printModule, type Instruction, type Module } from '@syclkit/ir';
+import { linkModules, printModule, type Instruction, type Module } from '@syclkit/ir';
 import { fcOptions } from '@syclkit/testing';
 import { inspect, parse } from '../test/helpers.js';
 import { AspectSet } from './aspect-set.js';
@@ -32,7 +37,7 @@ import { readModuleRules } from './module-rules.js';
 import { propagateAspectsUsage } from './propagate.js';
 import { moduleKind } from '@syclkit/ir';
 import { AnalysisManager, createRegistry } from '@syclkit/pass-manager';
-import { moduleWalkAnalysis, walkModule } from './module-walk.js';
+import { carryFacts, moduleWalkAnalysis, walkModule } from './module-walk.js';
 import { syclPropagateAspectsUsage } from './pass.js';
 import type { FunctionFacts } from './function-facts.js';
 
@@ -245,4 +250,44 @@ describe('directAspectUses properties', { timeout: 120_000 }, () => {
       expect(run(true)).toEqual(run(false));
     },
   );
+
+  /** As syclkit compile does to one unit: walk, pre-optimization run, drop the type list, link alone. */
+  function linkedAfterWalk(fns: readonly GenFunction[], reorder: boolean) {
+    const module = parse(moduleText(fns));
+    const analyses = new AnalysisManager();
+    const walk = analyses.getResult(moduleWalkAnalysis, module);
+    registry.build<Module>(registry.parse('sycl-propagate-aspects-usage<exclude-aspects=fp64>')).run(module, { file: 'test.ll', analyses });
+    module.namedMetadata.delete(SyclMetadata.typesThatUseAspects);
+    const linked = linkModules([module], { id: 'llvm-link', consumeInputs: true });
+    if (reorder) linked.functions.reverse();
+    return { walk, linked };
+  }
+
+  test.prop([genModule, fc.boolean()], fcOptions(150))('are carried over to the linked program unchanged', (fns, reorder) => {
+    const { walk, linked } = linkedAfterWalk(fns, reorder);
+    const { types, fp64 } = readModuleRules(linked, []);
+    const options = { types, fp64, fp64ConvEmu: false };
+    const carried = carryFacts(walk, linked, options);
+    expect(carried).toBeDefined();
+    const fresh = collectFunctionFacts(linked, options);
+    expect(carried!.map((f) => factsShape(linked, f))).toEqual(fresh.map((f) => factsShape(linked, f)));
+    // Rules that find more than the walk's (a type list the walk did not have), or another
+    // function list, and nothing is carried.
+    expect(carryFacts(walk, linked, { ...options, types: readModuleRules(parse(moduleText(fns)), []).types })).toBeUndefined();
+    expect(carryFacts(walk, linked, { ...options, fp64ConvEmu: true })).toBeUndefined();
+    const extra = linked.functions.pop()!;
+    expect(carryFacts(walk, linked, options)).toBeUndefined();
+    linked.functions.push(extra);
+  });
+
+  test.prop([genModule, fc.boolean()], fcOptions(100))('provided for the linked program, change nothing the post-optimization run writes', (fns, reorder) => {
+    const run = (provide: boolean) => {
+      const { walk, linked } = linkedAfterWalk(fns, reorder);
+      const analyses = new AnalysisManager();
+      if (provide) analyses.provide(moduleWalkAnalysis, linked, walk);
+      const result = registry.build<Module>(registry.parse('sycl-propagate-aspects-usage<no-validate>')).run(linked, { file: 'test.ll', analyses });
+      return { text: printModule(linked), diagnostics: result.diagnostics };
+    };
+    expect(run(true)).toEqual(run(false));
+  });
 });

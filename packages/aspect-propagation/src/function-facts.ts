@@ -207,6 +207,52 @@ export class FactsCollector {
     return record;
   }
 
+  /**
+   * The aspects `fn` uses directly (its signature, then `instructions`, in order), as
+   * {@link factsOf} finds them when every other instruction of `fn` has none: for facts carried
+   * over from a walk that found which instructions have aspects (see module-walk.ts' carryFacts).
+   */
+  directOf(fn: IRFunction, instructions: readonly Instruction[]): AspectSet | undefined {
+    const { types, fp64ConvEmu } = this;
+    const returnType = fn.returnType;
+    let direct = this.record(undefined, types.of(returnType), fp64ConvEmu && signatureSkipsFp64(returnType, types));
+    for (const arg of fn.args) direct = this.record(direct, types.of(arg.type), fp64ConvEmu && signatureSkipsFp64(arg.type, types));
+    const gatherer = this.gatherer;
+    for (let i = 0; i < instructions.length; i++) {
+      const inst = instructions[i]!;
+      gatherer.reset();
+      walkInstruction(inst, this.usedKind, gatherer);
+      const aspects = gatherer.result();
+      if (aspects !== undefined) direct = this.record(direct, aspects, fp64ConvEmu && aspects.has(this.fp64) && skipsFp64(inst, types));
+    }
+    return direct;
+  }
+
+  /** The index of `fn` in the module (undefined: not one of its functions). */
+  indexOfFunction(fn: IRFunction): number | undefined {
+    return this.indexOf.get(fn);
+  }
+
+  /** Whether a function of the module is a conditional caller (DeviceIf.md). */
+  get hasConditionalCallers(): boolean {
+    return this.callerForms.some((form) => form !== undefined);
+  }
+
+  /** Whether a function of the module is `"indirectly-callable"` (then vtables are looked for). */
+  get hasIndirectlyCallable(): boolean {
+    return this.vtables !== undefined;
+  }
+
+  /** `callsIndirectly` and `indirectlyCallable` of `fn` (see {@link FunctionFacts}). */
+  virtualSets(fn: IRFunction): { readonly callsIndirectly: readonly string[]; readonly indirectlyCallable: string | undefined } {
+    return this.setAttributes(fn);
+  }
+
+  /** The function's own aspect lists, as {@link factsOf} records them. */
+  aspectLists(fn: IRFunction): { used: number[] | undefined; declared: number[] | undefined; malformed: number } | undefined {
+    return fn.attachments.length > 0 ? functionAspectLists(fn, this.usedKind, this.declaredKind) : undefined;
+  }
+
   /** One instruction: its aspects into `direct` (returned), its call into the record. */
   private instruction(inst: Instruction, record: FunctionFacts, direct: AspectSet | undefined): AspectSet | undefined {
     let aspects: AspectSet | undefined;

@@ -12,15 +12,23 @@ import { moduleKind, type Module } from '@syclkit/ir';
 import { defineAnalysis } from '@syclkit/pass-manager';
 import type { AspectSet } from './aspect-set.js';
 import { DirectUseWalker, type AspectUse, type FunctionAspectUses } from './direct-uses.js';
-import { FactsCollector, type FunctionFacts } from './function-facts.js';
+import { FactsCollector, type CollectOptions, type FunctionFacts } from './function-facts.js';
 import { readModuleRules } from './module-rules.js';
+import { isEntryPoint } from '@syclkit/sycl-conventions';
+import type { Instruction } from '@syclkit/ir';
+import type { TypeAspects } from './type-aspects.js';
+import { stronglyConnectedComponents } from './call-graph.js';
 
 /** What one walk over a module found. */
 export interface ModuleWalk {
+  /** The module walked (its function order is that of {@link facts} and {@link uses}). */
+  readonly module: Module;
   /** The pass's facts (`collectFunctionFacts` with the module's rules, fp64 conversions not emulated). */
   readonly facts: readonly FunctionFacts[];
   /** The provenance of each function's direct uses (`directAspectUses` with its defaults). */
   readonly uses: readonly FunctionAspectUses[];
+  /** The types' aspects the walk used (the module's rules then). */
+  readonly types: TypeAspects;
 }
 
 /** Walks `module` once for both (reading only: no metadata kind is registered). */
@@ -40,7 +48,7 @@ export function walkModule(module: Module): ModuleWalk {
     facts[index] = collector.factsOf(fn, index);
     uses[index] = walker.functionUses(fn, current);
   }
-  return { facts, uses };
+  return { module, facts, uses, types };
 }
 
 /**
@@ -53,3 +61,100 @@ export const moduleWalkAnalysis = defineAnalysis({
   summary: "Per function: the aspects it uses itself and where from, its calls and aspect metadata (one walk for the aspect pass and explanations).",
   run: (module: Module): ModuleWalk => walkModule(module),
 });
+
+/**
+ * The pass's facts for `module` (what `collectFunctionFacts(module, options)` gives) from `walk`,
+ * a walk of another module with the same function bodies: `module` holds exactly the walked
+ * function objects, in any order, and the caller promises nothing changed their bodies since
+ * (a single translation unit linked into the program, which keeps its functions, when the link
+ * rewrote nothing). Only the signatures and the instructions the walk found aspects in are looked
+ * at again, under `module`'s rules, which must find no more than the walk's did (the linked
+ * program has no `!sycl_types_that_use_aspects`); the calls are the walk's, renumbered.
+ *
+ * Undefined (walk the module instead) when the functions differ, the rules could find more, or
+ * the module has conditional callers or virtual functions (their facts depend on more than bodies).
+ */
+export function carryFacts(walk: ModuleWalk, module: Module, options: CollectOptions): FunctionFacts[] | undefined {
+  const walked = walk.facts;
+  const functions = module.functions;
+  if (options.fp64ConvEmu || walked.length !== functions.length || !walk.types.covers(options.types)) return undefined;
+  const collector = new FactsCollector(module, options);
+  if (collector.hasConditionalCallers || collector.hasIndirectlyCallable) return undefined;
+  for (let k = 0; k < walked.length; k++) {
+    const w = walked[k]!;
+    if (w.conditionalCaller || w.conditionalCalls.length > 0 || w.indirectlyCallable !== undefined || w.referencesVtable) return undefined;
+  }
+  // Where each walked function is now (undefined: where it was, and the calls keep their numbers).
+  let at: Int32Array | undefined;
+  for (let k = 0; k < walked.length; k++) {
+    if (functions[k] === walked[k]!.fn) continue;
+    at = new Int32Array(walked.length);
+    const placed = new Uint8Array(walked.length);
+    for (let j = 0; j < walked.length; j++) {
+      const index = collector.indexOfFunction(walked[j]!.fn);
+      if (index === undefined || placed[index] === 1) return undefined;
+      placed[index] = 1;
+      at[j] = index;
+    }
+    break;
+  }
+  const facts = new Array<FunctionFacts>(functions.length);
+  for (let k = 0; k < walked.length; k++) {
+    const w = walked[k]!;
+    const fn = w.fn;
+    const index = at === undefined ? k : at[k]!;
+    const { callsIndirectly, indirectlyCallable } = collector.virtualSets(fn);
+    const lists = collector.aspectLists(fn);
+    const uses = walk.uses[k]!.uses;
+    facts[index] = {
+      fn,
+      index,
+      entryPoint: isEntryPoint(fn),
+      conditionalCaller: false,
+      direct: collector.directOf(fn, uses.length === 0 ? NO_INSTRUCTIONS : aspectInstructions(uses)),
+      usedMetadata: lists?.used,
+      declaredMetadata: lists?.declared,
+      callees: at === undefined ? w.callees : w.callees.map((c) => at[c]!),
+      calleeCalls: w.calleeCalls,
+      conditionalCalls: w.conditionalCalls,
+      makesVirtualCall: w.makesVirtualCall,
+      referencesVtable: false,
+      callsIndirectly,
+      indirectlyCallable,
+      malformedMetadata: lists?.malformed ?? 0,
+    };
+  }
+  return facts;
+}
+
+const NO_INSTRUCTIONS: readonly Instruction[] = Object.freeze([]);
+
+const walkComponents = new WeakMap<ModuleWalk, number[][]>();
+
+/**
+ * `stronglyConnectedComponents(successors)`, made once per walk when `successors` are the walk's
+ * own call lists (the same arrays): both propagation runs over one unit's bodies share them.
+ * Treat the result as read-only.
+ */
+export function componentsOf(successors: readonly (readonly number[])[], walk: ModuleWalk | undefined): number[][] {
+  if (walk === undefined || !sameLists(successors, walk.facts)) return stronglyConnectedComponents(successors);
+  let components = walkComponents.get(walk);
+  if (components === undefined) walkComponents.set(walk, (components = stronglyConnectedComponents(successors)));
+  return components;
+}
+
+function sameLists(successors: readonly (readonly number[])[], facts: readonly FunctionFacts[]): boolean {
+  if (successors.length !== facts.length) return false;
+  for (let i = 0; i < successors.length; i++) if (successors[i] !== facts[i]!.callees) return false;
+  return true;
+}
+
+/** The instructions of a function's uses, each once, in order (a walk records an instruction's uses together). */
+function aspectInstructions(uses: readonly AspectUse[]): Instruction[] {
+  const out: Instruction[] = [];
+  for (const use of uses) {
+    if (use.kind !== 'instruction' && use.kind !== 'instruction-metadata') continue;
+    if (out[out.length - 1] !== use.instruction) out.push(use.instruction);
+  }
+  return out;
+}

@@ -43,8 +43,9 @@ export const syclPropagateAspectsUsage = definePass({
     const fixedTargets = [...options.fixedTargets, ...flags.fixedTargets];
     return (module: Module, ctx) => {
       // A walk a driver made before (explanation facts) is taken while the module is unchanged:
-      // the analysis manager keeps it only as long as every pass since preserved it.
-      const walked = options.fp64ConvEmu ? undefined : ctx.analyses.getCachedResult(moduleWalkAnalysis, module)?.facts;
+      // the analysis manager keeps it only as long as every pass since preserved it. (A driver
+      // may also provide the walk of a module whose function bodies this one holds unchanged.)
+      const walked = options.fp64ConvEmu ? undefined : ctx.analyses.getCachedResult(moduleWalkAnalysis, module);
       const result = propagateWithFacts(
         module,
         {

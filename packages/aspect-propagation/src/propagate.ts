@@ -19,6 +19,7 @@ import {
 import { DirectUseWalker } from './direct-uses.js';
 import { collectFunctionFacts, type FunctionFacts } from './function-facts.js';
 import { displayName, instructionLocation } from './locations.js';
+import { carryFacts, componentsOf, type ModuleWalk } from './module-walk.js';
 import { SyclMetadata, aspectTableOf } from '@syclkit/sycl-conventions';
 import { aspectListNode, type MetadataProblem } from './metadata.js';
 import { DEFAULT_FP64, readModuleRules } from './module-rules.js';
@@ -63,10 +64,11 @@ export function propagateAspectsUsage(module: Module, options: PropagateAspectsO
 }
 
 /**
- * The pass, with the module's function facts from a walk already made on the module as it is now
- * (the `aspect-function-facts` analysis; only without `fp64ConvEmu`, which that walk does not do).
+ * The pass, with the module's function facts from a walk already made (the `aspect-function-facts`
+ * analysis; only without `fp64ConvEmu`, which that walk does not do): of the module as it is now,
+ * or of a module whose function bodies it holds unchanged (see {@link carryFacts}).
  */
-export function propagateWithFacts(module: Module, options: PropagateAspectsOptions, walked: readonly FunctionFacts[] | undefined): PropagateAspectsResult {
+export function propagateWithFacts(module: Module, options: PropagateAspectsOptions, walk: ModuleWalk | undefined): PropagateAspectsResult {
   const diagnostics: DiagnosticInput[] = [];
   const report = (d: DiagnosticInput): void => void diagnostics.push(d);
   const context = module.context;
@@ -83,7 +85,9 @@ export function propagateWithFacts(module: Module, options: PropagateAspectsOpti
 
   const excluded = excludedValues(options.excludeAspects ?? [], table, report);
   const fp64ConvEmu = options.fp64ConvEmu === true;
-  const facts = walked !== undefined && !fp64ConvEmu ? walked : collectFunctionFacts(module, { types, fp64, fp64ConvEmu });
+  const collect = { types, fp64, fp64ConvEmu };
+  const walked = walk === undefined || fp64ConvEmu ? undefined : walk.module === module ? walk.facts : carryFacts(walk, module, collect);
+  const facts = walked ?? collectFunctionFacts(module, collect);
   for (const f of facts) {
     if (f.malformedMetadata > 0) {
       report({
@@ -112,7 +116,7 @@ export function propagateWithFacts(module: Module, options: PropagateAspectsOpti
   const declaredOwn = facts.map((f) => (f.declaredMetadata === undefined || f.declaredMetadata.length === 0 ? undefined : new AspectSet(f.declaredMetadata)));
   const successors = callGraphSuccessors(facts);
   const closed = recordsUsed === undefined ? undefined : (node: number): boolean => recordsUsed[node] === 1;
-  const components = stronglyConnectedComponents(successors);
+  const components = componentsOf(successors, walked === undefined ? undefined : walk);
   // Most programs declare no aspect: then the closure is each function's own (empty) set.
   const declared = declaredOwn.some((set) => set !== undefined) ? closeOverCallGraph(successors, declaredOwn, closed, components) : declaredOwn;
   const used = closeOverCallGraph(successors, own, closed, components);

@@ -32,9 +32,25 @@ export class TypeAspects {
   constructor(
     private readonly listed: ReadonlyMap<StructType, AspectSet>,
     private readonly doubleType: Type,
-    fp64: number,
+    private readonly fp64: number,
   ) {
     this.memo.set(doubleType, new AspectSet([fp64]));
+  }
+
+  /**
+   * Whether every type has, under `other`, only aspects it has here: the same `double` and `fp64`,
+   * and `other` lists no struct (or aspect of it) this does not. Then a type with no aspect here
+   * has none under `other` either (each rule only adds the aspects of what a type contains).
+   */
+  covers(other: TypeAspects): boolean {
+    if (other.doubleType !== this.doubleType || other.fp64 !== this.fp64) return false;
+    for (const [type, aspects] of other.listed) {
+      const own = this.listed.get(type);
+      if (aspects.size === 0) continue;
+      if (own === undefined) return false;
+      for (const aspect of aspects) if (!own.has(aspect)) return false;
+    }
+    return true;
   }
 
   /** The aspects of `type` (undefined when none). Do not mutate the result. */

@@ -39,6 +39,24 @@ describe('AnalysisManager', () => {
     expect(am.getCachedResult(analysis, f)).toBe(0);
   });
 
+  it('provide() caches a result without computing, replaces a cached one, and is dropped like one', () => {
+    const { analysis, runs } = counter('lines', (f) => f.lines.length);
+    const am = new AnalysisManager();
+    const events: string[] = [];
+    am[INTERNAL].observe((e) => events.push(`${e.type} ${e.analysis}`));
+    const f = { name: 'f', lines: ['a'] };
+    am.provide(analysis, f, 7);
+    expect(am.getResult(analysis, f)).toBe(7);
+    expect(runs.count).toBe(0);
+    am.provide(analysis, f, 8);
+    expect(am.getCachedResult(analysis, f)).toBe(8);
+    am.invalidate(f, PreservedAnalyses.none());
+    expect(am.isCached(analysis, f)).toBe(false);
+    expect(am.getResult(analysis, f)).toBe(1);
+    expect(runs.count).toBe(1);
+    expect(events).toEqual(['run lines', 'invalidate lines', 'run lines', 'invalidate lines', 'run lines']);
+  });
+
   it('drops results only as the preserved set says', () => {
     const { analysis: kept } = counter('kept', () => 1, ['cfg']);
     const { analysis: lost } = counter('lost', () => 2);

@@ -163,6 +163,22 @@ export class AnalysisManager implements AnalysisGetter {
     return cached.result as R;
   }
 
+  /**
+   * Caches `result` as the result of `analysis` on `unit`, as if computed there: for a driver
+   * that has it from elsewhere (what it means for this unit is the analysis's to say). It replaces
+   * a cached result and is dropped, like any, by a pass that does not preserve it.
+   */
+  provide<U extends object, R>(analysis: Analysis<U, R>, unit: U, result: R): void {
+    const known = this.#lookup(analysis, unit);
+    if (known !== undefined) this.#drop(known);
+    const generic = analysis as unknown as Analysis<object, unknown>;
+    const entry: Entry = { analysis: generic, unit, result, sets: [allAnalysesOn(analysis.unit.name), ...(analysis.sets ?? [])], dependents: undefined };
+    let cache = this.#caches.get(unit);
+    if (cache === undefined) this.#caches.set(unit, (cache = new Map()));
+    cache.set(analysis.name, entry);
+    this.#emit('run', entry);
+  }
+
   isCached(analysis: Analysis<object, unknown> | Analysis<never, unknown>, unit: object): boolean {
     return this.#caches.get(unit)?.get(analysis.name) !== undefined;
   }
