@@ -111,7 +111,7 @@ export function carryFacts(walk: ModuleWalk, module: Module, options: CollectOpt
       index,
       entryPoint: isEntryPoint(fn),
       conditionalCaller: false,
-      direct: collector.directOf(fn, uses.length === 0 ? NO_INSTRUCTIONS : aspectInstructions(uses)),
+      direct: bodyUses(uses) ? collector.directOf(fn, aspectInstructions(uses)) : undefined,
       usedMetadata: lists?.used,
       declaredMetadata: lists?.declared,
       callees: at === undefined ? w.callees : w.callees.map((c) => at[c]!),
@@ -126,8 +126,6 @@ export function carryFacts(walk: ModuleWalk, module: Module, options: CollectOpt
   }
   return facts;
 }
-
-const NO_INSTRUCTIONS: readonly Instruction[] = Object.freeze([]);
 
 const walkComponents = new WeakMap<ModuleWalk, number[][]>();
 
@@ -147,6 +145,15 @@ function sameLists(successors: readonly (readonly number[])[], facts: readonly F
   if (successors.length !== facts.length) return false;
   for (let i = 0; i < successors.length; i++) if (successors[i] !== facts[i]!.callees) return false;
   return true;
+}
+
+/**
+ * Whether the walk found a use in the signature or an instruction: without one, nothing there has
+ * an aspect under the walk's rules, nor (see TypeAspects.covers) under rules that find no more.
+ */
+function bodyUses(uses: readonly AspectUse[]): boolean {
+  for (let i = 0; i < uses.length; i++) if (uses[i]!.kind !== 'function-metadata') return true;
+  return false;
 }
 
 /** The instructions of a function's uses, each once, in order (a walk records an instruction's uses together). */
