@@ -59,10 +59,10 @@ export interface FunctionFacts {
   /** Values of the function's existing `!sycl_declared_aspects`. */
   declaredMetadata: number[] | undefined;
   /** Direct plain callees (not conditional callers), first-call order, no repeats. */
-  readonly callees: number[];
+  readonly callees: readonly number[];
   /** The first call of each of {@link callees}, at the same index. */
-  readonly calleeCalls: CallInst[];
-  readonly conditionalCalls: ConditionalCall[];
+  readonly calleeCalls: readonly CallInst[];
+  readonly conditionalCalls: readonly ConditionalCall[];
   /** Contains a call marked `"virtual-call"`. */
   makesVirtualCall: boolean;
   /**
@@ -122,6 +122,10 @@ export class FactsCollector {
   private readonly gatherer: Gatherer;
   private readonly attributeMemo = new Map<AttributeSet, SetAttributes>();
   private readonly virtualCallMemo = new Map<AttributeSet, boolean>();
+  /** The calls of the function being walked (see factsOf). */
+  private readonly callees: number[] = [];
+  private readonly calleeCalls: CallInst[] = [];
+  private readonly conditionalCalls: ConditionalCall[] = [];
 
   constructor(
     module: Module,
@@ -179,9 +183,9 @@ export class FactsCollector {
       direct: undefined,
       usedMetadata: undefined,
       declaredMetadata: undefined,
-      callees: [],
-      calleeCalls: [],
-      conditionalCalls: [],
+      callees: NO_CALLEES,
+      calleeCalls: NO_CALLS,
+      conditionalCalls: NO_CONDITIONAL_CALLS,
       makesVirtualCall: false,
       referencesVtable: false,
       callsIndirectly,
@@ -197,6 +201,19 @@ export class FactsCollector {
       for (let i = 0; i < instructions.length; i++) direct = this.instruction(instructions[i]!, record, direct);
     }
     record.direct = direct;
+    // The lists live as long as the facts: copies of their exact size (a list grown by push
+    // keeps room for 17), none for the many functions without calls.
+    const { callees, calleeCalls, conditionalCalls } = this;
+    if (callees.length > 0) {
+      (record as { callees: readonly number[] }).callees = callees.slice();
+      (record as { calleeCalls: readonly CallInst[] }).calleeCalls = calleeCalls.slice();
+      callees.length = 0;
+      calleeCalls.length = 0;
+    }
+    if (conditionalCalls.length > 0) {
+      (record as { conditionalCalls: readonly ConditionalCall[] }).conditionalCalls = conditionalCalls.slice();
+      conditionalCalls.length = 0;
+    }
 
     if (fn.attachments.length > 0) {
       const lists = functionAspectLists(fn, this.usedKind, this.declaredKind);
@@ -280,11 +297,11 @@ export class FactsCollector {
     if (calleeIndex === undefined) return;
     const form = this.callerForms[calleeIndex];
     if (form !== undefined) {
-      record.conditionalCalls.push(conditionalCall(inst, callee, form, calleeIndex, this.indexOf, record.callees.length));
+      this.conditionalCalls.push(conditionalCall(inst, callee, form, calleeIndex, this.indexOf, this.callees.length));
     } else if (this.lastCaller[calleeIndex] !== record.index) {
       this.lastCaller[calleeIndex] = record.index;
-      record.callees.push(calleeIndex);
-      record.calleeCalls.push(inst);
+      this.callees.push(calleeIndex);
+      this.calleeCalls.push(inst);
     }
   }
 
@@ -299,6 +316,11 @@ export class FactsCollector {
     return direct;
   }
 }
+
+/** The call lists of functions without calls (shared: the lists are never changed after the walk). */
+const NO_CALLEES: readonly number[] = Object.freeze([]);
+const NO_CALLS: readonly CallInst[] = Object.freeze([]);
+const NO_CONDITIONAL_CALLS: readonly ConditionalCall[] = Object.freeze([]);
 
 /** What the walk reads of a function attribute set. */
 interface SetAttributes {

@@ -295,7 +295,7 @@ function chooseSemantics(
  * virtual call nor uses a vtable cannot have got it from that analysis, so the attribute is the
  * user's `calls_indirectly` property, and the design says such a kernel uses the sets.
  */
-function callGraphSuccessors(facts: readonly FunctionFacts[]): number[][] {
+function callGraphSuccessors(facts: readonly FunctionFacts[]): (readonly number[])[] {
   const successors = facts.map((f) => f.callees);
   const sets = new Map<string, number[]>();
   for (const f of facts) {

@@ -211,7 +211,8 @@ function shownUses(fn: IRFunction, found: readonly DirectUse[], declared: readon
         break;
     }
   });
-  return uses;
+  // Kept to the end of the compile: a copy of its exact size.
+  return uses.slice();
 }
 
 /**
@@ -252,15 +253,18 @@ function locationOf(inst: Instruction, fnLoc: Loc | undefined): Loc | undefined 
 function callFacts(facts: ModuleWalk['facts'], index: number, fnLoc: Loc | undefined): { calls: readonly CallFact[]; conditionalCalls: readonly ConditionalCallFact[] } {
   const f = facts[index]!;
   if (f.callees.length === 0 && f.conditionalCalls.length === 0) return NO_CALLS;
-  const calls: CallFact[] = [];
+  const found: CallFact[] = [];
   const callees = f.callees;
   for (let k = 0; k < callees.length; k++) {
     const fn = facts[callees[k]!]!.fn;
     if (fn.isIntrinsic) continue;
     const location = locationOf(f.calleeCalls[k]!, fnLoc);
-    calls.push(location === undefined ? { callee: fn.name } : { callee: fn.name, location });
+    found.push(location === undefined ? { callee: fn.name } : { callee: fn.name, location });
   }
-  if (f.conditionalCalls.length === 0) return { calls, conditionalCalls: NONE };
+  // The facts live to the end of the compile: a list of its exact size (one grown by push keeps
+  // room for 17), none without calls (intrinsics only).
+  const calls: readonly CallFact[] = found.length === 0 ? NONE : found.slice();
+  if (f.conditionalCalls.length === 0) return calls === NONE ? NO_CALLS : { calls, conditionalCalls: NONE };
   const conditionalCalls: ConditionalCallFact[] = [];
   for (const call of f.conditionalCalls) {
     if (call.action === undefined || facts[call.callee]!.fn.isIntrinsic) continue;
