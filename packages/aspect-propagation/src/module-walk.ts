@@ -31,11 +31,13 @@ export interface ModuleWalk {
   readonly types: TypeAspects;
 }
 
+const NO_USES = Object.freeze([]) as unknown as AspectUse[];
+
 /** Walks `module` once for both (reading only: no metadata kind is registered). */
 export function walkModule(module: Module): ModuleWalk {
   const { types, fp64 } = readModuleRules(module, []);
   const walker = new DirectUseWalker(module, types, fp64, false);
-  let current: AspectUse[] = [];
+  const current: AspectUse[] = [];
   const aspectsOf = (inst: Parameters<DirectUseWalker['instructionUses']>[0]): AspectSet | undefined => walker.instructionUses(inst, current);
   const collector = new FactsCollector(module, { types, fp64, fp64ConvEmu: false }, aspectsOf, true);
   const functions = module.functions;
@@ -43,10 +45,13 @@ export function walkModule(module: Module): ModuleWalk {
   const uses: FunctionAspectUses[] = new Array<FunctionAspectUses>(functions.length);
   for (let index = 0; index < functions.length; index++) {
     const fn = functions[index]!;
-    current = [];
     walker.signatureUses(fn, current);
     facts[index] = collector.factsOf(fn, index);
-    uses[index] = walker.functionUses(fn, current);
+    // The uses live as long as the walk: a list of their exact size, one shared empty list for
+    // the many functions with none (no metadata to add either).
+    const found = current.length > 0 ? current.slice() : fn.attachments.length > 0 ? [] : NO_USES;
+    current.length = 0;
+    uses[index] = walker.functionUses(fn, found);
   }
   return { module, facts, uses, types };
 }
