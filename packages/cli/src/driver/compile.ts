@@ -48,7 +48,6 @@ import {
   type SplitMode,
 } from '@syclkit/post-link';
 import { SyclMetadata, isEntryPoint, isKernel } from '@syclkit/sycl-conventions';
-import { moduleWalkAnalysis, syclPropagateAspectsUsage, type ModuleWalk } from '@syclkit/aspect-propagation';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
@@ -367,24 +366,10 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
 
   // 2. Per translation unit.
   const runOptions = (file: string) => ({ file, ...(options.policy === undefined ? {} : { policy: options.policy }), instrumentations: options.instrumentations ?? [] });
-  // A single unit's walk (the facts') also serves propagation run 2 when linking leaves the
-  // unit's function bodies as they were (step 3): it still describes them if it was valid when
-  // the aspect pass started (which writes function metadata only).
-  let carried: ModuleWalk | undefined;
   for (const unit of units) {
     step(`${unit.file}: device_if lowering and aspect propagation`);
-    const walk = units.length === 1 ? unit.analyses.getCachedResult(moduleWalkAnalysis, unit.module) : undefined;
-    let walkHeld = false;
-    const probe: Instrumentation = {
-      name: 'unit-walk',
-      beforePass: (event) => {
-        if (event.pass === syclPropagateAspectsUsage.name && event.unit === unit.module) walkHeld = walk !== undefined && unit.analyses.isCached(moduleWalkAnalysis, unit.module);
-      },
-    };
-    const run = runOptions(unit.file);
-    const result = registry.build<Module>(translationUnitPipelineText(uniquePrefix(unit.file), fixedNames)).run(unit.module, { ...run, instrumentations: [...run.instrumentations, probe], analyses: unit.analyses });
+    const result = registry.build<Module>(translationUnitPipelineText(uniquePrefix(unit.file), fixedNames)).run(unit.module, { ...runOptions(unit.file), analyses: unit.analyses });
     log.addApplied(result.diagnostics);
-    if (walkHeld) carried = walk;
     unit.analyses.clear(unit.module);
     unit.module.namedMetadata.delete(SyclMetadata.typesThatUseAspects);
   }
@@ -397,7 +382,6 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   const inputs = units.length === 1 ? [units[0]!.module] : units.map((u) => parseModule(printModule(u.module), { filename: u.file, context }));
   // The inputs are dropped after linking: their globals become the program's own objects (for a
   // single unit, linking is a walk that maps only what llvm-link changes) instead of being copied.
-  let bodiesKept = true; // TODO(mid28): the linker's report
   const linked = linkModules(inputs, { id: 'llvm-link', consumeInputs: true, onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
@@ -409,13 +393,9 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
     log.report({ severity: 'warning', code: 'no-kernels', message: 'the program defines no kernel' });
   }
 
-  // 4. Middle and post-optimization propagation. Run 2 takes the unit's walk while the middle
-  // passes keep it (globaldce does when it erases nothing).
+  // 4. Middle and post-optimization propagation.
   step('optimizing the linked program');
-  const linkedAnalyses = new AnalysisManager();
-  if (carried !== undefined && bodiesKept) linkedAnalyses.provide(moduleWalkAnalysis, linked, carried);
-  carried = undefined;
-  const result = registry.build<Module>(linkedNodes).run(linked, { ...runOptions(linked.id), analyses: linkedAnalyses });
+  const result = registry.build<Module>(linkedNodes).run(linked, runOptions(linked.id));
   log.addApplied(result.diagnostics);
   const imports = undefinedFunctions(linked);
   if (!dynamic) {

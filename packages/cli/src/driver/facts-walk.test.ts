@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { CallInst, parseModule, printModule, type IRFunction, type Module } from '@syclkit/ir';
 import { moduleWalkAnalysis } from '@syclkit/aspect-propagation';
 import { conditionalCallSite, conditionalCallerForm } from '@syclkit/device-if';
-import { AnalysisManager, type AnalysisEvent } from '@syclkit/pass-manager';
+import { AnalysisManager } from '@syclkit/pass-manager';
 import { passRegistry } from '../passes.js';
-import { prepareProgram, translationUnitPipelineText, type CompileOptions } from './compile.js';
+import { translationUnitPipelineText } from './compile.js';
 import { computeProgramFacts, computeUnitFacts } from './facts.js';
 
 const CALLER = `define internal spir_func void @cc(ptr noundef byval(%class.anon) align 8 %fn, i32 noundef %0, i32 noundef %1) #0 {
@@ -55,7 +55,6 @@ entry:
 }
 define internal spir_func void @other() {
 entry:
-  %d = alloca double
   ret void
 }
 ${conditional ? CALLER : ''}declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
@@ -135,30 +134,5 @@ describe('the walk the explanation facts share with the aspect pass', () => {
     expect(shared.printed).toBe(alone.printed);
     expect(shared.diagnostics).toEqual(alone.diagnostics);
     expect(alone.printed).toContain('!sycl_used_aspects');
-  });
-
-  /** prepareProgram's linked program, and whether propagation run 2 had the unit's walk (it drops it once it wrote). */
-  function prepared(units: CompileOptions['units'], options: Partial<CompileOptions> = {}) {
-    const events: AnalysisEvent[] = [];
-    const program = prepareProgram({ units, targets: 'spir64', instrumentations: [{ name: 'record', analysis: (e) => void events.push(e) }], ...options });
-    const carried = events.some((e) => e.type === 'invalidate' && e.analysis === moduleWalkAnalysis.name && e.unit === program.linked);
-    return { printed: printModule(program.linked!), carried, diagnostics: program.log };
-  }
-
-  it('goes on to propagation run 2 for a single unit, which then writes what its own walk gives', () => {
-    const shared = prepared([{ file: 'u.ll', text: unit(false) }]);
-    expect(shared.carried).toBe(true);
-    // Without explanation facts there is no walk to carry: run 2 walks the linked program.
-    const alone = prepared([{ file: 'u.ll', text: unit(false) }], { explainInfo: false });
-    expect(alone.carried).toBe(false);
-    expect(shared.printed).toBe(alone.printed);
-    // fp64 (which run 1 leaves out) comes from @other's double, which only a walk under run 2's rules finds.
-    expect(shared.printed).toMatch(/define internal spir_func void @other\(\) !sycl_used_aspects/);
-  });
-
-  it('does not go on when sycl-conditional-call-on-device changed the unit, or with several units', () => {
-    expect(prepared([{ file: 'u.ll', text: unit(true) }]).carried).toBe(false);
-    const second = 'target triple = "spir64-unknown-unknown"\ndefine spir_func void @ext() {\n  ret void\n}\n';
-    expect(prepared([{ file: 'u.ll', text: unit(false) }, { file: 'v.ll', text: second }]).carried).toBe(false);
   });
 });
