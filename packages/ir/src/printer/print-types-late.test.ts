@@ -4,12 +4,13 @@
  * the end. These modules are printed as opt -S prints them (the text is its own expected output),
  * with definitions met only late: in the last function, in named metadata, after a header bigger
  * than the first buffer, in output bigger than a chunk; and with numbered structs, which make the
- * printer start again the plain way.
+ * printer start again the plain way. Past a limit on the text it holds, a print walks the rest of
+ * the module for types and goes on printing as the text comes.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Module } from '../model/module.js';
 import { parseModule } from '../reader/parser.js';
-import { PrintCache, printModule, printModuleTo } from './printer.js';
+import { PrintCache, printLimits, printModule, printModuleTo } from './printer.js';
 
 /** The chunks of a print, each checked to be a buffer of its own or a slice that no other chunk shares. */
 function chunksOf(m: Module, cache?: PrintCache): Uint8Array[] {
@@ -137,5 +138,24 @@ define void @numbered(ptr %p) {
     for (const m of [plain, both, plain, both]) expect(text(chunksOf(m, cache))).toBe(printModule(m));
     expect(printModule(both)).toContain('%v = load { %0, ptr }, ptr %p, align 8');
     for (const t of cache.typeTexts.values()) expect(t).not.toMatch(/%\d/);
+  });
+});
+
+describe('type definitions found while printing, past the limit on held text', () => {
+  const limit = printLimits.hold;
+  afterEach(() => {
+    printLimits.hold = limit;
+  });
+
+  it('are found by walking the rest of the module, whichever function the limit is passed in', () => {
+    const bigBody = Array.from({ length: 3000 }, (_, i) => `  %v${i} = add i32 %x, ${i}`).join('\n');
+    const source = LATE.replace('declare void @declared', `define i32 @big(i32 %x) {\n${bigBody}\n  ret i32 %x\n}\n\ndeclare void @declared`);
+    const m = parseModule(source, { filename: 'late.ll' });
+    for (const hold of [0, 1000, 40000, 80000]) {
+      printLimits.hold = hold;
+      expect(printModule(m)).toBe(source);
+      const cache = new PrintCache();
+      for (let round = 0; round < 3; round++) expect(text(chunksOf(m, cache))).toBe(source);
+    }
   });
 });

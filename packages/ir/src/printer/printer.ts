@@ -98,6 +98,12 @@ export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void
   }
 }
 
+/**
+ * @internal How much printed text a print that finds types while it prints holds at most (see
+ * `ModulePrinter.deferred`); tests make it small.
+ */
+export const printLimits = { hold: 16 << 20 };
+
 /** Thrown by a print that finds types while it prints, when the module turns out to have a numbered struct. */
 class NumberedStructs extends Error {}
 
@@ -516,6 +522,7 @@ class ModulePrinter {
   /** Where the type definitions go: chunk `typeDefsChunk` of `held` (or the current buffer) at byte `typeDefsAt`. */
   private typeDefsChunk = 0;
   private typeDefsAt = 0;
+  private heldBytes = 0;
 
   constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false, typed15 = false, deferTypes = false) {
     this.m = m;
@@ -658,8 +665,10 @@ class ModulePrinter {
 
   /** A finished chunk: to the sink, or held while types are found during the print. */
   private emit(chunk: Uint8Array): void {
-    if (this.held !== undefined) this.held.push(chunk);
-    else this.sink(chunk);
+    if (this.held !== undefined) {
+      this.held.push(chunk);
+      this.heldBytes += chunk.length;
+    } else this.sink(chunk);
   }
 
   /** Gives the cache's scratch buffer back (after the print; what it held has gone to the sink). */
@@ -772,27 +781,51 @@ class ModulePrinter {
     for (const a of m.aliases) this.printAlias(a);
     if (m.ifuncs.length > 0) this.w('\n');
     for (const i of m.ifuncs) this.printIFunc(i);
-    for (const fn of m.functions) {
+    const functions = m.functions;
+    for (let i = 0; i < functions.length; i++) {
       this.w('\n');
-      this.printFunction(fn);
+      this.printFunction(functions[i]!);
       this.flush();
+      // held text is bounded: past the limit the rest is walked for types first, and printed as it comes
+      if (this.deferred !== undefined && this.heldBytes + this.n > printLimits.hold) {
+        this.endDeferred(i + 1);
+        this.releaseHeld(true);
+      }
     }
-    if (deferred !== undefined) {
-      const cache = this.cache;
-      if (cache === undefined) deferred.incNamedMetadata(m);
-      else deferred.incNamedMetadata(m, undefined, (this.named!.structs ??= namedMetadataStructTypes(m)));
-      this.checkDeferred();
-      this.deferred = undefined;
-      this.placeStructs(deferred.structs);
-    }
+    if (this.deferred !== undefined) this.endDeferred(functions.length);
     if (this.llvm15) this.printRecordIntrinsicDeclarations();
     if (this.attrSets.length > 0) {
       this.w('\n');
-      this.attrSets.forEach((set, i) => this.w(`attributes #${i} = { ${this.attrSetText(set, true)} }\n`));
+      const sets = this.attrSets;
+      for (let i = 0; i < sets.length; i++) {
+        this.w('attributes #');
+        this.num(i);
+        this.w(' = { ');
+        this.w(this.attrSetText(sets[i]!, true));
+        this.w(' }\n');
+      }
     }
     this.printMetadataSections();
-    if (deferred !== undefined) this.releaseHeld();
+    if (this.held !== undefined) this.releaseHeld(false);
     else this.flush(true);
+  }
+
+  /** Ends finding types during the print: the functions from `next` on and the named metadata are walked for theirs. */
+  private endDeferred(next: number): void {
+    const finder = this.deferred!;
+    const cache = this.cache;
+    const functions = this.m.functions;
+    for (let i = next; i < functions.length; i++) {
+      const f = functions[i]!;
+      const list = cache === undefined ? undefined : knownRoot(cache, f);
+      if (list !== undefined) finder.addStructs(list);
+      else finder.incFunction(f);
+    }
+    if (cache === undefined) finder.incNamedMetadata(this.m);
+    else finder.incNamedMetadata(this.m, undefined, (this.named!.structs ??= namedMetadataStructTypes(this.m)));
+    this.checkDeferred();
+    this.deferred = undefined;
+    this.placeStructs(finder.structs);
   }
 
   /** While types are found during the print: a numbered struct ends the attempt (see `deferred`). */
@@ -800,8 +833,8 @@ class ModulePrinter {
     if (this.deferred!.unnamed) throw new NumberedStructs('a numbered struct type');
   }
 
-  /** Hands over what was held, with the type definitions in their place (see `deferred`). */
-  private releaseHeld(): void {
+  /** Hands over what was held, with the type definitions in their place (see `deferred`); `more`: printing goes on. */
+  private releaseHeld(more: boolean): void {
     const held = this.held!;
     const at = this.typeDefsAt;
     if (held.length === 0 && this.scratchOf !== undefined) {
@@ -826,6 +859,8 @@ class ModulePrinter {
     const defs = this.typeDefinitionLines().join('');
     this.flush(true);
     this.held = undefined;
+    // what was flushed is handed over below: printing goes on in a buffer of its own
+    if (more && this.scratchOf === undefined) this.out = Buffer.allocUnsafe(CHUNK);
     for (let i = 0; i < held.length; i++) {
       const chunk = held[i]!;
       if (i !== this.typeDefsChunk || defs === '') {
@@ -1510,8 +1545,12 @@ class ModulePrinter {
     if (f.callingConv !== 'ccc') s += f.callingConv + ' ';
     if (!attrs.ret.isEmpty) s += this.attrSetText(attrs.ret) + ' ';
     s += this.type(f.returnType);
-    s += ' ' + this.globalRef(f) + '(';
     this.w(s);
+    this.ch(32);
+    // the name written as it is checked (mangled names are long)
+    if (f.name !== '' && !this.typed15) this.wName(64, f.name);
+    else this.w(this.globalRef(f));
+    this.ch(40);
     // parameters written directly: a function's header is otherwise a dozen short strings
     const paramTypes = this.typed15 ? typedFunctionType(this.m.context, f.functionType, f.attributes, f.isDeclaration ? f.name : undefined).params : f.functionType.params;
     const count = f.isDeclaration ? paramTypes.length : f.args.length;
