@@ -457,6 +457,8 @@ class ModulePrinter {
   private readonly mdSlots = new Map<MDNode, number>();
   private readonly mdNodes: MDNode[] = [];
   private readonly attrSlots = new Map<string, number>();
+  /** `attrSlots` by set: sets equal in content share a number, and each object asks once by its key. */
+  private readonly attrSlotOf = new Map<AttributeSet, number>();
   private readonly attrSets: AttributeSet[] = [];
   /** Attachment kind id -> its name as printed. */
   private readonly kindIdentifiers: string[] = [];
@@ -1146,13 +1148,17 @@ class ModulePrinter {
   }
 
   private attrSlot(set: AttributeSet): number {
+    // most calls ask again for a set already numbered (every call site of a function): by identity first
+    let n = this.attrSlotOf.get(set);
+    if (n !== undefined) return n;
     const key = set.key((t) => this.type(t));
-    let n = this.attrSlots.get(key);
+    n = this.attrSlots.get(key);
     if (n === undefined) {
       n = this.attrSets.length;
       this.attrSlots.set(key, n);
       this.attrSets.push(set);
     }
+    this.attrSlotOf.set(set, n);
     return n;
   }
 
@@ -1169,6 +1175,8 @@ class ModulePrinter {
     let next = 0;
     for (const a of f.args) if (a.name === '') locals.set(a, next++);
     const blocks = f.blocks;
+    // the `; preds =` lists (`predecessorsInPrintOrder`), from the terminators this loop meets anyway
+    const preds = blocks.length < 2 ? undefined : new Map<BasicBlock, BasicBlock[]>();
     for (let bi = 0; bi < blocks.length; bi++) {
       const block = blocks[bi]!;
       if (block.name === '') locals.set(block, next++);
@@ -1181,9 +1189,24 @@ class ModulePrinter {
         if (inst instanceof CallInst) this.callSlots(inst);
         if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
       }
+      const last = insts[insts.length - 1];
+      if (preds !== undefined && last !== undefined && last.isTerminator) {
+        const ops = last.operands;
+        for (let k = 0; k < ops.length; k++) {
+          const op = ops[k]!;
+          if (op.vk !== 'block') continue;
+          const list = preds.get(op);
+          if (list === undefined) preds.set(op, [block]);
+          else list.push(block);
+        }
+      }
     }
     this.localSlots = locals;
-    this.preds = predecessorsInPrintOrder(f);
+    if (preds === undefined) this.preds = NO_PREDECESSORS;
+    else {
+      for (const list of preds.values()) list.reverse();
+      this.preds = preds;
+    }
     if (finder !== undefined) this.checkDeferred();
   }
 
