@@ -6,7 +6,7 @@
  * linker maps types in it.
  */
 import { AttributeList, type AttributeSet } from '../model/attributes.js';
-import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst } from '../model/instructions.js';
+import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst, type Instruction } from '../model/instructions.js';
 import { forEachDIOperand, type Metadata, type MDNode } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
 import { subtypes, type StructType, type Type } from '../model/types.js';
@@ -29,39 +29,20 @@ export function identifiedStructTypes(
   known?: (root: IRFunction | MDNode) => readonly StructType[] | undefined,
   namedMetadata?: readonly StructType[],
 ): StructType[] {
-  const finder = new Finder();
-  for (const g of m.globals) {
-    finder.incType(g.valueType);
-    if (g.initializer) finder.incValue(g.initializer);
-  }
-  for (const a of m.aliases) {
-    finder.incType(a.valueType);
-    finder.incValue(a.aliasee);
-  }
-  for (const i of m.ifuncs) finder.incType(i.valueType);
+  const finder = new TypeFinder();
+  finder.incGlobals(m);
   for (const f of m.functions) {
     const list = known?.(f);
     if (list === undefined) finder.incFunction(f);
-    else for (let i = 0; i < list.length; i++) finder.addStruct(list[i]!);
+    else finder.addStructs(list);
   }
-  if (namedMetadata !== undefined) {
-    for (let i = 0; i < namedMetadata.length; i++) finder.addStruct(namedMetadata[i]!);
-    return finder.structs;
-  }
-  for (const ops of m.namedMetadata.values()) {
-    for (const op of ops) {
-      if (op.mk !== 'tuple' && op.mk !== 'di') continue;
-      const list = known?.(op);
-      if (list === undefined) finder.incMD(op);
-      else for (let i = 0; i < list.length; i++) finder.addStruct(list[i]!);
-    }
-  }
+  finder.incNamedMetadata(m, known, namedMetadata);
   return finder.structs;
 }
 
 /** The identified struct types a function or metadata node uses, in the order a finder starting afresh meets them. */
 export function rootStructTypes(root: IRFunction | MDNode): StructType[] {
-  const finder = new Finder();
+  const finder = new TypeFinder();
   if ('mk' in root) finder.incMD(root);
   else finder.incFunction(root);
   return finder.structs;
@@ -69,13 +50,22 @@ export function rootStructTypes(root: IRFunction | MDNode): StructType[] {
 
 /** The identified struct types a module's named metadata operands use, in the order a finder starting afresh meets them. */
 export function namedMetadataStructTypes(m: Module): StructType[] {
-  const finder = new Finder();
-  for (const ops of m.namedMetadata.values()) for (const op of ops) if (op.mk === 'tuple' || op.mk === 'di') finder.incMD(op);
+  const finder = new TypeFinder();
+  finder.incNamedMetadata(m);
   return finder.structs;
 }
 
-class Finder {
+/**
+ * The finder's state and its steps, for a caller that walks a module in the finder's order
+ * itself: {@link identifiedStructTypes} is `incGlobals`, then `incFunction` (or `addStructs` of a
+ * known list) for each function in order, then `incNamedMetadata`. `incFunction` is
+ * `incFunctionHeader` and then `incInstruction` for each instruction in order, so a walk over a
+ * function's instructions for something else can take the finder along.
+ */
+export class TypeFinder {
   readonly structs: StructType[] = [];
+  /** Whether an identified struct without a name was found (the printer numbers those). */
+  unnamed = false;
   private readonly structSeen = new Set<StructType>();
   private readonly visitedTypes = new Set<Type>();
   private readonly visitedConstants = new Set<unknown>();
@@ -85,6 +75,47 @@ class Finder {
     if (this.structSeen.has(s)) return;
     this.structSeen.add(s);
     this.structs.push(s);
+    if (s.name === '') this.unnamed = true;
+  }
+
+  addStructs(list: readonly StructType[]): void {
+    for (let i = 0; i < list.length; i++) this.addStruct(list[i]!);
+  }
+
+  /** Globals (value types and initializers), aliases, then ifuncs. */
+  incGlobals(m: Module): void {
+    for (const g of m.globals) {
+      this.incType(g.valueType);
+      if (g.initializer) this.incValue(g.initializer);
+    }
+    for (const a of m.aliases) {
+      this.incType(a.valueType);
+      this.incValue(a.aliasee);
+    }
+    for (const i of m.ifuncs) this.incType(i.valueType);
+  }
+
+  /**
+   * The operands of the named metadata; `known` and `namedMetadata` as for
+   * {@link identifiedStructTypes}.
+   */
+  incNamedMetadata(
+    m: Module,
+    known?: (root: IRFunction | MDNode) => readonly StructType[] | undefined,
+    namedMetadata?: readonly StructType[],
+  ): void {
+    if (namedMetadata !== undefined) {
+      this.addStructs(namedMetadata);
+      return;
+    }
+    for (const ops of m.namedMetadata.values()) {
+      for (const op of ops) {
+        if (op.mk !== 'tuple' && op.mk !== 'di') continue;
+        const list = known?.(op);
+        if (list === undefined) this.incMD(op);
+        else this.addStructs(list);
+      }
+    }
   }
 
   incType(t: Type): void {
@@ -181,64 +212,73 @@ class Finder {
 
   /** A function's operands in LLVM's order: type, attributes, personality, prefix, prologue, then its instructions. */
   incFunction(f: IRFunction): void {
+    this.incFunctionHeader(f);
+    const blocks = f.blocks;
+    for (let bi = 0; bi < blocks.length; bi++) {
+      const insts = blocks[bi]!.instructions;
+      for (let ii = 0; ii < insts.length; ii++) this.incInstruction(insts[ii]!);
+    }
+  }
+
+  /** The part of {@link incFunction} before the instructions. */
+  incFunctionHeader(f: IRFunction): void {
     this.incType(f.functionType);
     this.incAttrs(f.attributes);
     if (f.personality) this.incValue(f.personality);
     if (f.prefix) this.incValue(f.prefix);
     if (f.prologue) this.incValue(f.prologue);
-    // the loop the type finder spends its time in: types are checked before calls, the
-    // instruction's class only for the opcodes that have one (instanceof on the many instruction
-    // classes costs more than the string compares)
-    const visitedMD = this.visitedMD;
-    const blocks = f.blocks;
-    for (let bi = 0; bi < blocks.length; bi++) {
-      const insts = blocks[bi]!.instructions;
-      for (let ii = 0; ii < insts.length; ii++) {
-        const inst = insts[ii]!;
-        const type = inst.type;
-        if (type.reachesStruct) this.incType(type);
-        const ops = inst.operands;
-        for (let k = 0; k < ops.length; k++) {
-          const op = ops[k]!;
-          switch (op.vk) {
-            case 'instruction':
-            case 'argument':
-            case 'block':
-            case 'global':
-            case 'function':
-              break;
-            case 'int':
-            case 'fp':
-            case 'null':
-            case 'undef':
-            case 'poison':
-              if (op.type.reachesStruct) this.incType(op.type);
-              break;
-            default:
-              this.incValue(op);
-          }
-        }
-        const opcode = inst.opcode;
-        if (opcode === 'getelementptr') {
-          if (inst instanceof GetElementPtrInst) this.incType(inst.sourceElementType);
-        } else if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
-          if (inst instanceof CallInst) {
-            this.incAttrs(inst.attributes);
-            const bundles = inst.bundles;
-            for (let b = 0; b < bundles.length; b++) for (const v of bundles[b]!.inputs) if (v.vk !== 'instruction') this.incValue(v);
-          }
-        } else if (opcode === 'alloca') {
-          if (inst instanceof AllocaInst) this.incType(inst.allocatedType);
-        } else if (opcode === 'shufflevector') {
-          if (inst instanceof ShuffleVectorInst) this.incValue(inst.maskValue);
-        }
-        const attachments = inst.attachments;
-        if (attachments !== null) {
-          for (let a = 0; a < attachments.length; a++) {
-            const at = attachments[a]!;
-            if (at.kind !== 0 && !visitedMD.has(at.node)) this.incMD(at.node);
-          }
-        }
+  }
+
+  /**
+   * One instruction: its type, operands, GEP source type, call attributes and bundle inputs,
+   * alloca type, shuffle mask, non-debug attachments. Types are checked before calls, the
+   * instruction's class only for the opcodes that have one (instanceof on the many instruction
+   * classes costs more than the string compares).
+   */
+  incInstruction(inst: Instruction): void {
+    const type = inst.type;
+    if (type.reachesStruct) this.incType(type);
+    const ops = inst.operands;
+    for (let k = 0; k < ops.length; k++) {
+      const op = ops[k]!;
+      switch (op.vk) {
+        case 'instruction':
+        case 'argument':
+        case 'block':
+        case 'global':
+        case 'function':
+          break;
+        case 'int':
+        case 'fp':
+        case 'null':
+        case 'undef':
+        case 'poison':
+          if (op.type.reachesStruct) this.incType(op.type);
+          break;
+        default:
+          this.incValue(op);
+      }
+    }
+    const opcode = inst.opcode;
+    if (opcode === 'getelementptr') {
+      if (inst instanceof GetElementPtrInst) this.incType(inst.sourceElementType);
+    } else if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
+      if (inst instanceof CallInst) {
+        this.incAttrs(inst.attributes);
+        const bundles = inst.bundles;
+        for (let b = 0; b < bundles.length; b++) for (const v of bundles[b]!.inputs) if (v.vk !== 'instruction') this.incValue(v);
+      }
+    } else if (opcode === 'alloca') {
+      if (inst instanceof AllocaInst) this.incType(inst.allocatedType);
+    } else if (opcode === 'shufflevector') {
+      if (inst instanceof ShuffleVectorInst) this.incValue(inst.maskValue);
+    }
+    const attachments = inst.attachments;
+    if (attachments !== null) {
+      const visitedMD = this.visitedMD;
+      for (let a = 0; a < attachments.length; a++) {
+        const at = attachments[a]!;
+        if (at.kind !== 0 && !visitedMD.has(at.node)) this.incMD(at.node);
       }
     }
   }

@@ -27,7 +27,7 @@ import { printDINode } from './di-printer.js';
 import { IrError } from '../errors.js';
 import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
 import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
-import { identifiedStructTypes, namedMetadataStructTypes, rootStructTypes } from '../analysis/type-finder.js';
+import { identifiedStructTypes, namedMetadataStructTypes, rootStructTypes, TypeFinder } from '../analysis/type-finder.js';
 import type { Attachment, DIExpression, MDNode, Metadata } from '../model/metadata.js';
 import { forEachDIOperand } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
@@ -81,13 +81,31 @@ export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void
     const version = llvm15 ? 15 : 16;
     if ((options.cache.version ??= version) !== version) throw new IrError('a PrintCache serves prints for one LLVM version; use another cache for the other');
   }
-  const printer = new ModulePrinter(module, write, typed ? undefined : options.cache, llvm15, typed);
+  const cache = typed ? undefined : options.cache;
+  // LLVM 16 text finds types while it prints (see `deferred`); a module with a numbered struct is printed again the plain way
+  let printer = new ModulePrinter(module, write, cache, llvm15, typed, !llvm15);
   try {
-    printer.print();
+    try {
+      printer.print();
+    } catch (e) {
+      if (!(e instanceof NumberedStructs)) throw e;
+      printer.releaseScratch();
+      printer = new ModulePrinter(module, write, cache, llvm15, typed);
+      printer.print();
+    }
   } finally {
     printer.releaseScratch();
   }
 }
+
+/**
+ * @internal How much printed text a print that finds types while it prints holds at most (see
+ * `ModulePrinter.deferred`); tests make it small.
+ */
+export const printLimits = { hold: 16 << 20 };
+
+/** Thrown by a print that finds types while it prints, when the module turns out to have a numbered struct. */
+class NumberedStructs extends Error {}
 
 /** A value to describe, with the function whose local numbering it is printed in. */
 export interface ValueInFunction {
@@ -118,7 +136,8 @@ export interface PrintOptions {
   /**
    * Reuse printed function bodies across prints of modules that share function objects (the
    * images of a device-code split). The caller promises the cached functions do not change while
-   * the cache is in use. One cache serves one `llvmVersion`.
+   * the cache is in use, nor the names of the struct types they use. One cache serves one
+   * `llvmVersion`.
    */
   readonly cache?: PrintCache;
   /**
@@ -211,8 +230,15 @@ export class PrintCache {
   readonly mdOrders = new WeakMap<MDNode, readonly MDNode[]>();
   /** @internal Metadata nodes numbered from once. */
   readonly mdOrderSeen = new WeakSet<MDNode>();
-  /** @internal `type { ... }` bodies of identified structs (printed by name, so the same in every module). */
-  readonly structBodies = new WeakMap<StructType, string>();
+  /** @internal `%name = type { ... }` lines of named structs (the same in every module). */
+  readonly structLines = new WeakMap<StructType, string>();
+  /**
+   * @internal Type texts of prints without numbered structs (a type's text then depends on nothing
+   * but the type; types live as long as their context).
+   */
+  readonly typeTexts = new Map<Type, string>();
+  /** @internal `$name = comdat kind` lines, with the name and kind they were made for. */
+  readonly comdatLines = new WeakMap<Comdat, readonly [string, string, string]>();
   /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group, a function's `; Function Attrs:` line]. */
   readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined, string | undefined]>();
   /** @internal The named metadata of the last print, while prints have the same. */
@@ -423,13 +449,16 @@ class ModulePrinter {
   private scratchOf: PrintCache | undefined = undefined;
   private sink: (chunk: Uint8Array) => void;
   private readonly m: Module;
-  private readonly typeNames = new Map<Type, string>();
+  /** Type texts: this print's, or the cache's when types are found during the print (no numbered structs then). */
+  private readonly typeNames: Map<Type, string>;
   private readonly numberedTypes = new Map<StructType, number>();
   private readonly namedTypes: StructType[] = [];
   private readonly globalSlots = new Map<GlobalValue, number>();
   private readonly mdSlots = new Map<MDNode, number>();
   private readonly mdNodes: MDNode[] = [];
   private readonly attrSlots = new Map<string, number>();
+  /** `attrSlots` by set: sets equal in content share a number, and each object asks once by its key. */
+  private readonly attrSlotOf = new Map<AttributeSet, number>();
   private readonly attrSets: AttributeSet[] = [];
   /** Attachment kind id -> its name as printed. */
   private readonly kindIdentifiers: string[] = [];
@@ -479,7 +508,25 @@ class ModulePrinter {
   /** The greatest `!N` the last `mdBody` text refers to; Infinity when not known. */
   private bodyMaxRef = 0;
 
-  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false, typed15 = false) {
+  /**
+   * Set when types are found while printing: each function's instructions are walked for their
+   * struct types by the walk that numbers its slots, just before the function is printed, instead
+   * of by a walk over the whole module first (which meets every instruction once more, long
+   * before it is printed: for a large module that walk is mostly waiting on memory). The type
+   * definitions, which come before everything the walk covers, are put in place at the end; until
+   * then what is printed is held here (`held`) and nothing goes to the sink. Only for modules
+   * without numbered structs: one met makes the print throw `NumberedStructs`, to be printed again
+   * the plain way (a struct's number is needed where it is printed).
+   */
+  private deferred: TypeFinder | undefined = undefined;
+  /** Chunks printed while `deferred`, in order; the current buffer follows them. */
+  private held: Uint8Array[] | undefined = undefined;
+  /** Where the type definitions go: chunk `typeDefsChunk` of `held` (or the current buffer) at byte `typeDefsAt`. */
+  private typeDefsChunk = 0;
+  private typeDefsAt = 0;
+  private heldBytes = 0;
+
+  constructor(m: Module, sink: (chunk: Uint8Array) => void, cache?: PrintCache, llvm15 = false, typed15 = false, deferTypes = false) {
     this.m = m;
     this.sink = sink;
     this.cache = cache;
@@ -490,6 +537,11 @@ class ModulePrinter {
     } else this.out = Buffer.allocUnsafe(FIRST_CHUNK);
     this.llvm15 = llvm15;
     this.typed15 = typed15;
+    if (deferTypes) {
+      this.deferred = new TypeFinder();
+      this.held = [];
+    }
+    this.typeNames = deferTypes && cache !== undefined ? cache.typeTexts : new Map<Type, string>();
   }
 
   /** A function's or call's attributes as printed: LLVM 15's spelling when printing for it. */
@@ -584,7 +636,7 @@ class ModulePrinter {
    */
   private spill(need: number): void {
     if (this.scratchOf !== undefined) {
-      if (this.n > 0) this.sink(copyOut(this.out, this.n));
+      if (this.n > 0) this.emit(copyOut(this.out, this.n));
       this.n = 0;
       if (need <= this.out.length) return;
       this.releaseScratch();
@@ -600,7 +652,7 @@ class ModulePrinter {
       this.out = grown;
       return;
     }
-    if (this.n > 0) this.sink(this.out.subarray(0, this.n));
+    if (this.n > 0) this.emit(this.out.subarray(0, this.n));
     this.out = Buffer.allocUnsafe(Math.max(CHUNK, need));
     this.n = 0;
   }
@@ -608,9 +660,17 @@ class ModulePrinter {
   /** Hands over what is buffered; only used once, at the end. */
   private flush(force = false): void {
     if (force && this.n > 0) {
-      this.sink(this.scratchOf !== undefined ? copyOut(this.out, this.n) : this.out.subarray(0, this.n));
+      this.emit(this.scratchOf !== undefined ? copyOut(this.out, this.n) : this.out.subarray(0, this.n));
       this.n = 0;
     }
+  }
+
+  /** A finished chunk: to the sink, or held while types are found during the print. */
+  private emit(chunk: Uint8Array): void {
+    if (this.held !== undefined) {
+      this.held.push(chunk);
+      this.heldBytes += chunk.length;
+    } else this.sink(chunk);
   }
 
   /** Gives the cache's scratch buffer back (after the print; what it held has gone to the sink). */
@@ -691,7 +751,13 @@ class ModulePrinter {
 
   print(): void {
     const m = this.m;
-    this.findTypes();
+    const deferred = this.deferred;
+    if (deferred === undefined) this.findTypes();
+    else {
+      if (this.cache !== undefined) this.namedRecord(this.cache);
+      deferred.incGlobals(m);
+      this.checkDeferred();
+    }
     this.initializeSlots();
     if (m.id !== '' && !m.id.includes('\n')) this.w(`; ModuleID = '${m.id}'\n`);
     if (m.sourceFilename !== '') this.w(`source_filename = "${escapeString(m.sourceFilename)}"\n`);
@@ -701,7 +767,11 @@ class ModulePrinter {
       this.w('\n');
       for (const line of m.inlineAsm) this.w(`module asm "${escapeString(line)}"\n`);
     }
-    this.printTypeDefinitions();
+    if (deferred === undefined) this.w(this.typeDefinitionsText());
+    else {
+      this.typeDefsChunk = this.held!.length;
+      this.typeDefsAt = this.n;
+    }
     this.printComdats();
     if (m.globals.length > 0) this.w('\n');
     for (const gv of m.globals) {
@@ -713,18 +783,96 @@ class ModulePrinter {
     for (const a of m.aliases) this.printAlias(a);
     if (m.ifuncs.length > 0) this.w('\n');
     for (const i of m.ifuncs) this.printIFunc(i);
-    for (const fn of m.functions) {
+    const functions = m.functions;
+    for (let i = 0; i < functions.length; i++) {
       this.w('\n');
-      this.printFunction(fn);
+      this.printFunction(functions[i]!);
       this.flush();
+      // held text is bounded: past the limit the rest is walked for types first, and printed as it comes
+      if (this.deferred !== undefined && this.heldBytes + this.n > printLimits.hold) {
+        this.endDeferred(i + 1);
+        this.releaseHeld(true);
+      }
     }
+    if (this.deferred !== undefined) this.endDeferred(functions.length);
     if (this.llvm15) this.printRecordIntrinsicDeclarations();
     if (this.attrSets.length > 0) {
       this.w('\n');
-      this.attrSets.forEach((set, i) => this.w(`attributes #${i} = { ${this.attrSetText(set, true)} }\n`));
+      const sets = this.attrSets;
+      for (let i = 0; i < sets.length; i++) {
+        this.w('attributes #');
+        this.num(i);
+        this.w(' = { ');
+        this.w(this.attrSetText(sets[i]!, true));
+        this.w(' }\n');
+      }
     }
     this.printMetadataSections();
+    if (this.held !== undefined) this.releaseHeld(false);
+    else this.flush(true);
+  }
+
+  /** Ends finding types during the print: the functions from `next` on and the named metadata are walked for theirs. */
+  private endDeferred(next: number): void {
+    const finder = this.deferred!;
+    const cache = this.cache;
+    const functions = this.m.functions;
+    for (let i = next; i < functions.length; i++) {
+      const f = functions[i]!;
+      const list = cache === undefined ? undefined : knownRoot(cache, f);
+      if (list !== undefined) finder.addStructs(list);
+      else finder.incFunction(f);
+    }
+    if (cache === undefined) finder.incNamedMetadata(this.m);
+    else finder.incNamedMetadata(this.m, undefined, (this.named!.structs ??= namedMetadataStructTypes(this.m)));
+    this.checkDeferred();
+    this.deferred = undefined;
+    this.placeStructs(finder.structs);
+  }
+
+  /** While types are found during the print: a numbered struct ends the attempt (see `deferred`). */
+  private checkDeferred(): void {
+    if (this.deferred!.unnamed) throw new NumberedStructs('a numbered struct type');
+  }
+
+  /** Hands over what was held, with the type definitions in their place (see `deferred`); `more`: printing goes on. */
+  private releaseHeld(more: boolean): void {
+    const held = this.held!;
+    const at = this.typeDefsAt;
+    if (held.length === 0 && this.scratchOf !== undefined) {
+      this.held = undefined;
+      // the usual split image: one right-sized buffer, as `flush` gives, the definitions written into it
+      const lines = this.typeDefinitionLines();
+      let size = 0;
+      for (let i = 0; i < lines.length; i++) size += lines[i]!.length;
+      const n = this.n;
+      const scratch = this.out;
+      const out = Buffer.allocUnsafeSlow(n + size);
+      scratch.copy(out, 0, 0, at);
+      this.out = out;
+      this.n = at;
+      for (let i = 0; i < lines.length; i++) this.w(lines[i]!);
+      scratch.copy(out, at + size, at, n);
+      this.out = scratch;
+      this.n = 0;
+      if (out.length > 0) this.sink(out);
+      return;
+    }
+    const defs = this.typeDefinitionLines().join('');
     this.flush(true);
+    this.held = undefined;
+    // what was flushed is handed over below: printing goes on in a buffer of its own
+    if (more && this.scratchOf === undefined) this.out = Buffer.allocUnsafe(CHUNK);
+    for (let i = 0; i < held.length; i++) {
+      const chunk = held[i]!;
+      if (i !== this.typeDefsChunk || defs === '') {
+        this.sink(chunk);
+        continue;
+      }
+      if (at > 0) this.sink(chunk.subarray(0, at));
+      this.sink(Buffer.from(defs, 'latin1'));
+      if (at < chunk.length) this.sink(chunk.subarray(at));
+    }
   }
 
   /**
@@ -784,7 +932,13 @@ class ModulePrinter {
       }
     }
     if (!record) {
-      for (let i = from; i < nodes.length; i++) this.w(`!${i} = ${this.mdBody(nodes[i]!)}\n`);
+      for (let i = from; i < nodes.length; i++) {
+        this.ch(33);
+        this.num(i);
+        this.w(' = ');
+        this.wMDBody(nodes[i]!);
+        this.ch(10);
+      }
       return;
     }
     let text = '';
@@ -811,30 +965,16 @@ class ModulePrinter {
       named = this.namedRecord(cache);
       named.structs ??= namedMetadataStructTypes(this.m);
     }
-    const structs =
-      cache === undefined
-        ? identifiedStructTypes(this.m)
-        : identifiedStructTypes(
-            this.m,
-            (root) => {
-            let list = cache.rootStructs.get(root);
-            if (list === undefined) {
-              // a root seen once is walked with the module; its own list pays from the second print on
-              if (!cache.rootsSeen.has(root)) {
-                cache.rootsSeen.add(root);
-                return undefined;
-              }
-              list = rootStructTypes(root);
-              cache.rootStructs.set(root, list);
-            }
-            return list;
-          },
-            named!.structs,
-          );
+    const structs = cache === undefined ? identifiedStructTypes(this.m) : identifiedStructTypes(this.m, (root) => knownRoot(cache, root), named!.structs);
     for (const s of structs) {
       if (s.name !== '') this.namedTypes.push(s);
       else this.numberedTypes.set(s, next++);
     }
+  }
+
+  /** The struct types found during the print (see `deferred`): all named. */
+  private placeStructs(structs: readonly StructType[]): void {
+    for (let i = 0; i < structs.length; i++) this.namedTypes.push(structs[i]!);
   }
 
   /** The cache's record of the named metadata, made anew when this module's differs from the last print's. */
@@ -856,6 +996,8 @@ class ModulePrinter {
   }
 
   private structNumber(struct: StructType): number | undefined {
+    // finding types during the print, a numbered struct printed before it is found
+    if (this.deferred !== undefined) throw new NumberedStructs('a numbered struct type');
     if (!this.typesFound) {
       this.typesFound = true;
       this.findTypes();
@@ -883,14 +1025,15 @@ class ModulePrinter {
     return formatType(t, (struct) => this.structNumber(struct), (sub) => this.type(sub));
   }
 
-  private structBody(t: StructType): string {
+  /** A named struct's `%name = type { ... }` line; from the cache when it has one. */
+  private structLine(t: StructType): string {
     // with a cache the module has no numbered structs (`cacheable`), so the text is the type's own
     const cache = this.cache;
-    if (cache === undefined || !this.cacheable) return this.structBodyText(t);
-    let text = cache.structBodies.get(t);
+    if (cache === undefined || !this.cacheable) return `${formatName('%', t.name)} = type ${this.structBodyText(t)}\n`;
+    let text = cache.structLines.get(t);
     if (text === undefined) {
-      text = this.structBodyText(t);
-      cache.structBodies.set(t, text);
+      text = `${formatName('%', t.name)} = type ${this.structBodyText(t)}\n`;
+      cache.structLines.set(t, text);
     }
     return text;
   }
@@ -901,12 +1044,18 @@ class ModulePrinter {
     return t.packed ? `<${body}>` : body;
   }
 
-  private printTypeDefinitions(): void {
-    if (this.numberedTypes.size === 0 && this.namedTypes.length === 0) return;
-    this.w('\n');
+  private typeDefinitionsText(): string {
+    return this.typeDefinitionLines().join('');
+  }
+
+  /** The type definitions section, a line at a time (none when the module uses no identified struct). */
+  private typeDefinitionLines(): string[] {
+    if (this.numberedTypes.size === 0 && this.namedTypes.length === 0) return [];
+    const lines = ['\n'];
     const numbered = [...this.numberedTypes.entries()].sort((a, b) => a[1] - b[1]);
-    for (const [t, n] of numbered) this.w(`%${n} = type ${this.structBody(t)}\n`);
-    for (const t of this.namedTypes) this.w(`${formatName('%', t.name)} = type ${this.structBody(t)}\n`);
+    for (const [t, n] of numbered) lines.push(`%${n} = type ${this.structBodyText(t)}\n`);
+    for (const t of this.namedTypes) lines.push(this.structLine(t));
+    return lines;
   }
 
   // --- slots -------------------------------------------------------------------------------------
@@ -999,13 +1148,17 @@ class ModulePrinter {
   }
 
   private attrSlot(set: AttributeSet): number {
+    // most calls ask again for a set already numbered (every call site of a function): by identity first
+    let n = this.attrSlotOf.get(set);
+    if (n !== undefined) return n;
     const key = set.key((t) => this.type(t));
-    let n = this.attrSlots.get(key);
+    n = this.attrSlots.get(key);
     if (n === undefined) {
       n = this.attrSets.length;
       this.attrSlots.set(key, n);
       this.attrSets.push(set);
     }
+    this.attrSlotOf.set(set, n);
     return n;
   }
 
@@ -1014,26 +1167,47 @@ class ModulePrinter {
    * walks of {@link incorporateFunctionSlots} and {@link incorporateFunctionLocals} in one pass
    * over the instructions (the three numberings are independent of each other).
    */
-  private incorporateFunction(f: IRFunction): void {
+  private incorporateFunction(f: IRFunction, finder?: TypeFinder): void {
     for (const a of sortedAttachments(f.attachments)) this.mdSlot(a.node);
+    // finding types during the print: the finder's walk of the function, in its order, in this loop
+    if (finder !== undefined) finder.incFunctionHeader(f);
     const locals = new Map<Value, number>();
     let next = 0;
     for (const a of f.args) if (a.name === '') locals.set(a, next++);
     const blocks = f.blocks;
+    // the `; preds =` lists (`predecessorsInPrintOrder`), from the terminators this loop meets anyway
+    const preds = blocks.length < 2 ? undefined : new Map<BasicBlock, BasicBlock[]>();
     for (let bi = 0; bi < blocks.length; bi++) {
       const block = blocks[bi]!;
       if (block.name === '') locals.set(block, next++);
       const insts = block.instructions;
       for (let ii = 0; ii < insts.length; ii++) {
         const inst = insts[ii]!;
+        if (finder !== undefined) finder.incInstruction(inst);
         if (inst.name === '' && inst.type.kind !== 'void') locals.set(inst, next++);
         if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
         if (inst instanceof CallInst) this.callSlots(inst);
         if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
       }
+      const last = insts[insts.length - 1];
+      if (preds !== undefined && last !== undefined && last.isTerminator) {
+        const ops = last.operands;
+        for (let k = 0; k < ops.length; k++) {
+          const op = ops[k]!;
+          if (op.vk !== 'block') continue;
+          const list = preds.get(op);
+          if (list === undefined) preds.set(op, [block]);
+          else list.push(block);
+        }
+      }
     }
     this.localSlots = locals;
-    this.preds = predecessorsInPrintOrder(f);
+    if (preds === undefined) this.preds = NO_PREDECESSORS;
+    else {
+      for (const list of preds.values()) list.reverse();
+      this.preds = preds;
+    }
+    if (finder !== undefined) this.checkDeferred();
   }
 
   /** The metadata operands of an intrinsic call and the call's function attribute group. */
@@ -1114,20 +1288,38 @@ class ModulePrinter {
   }
 
   private printComdats(): void {
-    const comdats: Comdat[] = [];
-    const seen = new Set<Comdat>();
-    for (const owner of [...this.m.functions, ...this.m.globals]) {
-      if (owner.comdat && !seen.has(owner.comdat)) {
-        seen.add(owner.comdat);
-        comdats.push(owner.comdat);
+    let comdats: Comdat[] | undefined;
+    let seen: Set<Comdat> | undefined;
+    const add = (owners: readonly (IRFunction | GlobalVariable)[]): void => {
+      for (let i = 0; i < owners.length; i++) {
+        const c = owners[i]!.comdat;
+        if (c === undefined) continue;
+        if (comdats === undefined) {
+          comdats = [c];
+          seen = new Set([c]);
+        } else if (!seen!.has(c)) {
+          seen!.add(c);
+          comdats.push(c);
+        }
+      }
+    };
+    add(this.m.functions);
+    add(this.m.globals);
+    if (comdats === undefined) return;
+    this.w('\n');
+    const lines = this.cache?.comdatLines;
+    for (let i = 0; i < comdats.length; i++) {
+      const c = comdats[i]!;
+      if (i > 0) this.w('\n');
+      // a comdat's line is its own (name and kind), the same in every print
+      const known = lines?.get(c);
+      if (known !== undefined && known[0] === c.name && known[1] === c.selection) this.w(known[2]);
+      else {
+        const line = `${formatName('$', c.name)} = comdat ${c.selection}\n`;
+        lines?.set(c, [c.name, c.selection, line]);
+        this.w(line);
       }
     }
-    if (comdats.length === 0) return;
-    this.w('\n');
-    comdats.forEach((c, i) => {
-      if (i > 0) this.w('\n');
-      this.w(`${formatName('$', c.name)} = comdat ${c.selection}\n`);
-    });
   }
 
   private comdatSuffix(g: GlobalVariable | IRFunction): string {
@@ -1192,11 +1384,11 @@ class ModulePrinter {
   }
 
   /** An instruction's `, !kind !N` list, written directly (most loads and stores have one). */
-  private wAttachments(list: readonly Attachment[]): void {
+  private wAttachments(list: readonly Attachment[], sep = ', !'): void {
     const sorted = sortedAttachments(list);
     for (let i = 0; i < sorted.length; i++) {
       const a = sorted[i]!;
-      this.w(', !');
+      this.w(sep);
       this.w(this.kindIdentifier(a.kind));
       this.ch(32);
       this.wMDRef(a.node);
@@ -1280,8 +1472,18 @@ class ModulePrinter {
 
   private printFunction(f: IRFunction): void {
     const cache = this.cache;
+    // finding types during the print: a function whose list the cache keeps adds that, another is walked with its slots
+    let finder = this.deferred;
+    if (finder !== undefined && cache !== undefined) {
+      const list = knownRoot(cache, f);
+      if (list !== undefined) {
+        finder.addStructs(list);
+        this.checkDeferred();
+        finder = undefined;
+      }
+    }
     if (cache === undefined || !this.cacheable) {
-      this.incorporateFunction(f);
+      this.incorporateFunction(f, finder);
       this.printFunctionText(f);
       if (this.capture !== undefined) this.captureOperands(f);
       return;
@@ -1290,19 +1492,24 @@ class ModulePrinter {
     if (template === undefined && !cache.seen.has(f)) {
       // keep templates only for functions printed more than once (shared between images)
       cache.seen.add(f);
-      this.incorporateFunction(f);
+      this.incorporateFunction(f, finder);
       this.printFunctionText(f);
       return;
+    }
+    if (finder !== undefined) {
+      finder.incFunction(f);
+      this.checkDeferred();
     }
     if (template === undefined) {
       // print once into a private buffer with holes, then keep the pieces
       this.incorporateFunctionLocals(f);
-      const saved = { out: this.out, n: this.n, sink: this.sink, scratchOf: this.scratchOf };
+      const saved = { out: this.out, n: this.n, sink: this.sink, scratchOf: this.scratchOf, held: this.held };
       const chunks: Uint8Array[] = [];
       this.sink = (c) => chunks.push(Buffer.from(c));
       this.out = Buffer.allocUnsafe(FIRST_CHUNK);
       this.n = 0;
       this.scratchOf = undefined;
+      this.held = undefined;
       this.recording = [];
       try {
         this.printFunctionText(f);
@@ -1314,6 +1521,7 @@ class ModulePrinter {
         this.n = saved.n;
         this.sink = saved.sink;
         this.scratchOf = saved.scratchOf;
+        this.held = saved.held;
         template = toTemplate(Buffer.concat(chunks), holes);
       }
       cache.templates.set(f, template);
@@ -1327,7 +1535,13 @@ class ModulePrinter {
     for (let i = 0; i < holes.length; i++) {
       this.wBytes(segments[i]!);
       const hole = holes[i]!;
-      this.w(hole instanceof AttributeSet ? `#${this.attrSlot(hole)}` : `!${this.mdSlots.get(hole)}`);
+      if (hole instanceof AttributeSet) {
+        this.ch(35);
+        this.num(this.attrSlot(hole));
+      } else {
+        this.ch(33);
+        this.num(this.mdSlots.get(hole)!);
+      }
     }
     this.wBytes(segments[holes.length]!);
   }
@@ -1354,8 +1568,12 @@ class ModulePrinter {
     if (f.callingConv !== 'ccc') s += f.callingConv + ' ';
     if (!attrs.ret.isEmpty) s += this.attrSetText(attrs.ret) + ' ';
     s += this.type(f.returnType);
-    s += ' ' + this.globalRef(f) + '(';
     this.w(s);
+    this.ch(32);
+    // the name written as it is checked (mangled names are long)
+    if (f.name !== '' && !this.typed15) this.wName(64, f.name);
+    else this.w(this.globalRef(f));
+    this.ch(40);
     // parameters written directly: a function's header is otherwise a dozen short strings
     const paramTypes = this.typed15 ? typedFunctionType(this.m.context, f.functionType, f.attributes, f.isDeclaration ? f.name : undefined).params : f.functionType.params;
     const count = f.isDeclaration ? paramTypes.length : f.args.length;
@@ -1397,8 +1615,10 @@ class ModulePrinter {
     if (f.isDeclaration) {
       this.w(s + '\n');
     } else {
-      s += this.attachmentsText(f.attachments, ' ');
-      this.w(s + ' {');
+      this.w(s);
+      // a kernel's header carries several attachments: written as they come, like an instruction's
+      if (f.attachments !== null) this.wAttachments(f.attachments, ' !');
+      this.w(' {');
       f.blocks.forEach((b, i) => this.printBlock(b, i === 0));
       this.w('}\n');
     }
@@ -2266,6 +2486,33 @@ class ModulePrinter {
     return out;
   }
 
+  /** `mdBody` written out: a template's pieces and numbers go straight to the buffer. */
+  private wMDBody(n: MDNode): void {
+    const cache = this.cache;
+    const template = cache !== undefined && this.recording === undefined && this.cacheable ? cache.mdTemplates.get(n) : undefined;
+    if (template !== undefined) {
+      const { segments, holes } = template;
+      const slots = this.mdSlots;
+      let numbered = true;
+      for (let i = 0; i < holes.length; i++) {
+        if (!slots.has(holes[i]!)) {
+          numbered = false;
+          break;
+        }
+      }
+      if (numbered) {
+        this.w(segments[0]!);
+        for (let i = 0; i < holes.length; i++) {
+          this.ch(33);
+          this.num(slots.get(holes[i]!)!);
+          this.w(segments[i + 1]!);
+        }
+        return;
+      }
+    }
+    this.w(this.mdBody(n));
+  }
+
   /** `mdBodyText`, for a body whose `!N` are not known afterwards (an inline DILocation may have been filled in). */
   private mdBodyUnknownRefs(n: MDNode): string {
     const text = this.mdBodyText(n);
@@ -2374,6 +2621,24 @@ function sameNodes(a: readonly MDNode[], b: readonly MDNode[]): boolean {
 function sortedAttachments(list: readonly Attachment[] | null): readonly Attachment[] {
   if (list === null || list.length < 2) return list ?? [];
   for (let i = 1; i < list.length; i++) if (list[i - 1]!.kind > list[i]!.kind) return [...list].sort((a, b) => a.kind - b.kind);
+  return list;
+}
+
+/**
+ * A type-discovery root's struct types from the cache (see `identifiedStructTypes`'s `known`):
+ * undefined the first time a root is met (it is walked with the module then); its own list is
+ * made the second time, and kept.
+ */
+function knownRoot(cache: PrintCache, root: IRFunction | MDNode): readonly StructType[] | undefined {
+  let list = cache.rootStructs.get(root);
+  if (list === undefined) {
+    if (!cache.rootsSeen.has(root)) {
+      cache.rootsSeen.add(root);
+      return undefined;
+    }
+    list = rootStructTypes(root);
+    cache.rootStructs.set(root, list);
+  }
   return list;
 }
 
