@@ -93,6 +93,27 @@ describe('one translation unit alone, compared with llvm-link 16', () => {
     expect(r.stdout).toBe(expected);
   });
 
+  // Isomorphic structs reached through arrays, literal structs, function types and attributes:
+  // the type map leaves a type alone only if it holds no identified struct, and a call's
+  // attribute list (shared by calls) is mapped once.
+  const mergedSource = readFileSync(dir + 'merged-types.ll', 'latin1');
+  const mergedExpected = readFileSync(dir + 'expected-merged-types.ll', 'latin1');
+  for (const [how, options] of [
+    ['copied', {}],
+    ['consumed', { consumeInputs: true }],
+  ] as const) {
+    it(`llvm-link -S merged-types.ll, ${how}`, () => {
+      const linked = linkModules([parseModule(mergedSource, { filename: 'merged-types.ll', context: new Context() })], options);
+      expect(printModule(linked)).toBe(mergedExpected);
+      expect(verifyModule(linked)).toEqual([]);
+    });
+  }
+  it.skipIf(llvmLink === undefined)('the stored merged-types output is what the installed llvm-link prints', () => {
+    const r = runTool(llvmLink!, ['-S', dir + 'merged-types.ll']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(mergedExpected);
+  });
+
   it('consumed: the result is the input’s own objects, changed only where llvm-link changes them', () => {
     const input = parse();
     const fn = (name: string) => input.getFunction(name)!;

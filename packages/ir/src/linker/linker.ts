@@ -324,18 +324,10 @@ class TypeMap {
   }
 
   get(t: Type): Type {
-    // A type without subtypes that is not an identified struct maps to itself (resolve and
-    // isomorphic map it to nothing else): most instructions' types, with no lookup.
-    switch (t.kind) {
-      case 'integer':
-      case 'float':
-        return t;
-      case 'pointer':
-        if (t.pointee === undefined) return t;
-        break;
-      default:
-        break;
-    }
+    // A type that holds no identified struct maps to itself: its leaves are interned, so resolve
+    // rebuilds it as itself and isomorphic matches it only to itself. Most instructions' and
+    // calls' types, with no lookup.
+    if (!t.reachesStruct) return t;
     // most lookups hit: the set of structs being visited is made only for a type not mapped yet
     return this.mapped.get(t) ?? this.resolve(t, new Set());
   }

@@ -95,6 +95,9 @@ export class ValueMapper {
   private readonly constants = new Map<Constant, Constant | null>();
   private readonly metadataConstants = new Map<Constant, Constant | null>();
   private readonly nodes = new Map<MDNode, MDNode>();
+  /** Attribute sets and lists mapped so far (a set's types are visited when it is first mapped). */
+  private readonly attributeSets = new Map<AttributeSet, AttributeSet>();
+  private readonly attributeLists = new Map<AttributeList, AttributeList>();
   /** Copies of functions whose bodies were cloned (to resolve block addresses at the end). */
   private readonly bodies = new Map<IRFunction, IRFunction>();
   private readonly pendingBlockAddresses: { readonly copy: BlockAddress; readonly block: BasicBlock }[] = [];
@@ -147,8 +150,17 @@ export class ValueMapper {
   }
 
   mapAttributeList(list: AttributeList): AttributeList {
-    // not memoized: lists are rarely shared (each call and function has its own)
     if (this.typeHook === undefined || list === AttributeList.empty) return list;
+    // memoized: the reader shares one list among calls with the same sets (a function's own list
+    // is its own; its sets are shared)
+    const known = this.attributeLists.get(list);
+    if (known !== undefined) return known;
+    const mapped = this.mapAttributeListOnce(list);
+    this.attributeLists.set(list, mapped);
+    return mapped;
+  }
+
+  private mapAttributeListOnce(list: AttributeList): AttributeList {
     const fn = this.mapAttributeSet(list.fn);
     const ret = this.mapAttributeSet(list.ret);
     // a new parameter list only once a set changes
@@ -163,7 +175,15 @@ export class ValueMapper {
   }
 
   mapAttributeSet(set: AttributeSet): AttributeSet {
-    if (this.typeHook === undefined) return set;
+    if (this.typeHook === undefined || set.attributes.length === 0) return set;
+    const known = this.attributeSets.get(set);
+    if (known !== undefined) return known;
+    const mapped = this.mapAttributeSetOnce(set);
+    this.attributeSets.set(set, mapped);
+    return mapped;
+  }
+
+  private mapAttributeSetOnce(set: AttributeSet): AttributeSet {
     const attributes = set.attributes;
     // a new set only once a type attribute's type changes
     let out: Attribute[] | undefined;
