@@ -85,6 +85,20 @@ export interface LinkOptions {
 export interface LinkModulesOptions extends LinkOptions {
   /** Module id of the result (`llvm-link`, like llvm-link's composite module). */
   readonly id?: string;
+  /** Receives what the link found out about its result, once it is made. */
+  readonly onLinked?: (facts: LinkFacts) => void;
+}
+
+/** What a link knows about its result as it returns it (before anything else changes it). */
+export interface LinkFacts {
+  /**
+   * Every global of the result is reached from `eraseUnused`'s default roots through operands,
+   * initializers, aliasees and resolvers (references from metadata do not count), so
+   * `eraseUnused` would erase nothing. Known for a link of one module into an empty one in which
+   * no global came in through metadata alone: every global then came as a root (a definition
+   * that is not discardable) or as a reference from a global already there. False when unknown.
+   */
+  readonly everyGlobalUsed: boolean;
 }
 
 /**
@@ -99,16 +113,22 @@ export interface LinkModulesOptions extends LinkOptions {
 export function linkModules(inputs: Iterable<Module | (() => Module)>, options: LinkModulesOptions = {}): Module {
   let dest: Module | undefined;
   let linker: Linker | undefined;
+  let everyGlobalUsed = false;
   for (const input of inputs) {
     const m = typeof input === 'function' ? input() : input;
     if (dest === undefined || linker === undefined) {
       dest = new Module(options.id ?? 'llvm-link', m.context);
       linker = new Linker(dest, options);
       // the first input always comes in whole: only-needed would find nothing needed yet
-      linker.link(m, { onlyNeeded: false });
-    } else linker.link(m);
+      everyGlobalUsed = linker.link(m, { onlyNeeded: false }).everyGlobalUsed;
+    } else {
+      // a later input may replace a definition whose references kept globals alive
+      linker.link(m);
+      everyGlobalUsed = false;
+    }
   }
   if (dest === undefined) throw new IrError('no modules to link');
+  options.onLinked?.({ everyGlobalUsed });
   return dest;
 }
 
@@ -135,14 +155,16 @@ export class Linker {
    * Links `src` into the destination module; `src` is left intact unless the options say it is
    * consumed (`moveBodies`, `consumeInputs`). `flags` override the options.
    */
-  link(src: Module, flags: { readonly onlyNeeded?: boolean } = {}): void {
+  link(src: Module, flags: { readonly onlyNeeded?: boolean } = {}): LinkFacts {
     if (src.context !== this.dest.context) {
       throw new IrError(`cannot link '${src.id}' into '${this.dest.id}': the modules were parsed into different contexts; parse every input with the same Context (parseModule(text, { context }))`, src.id);
     }
     if (src === this.dest) throw new IrError('cannot link a module into itself', src.id);
     this.checkPointerSyntax(src);
-    new LinkStep(this, src, flags.onlyNeeded ?? this.options.onlyNeeded ?? false).run();
+    const step = new LinkStep(this, src, flags.onlyNeeded ?? this.options.onlyNeeded ?? false);
+    step.run();
     this.pointerSyntaxFrom ??= src.id;
+    return { everyGlobalUsed: step.everyGlobalUsed };
   }
 
   /** The module whose pointer syntax the destination has (the destination itself unless it was empty). */
@@ -519,6 +541,10 @@ class LinkStep {
   private doneLinkingBodies = false;
   /** Source globals become the destination's own objects (see {@link LinkOptions.consumeInputs}). */
   private readonly adopting: boolean;
+  /** The destination had no globals before this step. */
+  private readonly intoEmpty: boolean;
+  /** A destination global was made for a reference from metadata (it may be used by nothing else). */
+  private madeForMetadata = false;
 
   constructor(
     private readonly linker: Linker,
@@ -528,6 +554,8 @@ class LinkStep {
     this.dest = linker.dest;
     this.ctx = src.context;
     this.adopting = linker.options.consumeInputs === true;
+    const d = this.dest;
+    this.intoEmpty = d.globals.length + d.functions.length + d.aliases.length + d.ifuncs.length === 0;
     this.typeMap = new TypeMap(this.ctx, linker.structs);
     this.mapper = new ValueMapper({
       context: this.ctx,
@@ -542,6 +570,17 @@ class LinkStep {
 
   private warn(message: string): void {
     this.linker.options.onWarning?.(message);
+  }
+
+  /**
+   * {@link LinkFacts.everyGlobalUsed} for this step: the destination was empty, so each of its
+   * globals came as a root (`linkIfNeeded` takes exactly the definitions that are not
+   * discardable, which are `eraseUnused`'s roots; comdat partners of roots stay with them) or was
+   * made when the mapper met a reference to it in a global already linked, which is used then
+   * too — unless that reference was in metadata.
+   */
+  get everyGlobalUsed(): boolean {
+    return this.intoEmpty && !this.madeForMetadata;
   }
 
   run(): void {
@@ -820,6 +859,7 @@ class LinkStep {
     if (known !== undefined) return known;
     const proto = this.linkPrototype(sgv);
     if (proto === undefined) return null;
+    if (this.mapper.mappingMetadata) this.madeForMetadata = true;
     this.valueMap.set(sgv, proto);
     // a taken-over global is new to the destination, like a fresh prototype, though it has its body
     const adopted = proto === sgv;

@@ -121,6 +121,11 @@ export class ValueMapper {
     this.distinctWhenNulled = options.distinctWhenNulled ?? false;
   }
 
+  /** Whether a value held by metadata is being mapped: a global asked for now is referenced from metadata. */
+  get mappingMetadata(): boolean {
+    return this.inMetadata;
+  }
+
   // --- scheduling ----------------------------------------------------------------------------------
 
   /** Queues work to run at the next {@link flush}. */
