@@ -54,7 +54,7 @@ import { verifyModule } from '../verifier/verifier.js';
 import { constantExprModule } from '../../test/const-exprs.js';
 import { typedModule } from '../../test/typed-modules.js';
 import type { GlobalValue } from '../model/values.js';
-import type { Instruction } from '../model/instructions.js';
+import { CallInst, type Instruction } from '../model/instructions.js';
 
 /** Three modules a, b, c; with `crossReferences`, b may declare c's functions and a both. */
 function triple(crossReferences: boolean, options: ModuleArbitraryOptions = {}): fc.Arbitrary<[GeneratedModule, GeneratedModule, GeneratedModule]> {
@@ -199,8 +199,26 @@ describe('consuming the inputs', () => {
     const input = parseModule(source, { filename: 'm0.ll', context: ctx, ...(pointers === undefined ? {} : { pointers }) });
     const before = new Map<string, { global: GlobalValue; instructions: Instruction[] }>();
     for (const g of input.globalValues()) before.set(g.name, { global: g, instructions: g.vk === 'function' ? [...g.instructions()] : [] });
-    const result = linkModules([input], { consumeInputs: true });
+    // what each instruction holds before: a link that reports unchanged bodies must leave it
+    const held = (inst: Instruction): unknown[] => [inst.operands, inst.attachments, inst.type, inst instanceof CallInst ? inst.attributes : undefined];
+    const heldBefore = new Map<Instruction, unknown[]>();
+    for (const fn of input.functions) for (const inst of fn.instructions()) heldBefore.set(inst, held(inst));
+    let facts: LinkFacts | undefined;
+    const result = linkModules([input], { consumeInputs: true, onLinked: (f) => (facts = f) });
     expect(printModule(result)).toBe(copied);
+    if (facts!.valuesUnchanged) {
+      for (const fn of result.functions) {
+        for (const inst of fn.instructions()) {
+          const [operands, attachments] = heldBefore.get(inst)!;
+          expect(inst.operands).toBe(operands);
+          expect(inst.attachments).toBe(attachments);
+        }
+      }
+    }
+    if (facts!.bodiesUnchanged) {
+      expect(facts!.valuesUnchanged).toBe(true);
+      for (const fn of result.functions) for (const inst of fn.instructions()) expect(held(inst)).toEqual(heldBefore.get(inst));
+    }
     expect(verifyModule(result)).toEqual([]);
     expect([...input.globalValues()]).toEqual([]);
     for (const g of result.globalValues()) {
@@ -352,7 +370,7 @@ describe('what a link knows about its result', () => {
     let facts: LinkFacts | undefined;
     const ctx = new Context();
     linkModules([a, b].map((m) => parseModule(moduleText(m), { filename: `${m.name}.ll`, context: ctx })), { onLinked: (f) => (facts = f) });
-    expect(facts).toEqual({ everyGlobalUsed: false });
+    expect(facts).toEqual({ everyGlobalUsed: false, bodiesUnchanged: false, valuesUnchanged: false });
   }, 120_000);
 });
 

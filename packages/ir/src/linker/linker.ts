@@ -99,6 +99,21 @@ export interface LinkFacts {
    * that is not discardable) or as a reference from a global already there. False when unknown.
    */
   readonly everyGlobalUsed: boolean;
+  /**
+   * Every function of the result is the input's own object with its body exactly as it was:
+   * nothing of a body, argument, signature or attachment list was rewritten (merged struct types,
+   * globals mapped elsewhere, nulled metadata) and no global was renamed. Dropping `nocallback`
+   * from calls and functions does not count. Known for a link of one consumed module
+   * (`consumeInputs`) into an empty one; false when unknown.
+   */
+  readonly bodiesUnchanged: boolean;
+  /**
+   * `bodiesUnchanged`, except that types may have changed: identified struct types merged into
+   * isomorphic ones (or rebuilt) replaced the old ones in instruction, argument and signature
+   * types and in type attributes. Every operand, bundle, attachment, debug record and name of
+   * every function is as it was, and every function is the input's own object.
+   */
+  readonly valuesUnchanged: boolean;
 }
 
 /**
@@ -113,22 +128,23 @@ export interface LinkFacts {
 export function linkModules(inputs: Iterable<Module | (() => Module)>, options: LinkModulesOptions = {}): Module {
   let dest: Module | undefined;
   let linker: Linker | undefined;
-  let everyGlobalUsed = false;
+  const unknown: LinkFacts = { everyGlobalUsed: false, bodiesUnchanged: false, valuesUnchanged: false };
+  let facts = unknown;
   for (const input of inputs) {
     const m = typeof input === 'function' ? input() : input;
     if (dest === undefined || linker === undefined) {
       dest = new Module(options.id ?? 'llvm-link', m.context);
       linker = new Linker(dest, options);
       // the first input always comes in whole: only-needed would find nothing needed yet
-      everyGlobalUsed = linker.link(m, { onlyNeeded: false }).everyGlobalUsed;
+      facts = linker.link(m, { onlyNeeded: false });
     } else {
       // a later input may replace a definition whose references kept globals alive
       linker.link(m);
-      everyGlobalUsed = false;
+      facts = unknown;
     }
   }
   if (dest === undefined) throw new IrError('no modules to link');
-  options.onLinked?.({ everyGlobalUsed });
+  options.onLinked?.(facts);
   return dest;
 }
 
@@ -164,7 +180,7 @@ export class Linker {
     const step = new LinkStep(this, src, flags.onlyNeeded ?? this.options.onlyNeeded ?? false);
     step.run();
     this.pointerSyntaxFrom ??= src.id;
-    return { everyGlobalUsed: step.everyGlobalUsed };
+    return { everyGlobalUsed: step.everyGlobalUsed, bodiesUnchanged: step.bodiesUnchanged, valuesUnchanged: step.valuesUnchanged };
   }
 
   /** The module whose pointer syntax the destination has (the destination itself unless it was empty). */
@@ -545,6 +561,10 @@ class LinkStep {
   private readonly intoEmpty: boolean;
   /** A destination global was made for a reference from metadata (it may be used by nothing else). */
   private madeForMetadata = false;
+  /** Something of a function (body copied or moved to another object, name, personality) changed outside the mapper's in-place walk. */
+  private functionsTouched = false;
+  /** A function's type or its own type attributes changed (merged struct types). */
+  private signaturesRetyped = false;
 
   constructor(
     private readonly linker: Linker,
@@ -581,6 +601,16 @@ class LinkStep {
    */
   get everyGlobalUsed(): boolean {
     return this.intoEmpty && !this.madeForMetadata;
+  }
+
+  /** {@link LinkFacts.valuesUnchanged} for this step. */
+  get valuesUnchanged(): boolean {
+    return this.intoEmpty && this.adopting && !this.functionsTouched && this.mapper.inPlaceValueRewrites === 0 && this.replacedDest.size === 0 && this.moved.size === 0;
+  }
+
+  /** {@link LinkFacts.bodiesUnchanged} for this step. */
+  get bodiesUnchanged(): boolean {
+    return this.valuesUnchanged && !this.signaturesRetyped && this.mapper.inPlaceRewrites === 0;
   }
 
   run(): void {
@@ -967,6 +997,7 @@ class LinkStep {
   /** LLVM's forceRenaming: a non-local global takes its name back from whatever got it. */
   private forceRenaming(gv: GlobalValue, name: string): void {
     if (isLocal(gv) || gv.name === name) return;
+    this.functionsTouched = true;
     const conflict = this.dest.getGlobalValue(name);
     if (conflict !== undefined) {
       this.dest.renameGlobal(conflict, '');
@@ -998,16 +1029,21 @@ class LinkStep {
   private adopt(sgv: GlobalValue, forDefinition: boolean): GlobalValue {
     const name = sgv.name;
     // the same type-map order as createPrototype (it decides names of rebuilt struct types)
-    sgv.type = this.typeMap.get(sgv.type) as PointerType;
+    const type = this.typeMap.get(sgv.type) as PointerType;
+    if (type !== sgv.type) this.signaturesRetyped = true;
+    sgv.type = type;
     switch (sgv.vk) {
       case 'global':
         sgv.valueType = this.typeMap.get(sgv.valueType);
         this.dest.addGlobalVariable(sgv);
         break;
-      case 'function':
-        sgv.functionType = this.typeMap.get(sgv.functionType) as FunctionType;
+      case 'function': {
+        const functionType = this.typeMap.get(sgv.functionType) as FunctionType;
+        if (functionType !== sgv.functionType) this.signaturesRetyped = true;
+        sgv.functionType = functionType;
         this.dest.addFunction(sgv);
         break;
+      }
       case 'alias':
         sgv.valueType = this.typeMap.get(sgv.valueType);
         this.dest.addAlias(sgv);
@@ -1029,9 +1065,11 @@ class LinkStep {
         if (o !== undefined && 'align' in o) sgv.align = o.align;
         if (sgv.attributes !== undefined) sgv.attributes = this.mapper.mapAttributeSet(sgv.attributes);
         break;
-      case 'function':
+      case 'function': {
         sgv.comdat = undefined;
-        sgv.attributes = this.mapper.mapAttributeList(sgv.attributes);
+        const attributes = this.mapper.mapAttributeList(sgv.attributes);
+        if (attributes !== sgv.attributes) this.signaturesRetyped = true;
+        sgv.attributes = attributes;
         if (sgv.isDeclaration) {
           // a prototype's arguments are new and unnamed; a definition keeps its own (see moveBody)
           sgv.args = sgv.functionType.params.map((t) => new Argument(t, '', sgv));
@@ -1040,6 +1078,7 @@ class LinkStep {
           sgv.prologue = undefined;
         }
         break;
+      }
       default:
         this.withoutTarget.add(sgv);
     }
@@ -1049,6 +1088,7 @@ class LinkStep {
 
   /** IRLinker::copyGlobalValueProto: a new destination global shaped like `sgv`, without body. */
   private createPrototype(sgv: GlobalValue, forDefinition: boolean): GlobalValue {
+    this.functionsTouched = true;
     const type = this.typeMap.get(sgv.type) as PointerType;
     const valueType = this.typeMap.get(sgv.valueType);
     let proto: GlobalValue;
@@ -1128,11 +1168,14 @@ class LinkStep {
     };
     this.pendingBodies.add(dst);
     if (dst.vk === 'function' && src.vk === 'function') {
+      if (dst !== src) this.functionsTouched = true;
       mapper.schedule(() => {
         this.pendingBodies.delete(dst);
+        const before = [dst.personality, dst.prefix, dst.prologue];
         if (src.personality) dst.personality = constant(src.personality);
         if (src.prefix) dst.prefix = constant(src.prefix);
         if (src.prologue) dst.prologue = constant(src.prologue);
+        if (dst.personality !== before[0] || dst.prefix !== before[1] || dst.prologue !== before[2]) this.functionsTouched = true;
         dst.attachments = dst === src ? mapper.mapAttachmentsInPlace(src.attachments) : (mapper.mapAttachments(src.attachments) ?? []);
         const adjust = (call: CallInst): void => {
           if (call.opcode === 'call' && call.attributes.fn.has('nocallback')) call.attributes = call.attributes.withFn(call.attributes.fn.without('nocallback'));
