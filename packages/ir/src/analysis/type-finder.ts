@@ -66,6 +66,14 @@ export class TypeFinder {
   readonly structs: StructType[] = [];
   /** Whether an identified struct without a name was found (the printer numbers those). */
   unnamed = false;
+  /**
+   * May answer for an instruction's attachment what {@link rootStructTypes} answers for it (as
+   * `identifiedStructTypes`'s `known` does for roots): then the node is not walked. Exact for the
+   * same reason: between attachments the visited sets are closed under "reachable from", so what
+   * the node's walk would add is its own list with what was found before left out (and what it
+   * leaves unvisited holds nothing new for a later walk either).
+   */
+  knownMD: ((node: MDNode) => readonly StructType[] | undefined) | undefined = undefined;
   private readonly structSeen = new Set<StructType>();
   private readonly visitedTypes = new Set<Type>();
   private readonly visitedConstants = new Set<unknown>();
@@ -278,7 +286,13 @@ export class TypeFinder {
       const visitedMD = this.visitedMD;
       for (let a = 0; a < attachments.length; a++) {
         const at = attachments[a]!;
-        if (at.kind !== 0 && !visitedMD.has(at.node)) this.incMD(at.node);
+        if (at.kind === 0 || visitedMD.has(at.node)) continue;
+        const list = this.knownMD?.(at.node);
+        if (list === undefined) this.incMD(at.node);
+        else {
+          this.addStructs(list);
+          visitedMD.add(at.node);
+        }
       }
     }
   }

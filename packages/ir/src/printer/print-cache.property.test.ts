@@ -1,6 +1,6 @@
 /**
  * Properties of printing with a {@link PrintCache} (function templates, metadata body templates,
- * per-root type-discovery lists and `!N` numbering orders, struct bodies and attribute texts), on
+ * per-root type-discovery lists and `!N` numbering orders, struct definition lines and attribute texts), on
  * random sequences of "images": modules that share the function objects and metadata of one
  * program (debug info included), as the images of a device-code split do, each holding a random
  * subset of the functions and of the named metadata, in a random order:

@@ -80,6 +80,23 @@ describe('print cache', () => {
     expect(Buffer.concat(chunks).toString('latin1')).toBe(printModule(m));
   });
 
+  it('finds struct types in instruction attachments from its lists of them, in the order a walk finds them', () => {
+    // functions printed once each (a split's kernels) that share an attachment (as TBAA nodes are shared)
+    const fn = (name: string, type: string): string => `define void @${name}(ptr %p) {\n  store i32 0, ptr %p, align 4, !extra !1\n  %a = alloca %struct.${type}, align 4\n  ret void\n}\n`;
+    const m = parseModule(
+      `%struct.S = type { i16 }\n%struct.T = type { i32 }\n%struct.U = type { i64 }\n%struct.V = type { i8 }\n` +
+        fn('f', 'T') + fn('g', 'U') + fn('h', 'V') + `!0 = !{!"s", %struct.S zeroinitializer}\n!1 = !{!0, !"t"}\n`,
+      { filename: 't.ll' },
+    );
+    const cache = new PrintCache();
+    const views = [view(m, ['f']), view(m, ['g']), view(m, ['h'])];
+    // the attachment's struct (through a node it holds) comes before the alloca's: walked, then from its list
+    for (const v of views) expect(printCached(v, cache)).toBe(printModule(v));
+    expect(printModule(views[2]!)).toContain('\n%struct.S = type { i16 }\n%struct.V = type { i8 }\n');
+    const node = m.getFunction('h')!.blocks[0]!.instructions[0]!.attachments![0]!.node;
+    expect(cache.rootStructs.get(node)?.map((s) => s.name)).toEqual(['struct.S']);
+  });
+
   it('is not used for modules whose numbered types or unnamed globals would need holes', () => {
     const m = parseModule('%0 = type { i32 }\ndefine void @f(ptr %p) {\n  %v = load %0, ptr %p, align 4\n  ret void\n}\n', { filename: 't.ll' });
     const cache = new PrintCache();

@@ -28,7 +28,7 @@ import { IrError } from '../errors.js';
 import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
 import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
 import { identifiedStructTypes, namedMetadataStructTypes, rootStructTypes, TypeFinder } from '../analysis/type-finder.js';
-import type { Attachment, DIExpression, MDNode, Metadata } from '../model/metadata.js';
+import type { Attachment, DIExpression, MDNode, Metadata, MetadataKinds } from '../model/metadata.js';
 import { forEachDIOperand } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
 import type { FunctionType, StructType, Type } from '../model/types.js';
@@ -59,8 +59,9 @@ export function printModule(module: Module, options: PrintOptions = {}): string 
 
 /**
  * Prints `module` as latin1 bytes (one byte per IR character), handing chunks of about 1 MiB to
- * `write` as they are produced, so large modules can be written out without holding the text.
- * Each chunk is a fresh buffer the callee may keep.
+ * `write`, so large modules can be written out without holding the text: LLVM 16 text goes out
+ * once its type definitions (which come first) are known, after at most 16 MiB is held. Each
+ * chunk is a fresh buffer the callee may keep.
  */
 export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void, options: PrintOptions = {}): void {
   const llvm15 = options.llvmVersion === 15;
@@ -237,8 +238,6 @@ export class PrintCache {
    * but the type; types live as long as their context).
    */
   readonly typeTexts = new Map<Type, string>();
-  /** @internal `$name = comdat kind` lines, with the name and kind they were made for. */
-  readonly comdatLines = new WeakMap<Comdat, readonly [string, string, string]>();
   /** @internal Attribute set texts: [in a parameter list, in an `attributes #N` group, a function's `; Function Attrs:` line]. */
   readonly attrTexts = new WeakMap<AttributeSet, [string | undefined, string | undefined, string | undefined]>();
   /** @internal The named metadata of the last print, while prints have the same. */
@@ -461,7 +460,7 @@ class ModulePrinter {
   private readonly attrSlotOf = new Map<AttributeSet, number>();
   private readonly attrSets: AttributeSet[] = [];
   /** Attachment kind id -> its name as printed. */
-  private readonly kindIdentifiers: string[] = [];
+  private readonly kindIdentifiers: string[];
   /** Texts of attribute sets in parameter lists, this print's (see `attrSetText`). */
   private readonly paramAttrTexts = new Map<AttributeSet, string>();
   /** `; Function Attrs:` lines by function attribute set, this print's (see `functionAttrsComment`). */
@@ -538,10 +537,14 @@ class ModulePrinter {
     this.llvm15 = llvm15;
     this.typed15 = typed15;
     if (deferTypes) {
-      this.deferred = new TypeFinder();
+      const finder = new TypeFinder();
+      // the images of a split share their metadata (TBAA, debug info): an attachment's types are its list, from the second image on
+      if (cache !== undefined) finder.knownMD = (node) => knownRoot(cache, node);
+      this.deferred = finder;
       this.held = [];
     }
     this.typeNames = deferTypes && cache !== undefined ? cache.typeTexts : new Map<Type, string>();
+    this.kindIdentifiers = kindIdentifiersOf(m.context.md.kinds);
   }
 
   /** A function's or call's attributes as printed: LLVM 15's spelling when printing for it. */
@@ -1307,18 +1310,13 @@ class ModulePrinter {
     add(this.m.globals);
     if (comdats === undefined) return;
     this.w('\n');
-    const lines = this.cache?.comdatLines;
     for (let i = 0; i < comdats.length; i++) {
       const c = comdats[i]!;
       if (i > 0) this.w('\n');
-      // a comdat's line is its own (name and kind), the same in every print
-      const known = lines?.get(c);
-      if (known !== undefined && known[0] === c.name && known[1] === c.selection) this.w(known[2]);
-      else {
-        const line = `${formatName('$', c.name)} = comdat ${c.selection}\n`;
-        lines?.set(c, [c.name, c.selection, line]);
-        this.w(line);
-      }
+      this.wName(36, c.name);
+      this.w(' = comdat ');
+      this.w(c.selection);
+      this.ch(10);
     }
   }
 
@@ -2530,6 +2528,18 @@ class ModulePrinter {
   }
 }
 
+/** Printed attachment kind names by kind id, per registry (a kind's id and name never change). */
+const KIND_IDENTIFIERS = new WeakMap<MetadataKinds, string[]>();
+
+function kindIdentifiersOf(kinds: MetadataKinds): string[] {
+  let texts = KIND_IDENTIFIERS.get(kinds);
+  if (texts === undefined) {
+    texts = [];
+    KIND_IDENTIFIERS.set(kinds, texts);
+  }
+  return texts;
+}
+
 const CAST_OPCODES: ReadonlySet<string> = new Set([
   'trunc', 'zext', 'sext', 'fptoui', 'fptosi', 'uitofp', 'sitofp', 'fptrunc', 'fpext', 'ptrtoint', 'inttoptr', 'bitcast', 'addrspacecast',
 ]);
@@ -2617,9 +2627,11 @@ function sameNodes(a: readonly MDNode[], b: readonly MDNode[]): boolean {
   return true;
 }
 
+const NO_ATTACHMENTS: readonly Attachment[] = [];
+
 /** Attachments sorted by kind id (LLVM's `getAllMetadata` order). */
 function sortedAttachments(list: readonly Attachment[] | null): readonly Attachment[] {
-  if (list === null || list.length < 2) return list ?? [];
+  if (list === null || list.length < 2) return list ?? NO_ATTACHMENTS;
   for (let i = 1; i < list.length; i++) if (list[i - 1]!.kind > list[i]!.kind) return [...list].sort((a, b) => a.kind - b.kind);
   return list;
 }
