@@ -26,7 +26,7 @@ const EXPORTS = [
     'linkModules', 'llvmVerifierFailures', 'llvmVerifierFunctionFailures', 'lookupIntrinsic', 'moduleKind',
     'packMemoryEffects', 'parseModule', 'printModule', 'printModuleTo', 'valueTexts',
     'replaceAllUsesWith', 'scalarType', 'setMetadata', 'stringAttr',
-    'stripPointerCasts', 'stronglyConnectedComponentsOf', 'subtypes', 'typeAttr', 'unpackMemoryEffects',
+    'stripPointerCasts', 'stronglyConnectedComponentsOf', 'subtypes', 'typeAttr', 'unpackMemoryEffects', 'unusedGlobals',
     'verifyModule', 'verifyWhileParsing',
 ];
 

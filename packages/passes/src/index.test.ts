@@ -22,8 +22,10 @@ describe('passes public surface', () => {
         'explainFactsPass',
         'globalDcePass',
         'imageName',
+        'noteNoUnusedGlobals',
         'offloadImagesText',
         'offloadPipelineText',
+        'unusedGlobalsAnalysis',
         'wrapPass',
       ].sort(),
     );

@@ -13,6 +13,34 @@ export class GlobalRefIndex {
 
   /** True when `md` may refer to a global (and so may need rewriting in an image). */
   refersToGlobals(md: Metadata): boolean {
+    // Leaves are answered without the memo: most operands are strings and plain numbers.
+    switch (md.mk) {
+      case 'tuple':
+      case 'di':
+      case 'arglist':
+        break;
+      case 'value':
+        switch (md.value.vk) {
+          case 'function':
+          case 'global':
+          case 'alias':
+          case 'ifunc':
+            return true;
+          case 'expr':
+          case 'array':
+          case 'vector':
+          case 'struct':
+          case 'blockaddress':
+          case 'dso_local_equivalent':
+          case 'no_cfi':
+            break;
+          default:
+            return false;
+        }
+        break;
+      default:
+        return false;
+    }
     const cached = this.#refs.get(md);
     if (cached !== undefined) return cached;
     this.#refs.set(md, false); // cycles: assume no, corrected below when a reference is found

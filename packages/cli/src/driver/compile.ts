@@ -36,7 +36,7 @@ import { Context, cloneModule, linkModules, parseModule, printModule, type IRFun
 import { FileTable, writeFileTable } from '@syclkit/formats';
 import { ContainerReader, ContainerWriter, aotCompilerFor, emitWrapperIR, inspectContainer, readContainerFile, type AotCompiler, type InspectReport, type SpirvTranslatorOptions } from '@syclkit/offload-wrapper';
 import { AnalysisManager, type DiagnosticPolicy, type Instrumentation, type PassRegistry, type PipelineNode, type RunResult } from '@syclkit/pass-manager';
-import { AOT_COMPILERS, AOT_JOBS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, offloadPipelineText } from '@syclkit/passes';
+import { AOT_COMPILERS, AOT_JOBS, CONTAINER, EXPLAIN_FACTS, IMAGE_PREFIXES, noteNoUnusedGlobals, offloadPipelineText } from '@syclkit/passes';
 import {
   FILE_SINK,
   ImageSet,
@@ -382,7 +382,13 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   const inputs = units.length === 1 ? [units[0]!.module] : units.map((u) => parseModule(printModule(u.module), { filename: u.file, context }));
   // The inputs are dropped after linking: their globals become the program's own objects (for a
   // single unit, linking is a walk that maps only what llvm-link changes) instead of being copied.
-  const linked = linkModules(inputs, { id: 'llvm-link', consumeInputs: true, onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }) });
+  let everyGlobalUsed = false;
+  const linked = linkModules(inputs, {
+    id: 'llvm-link',
+    consumeInputs: true,
+    onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }),
+    onLinked: (facts) => (everyGlobalUsed = facts.everyGlobalUsed),
+  });
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
   const dynamic = dynamicLinking(options);
@@ -395,7 +401,11 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
 
   // 4. Middle and post-optimization propagation.
   step('optimizing the linked program');
-  const result = registry.build<Module>(linkedNodes).run(linked, runOptions(linked.id));
+  // What the link knows spares globaldce its walk (until a pass changes the program).
+  const analyses = new AnalysisManager();
+  if (everyGlobalUsed) noteNoUnusedGlobals(analyses, linked);
+  const result = registry.build<Module>(linkedNodes).run(linked, { ...runOptions(linked.id), analyses });
+  analyses.clear(linked);
   log.addApplied(result.diagnostics);
   const imports = undefinedFunctions(linked);
   if (!dynamic) {

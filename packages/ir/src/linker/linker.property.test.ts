@@ -20,6 +20,10 @@
  *    expressions over globals; typed-pointer modules), and for groups of modules (or the same
  *    error). Linking one module this way copies nothing: every global of the result is the
  *    input's own object, with its own blocks and instructions, and the input is left empty.
+ * 8. A link that reports `everyGlobalUsed` leaves nothing for `eraseUnused` to erase: for one
+ *    module alone (consumed or copied), over the generators above and over modules whose globals
+ *    refer to each other from code, initializers, aliasees, comdats and metadata; with no
+ *    reference from metadata the link always reports it.
  * 5. When LLVM 16's llvm-link is installed: link(a, b, c) prints exactly what llvm-link prints,
  *    for disjoint and for symbol-sharing modules (and fails exactly when llvm-link fails).
  */
@@ -29,7 +33,8 @@ import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { Context } from '../model/context.js';
-import { linkModules } from './linker.js';
+import { linkModules, type LinkFacts } from './linker.js';
+import { eraseUnused } from '../transforms/replace.js';
 import type { Module } from '../model/module.js';
 import { parseModule } from '../reader/parser.js';
 import { printModule } from '../printer/printer.js';
@@ -49,7 +54,7 @@ import { verifyModule } from '../verifier/verifier.js';
 import { constantExprModule } from '../../test/const-exprs.js';
 import { typedModule } from '../../test/typed-modules.js';
 import type { GlobalValue } from '../model/values.js';
-import type { Instruction } from '../model/instructions.js';
+import { CallInst, type Instruction } from '../model/instructions.js';
 
 /** Three modules a, b, c; with `crossReferences`, b may declare c's functions and a both. */
 function triple(crossReferences: boolean, options: ModuleArbitraryOptions = {}): fc.Arbitrary<[GeneratedModule, GeneratedModule, GeneratedModule]> {
@@ -194,8 +199,26 @@ describe('consuming the inputs', () => {
     const input = parseModule(source, { filename: 'm0.ll', context: ctx, ...(pointers === undefined ? {} : { pointers }) });
     const before = new Map<string, { global: GlobalValue; instructions: Instruction[] }>();
     for (const g of input.globalValues()) before.set(g.name, { global: g, instructions: g.vk === 'function' ? [...g.instructions()] : [] });
-    const result = linkModules([input], { consumeInputs: true });
+    // what each instruction holds before: a link that reports unchanged bodies must leave it
+    const held = (inst: Instruction): unknown[] => [inst.operands, inst.attachments, inst.type, inst instanceof CallInst ? inst.attributes : undefined];
+    const heldBefore = new Map<Instruction, unknown[]>();
+    for (const fn of input.functions) for (const inst of fn.instructions()) heldBefore.set(inst, held(inst));
+    let facts: LinkFacts | undefined;
+    const result = linkModules([input], { consumeInputs: true, onLinked: (f) => (facts = f) });
     expect(printModule(result)).toBe(copied);
+    if (facts!.valuesUnchanged) {
+      for (const fn of result.functions) {
+        for (const inst of fn.instructions()) {
+          const [operands, attachments] = heldBefore.get(inst)!;
+          expect(inst.operands).toBe(operands);
+          expect(inst.attachments).toBe(attachments);
+        }
+      }
+    }
+    if (facts!.bodiesUnchanged) {
+      expect(facts!.valuesUnchanged).toBe(true);
+      for (const fn of result.functions) for (const inst of fn.instructions()) expect(held(inst)).toEqual(heldBefore.get(inst));
+    }
     expect(verifyModule(result)).toEqual([]);
     expect([...input.globalValues()]).toEqual([]);
     for (const g of result.globalValues()) {
@@ -236,6 +259,118 @@ describe('consuming the inputs', () => {
   test.prop([sharedGroup, fc.boolean()], fcOptions(60))('modules sharing symbols, with or without only-needed: the text copying gives, or the same error', (group, onlyNeeded) => {
     const texts = group.map(sharedModuleText);
     expect(text(link(texts, { consumeInputs: true, onlyNeeded }).result)).toBe(text(link(texts, { onlyNeeded }).result));
+  }, 120_000);
+});
+
+/**
+ * A module of functions and variables of every linkage that refer to each other from code
+ * (calls, stored addresses), initializers, aliasees, comdat membership and (with `metadata`)
+ * attachments and named metadata.
+ */
+function referencesModule(metadata: boolean): fc.Arbitrary<string> {
+  const linkages = ['external', 'weak_odr', 'internal', 'linkonce_odr', 'available_externally', 'declare'] as const;
+  const fnSpec = fc.record({
+    linkage: fc.constantFrom(...linkages),
+    calls: fc.array(fc.nat(7), { maxLength: 3 }),
+    stores: fc.array(fc.nat(7), { maxLength: 2 }),
+    loads: fc.array(fc.nat(3), { maxLength: 2 }),
+    attachment: metadata ? fc.option(fc.nat(11), { nil: undefined }) : fc.constant(undefined),
+    comdat: fc.boolean(),
+  });
+  const varSpec = fc.record({
+    linkage: fc.constantFrom('external', 'internal', 'linkonce_odr', 'declare'),
+    init: fc.option(fc.nat(7), { nil: undefined }),
+    attachment: metadata ? fc.option(fc.nat(11), { nil: undefined }) : fc.constant(undefined),
+  });
+  return fc
+    .record({
+      fns: fc.array(fnSpec, { minLength: 8, maxLength: 8 }),
+      vars: fc.array(varSpec, { minLength: 4, maxLength: 4 }),
+      alias: fc.option(fc.record({ target: fc.nat(7), linkage: fc.constantFrom('external', 'internal') }), { nil: undefined }),
+      named: metadata ? fc.array(fc.nat(11), { maxLength: 2 }) : fc.constant([] as number[]),
+    })
+    .map(({ fns, vars, alias, named }) => {
+      // !0..!7 name functions, !8..!11 variables
+      const target = (n: number): string => (n < 8 ? `@f${n}` : `@v${n - 8}`);
+      const lines: string[] = [];
+      const comdats = new Set<number>();
+      fns.forEach((f, i) => {
+        if (f.comdat && f.linkage !== 'declare' && f.linkage !== 'available_externally') comdats.add(i);
+      });
+      // linkonce members join the comdat of the first comdat function, so partners come together
+      const leader = [...comdats][0];
+      if (leader !== undefined) lines.push(`$c${leader} = comdat any`);
+      vars.forEach((v, i) => {
+        const decl = v.linkage === 'declare';
+        const md = v.attachment === undefined ? '' : `, !ref !${v.attachment}`;
+        lines.push(decl ? `@v${i} = external global ptr${md}` : `@v${i} = ${v.linkage === 'external' ? '' : `${v.linkage} `}global ptr ${v.init === undefined ? 'null' : `@f${v.init}`}${md}`);
+      });
+      if (alias !== undefined) lines.push(`@a = ${alias.linkage} alias void (), ptr @f${alias.target}`);
+      fns.forEach((f, i) => {
+        const md = f.attachment === undefined ? '' : ` !ref !${f.attachment}`;
+        if (f.linkage === 'declare') {
+          lines.push(`declare void @f${i}()`);
+          return;
+        }
+        const comdat = comdats.has(i) && leader !== undefined ? ` comdat($c${leader})` : '';
+        const body = [
+          ...f.calls.map((c) => `  call void @f${c}()`),
+          ...f.stores.map((s) => `  store ptr @f${s}, ptr %p`),
+          ...f.loads.map((l) => `  %l${l}.${i} = load ptr, ptr @v${l}`),
+          ...(alias !== undefined && i === 0 ? ['  call void @a()'] : []),
+        ];
+        const linkage = f.linkage === 'external' ? '' : `${f.linkage} `;
+        lines.push(`define ${linkage}void @f${i}(ptr %p)${comdat}${md} {\n${[...new Set(body)].join('\n')}${body.length > 0 ? '\n' : ''}  ret void\n}`);
+      });
+      if (named.length > 0) lines.push(`!named = !{${named.map((n) => `!${n}`).join(', ')}}`);
+      for (let n = 0; n < 12; n++) lines.push(`!${n} = !{ptr ${target(n)}}`);
+      return lines.join('\n') + '\n';
+    });
+}
+
+describe('what a link knows about its result', () => {
+  /** Links one module (consumed or copied); when the link vouches that every global is used, eraseUnused erases nothing. */
+  const check = (source: string, consumeInputs: boolean): LinkFacts | undefined => {
+    const input = parseModule(source, { filename: 'm.ll', context: new Context() });
+    let facts: LinkFacts | undefined;
+    let result: Module;
+    try {
+      result = linkModules([input], { consumeInputs, onLinked: (f) => (facts = f) });
+    } catch (e) {
+      if (e instanceof IrError) return undefined;
+      throw e;
+    }
+    expect(facts).toBeDefined();
+    if (facts!.everyGlobalUsed) expect(eraseUnused(result).map((g) => g.name)).toEqual([]);
+    return facts;
+  };
+
+  test.prop([referencesModule(true), fc.boolean()], fcOptions(200))('references from code, initializers, aliases, comdats and metadata', (source, consume) => {
+    check(source, consume);
+  }, 120_000);
+
+  test.prop([referencesModule(false), fc.boolean()], fcOptions(100))('without metadata references, the link always vouches (and is right)', (source, consume) => {
+    const facts = check(source, consume);
+    if (facts !== undefined) expect(facts.everyGlobalUsed).toBe(true);
+  }, 120_000);
+
+  test.prop([generatedModule(), fc.boolean()], fcOptions(60))('generated modules', (m, consume) => {
+    check(moduleText(m), consume);
+  }, 120_000);
+
+  test.prop([sharedModule(), fc.boolean()], fcOptions(60))('modules with every linkage, comdats, llvm.used and ctors', (m, consume) => {
+    check(sharedModuleText(m, 0), consume);
+  }, 120_000);
+
+  test.prop([constantExprModule(), fc.boolean()], fcOptions(40))('modules of constant expressions over globals', (source, consume) => {
+    check(source, consume);
+  }, 120_000);
+
+  test.prop([fc.tuple(generatedModule({ prefix: 'a' }), generatedModule({ prefix: 'b' }))], fcOptions(10))('two modules: unknown', ([a, b]) => {
+    let facts: LinkFacts | undefined;
+    const ctx = new Context();
+    linkModules([a, b].map((m) => parseModule(moduleText(m), { filename: `${m.name}.ll`, context: ctx })), { onLinked: (f) => (facts = f) });
+    expect(facts).toEqual({ everyGlobalUsed: false, bodiesUnchanged: false, valuesUnchanged: false });
   }, 120_000);
 });
 

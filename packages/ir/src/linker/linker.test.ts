@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { cloneModule } from '../transforms/clone.js';
 import { Context } from '../model/context.js';
 import { IrError } from '../errors.js';
-import { Linker, linkModules } from './linker.js';
+import { Linker, linkModules, type LinkFacts } from './linker.js';
 import { Module } from '../model/module.js';
 import type { AllocaInst } from '../model/instructions.js';
 import { parseModule } from '../reader/parser.js';
@@ -91,6 +91,48 @@ describe('one translation unit alone, compared with llvm-link 16', () => {
     const r = runTool(llvmLink!, ['-S', dir + 'single.ll']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(expected);
+  });
+
+  // Isomorphic structs reached through arrays, literal structs, function types and attributes:
+  // the type map leaves a type alone only if it holds no identified struct, and a call's
+  // attribute list (shared by calls) is mapped once.
+  const mergedSource = readFileSync(dir + 'merged-types.ll', 'latin1');
+  const mergedExpected = readFileSync(dir + 'expected-merged-types.ll', 'latin1');
+  for (const [how, options] of [
+    ['copied', {}],
+    ['consumed', { consumeInputs: true }],
+  ] as const) {
+    it(`llvm-link -S merged-types.ll, ${how}`, () => {
+      const linked = linkModules([parseModule(mergedSource, { filename: 'merged-types.ll', context: new Context() })], options);
+      expect(printModule(linked)).toBe(mergedExpected);
+      expect(verifyModule(linked)).toEqual([]);
+    });
+  }
+  it('reports what it left of the functions: all, all but merged types, or less', () => {
+    const factsOf = (text: string): LinkFacts => {
+      let facts: LinkFacts | undefined;
+      linkModules([parseModule(text, { filename: 'f.ll', context: new Context() })], { consumeInputs: true, onLinked: (f) => (facts = f) });
+      return facts!;
+    };
+    const kernel = 'define weak_odr spir_kernel void @k() {\n  %a = alloca %struct.B\n  %v = load %struct.B, ptr %a\n  call void @h()\n  ret void\n}\ndefine internal void @h() {\n  ret void\n}\n';
+    // nothing to change
+    expect(factsOf(`%struct.B = type { i32 }\n${kernel}`)).toEqual({ everyGlobalUsed: true, bodiesUnchanged: true, valuesUnchanged: true });
+    // %struct.B merges into %struct.A: the alloca is retyped, nothing else
+    const merged = factsOf(`%struct.A = type { i32 }\n%struct.B = type { i32 }\n@a = global %struct.A zeroinitializer\n${kernel}`);
+    expect(merged).toEqual({ everyGlobalUsed: true, bodiesUnchanged: false, valuesUnchanged: true });
+    // llvm-link rebuilds appending arrays: a body that refers to one gets the new variable
+    const appending = factsOf(`@llvm.used = appending global [1 x ptr] [ptr @h], section "llvm.metadata"\n${kernel.replace('%a = alloca %struct.B\n  %v = load %struct.B, ptr %a', '%u = load ptr, ptr @llvm.used')}`);
+    expect(appending).toEqual({ everyGlobalUsed: true, bodiesUnchanged: false, valuesUnchanged: false });
+    // copied (not consumed) or more than one module: unknown
+    let copied: LinkFacts | undefined;
+    linkModules([parseModule(`%struct.B = type { i32 }\n${kernel}`, { filename: 'f.ll' })], { onLinked: (f) => (copied = f) });
+    expect(copied).toEqual({ everyGlobalUsed: true, bodiesUnchanged: false, valuesUnchanged: false });
+  });
+
+  it.skipIf(llvmLink === undefined)('the stored merged-types output is what the installed llvm-link prints', () => {
+    const r = runTool(llvmLink!, ['-S', dir + 'merged-types.ll']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(mergedExpected);
   });
 
   it('consumed: the result is the input’s own objects, changed only where llvm-link changes them', () => {

@@ -85,6 +85,35 @@ export interface LinkOptions {
 export interface LinkModulesOptions extends LinkOptions {
   /** Module id of the result (`llvm-link`, like llvm-link's composite module). */
   readonly id?: string;
+  /** Receives what the link found out about its result, once it is made. */
+  readonly onLinked?: (facts: LinkFacts) => void;
+}
+
+/** What a link knows about its result as it returns it (before anything else changes it). */
+export interface LinkFacts {
+  /**
+   * Every global of the result is reached from `eraseUnused`'s default roots through operands,
+   * initializers, aliasees and resolvers (references from metadata do not count), so
+   * `eraseUnused` would erase nothing. Known for a link of one module into an empty one in which
+   * no global came in through metadata alone: every global then came as a root (a definition
+   * that is not discardable) or as a reference from a global already there. False when unknown.
+   */
+  readonly everyGlobalUsed: boolean;
+  /**
+   * Every function of the result is the input's own object with its body exactly as it was:
+   * nothing of a body, argument, signature or attachment list was rewritten (merged struct types,
+   * globals mapped elsewhere, nulled metadata) and no global was renamed. Dropping `nocallback`
+   * from calls and functions does not count. Known for a link of one consumed module
+   * (`consumeInputs`) into an empty one; false when unknown.
+   */
+  readonly bodiesUnchanged: boolean;
+  /**
+   * `bodiesUnchanged`, except that types may have changed: identified struct types merged into
+   * isomorphic ones (or rebuilt) replaced the old ones in instruction, argument and signature
+   * types and in type attributes. Every operand, bundle, attachment, debug record and name of
+   * every function is as it was, and every function is the input's own object.
+   */
+  readonly valuesUnchanged: boolean;
 }
 
 /**
@@ -99,16 +128,23 @@ export interface LinkModulesOptions extends LinkOptions {
 export function linkModules(inputs: Iterable<Module | (() => Module)>, options: LinkModulesOptions = {}): Module {
   let dest: Module | undefined;
   let linker: Linker | undefined;
+  const unknown: LinkFacts = { everyGlobalUsed: false, bodiesUnchanged: false, valuesUnchanged: false };
+  let facts = unknown;
   for (const input of inputs) {
     const m = typeof input === 'function' ? input() : input;
     if (dest === undefined || linker === undefined) {
       dest = new Module(options.id ?? 'llvm-link', m.context);
       linker = new Linker(dest, options);
       // the first input always comes in whole: only-needed would find nothing needed yet
-      linker.link(m, { onlyNeeded: false });
-    } else linker.link(m);
+      facts = linker.link(m, { onlyNeeded: false });
+    } else {
+      // a later input may replace a definition whose references kept globals alive
+      linker.link(m);
+      facts = unknown;
+    }
   }
   if (dest === undefined) throw new IrError('no modules to link');
+  options.onLinked?.(facts);
   return dest;
 }
 
@@ -135,14 +171,16 @@ export class Linker {
    * Links `src` into the destination module; `src` is left intact unless the options say it is
    * consumed (`moveBodies`, `consumeInputs`). `flags` override the options.
    */
-  link(src: Module, flags: { readonly onlyNeeded?: boolean } = {}): void {
+  link(src: Module, flags: { readonly onlyNeeded?: boolean } = {}): LinkFacts {
     if (src.context !== this.dest.context) {
       throw new IrError(`cannot link '${src.id}' into '${this.dest.id}': the modules were parsed into different contexts; parse every input with the same Context (parseModule(text, { context }))`, src.id);
     }
     if (src === this.dest) throw new IrError('cannot link a module into itself', src.id);
     this.checkPointerSyntax(src);
-    new LinkStep(this, src, flags.onlyNeeded ?? this.options.onlyNeeded ?? false).run();
+    const step = new LinkStep(this, src, flags.onlyNeeded ?? this.options.onlyNeeded ?? false);
+    step.run();
     this.pointerSyntaxFrom ??= src.id;
+    return { everyGlobalUsed: step.everyGlobalUsed, bodiesUnchanged: step.bodiesUnchanged, valuesUnchanged: step.valuesUnchanged };
   }
 
   /** The module whose pointer syntax the destination has (the destination itself unless it was empty). */
@@ -324,18 +362,10 @@ class TypeMap {
   }
 
   get(t: Type): Type {
-    // A type without subtypes that is not an identified struct maps to itself (resolve and
-    // isomorphic map it to nothing else): most instructions' types, with no lookup.
-    switch (t.kind) {
-      case 'integer':
-      case 'float':
-        return t;
-      case 'pointer':
-        if (t.pointee === undefined) return t;
-        break;
-      default:
-        break;
-    }
+    // A type that holds no identified struct maps to itself: its leaves are interned, so resolve
+    // rebuilds it as itself and isomorphic matches it only to itself. Most instructions' and
+    // calls' types, with no lookup.
+    if (!t.reachesStruct) return t;
     // most lookups hit: the set of structs being visited is made only for a type not mapped yet
     return this.mapped.get(t) ?? this.resolve(t, new Set());
   }
@@ -527,6 +557,14 @@ class LinkStep {
   private doneLinkingBodies = false;
   /** Source globals become the destination's own objects (see {@link LinkOptions.consumeInputs}). */
   private readonly adopting: boolean;
+  /** The destination had no globals before this step. */
+  private readonly intoEmpty: boolean;
+  /** A destination global was made for a reference from metadata (it may be used by nothing else). */
+  private madeForMetadata = false;
+  /** Something of a function (body copied or moved to another object, name, personality) changed outside the mapper's in-place walk. */
+  private functionsTouched = false;
+  /** A function's type or its own type attributes changed (merged struct types). */
+  private signaturesRetyped = false;
 
   constructor(
     private readonly linker: Linker,
@@ -536,6 +574,8 @@ class LinkStep {
     this.dest = linker.dest;
     this.ctx = src.context;
     this.adopting = linker.options.consumeInputs === true;
+    const d = this.dest;
+    this.intoEmpty = d.globals.length + d.functions.length + d.aliases.length + d.ifuncs.length === 0;
     this.typeMap = new TypeMap(this.ctx, linker.structs);
     this.mapper = new ValueMapper({
       context: this.ctx,
@@ -550,6 +590,27 @@ class LinkStep {
 
   private warn(message: string): void {
     this.linker.options.onWarning?.(message);
+  }
+
+  /**
+   * {@link LinkFacts.everyGlobalUsed} for this step: the destination was empty, so each of its
+   * globals came as a root (`linkIfNeeded` takes exactly the definitions that are not
+   * discardable, which are `eraseUnused`'s roots; comdat partners of roots stay with them) or was
+   * made when the mapper met a reference to it in a global already linked, which is used then
+   * too — unless that reference was in metadata.
+   */
+  get everyGlobalUsed(): boolean {
+    return this.intoEmpty && !this.madeForMetadata;
+  }
+
+  /** {@link LinkFacts.valuesUnchanged} for this step. */
+  get valuesUnchanged(): boolean {
+    return this.intoEmpty && this.adopting && !this.functionsTouched && this.mapper.inPlaceValueRewrites === 0 && this.replacedDest.size === 0 && this.moved.size === 0;
+  }
+
+  /** {@link LinkFacts.bodiesUnchanged} for this step. */
+  get bodiesUnchanged(): boolean {
+    return this.valuesUnchanged && !this.signaturesRetyped && this.mapper.inPlaceRewrites === 0;
   }
 
   run(): void {
@@ -828,6 +889,7 @@ class LinkStep {
     if (known !== undefined) return known;
     const proto = this.linkPrototype(sgv);
     if (proto === undefined) return null;
+    if (this.mapper.mappingMetadata) this.madeForMetadata = true;
     this.valueMap.set(sgv, proto);
     // a taken-over global is new to the destination, like a fresh prototype, though it has its body
     const adopted = proto === sgv;
@@ -935,6 +997,7 @@ class LinkStep {
   /** LLVM's forceRenaming: a non-local global takes its name back from whatever got it. */
   private forceRenaming(gv: GlobalValue, name: string): void {
     if (isLocal(gv) || gv.name === name) return;
+    this.functionsTouched = true;
     const conflict = this.dest.getGlobalValue(name);
     if (conflict !== undefined) {
       this.dest.renameGlobal(conflict, '');
@@ -966,16 +1029,21 @@ class LinkStep {
   private adopt(sgv: GlobalValue, forDefinition: boolean): GlobalValue {
     const name = sgv.name;
     // the same type-map order as createPrototype (it decides names of rebuilt struct types)
-    sgv.type = this.typeMap.get(sgv.type) as PointerType;
+    const type = this.typeMap.get(sgv.type) as PointerType;
+    if (type !== sgv.type) this.signaturesRetyped = true;
+    sgv.type = type;
     switch (sgv.vk) {
       case 'global':
         sgv.valueType = this.typeMap.get(sgv.valueType);
         this.dest.addGlobalVariable(sgv);
         break;
-      case 'function':
-        sgv.functionType = this.typeMap.get(sgv.functionType) as FunctionType;
+      case 'function': {
+        const functionType = this.typeMap.get(sgv.functionType) as FunctionType;
+        if (functionType !== sgv.functionType) this.signaturesRetyped = true;
+        sgv.functionType = functionType;
         this.dest.addFunction(sgv);
         break;
+      }
       case 'alias':
         sgv.valueType = this.typeMap.get(sgv.valueType);
         this.dest.addAlias(sgv);
@@ -997,9 +1065,11 @@ class LinkStep {
         if (o !== undefined && 'align' in o) sgv.align = o.align;
         if (sgv.attributes !== undefined) sgv.attributes = this.mapper.mapAttributeSet(sgv.attributes);
         break;
-      case 'function':
+      case 'function': {
         sgv.comdat = undefined;
-        sgv.attributes = this.mapper.mapAttributeList(sgv.attributes);
+        const attributes = this.mapper.mapAttributeList(sgv.attributes);
+        if (attributes !== sgv.attributes) this.signaturesRetyped = true;
+        sgv.attributes = attributes;
         if (sgv.isDeclaration) {
           // a prototype's arguments are new and unnamed; a definition keeps its own (see moveBody)
           sgv.args = sgv.functionType.params.map((t) => new Argument(t, '', sgv));
@@ -1008,6 +1078,7 @@ class LinkStep {
           sgv.prologue = undefined;
         }
         break;
+      }
       default:
         this.withoutTarget.add(sgv);
     }
@@ -1017,6 +1088,7 @@ class LinkStep {
 
   /** IRLinker::copyGlobalValueProto: a new destination global shaped like `sgv`, without body. */
   private createPrototype(sgv: GlobalValue, forDefinition: boolean): GlobalValue {
+    this.functionsTouched = true;
     const type = this.typeMap.get(sgv.type) as PointerType;
     const valueType = this.typeMap.get(sgv.valueType);
     let proto: GlobalValue;
@@ -1096,11 +1168,14 @@ class LinkStep {
     };
     this.pendingBodies.add(dst);
     if (dst.vk === 'function' && src.vk === 'function') {
+      if (dst !== src) this.functionsTouched = true;
       mapper.schedule(() => {
         this.pendingBodies.delete(dst);
+        const before = [dst.personality, dst.prefix, dst.prologue];
         if (src.personality) dst.personality = constant(src.personality);
         if (src.prefix) dst.prefix = constant(src.prefix);
         if (src.prologue) dst.prologue = constant(src.prologue);
+        if (dst.personality !== before[0] || dst.prefix !== before[1] || dst.prologue !== before[2]) this.functionsTouched = true;
         dst.attachments = dst === src ? mapper.mapAttachmentsInPlace(src.attachments) : (mapper.mapAttachments(src.attachments) ?? []);
         const adjust = (call: CallInst): void => {
           if (call.opcode === 'call' && call.attributes.fn.has('nocallback')) call.attributes = call.attributes.withFn(call.attributes.fn.without('nocallback'));

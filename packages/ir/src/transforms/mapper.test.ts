@@ -8,6 +8,7 @@ import { printModule } from '../printer/printer.js';
 import type { Constant, GlobalValue, IRFunction } from '../model/values.js';
 import { IrError } from '../errors.js';
 import { AttributeList, AttributeSet, enumAttr, intAttr, typeAttr } from '../model/attributes.js';
+import type { Type } from '../model/types.js';
 
 const text = `
 @g = global i32 0
@@ -197,7 +198,37 @@ describe('attribute lists under a type map', () => {
     expect(mapped.params[0]).toBe(plain);
     expect(mapped.params[2]).toBe(plain);
     expect(mapped.params[1]!.attributes).toEqual(AttributeSet.of([typeAttr('byval', b), intAttr('align', 4)]).attributes);
-    // mapping is a pure function of the list (not memoized: lists are rarely shared)
-    expect(mapper.mapAttributeList(list)).toEqual(mapped);
+    // memoized: the reader shares a list among calls with the same sets
+    expect(mapper.mapAttributeList(list)).toBe(mapped);
+  });
+
+  it('maps each list and set once, visiting its types the first time only, in order', () => {
+    const ctx = new Context();
+    const a = ctx.createStruct('A', [ctx.i32]);
+    const b = ctx.createStruct('B', [ctx.i32]);
+    const c = ctx.createStruct('C', [ctx.i64]);
+    const visits: string[] = [];
+    const mapType = (t: Type): Type => {
+      if (t.kind === 'struct') visits.push(t.name);
+      return t === a ? b : t;
+    };
+    const mapper = new ValueMapper({ context: ctx, mapGlobal: (gv: GlobalValue): Constant => gv, mapType });
+    const byvalA = AttributeSet.of([typeAttr('byval', a)]);
+    const sretC = AttributeSet.of([typeAttr('sret', c)]);
+    const first = new AttributeList(AttributeSet.empty, AttributeSet.empty, [byvalA, sretC]);
+    // another list sharing the first one's sets: they map to the same objects
+    const second = new AttributeList(AttributeSet.empty, sretC, [byvalA]);
+    const m1 = mapper.mapAttributeList(first);
+    expect(visits).toEqual(['A', 'C']);
+    const m2 = mapper.mapAttributeList(second);
+    expect(visits).toEqual(['A', 'C']);
+    expect(m2.params[0]).toBe(m1.params[0]);
+    expect(m2.ret).toBe(sretC);
+    expect(m1.params[1]).toBe(sretC);
+    expect(mapper.mapAttributeSet(byvalA)).toBe(m1.params[0]);
+    expect(m1.params[0]!.attributes).toEqual([typeAttr('byval', b)]);
+    // a mapper without a type map leaves every list alone
+    const plain = new ValueMapper({ context: ctx, mapGlobal: (gv: GlobalValue): Constant => gv });
+    expect(plain.mapAttributeList(first)).toBe(first);
   });
 });

@@ -95,6 +95,9 @@ export class ValueMapper {
   private readonly constants = new Map<Constant, Constant | null>();
   private readonly metadataConstants = new Map<Constant, Constant | null>();
   private readonly nodes = new Map<MDNode, MDNode>();
+  /** Attribute sets and lists mapped so far (a set's types are visited when it is first mapped). */
+  private readonly attributeSets = new Map<AttributeSet, AttributeSet>();
+  private readonly attributeLists = new Map<AttributeList, AttributeList>();
   /** Copies of functions whose bodies were cloned (to resolve block addresses at the end). */
   private readonly bodies = new Map<IRFunction, IRFunction>();
   private readonly pendingBlockAddresses: { readonly copy: BlockAddress; readonly block: BasicBlock }[] = [];
@@ -105,6 +108,9 @@ export class ValueMapper {
   private copyingBody = false;
   /** Set while bodies are moved in place (see {@link moveBody}). */
   private moving = false;
+  /** Changes made to bodies moved in place so far (see {@link inPlaceRewrites}): of types, of anything else. */
+  private typeRewrites = 0;
+  private rewrites = 0;
   /** Deferred work (bodies, initializers), run last-in first-out like LLVM's mapper worklist. */
   private readonly scheduled: (() => void)[] = [];
 
@@ -116,6 +122,26 @@ export class ValueMapper {
     this.fold = options.fold ?? false;
     this.replaceConstant = options.replaceConstant;
     this.distinctWhenNulled = options.distinctWhenNulled ?? false;
+  }
+
+  /**
+   * How many times moving bodies in place ({@link moveBody}, {@link mapAttachmentsInPlace}) wrote
+   * something new into a body: an argument's type, an instruction's operands, bundles, types,
+   * call type or attributes, attachments or debug records (what `adjustCall` does is not counted).
+   * Zero: every moved body is exactly as it was.
+   */
+  get inPlaceRewrites(): number {
+    return this.rewrites + this.typeRewrites;
+  }
+
+  /** {@link inPlaceRewrites} that replaced something other than a type (or a call's type attributes). */
+  get inPlaceValueRewrites(): number {
+    return this.rewrites;
+  }
+
+  /** Whether a value held by metadata is being mapped: a global asked for now is referenced from metadata. */
+  get mappingMetadata(): boolean {
+    return this.inMetadata;
   }
 
   // --- scheduling ----------------------------------------------------------------------------------
@@ -147,8 +173,17 @@ export class ValueMapper {
   }
 
   mapAttributeList(list: AttributeList): AttributeList {
-    // not memoized: lists are rarely shared (each call and function has its own)
     if (this.typeHook === undefined || list === AttributeList.empty) return list;
+    // memoized: the reader shares one list among calls with the same sets (a function's own list
+    // is its own; its sets are shared)
+    const known = this.attributeLists.get(list);
+    if (known !== undefined) return known;
+    const mapped = this.mapAttributeListOnce(list);
+    this.attributeLists.set(list, mapped);
+    return mapped;
+  }
+
+  private mapAttributeListOnce(list: AttributeList): AttributeList {
     const fn = this.mapAttributeSet(list.fn);
     const ret = this.mapAttributeSet(list.ret);
     // a new parameter list only once a set changes
@@ -163,7 +198,15 @@ export class ValueMapper {
   }
 
   mapAttributeSet(set: AttributeSet): AttributeSet {
-    if (this.typeHook === undefined) return set;
+    if (this.typeHook === undefined || set.attributes.length === 0) return set;
+    const known = this.attributeSets.get(set);
+    if (known !== undefined) return known;
+    const mapped = this.mapAttributeSetOnce(set);
+    this.attributeSets.set(set, mapped);
+    return mapped;
+  }
+
+  private mapAttributeSetOnce(set: AttributeSet): AttributeSet {
     const attributes = set.attributes;
     // a new set only once a type attribute's type changes
     let out: Attribute[] | undefined;
@@ -613,7 +656,11 @@ export class ValueMapper {
     this.bodies.set(target, target);
     const args = source.args.slice();
     for (const a of args) {
-      a.type = this.mapType(a.type);
+      const type = this.mapType(a.type);
+      if (type !== a.type) {
+        a.type = type;
+        this.typeRewrites++;
+      }
       a.parent = target;
     }
     target.args = args;
@@ -644,35 +691,82 @@ export class ValueMapper {
       // LLVM's operand order: arguments, bundle operands, destinations, then the callee.
       const argEnd = 1 + inst.argCount;
       for (let i = 1; i < argEnd; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
-      if (inst.bundles.length > 0) inst.bundles = inst.bundles.map((b): OperandBundle => ({ tag: b.tag, inputs: b.inputs.map((v) => this.mapValue(v, locals)) }));
+      if (inst.bundles.length > 0) this.mapBundlesInPlace(inst, locals);
       for (let i = argEnd; i < ops.length; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
       out = this.mapOperandInPlace(ops, 0, out, owner, locals);
       if (this.typeHook !== undefined) {
         const functionType = this.typeHook(inst.functionType) as FunctionType;
-        if (functionType !== inst.functionType) inst.functionType = functionType;
+        if (functionType !== inst.functionType) {
+          inst.functionType = functionType;
+          this.typeRewrites++;
+        }
         const attributes = this.mapAttributeList(inst.attributes);
-        if (attributes !== inst.attributes) inst.attributes = attributes;
+        if (attributes !== inst.attributes) {
+          inst.attributes = attributes;
+          this.typeRewrites++;
+        }
       }
-      if (out !== undefined) inst.operands = out;
+      if (out !== undefined) {
+        inst.operands = out;
+        this.rewrites++;
+      }
       if (adjustCall) adjustCall(inst);
     } else {
       for (let i = 0; i < ops.length; i++) out = this.mapOperandInPlace(ops, i, out, owner, locals);
-      if (out !== undefined) inst.operands = out;
+      if (out !== undefined) {
+        inst.operands = out;
+        this.rewrites++;
+      }
     }
+    // (mapAttachmentsInPlace counts its own changes)
     if (inst.attachments !== null) inst.attachments = this.mapAttachmentsInPlace(inst.attachments);
-    if (inst.debugRecords !== null) inst.debugRecords = this.mapDebugRecords(inst.debugRecords, locals);
+    if (inst.debugRecords !== null) {
+      const records = inst.debugRecords;
+      const mapped = this.mapDebugRecords(records, locals)!;
+      if (mapped.some((r, i) => r.operands.some((op, j) => op !== records[i]!.operands[j]))) this.rewrites++;
+      inst.debugRecords = mapped;
+    }
     const hook = this.typeHook;
     if (hook !== undefined) {
       const type = hook(inst.type);
-      if (type !== inst.type) inst.type = type;
+      if (type !== inst.type) {
+        inst.type = type;
+        this.typeRewrites++;
+      }
       if (inst instanceof AllocaInst) {
         const allocated = hook(inst.allocatedType);
-        if (allocated !== inst.allocatedType) inst.allocatedType = allocated;
+        if (allocated !== inst.allocatedType) {
+          inst.allocatedType = allocated;
+          this.typeRewrites++;
+        }
       } else if (inst instanceof GetElementPtrInst) {
         const source = hook(inst.sourceElementType);
-        if (source !== inst.sourceElementType) inst.sourceElementType = source;
-      } else if (inst instanceof ShuffleVectorInst) inst.maskValue = this.mapValue(inst.maskValue, locals);
+        if (source !== inst.sourceElementType) {
+          inst.sourceElementType = source;
+          this.typeRewrites++;
+        }
+      } else if (inst instanceof ShuffleVectorInst) {
+        const mask = this.mapValue(inst.maskValue, locals);
+        if (mask !== inst.maskValue) {
+          inst.maskValue = mask;
+          this.rewrites++;
+        }
+      }
     }
+  }
+
+  /** A call's operand bundles mapped in place: a new list only when an input maps differently. */
+  private mapBundlesInPlace(inst: CallInst, locals: LocalMap): void {
+    let changed = false;
+    const bundles = inst.bundles.map((b): OperandBundle => {
+      const inputs = b.inputs.map((v) => this.mapValue(v, locals));
+      if (inputs.every((v, i) => v === b.inputs[i])) return b;
+      changed = true;
+      return { tag: b.tag, inputs };
+    });
+    if (!changed) return;
+    inst.bundles = bundles;
+    this.rewrites++;
   }
 
   /** {@link mapOperand} in place, for an operand of a function `owner` whose locals map to themselves. */
@@ -757,7 +851,9 @@ export class ValueMapper {
       out ??= list.slice(0, i);
       out.push(node === a.node ? a : { kind: a.kind, node });
     }
-    return out ?? list;
+    if (out === undefined) return list;
+    this.rewrites++;
+    return out;
   }
 }
 

@@ -65,9 +65,7 @@ export function replaceAllUsesWith(m: Module, replacements: ReadonlyMap<Value, V
  */
 export function nullMetadataReferences(m: Module, dead: ReadonlySet<GlobalValue>): void {
   if (dead.size === 0) return;
-  const live = new Set<GlobalValue>();
-  for (const gv of m.globalValues()) if (!dead.has(gv)) live.add(gv);
-  nullMetadataReferencesFromLive(m, dead, live);
+  nullMetadataReferencesFromLive(m, dead);
 }
 
 /** Walks everything that can refer to a value and stores the mapped references back. */
@@ -234,6 +232,20 @@ export interface EraseUnusedOptions {
  * Returns the erased globals in module order (variables, functions, aliases, ifuncs).
  */
 export function eraseUnused(m: Module, options: EraseUnusedOptions = {}): GlobalValue[] {
+  const erased = unusedGlobals(m, options);
+  if (erased.length === 0) return erased;
+  const dead = new Set(erased);
+  if (globalsInMetadata(m).size > 0) nullMetadataReferencesFromLive(m, dead);
+  m.removeAll(dead);
+  m.pruneComdats();
+  return erased;
+}
+
+/**
+ * The globals {@link eraseUnused} would erase, in module order (variables, functions, aliases,
+ * ifuncs), without changing anything.
+ */
+export function unusedGlobals(m: Module, options: EraseUnusedOptions = {}): GlobalValue[] {
   const comdatMembers = new Map<Comdat, GlobalValue[]>();
   for (const gv of m.globalValues()) {
     const c = gv.vk === 'global' || gv.vk === 'function' ? gv.comdat : undefined;
@@ -300,19 +312,9 @@ export function eraseUnused(m: Module, options: EraseUnusedOptions = {}): Global
         break;
     }
   }
-  const dead = new Set<GlobalValue>();
-  const erased: GlobalValue[] = [];
-  for (const gv of m.globalValues()) {
-    if (!live.has(gv)) {
-      dead.add(gv);
-      erased.push(gv);
-    }
-  }
-  if (dead.size === 0) return erased;
-  if (globalsInMetadata(m).size > 0) nullMetadataReferencesFromLive(m, dead, live);
-  m.removeAll(dead);
-  m.pruneComdats();
-  return erased;
+  const unused: GlobalValue[] = [];
+  for (const gv of m.globalValues()) if (!live.has(gv)) unused.push(gv);
+  return unused;
 }
 
 function defaultRoot(gv: GlobalValue): boolean {
@@ -323,15 +325,15 @@ function defaultRoot(gv: GlobalValue): boolean {
 }
 
 /**
- * Nulls metadata references to `dead` globals held by the `live` part and by named metadata
+ * Nulls metadata references to `dead` globals held by the other globals and by named metadata
  * (the dead globals' own attachments and bodies go away with them).
  */
-function nullMetadataReferencesFromLive(m: Module, dead: ReadonlySet<GlobalValue>, live: ReadonlySet<GlobalValue>): void {
+function nullMetadataReferencesFromLive(m: Module, dead: ReadonlySet<GlobalValue>): void {
   const mapper = new ValueMapper({ context: m.context, mapGlobal: (gv) => (dead.has(gv) ? null : gv), distinctWhenNulled: true });
   const locals: LocalMap = { get: (v) => v };
-  for (const g of m.globals) if (live.has(g)) g.attachments = mapper.mapAttachments(g.attachments) ?? [];
+  for (const g of m.globals) if (!dead.has(g)) g.attachments = mapper.mapAttachments(g.attachments) ?? [];
   for (const f of m.functions) {
-    if (!live.has(f)) continue;
+    if (dead.has(f)) continue;
     f.attachments = mapper.mapAttachments(f.attachments) ?? [];
     for (const b of f.blocks) {
       for (const inst of b.instructions) {
