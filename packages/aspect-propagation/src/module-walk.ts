@@ -70,11 +70,13 @@ export const moduleWalkAnalysis = defineAnalysis({
 /**
  * The pass's facts for `module` (what `collectFunctionFacts(module, options)` gives) from `walk`,
  * a walk of another module with the same function bodies: `module` holds exactly the walked
- * function objects, in any order, and the caller promises nothing changed their bodies since
- * (a single translation unit linked into the program, which keeps its functions, when the link
- * rewrote nothing). Only the signatures and the instructions the walk found aspects in are looked
- * at again, under `module`'s rules, which must find no more than the walk's did (the linked
- * program has no `!sycl_types_that_use_aspects`); the calls are the walk's, renumbered.
+ * function objects, in any order, and the caller promises that nothing of their bodies changed
+ * since but types, and those only for isomorphic ones (a single translation unit linked into the
+ * program: llvm-link merges isomorphic struct types, `LinkFacts.valuesUnchanged`). Only the
+ * signatures and the instructions the walk found aspects in are looked at again, under `module`'s
+ * rules, which must find no more than the walk's did (the linked program has no
+ * `!sycl_types_that_use_aspects`; `double` is found the same way through isomorphic types); the
+ * calls are the walk's, renumbered.
  *
  * Undefined (walk the module instead) when the functions differ, the rules could find more, or
  * the module has conditional callers or virtual functions (their facts depend on more than bodies).

@@ -48,6 +48,7 @@ import {
   type SplitMode,
 } from '@syclkit/post-link';
 import { SyclMetadata, isEntryPoint, isKernel } from '@syclkit/sycl-conventions';
+import { moduleWalkAnalysis, syclPropagateAspectsUsage, type ModuleWalk } from '@syclkit/aspect-propagation';
 import { CliError } from '../command.js';
 import { writeFileAtomic } from '../io.js';
 import { passRegistry } from '../passes.js';
@@ -362,10 +363,24 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
 
   // 2. Per translation unit.
   const runOptions = (file: string) => ({ file, ...(options.policy === undefined ? {} : { policy: options.policy }), instrumentations: options.instrumentations ?? [] });
+  // A single unit's walk (the facts') also serves propagation run 2 when linking leaves the
+  // unit's functions' values as they were (step 3): it still describes them if it was valid when
+  // the aspect pass started (which writes function metadata only).
+  let carried: ModuleWalk | undefined;
   for (const unit of units) {
     step(`${unit.file}: device_if lowering and aspect propagation`);
-    const result = registry.build<Module>(translationUnitPipelineText(uniquePrefix(unit.file), fixedNames)).run(unit.module, { ...runOptions(unit.file), analyses: unit.analyses });
+    const walk = units.length === 1 ? unit.analyses.getCachedResult(moduleWalkAnalysis, unit.module) : undefined;
+    let walkHeld = false;
+    const probe: Instrumentation = {
+      name: 'unit-walk',
+      beforePass: (event) => {
+        if (event.pass === syclPropagateAspectsUsage.name && event.unit === unit.module) walkHeld = walk !== undefined && unit.analyses.isCached(moduleWalkAnalysis, unit.module);
+      },
+    };
+    const run = runOptions(unit.file);
+    const result = registry.build<Module>(translationUnitPipelineText(uniquePrefix(unit.file), fixedNames)).run(unit.module, { ...run, instrumentations: [...run.instrumentations, probe], analyses: unit.analyses });
     log.addApplied(result.diagnostics);
+    if (walkHeld) carried = walk;
     unit.analyses.clear(unit.module);
     unit.module.namedMetadata.delete(SyclMetadata.typesThatUseAspects);
   }
@@ -379,11 +394,15 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   // The inputs are dropped after linking: their globals become the program's own objects (for a
   // single unit, linking is a walk that maps only what llvm-link changes) instead of being copied.
   let everyGlobalUsed = false;
+  let valuesUnchanged = false;
   const linked = linkModules(inputs, {
     id: 'llvm-link',
     consumeInputs: true,
     onWarning: (message) => log.report({ severity: 'warning', code: 'ir-reader', message }),
-    onLinked: (facts) => (everyGlobalUsed = facts.everyGlobalUsed),
+    onLinked: (facts) => {
+      everyGlobalUsed = facts.everyGlobalUsed;
+      valuesUnchanged = facts.valuesUnchanged;
+    },
   });
   dedupeAspectTable(linked);
   const kernels = linked.functions.filter((fn) => !fn.isDeclaration && fn.callingConv === 'spir_kernel').map((fn) => fn.name);
@@ -400,6 +419,11 @@ export function prepareProgram(options: CompileOptions): PreparedProgram {
   // What the link knows spares globaldce its walk (until a pass changes the program).
   const analyses = new AnalysisManager();
   if (everyGlobalUsed) noteNoUnusedGlobals(analyses, linked);
+  // Run 2 takes the unit's walk (while the middle passes keep it: globaldce does when it erases
+  // nothing). Isomorphic struct types merged by the link change no operand, call or aspect
+  // list, and give run 2's rules (double only) the same answers: see carryFacts.
+  if (carried !== undefined && valuesUnchanged) analyses.provide(moduleWalkAnalysis, linked, carried);
+  carried = undefined;
   const result = registry.build<Module>(linkedNodes).run(linked, { ...runOptions(linked.id), analyses });
   analyses.clear(linked);
   log.addApplied(result.diagnostics);

@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { CallInst, parseModule, printModule, type IRFunction, type Module } from '@syclkit/ir';
 import { moduleWalkAnalysis } from '@syclkit/aspect-propagation';
 import { conditionalCallSite, conditionalCallerForm } from '@syclkit/device-if';
-import { AnalysisManager } from '@syclkit/pass-manager';
+import { AnalysisManager, type AnalysisEvent } from '@syclkit/pass-manager';
 import { passRegistry } from '../passes.js';
-import { translationUnitPipelineText } from './compile.js';
+import { prepareProgram, translationUnitPipelineText, type CompileOptions } from './compile.js';
 import { computeProgramFacts, computeUnitFacts } from './facts.js';
 
 const CALLER = `define internal spir_func void @cc(ptr noundef byval(%class.anon) align 8 %fn, i32 noundef %0, i32 noundef %1) #0 {
@@ -55,6 +55,7 @@ entry:
 }
 define internal spir_func void @other() {
 entry:
+  %d = alloca double
   ret void
 }
 ${conditional ? CALLER : ''}declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
@@ -134,5 +135,64 @@ describe('the walk the explanation facts share with the aspect pass', () => {
     expect(shared.printed).toBe(alone.printed);
     expect(shared.diagnostics).toEqual(alone.diagnostics);
     expect(alone.printed).toContain('!sycl_used_aspects');
+  });
+
+  /** prepareProgram's linked program, and whether propagation run 2 had the unit's walk (it drops it once it wrote). */
+  function prepared(units: CompileOptions['units'], options: Partial<CompileOptions> = {}) {
+    const events: AnalysisEvent[] = [];
+    const program = prepareProgram({ units, targets: 'spir64', instrumentations: [{ name: 'record', analysis: (e) => void events.push(e) }], ...options });
+    const carried = events.some((e) => e.type === 'invalidate' && e.analysis === moduleWalkAnalysis.name && e.unit === program.linked);
+    return { printed: printModule(program.linked!), carried, diagnostics: program.log };
+  }
+
+  it('goes on to propagation run 2 for a single unit, which then writes what its own walk gives', () => {
+    const shared = prepared([{ file: 'u.ll', text: unit(false) }]);
+    expect(shared.carried).toBe(true);
+    // Without explanation facts there is no walk to carry: run 2 walks the linked program.
+    const alone = prepared([{ file: 'u.ll', text: unit(false) }], { explainInfo: false });
+    expect(alone.carried).toBe(false);
+    expect(shared.printed).toBe(alone.printed);
+    // fp64 (which run 1 leaves out) comes from @other's double, which only a walk under run 2's rules finds.
+    expect(shared.printed).toMatch(/define internal spir_func void @other\(\) !sycl_used_aspects/);
+  });
+
+  it('does not go on when sycl-conditional-call-on-device changed the unit, or with several units', () => {
+    expect(prepared([{ file: 'u.ll', text: unit(true) }]).carried).toBe(false);
+    const second = 'target triple = "spir64-unknown-unknown"\ndefine spir_func void @ext() {\n  ret void\n}\n';
+    expect(prepared([{ file: 'u.ll', text: unit(false) }, { file: 'v.ll', text: second }]).carried).toBe(false);
+  });
+
+  /** A unit with isomorphic structs the link merges (%struct.Q into %struct.P), and optionally a constant of the merged type. */
+  function merging(constant: boolean): string {
+    return `target triple = "spir64-unknown-unknown"
+%struct.P = type { i32, double }
+%struct.Q = type { i32, double }
+define weak_odr spir_kernel void @k() {
+entry:
+  %a = alloca %struct.P
+  %b = alloca %struct.Q
+${constant ? '  store %struct.Q zeroinitializer, ptr %b\n' : ''}  call spir_func void @f(ptr %b)
+  ret void
+}
+define internal spir_func void @f(ptr %x) {
+entry:
+  %c = alloca %struct.Q
+  ret void
+}
+!sycl_aspects = !{!0}
+!0 = !{!"fp64", i32 6}
+`;
+  }
+
+  it('goes on when the link only merged isomorphic struct types, and not when it rewrote an operand', () => {
+    const merged = prepared([{ file: 'u.ll', text: merging(false) }]);
+    expect(merged.carried).toBe(true);
+    expect(merged.printed).toBe(prepared([{ file: 'u.ll', text: merging(false) }], { explainInfo: false }).printed);
+    expect(merged.printed).toMatch(/define internal spir_func void @f\(ptr %x\) !sycl_used_aspects/);
+    expect(merged.printed).not.toContain('%struct.Q');
+    // A constant of the merged type is a new operand: the walk no longer describes the body.
+    const rewritten = prepared([{ file: 'u.ll', text: merging(true) }]);
+    expect(rewritten.carried).toBe(false);
+    expect(rewritten.printed).toBe(prepared([{ file: 'u.ll', text: merging(true) }], { explainInfo: false }).printed);
   });
 });
