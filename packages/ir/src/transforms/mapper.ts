@@ -307,9 +307,10 @@ export class ValueMapper {
       case 'zero':
         return ctx.zero(t);
       case 'undef':
-        return ctx.undef(t);
+      // LLVM 16's value mapper retypes any undef-like constant as `undef`: llvm-link turns a
+      // poison of a merged struct type into undef
       case 'poison':
-        return ctx.poison(t);
+        return ctx.undef(t);
       case 'none':
         return ctx.none(t);
       default:
