@@ -49,7 +49,7 @@ define void @f() {
   ret void
 }
 
-!named = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11}
+!named = !{!0, !1, !2, !3, !4, !5, !6, !7, !8, !9, !10, !11, !12, !13, !14, !15, !16}
 
 !0 = !{!"only strings", !"here"}
 !1 = !{i32 1, i64 2, float 1.0, ptr null, [2 x i32] zeroinitializer, i32 undef, i32 poison}
@@ -63,6 +63,12 @@ define void @f() {
 !9 = distinct !{!10, !"cycle reaching a global"}
 !10 = !{!9, !2}
 !11 = !DIFile(filename: "a.cpp", directory: "/")
+!12 = distinct !{!13, !2}
+!13 = !{!12}
+!14 = distinct !{!15, !16}
+!15 = !{!14, !"the cycle's global comes after the node that closes it"}
+!16 = !{!17}
+!17 = !{ptr @f}
 `;
 
 describe('GlobalRefIndex', () => {
@@ -71,7 +77,7 @@ describe('GlobalRefIndex', () => {
     const nodes = m.getNamedMetadata('named')!;
     const index = new GlobalRefIndex();
     const answers = nodes.map((n) => index.refersToGlobals(n));
-    expect(answers).toEqual([false, false, true, true, false, true, true, true, false, true, true, false]);
+    expect(answers).toEqual([false, false, true, true, false, true, true, true, false, true, true, false, true, true, true, true, true]);
     expect(answers).toEqual(nodes.map((n) => reachesGlobal(n)));
     // every operand too, asked directly (leaves are not memoized) and again (memoized nodes)
     for (const node of nodes as MDNode[]) {
@@ -79,5 +85,16 @@ describe('GlobalRefIndex', () => {
       for (const op of node.operands) if (op !== null) expect(index.refersToGlobals(op)).toBe(reachesGlobal(op));
     }
     expect(nodes.map((n) => index.refersToGlobals(n))).toEqual(answers);
+  });
+
+  it('answers every node of a cycle once the cycle is done, whichever node is asked first', () => {
+    const m = parseModule(text, { filename: 'md.ll' });
+    const nodes = m.getNamedMetadata('named')!;
+    // entering !12's cycle at !12 once made !13 (which closes it) "reaches nothing" for good
+    for (const first of [12, 13, 14, 15]) {
+      const index = new GlobalRefIndex();
+      index.refersToGlobals(nodes[first]!);
+      for (const n of nodes) expect(index.refersToGlobals(n)).toBe(reachesGlobal(n));
+    }
   });
 });

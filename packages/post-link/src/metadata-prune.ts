@@ -10,50 +10,60 @@ import type { DIFieldValue, GlobalValue, MDNode, Metadata, Module, Value } from 
 /** Per-module memo: does a metadata node transitively refer to any global value? */
 export class GlobalRefIndex {
   readonly #refs = new Map<Metadata, boolean>();
+  /** Nodes of the walk in progress (Tarjan's stack): a cycle's nodes get their answer together. */
+  readonly #open: Metadata[] = [];
+  readonly #order = new Map<Metadata, number>();
+  readonly #partial = new Map<Metadata, boolean>();
+  #next = 0;
 
   /** True when `md` may refer to a global (and so may need rewriting in an image). */
   refersToGlobals(md: Metadata): boolean {
-    // Leaves are answered without the memo: most operands are strings and plain numbers.
-    switch (md.mk) {
-      case 'tuple':
-      case 'di':
-      case 'arglist':
-        break;
-      case 'value':
-        switch (md.value.vk) {
-          case 'function':
-          case 'global':
-          case 'alias':
-          case 'ifunc':
-            return true;
-          case 'expr':
-          case 'array':
-          case 'vector':
-          case 'struct':
-          case 'blockaddress':
-          case 'dso_local_equivalent':
-          case 'no_cfi':
-            break;
-          default:
-            return false;
-        }
-        break;
-      default:
-        return false;
-    }
+    const leaf = leafAnswer(md);
+    if (leaf !== undefined) return leaf;
     const cached = this.#refs.get(md);
     if (cached !== undefined) return cached;
-    this.#refs.set(md, false); // cycles: assume no, corrected below when a reference is found
+    this.#visit(md);
+    return this.#refs.get(md)!;
+  }
+
+  /**
+   * Tarjan's strongly connected components: every node of a cycle reaches what any of them
+   * reaches, so an answer is final only once its whole cycle is done (a node that met a cycle
+   * still in progress must not be remembered as reaching nothing). Returns the lowest order reached.
+   */
+  #visit(md: Metadata): number {
+    const order = this.#next++;
+    this.#order.set(md, order);
+    this.#open.push(md);
+    let low = order;
     let result = false;
+    const child = (op: Metadata): void => {
+      const leaf = leafAnswer(op);
+      if (leaf !== undefined) {
+        if (leaf) result = true;
+        return;
+      }
+      const done = this.#refs.get(op);
+      if (done !== undefined) {
+        if (done) result = true;
+        return;
+      }
+      const seen = this.#order.get(op);
+      if (seen === undefined) low = Math.min(low, this.#visit(op));
+      else low = Math.min(low, seen);
+      // an open node's own answer joins at its component's root; a finished one's is in #refs
+      const reached = this.#refs.get(op) ?? this.#partial.get(op);
+      if (reached === true) result = true;
+    };
     switch (md.mk) {
       case 'value':
         result = valueRefersToGlobal(md.value);
         break;
       case 'tuple':
-        for (const op of md.operands) if (op !== null && this.refersToGlobals(op)) result = true;
+        for (const op of md.operands) if (op !== null) child(op);
         break;
       case 'di':
-        for (const f of md.fields.values()) if (f.k === 'md' && f.v !== null && this.refersToGlobals(f.v)) result = true;
+        for (const f of md.fields.values()) if (f.k === 'md' && f.v !== null) child(f.v);
         break;
       case 'arglist':
         for (const a of md.args) if (valueRefersToGlobal(a.value)) result = true;
@@ -61,8 +71,53 @@ export class GlobalRefIndex {
       default:
         break;
     }
-    this.#refs.set(md, result);
-    return result;
+    this.#partial.set(md, result);
+    if (low === order) {
+      // md roots a component: the members are md and every node opened after it
+      const open = this.#open;
+      let at = open.length - 1;
+      while (open[at] !== md) at--;
+      let any = false;
+      for (let i = at; i < open.length; i++) if (this.#partial.get(open[i]!) === true) any = true;
+      for (let i = at; i < open.length; i++) {
+        const member = open[i]!;
+        this.#refs.set(member, any);
+        this.#partial.delete(member);
+        this.#order.delete(member);
+      }
+      open.length = at;
+    }
+    return low;
+  }
+}
+
+/** The answer for a leaf (strings, plain numbers, globals), or undefined for what needs the walk. */
+function leafAnswer(md: Metadata): boolean | undefined {
+  switch (md.mk) {
+    case 'tuple':
+    case 'di':
+    case 'arglist':
+      return undefined;
+    case 'value':
+      switch (md.value.vk) {
+        case 'function':
+        case 'global':
+        case 'alias':
+        case 'ifunc':
+          return true;
+        case 'expr':
+        case 'array':
+        case 'vector':
+        case 'struct':
+        case 'blockaddress':
+        case 'dso_local_equivalent':
+        case 'no_cfi':
+          return undefined;
+        default:
+          return false;
+      }
+    default:
+      return false;
   }
 }
 
