@@ -98,24 +98,11 @@ function leafAnswer(md: Metadata): boolean | undefined {
     case 'di':
     case 'arglist':
       return undefined;
-    case 'value':
-      switch (md.value.vk) {
-        case 'function':
-        case 'global':
-        case 'alias':
-        case 'ifunc':
-          return true;
-        case 'expr':
-        case 'array':
-        case 'vector':
-        case 'struct':
-        case 'blockaddress':
-        case 'dso_local_equivalent':
-        case 'no_cfi':
-          return undefined;
-        default:
-          return false;
-      }
+    case 'value': {
+      // constants with operands are walked once and remembered; the rest answer at once
+      const kind = md.value.vk;
+      return kind === 'expr' || kind === 'array' || kind === 'vector' || kind === 'struct' ? undefined : valueRefersToGlobal(md.value);
+    }
     default:
       return false;
   }
