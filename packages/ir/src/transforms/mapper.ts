@@ -306,9 +306,9 @@ export class ValueMapper {
         return ctx.nullPtr(t as PointerType);
       case 'zero':
         return ctx.zero(t);
-      case 'undef':
       // LLVM 16's value mapper retypes any undef-like constant as `undef`: llvm-link turns a
       // poison of a merged struct type into undef
+      case 'undef':
       case 'poison':
         return ctx.undef(t);
       case 'none':
