@@ -8,8 +8,6 @@
 import { eraseUnused, moduleKind, unusedGlobals, type GlobalValue, type Module } from '@syclkit/ir';
 import { defineAnalysis, definePass, PreservedAnalyses, type AnalysisManager } from '@syclkit/pass-manager';
 
-/** Modules whose {@link unusedGlobalsAnalysis} result is being recorded as known (see {@link noteNoUnusedGlobals}). */
-const knownUsed = new WeakSet<Module>();
 const NONE: readonly GlobalValue[] = Object.freeze([]);
 
 /**
@@ -21,7 +19,7 @@ export const unusedGlobalsAnalysis = defineAnalysis({
   name: 'unused-globals',
   unit: moduleKind,
   summary: 'The globals and functions nothing live refers to (what globaldce erases).',
-  run: (module: Module): readonly GlobalValue[] => (knownUsed.has(module) ? NONE : unusedGlobals(module)),
+  run: (module: Module): readonly GlobalValue[] => unusedGlobals(module),
 });
 
 /**
@@ -30,12 +28,7 @@ export const unusedGlobalsAnalysis = defineAnalysis({
  * while no pass has changed the module.
  */
 export function noteNoUnusedGlobals(analyses: AnalysisManager, module: Module): void {
-  knownUsed.add(module);
-  try {
-    analyses.getResult(unusedGlobalsAnalysis, module);
-  } finally {
-    knownUsed.delete(module);
-  }
+  analyses.provide(unusedGlobalsAnalysis, module, NONE);
 }
 
 export const globalDcePass = definePass({
