@@ -173,7 +173,6 @@ export class FactsCollector {
   }
 
   factsOf(fn: IRFunction, index: number): FunctionFacts {
-    const { types, fp64ConvEmu } = this;
     const { callsIndirectly, indirectlyCallable } = this.setAttributes(fn);
     const record: FunctionFacts = {
       fn,
@@ -192,9 +191,7 @@ export class FactsCollector {
       indirectlyCallable,
       malformedMetadata: 0,
     };
-    const returnType = fn.returnType;
-    let direct = this.record(undefined, types.of(returnType), fp64ConvEmu && signatureSkipsFp64(returnType, types));
-    for (const arg of fn.args) direct = this.record(direct, types.of(arg.type), fp64ConvEmu && signatureSkipsFp64(arg.type, types));
+    let direct = this.signatureDirect(fn);
     const blocks = fn.blocks;
     for (let b = 0; b < blocks.length; b++) {
       const instructions = blocks[b]!.instructions;
@@ -215,13 +212,22 @@ export class FactsCollector {
       conditionalCalls.length = 0;
     }
 
-    if (fn.attachments.length > 0) {
-      const lists = functionAspectLists(fn, this.usedKind, this.declaredKind);
+    const lists = this.aspectLists(fn);
+    if (lists !== undefined) {
       record.usedMetadata = lists.used;
       record.declaredMetadata = lists.declared;
       record.malformedMetadata = lists.malformed;
     }
     return record;
+  }
+
+  /** The aspects of the function's return and parameter types, into a fresh `direct`. */
+  private signatureDirect(fn: IRFunction): AspectSet | undefined {
+    const { types, fp64ConvEmu } = this;
+    const returnType = fn.returnType;
+    let direct = this.record(undefined, types.of(returnType), fp64ConvEmu && signatureSkipsFp64(returnType, types));
+    for (const arg of fn.args) direct = this.record(direct, types.of(arg.type), fp64ConvEmu && signatureSkipsFp64(arg.type, types));
+    return direct;
   }
 
   /**
@@ -231,9 +237,7 @@ export class FactsCollector {
    */
   directOf(fn: IRFunction, instructions: readonly Instruction[]): AspectSet | undefined {
     const { types, fp64ConvEmu } = this;
-    const returnType = fn.returnType;
-    let direct = this.record(undefined, types.of(returnType), fp64ConvEmu && signatureSkipsFp64(returnType, types));
-    for (const arg of fn.args) direct = this.record(direct, types.of(arg.type), fp64ConvEmu && signatureSkipsFp64(arg.type, types));
+    let direct = this.signatureDirect(fn);
     const gatherer = this.gatherer;
     for (let i = 0; i < instructions.length; i++) {
       const inst = instructions[i]!;

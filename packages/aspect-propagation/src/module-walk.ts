@@ -8,14 +8,13 @@
  * preserved the analysis; `sycl-conditional-call-on-device` does when it finds no conditional
  * call).
  */
-import { moduleKind, type Module } from '@syclkit/ir';
+import { moduleKind, type Instruction, type Module } from '@syclkit/ir';
 import { defineAnalysis } from '@syclkit/pass-manager';
 import type { AspectSet } from './aspect-set.js';
 import { DirectUseWalker, type AspectUse, type FunctionAspectUses } from './direct-uses.js';
 import { FactsCollector, type CollectOptions, type FunctionFacts } from './function-facts.js';
 import { readModuleRules } from './module-rules.js';
 import { isEntryPoint } from '@syclkit/sycl-conventions';
-import type { Instruction } from '@syclkit/ir';
 import type { TypeAspects } from './type-aspects.js';
 import { stronglyConnectedComponents } from './call-graph.js';
 
