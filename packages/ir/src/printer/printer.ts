@@ -1033,12 +1033,11 @@ class ModulePrinter {
   /** A named struct's `%name = type { ... }` line; from the cache when it has one. */
   private structLine(t: StructType): string {
     // with a cache the module has no numbered structs (`cacheable`), so the text is the type's own
-    const cache = this.cache;
-    if (cache === undefined || !this.cacheable) return `${formatName('%', t.name)} = type ${this.structBodyText(t)}\n`;
-    let text = cache.structLines.get(t);
+    const lines = this.cache !== undefined && this.cacheable ? this.cache.structLines : undefined;
+    let text = lines?.get(t);
     if (text === undefined) {
       text = `${formatName('%', t.name)} = type ${this.structBodyText(t)}\n`;
-      cache.structLines.set(t, text);
+      lines?.set(t, text);
     }
     return text;
   }
