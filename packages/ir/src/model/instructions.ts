@@ -87,8 +87,21 @@ export interface DebugRecord {
   readonly operands: readonly (Metadata | null)[];
 }
 
+/**
+ * Debug records live beside the instructions, not in a field of each: only LLVM 19 `#dbg_*` input
+ * has them, and a field would cost every instruction of every module 8 bytes. Keyed by identity,
+ * they follow an instruction wherever it moves, like a field would.
+ */
+const debugRecordTable = new WeakMap<Instruction, DebugRecord[]>();
+/** False until some instruction got records: the getter then skips the table lookup. */
+let anyDebugRecords = false;
+
 export class Instruction {
-  readonly vk = 'instruction' as const;
+  /**
+   * On the prototype, not on each instance (see below): the parsed model has hundreds of
+   * thousands of instructions, and every own field is 8 bytes the garbage collector copies.
+   */
+  declare readonly vk: 'instruction';
   opcode: Opcode;
   type: Type;
   /** Empty for unnamed values (numbered when printed) and for void instructions. */
@@ -97,8 +110,6 @@ export class Instruction {
   parent: BasicBlock | null = null;
   flags: number;
   attachments: Attachment[] | null = null;
-  /** LLVM 19+ debug records that precede this instruction. */
-  debugRecords: DebugRecord[] | null = null;
 
   constructor(opcode: Opcode, type: Type, operands: Value[], name = '', flags = 0) {
     this.opcode = opcode;
@@ -106,6 +117,19 @@ export class Instruction {
     this.operands = operands;
     this.name = name;
     this.flags = flags;
+  }
+
+  /** LLVM 19+ debug records that precede this instruction (kept in a side table, see above). */
+  get debugRecords(): DebugRecord[] | null {
+    return anyDebugRecords ? (debugRecordTable.get(this) ?? null) : null;
+  }
+  set debugRecords(records: DebugRecord[] | null) {
+    if (records === null) {
+      debugRecordTable.delete(this);
+      return;
+    }
+    anyDebugRecords = true;
+    debugRecordTable.set(this, records);
   }
 
   get isTerminator(): boolean {
@@ -126,6 +150,8 @@ export class Instruction {
   }
 }
 
+Object.defineProperty(Instruction.prototype, 'vk', { value: 'instruction' });
+
 export class AllocaInst extends Instruction {
   declare opcode: 'alloca';
   constructor(
@@ -143,18 +169,54 @@ export class AllocaInst extends Instruction {
 
 export type AtomicOrdering = 'unordered' | 'monotonic' | 'acquire' | 'release' | 'acq_rel' | 'seq_cst';
 
-/** load, store, cmpxchg, atomicrmw and fence. */
+/** The atomic part of a memory instruction; plain loads and stores have none. */
+interface AtomicParams {
+  ordering: AtomicOrdering | undefined;
+  failureOrdering: AtomicOrdering | undefined;
+  syncScope: string;
+  rmwOperation: string;
+}
+
+/**
+ * load, store, cmpxchg, atomicrmw and fence. The atomic fields are accessors over one object
+ * made on the first non-default write: most memory instructions are plain loads and stores, and
+ * four own fields each would cost them 32 bytes.
+ */
 export class MemoryInst extends Instruction {
   declare opcode: 'load' | 'store' | 'cmpxchg' | 'atomicrmw' | 'fence';
   align: number | undefined = undefined;
-  ordering: AtomicOrdering | undefined = undefined;
-  failureOrdering: AtomicOrdering | undefined = undefined;
-  /** Empty for the default (system) scope. */
-  syncScope = '';
-  /** atomicrmw operation (`add`, `xchg`, ...). */
-  rmwOperation = '';
+  private atomic: AtomicParams | null = null;
   constructor(opcode: MemoryInst['opcode'], type: Type, operands: Value[], name = '', flags = 0) {
     super(opcode, type, operands, name, flags);
+  }
+  private atomicParams(): AtomicParams {
+    return (this.atomic ??= { ordering: undefined, failureOrdering: undefined, syncScope: '', rmwOperation: '' });
+  }
+  get ordering(): AtomicOrdering | undefined {
+    return this.atomic === null ? undefined : this.atomic.ordering;
+  }
+  set ordering(ordering: AtomicOrdering | undefined) {
+    if (ordering !== undefined || this.atomic !== null) this.atomicParams().ordering = ordering;
+  }
+  get failureOrdering(): AtomicOrdering | undefined {
+    return this.atomic === null ? undefined : this.atomic.failureOrdering;
+  }
+  set failureOrdering(ordering: AtomicOrdering | undefined) {
+    if (ordering !== undefined || this.atomic !== null) this.atomicParams().failureOrdering = ordering;
+  }
+  /** Empty for the default (system) scope. */
+  get syncScope(): string {
+    return this.atomic === null ? '' : this.atomic.syncScope;
+  }
+  set syncScope(scope: string) {
+    if (scope !== '' || this.atomic !== null) this.atomicParams().syncScope = scope;
+  }
+  /** atomicrmw operation (`add`, `xchg`, ...). */
+  get rmwOperation(): string {
+    return this.atomic === null ? '' : this.atomic.rmwOperation;
+  }
+  set rmwOperation(operation: string) {
+    if (operation !== '' || this.atomic !== null) this.atomicParams().rmwOperation = operation;
   }
 }
 
@@ -191,13 +253,16 @@ export interface OperandBundle {
   readonly inputs: Value[];
 }
 
+const NO_BUNDLES: readonly OperandBundle[] = Object.freeze([]);
+
 /** call, invoke and callbr. */
 export class CallInst extends Instruction {
   declare opcode: 'call' | 'invoke' | 'callbr';
   functionType: FunctionType;
   callingConv = 'ccc';
   attributes: AttributeList;
-  bundles: OperandBundle[] = [];
+  /** Shared and frozen while empty (nearly every call): assign a new array to add bundles. */
+  bundles: readonly OperandBundle[] = NO_BUNDLES;
   /** callbr only: number of indirect destinations at the end of the operands. */
   indirectDestCount = 0;
   constructor(

@@ -324,7 +324,8 @@ export class GlobalIFunc extends GlobalValueBase {
 }
 
 export class Argument {
-  readonly vk = 'argument' as const;
+  /** On the prototype, like Instruction's. */
+  declare readonly vk: 'argument';
   constructor(
     public type: Type,
     public name: string,
@@ -334,6 +335,7 @@ export class Argument {
     return this.parent.args.indexOf(this);
   }
 }
+Object.defineProperty(Argument.prototype, 'vk', { value: 'argument' });
 
 /** A function (named `IRFunction` to stay clear of the JS global `Function`). */
 export class IRFunction extends GlobalValueBase {
@@ -377,7 +379,8 @@ export class IRFunction extends GlobalValueBase {
 }
 
 export class BasicBlock {
-  readonly vk = 'block' as const;
+  /** On the prototype, like Instruction's. */
+  declare readonly vk: 'block';
   readonly type: Type;
   name: string;
   parent: IRFunction;
@@ -393,6 +396,7 @@ export class BasicBlock {
     return last !== undefined && last.isTerminator ? last : undefined;
   }
 }
+Object.defineProperty(BasicBlock.prototype, 'vk', { value: 'block' });
 
 /**
  * Each block's predecessors, once per edge (`br i1 %c, label %x, label %x` lists its block twice),

@@ -917,7 +917,7 @@ export abstract class InstructionParser extends ValueParser {
     const noAttrs = !anyArgAttrs && retSet.isEmpty && groupSet === undefined && parsedFnAttrs === NO_FN_ATTRS;
     const inst = new CallInst(opcode, fnType.returnType, fnType, exactCopy(operands), AttributeList.empty, '', flags);
     inst.callingConv = cc;
-    inst.bundles = bundles;
+    if (bundles.length > 0) inst.bundles = bundles;
     inst.indirectDestCount = indirectCount;
     if (!noAttrs) {
       const fnSet = groupSet ?? (parsedFnAttrs === NO_FN_ATTRS ? AttributeSet.empty : this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
