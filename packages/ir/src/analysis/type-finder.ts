@@ -7,7 +7,7 @@
  */
 import { AttributeList, type AttributeSet } from '../model/attributes.js';
 import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst, type Instruction } from '../model/instructions.js';
-import { forEachDIOperand, type Metadata, type MDNode } from '../model/metadata.js';
+import { forEachDIOperand, type DINode, type Metadata, type MDNode } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
 import { subtypes, type StructType, type Type } from '../model/types.js';
 import { constantOperands } from './uses.js';
@@ -188,18 +188,23 @@ export class TypeFinder {
     if (this.visitedMD.has(n)) return;
     this.visitedMD.add(n);
     if (n.mk === 'tuple') {
-      for (const op of n.operands) {
+      const ops = n.operands;
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i]!;
         if (op === null) continue;
         if (op.mk === 'tuple' || op.mk === 'di') this.incMD(op);
         else if (op.mk === 'value' && isConstant(op.value)) this.incValue(op.value);
       }
-    } else {
-      forEachDIOperand(n, (op) => {
-        if (op === null) return;
-        if (op.mk === 'tuple' || op.mk === 'di') this.incMD(op);
-        else if (op.mk === 'value' && isConstant(op.value)) this.incValue(op.value);
-      });
-    }
+    } else this.incDIOperands(n);
+  }
+
+  // apart from incMD: its closure would make V8 allocate incMD's context on every call
+  private incDIOperands(n: DINode): void {
+    forEachDIOperand(n, (op) => {
+      if (op === null) return;
+      if (op.mk === 'tuple' || op.mk === 'di') this.incMD(op);
+      else if (op.mk === 'value' && isConstant(op.value)) this.incValue(op.value);
+    });
   }
 
   private incSet(set: AttributeSet): void {
