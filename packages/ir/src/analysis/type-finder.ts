@@ -78,6 +78,11 @@ export class TypeFinder {
   private readonly visitedTypes = new Set<Type>();
   private readonly visitedConstants = new Set<unknown>();
   private readonly visitedMD = new Set<Metadata>();
+  /**
+   * Attribute lists and sets walked already: calls share a few lists (one per distinct attribute
+   * combination), and a list walked again finds nothing new, as its types are visited.
+   */
+  private readonly visitedAttrs = new Set<AttributeList | AttributeSet>();
 
   addStruct(s: StructType): void {
     if (this.structSeen.has(s)) return;
@@ -209,6 +214,8 @@ export class TypeFinder {
 
   private incSet(set: AttributeSet): void {
     const attrs = set.attributes;
+    if (attrs.length === 0 || this.visitedAttrs.has(set)) return;
+    this.visitedAttrs.add(set);
     for (let i = 0; i < attrs.length; i++) {
       const a = attrs[i]!;
       if (a.kind === 'type' && a.type) this.incType(a.type);
@@ -216,7 +223,8 @@ export class TypeFinder {
   }
 
   private incAttrs(list: AttributeList): void {
-    if (list === AttributeList.empty) return;
+    if (list === AttributeList.empty || this.visitedAttrs.has(list)) return;
+    this.visitedAttrs.add(list);
     this.incSet(list.fn);
     this.incSet(list.ret);
     const params = list.params;
