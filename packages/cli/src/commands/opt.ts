@@ -220,7 +220,8 @@ export const command: Command = {
     };
     if (text) {
       if (output === '-') printModuleTo(module, (chunk) => io.stdout.write(chunk), printOptions);
-      else writeFileAtomicStreaming(output, (write) => printModuleTo(module, write, printOptions));
+      // the file is written synchronously, chunk by chunk: the printer may reuse its buffer
+      else writeFileAtomicStreaming(output, (write) => printModuleTo(module, write, { ...printOptions, transientChunks: true }));
       warnLosses();
       return 0;
     }

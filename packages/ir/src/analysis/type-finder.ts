@@ -7,7 +7,7 @@
  */
 import { AttributeList, type AttributeSet } from '../model/attributes.js';
 import { AllocaInst, CallInst, GetElementPtrInst, ShuffleVectorInst, type Instruction } from '../model/instructions.js';
-import { forEachDIOperand, type Metadata, type MDNode } from '../model/metadata.js';
+import { forEachDIOperand, type DINode, type Metadata, type MDNode } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
 import { subtypes, type StructType, type Type } from '../model/types.js';
 import { constantOperands } from './uses.js';
@@ -78,6 +78,11 @@ export class TypeFinder {
   private readonly visitedTypes = new Set<Type>();
   private readonly visitedConstants = new Set<unknown>();
   private readonly visitedMD = new Set<Metadata>();
+  /**
+   * Attribute lists and sets walked already: calls share a few lists (one per distinct attribute
+   * combination), and a list walked again finds nothing new, as its types are visited.
+   */
+  private readonly visitedAttrs = new Set<AttributeList | AttributeSet>();
 
   addStruct(s: StructType): void {
     if (this.structSeen.has(s)) return;
@@ -188,22 +193,29 @@ export class TypeFinder {
     if (this.visitedMD.has(n)) return;
     this.visitedMD.add(n);
     if (n.mk === 'tuple') {
-      for (const op of n.operands) {
+      const ops = n.operands;
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i]!;
         if (op === null) continue;
         if (op.mk === 'tuple' || op.mk === 'di') this.incMD(op);
         else if (op.mk === 'value' && isConstant(op.value)) this.incValue(op.value);
       }
-    } else {
-      forEachDIOperand(n, (op) => {
-        if (op === null) return;
-        if (op.mk === 'tuple' || op.mk === 'di') this.incMD(op);
-        else if (op.mk === 'value' && isConstant(op.value)) this.incValue(op.value);
-      });
-    }
+    } else this.incDIOperands(n);
+  }
+
+  // apart from incMD: its closure would make V8 allocate incMD's context on every call
+  private incDIOperands(n: DINode): void {
+    forEachDIOperand(n, (op) => {
+      if (op === null) return;
+      if (op.mk === 'tuple' || op.mk === 'di') this.incMD(op);
+      else if (op.mk === 'value' && isConstant(op.value)) this.incValue(op.value);
+    });
   }
 
   private incSet(set: AttributeSet): void {
     const attrs = set.attributes;
+    if (attrs.length === 0 || this.visitedAttrs.has(set)) return;
+    this.visitedAttrs.add(set);
     for (let i = 0; i < attrs.length; i++) {
       const a = attrs[i]!;
       if (a.kind === 'type' && a.type) this.incType(a.type);
@@ -211,7 +223,8 @@ export class TypeFinder {
   }
 
   private incAttrs(list: AttributeList): void {
-    if (list === AttributeList.empty) return;
+    if (list === AttributeList.empty || this.visitedAttrs.has(list)) return;
+    this.visitedAttrs.add(list);
     this.incSet(list.fn);
     this.incSet(list.ret);
     const params = list.params;

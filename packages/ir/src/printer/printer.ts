@@ -22,13 +22,14 @@ import {
   gepIndexedType,
   type DebugRecord,
   type Instruction,
+  type OperandBundle,
 } from '../model/instructions.js';
 import { printDINode } from './di-printer.js';
 import { IrError } from '../errors.js';
 import { TextValue, TypedFunctionState, typedFunctionType, typedIntrinsicName, typedPointerProblems } from './llvm15-typed.js';
 import { assertWritableForLLVM15, attributeSetForLLVM15, DEBUG_RECORD_INTRINSICS, dwarfNameForLLVM15, flagsForLLVM15, llvm15Report } from './llvm15.js';
 import { identifiedStructTypes, namedMetadataStructTypes, rootStructTypes, TypeFinder } from '../analysis/type-finder.js';
-import type { Attachment, DIExpression, MDNode, Metadata, MetadataKinds } from '../model/metadata.js';
+import type { Attachment, DIExpression, DINode, MDNode, Metadata, MetadataKinds } from '../model/metadata.js';
 import { forEachDIOperand } from '../model/metadata.js';
 import type { Module } from '../model/module.js';
 import type { FunctionType, StructType, Type } from '../model/types.js';
@@ -85,6 +86,7 @@ export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void
   const cache = typed ? undefined : options.cache;
   // LLVM 16 text finds types while it prints (see `deferred`); a module with a numbered struct is printed again the plain way
   let printer = new ModulePrinter(module, write, cache, llvm15, typed, !llvm15);
+  printer.reuseOut = options.transientChunks === true;
   try {
     try {
       printer.print();
@@ -92,6 +94,7 @@ export function printModuleTo(module: Module, write: (chunk: Uint8Array) => void
       if (!(e instanceof NumberedStructs)) throw e;
       printer.releaseScratch();
       printer = new ModulePrinter(module, write, cache, llvm15, typed);
+      printer.reuseOut = options.transientChunks === true;
       printer.print();
     }
   } finally {
@@ -165,6 +168,13 @@ export interface PrintOptions {
    * arguments the pointer types they need (see `src/llvm15-typed.ts`). Default `'opaque'`.
    */
   readonly pointers?: 'opaque' | 'typed';
+  /**
+   * For {@link printModuleTo}: `write` is done with each chunk when it returns (writes it out
+   * synchronously or copies it), so the printer may hand out the same buffer again. A large print
+   * then reuses one buffer instead of leaving a dead 1 MiB buffer per chunk for the garbage
+   * collector to free. Default false: each chunk is a fresh buffer the callee may keep.
+   */
+  readonly transientChunks?: boolean;
 }
 
 /** A function's printed text with holes for the numbers that differ between modules. */
@@ -446,6 +456,8 @@ const SMALL_NUMBERS: readonly string[] = Array.from({ length: 1024 }, (_, i) => 
 class ModulePrinter {
   private out: Buffer;
   private n = 0;
+  /** Set with `transientChunks`: a full buffer that goes to the sink (not held) is written again from its start. */
+  reuseOut = false;
   /** Set while `out` is the cache's scratch buffer: what goes to the sink is copied out of it. */
   private scratchOf: PrintCache | undefined = undefined;
   private sink: (chunk: Uint8Array) => void;
@@ -551,7 +563,12 @@ class ModulePrinter {
 
   /** A function's or call's attributes as printed: LLVM 15's spelling when printing for it. */
   private attrList(list: AttributeList): AttributeList {
-    if (!this.llvm15 || list === AttributeList.empty) return list;
+    return !this.llvm15 || list === AttributeList.empty ? list : this.attrList15(list);
+  }
+
+  // Hot methods hold no closures: a closure that captures `this` or a parameter makes V8 allocate
+  // the method's context on every call, taken or not (one object per instruction printed).
+  private attrList15(list: AttributeList): AttributeList {
     let out = this.lists15.get(list);
     if (out === undefined) {
       const fn = attributeSetForLLVM15(list.fn);
@@ -658,8 +675,10 @@ class ModulePrinter {
       return;
     }
     if (this.n > 0) this.emit(this.out.subarray(0, this.n));
-    this.out = Buffer.allocUnsafe(Math.max(CHUNK, need));
+    const sunk = this.held === undefined;
     this.n = 0;
+    if (this.reuseOut && sunk && need <= size) return;
+    this.out = Buffer.allocUnsafe(Math.max(CHUNK, need));
   }
 
   /** Hands over what is buffered; only used once, at the end. */
@@ -866,8 +885,9 @@ class ModulePrinter {
     const defs = this.typeDefinitionLines().join('');
     this.flush(true);
     this.held = undefined;
-    // what was flushed is handed over below: printing goes on in a buffer of its own
-    if (more && this.scratchOf === undefined) this.out = Buffer.allocUnsafe(CHUNK);
+    // what was flushed is handed over below: printing goes on in a buffer of its own (or in
+    // this one, when the sink is done with each chunk before printing goes on)
+    if (more && this.scratchOf === undefined && !this.reuseOut) this.out = Buffer.allocUnsafe(CHUNK);
     for (let i = 0; i < held.length; i++) {
       const chunk = held[i]!;
       if (i !== this.typeDefsChunk || defs === '') {
@@ -1142,21 +1162,21 @@ class ModulePrinter {
       const children: MDNode[] = [];
       if (cur.mk === 'tuple') {
         for (const op of cur.operands) if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !this.mdSlots.has(op)) children.push(op);
-      } else {
-        forEachDIOperand(cur, (op) => {
-          if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !this.mdSlots.has(op)) children.push(op);
-        });
-      }
+      } else unnumberedDIOperands(cur, this.mdSlots, children);
       for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
   }
 
   private attrSlot(set: AttributeSet): number {
     // most calls ask again for a set already numbered (every call site of a function): by identity first
-    let n = this.attrSlotOf.get(set);
-    if (n !== undefined) return n;
+    const n = this.attrSlotOf.get(set);
+    return n !== undefined ? n : this.newAttrSlot(set);
+  }
+
+  /** `attrSlot` of a set met for the first time: by its key, so sets equal in content share a number. */
+  private newAttrSlot(set: AttributeSet): number {
     const key = set.key((t) => this.type(t));
-    n = this.attrSlots.get(key);
+    let n = this.attrSlots.get(key);
     if (n === undefined) {
       n = this.attrSets.length;
       this.attrSlots.set(key, n);
@@ -1172,7 +1192,7 @@ class ModulePrinter {
    * over the instructions (the three numberings are independent of each other).
    */
   private incorporateFunction(f: IRFunction, finder?: TypeFinder): void {
-    for (const a of sortedAttachments(f.attachments)) this.mdSlot(a.node);
+    if (f.attachments !== null) this.attachmentSlots(f.attachments);
     // finding types during the print: the finder's walk of the function, in its order, in this loop
     if (finder !== undefined) finder.incFunctionHeader(f);
     const locals = new Map<Value, number>();
@@ -1191,7 +1211,7 @@ class ModulePrinter {
         if (inst.name === '' && inst.type.kind !== 'void') locals.set(inst, next++);
         if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
         if (inst instanceof CallInst) this.callSlots(inst);
-        if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
+        if (inst.attachments !== null) this.attachmentSlots(inst.attachments);
       }
       const last = insts[insts.length - 1];
       if (preds !== undefined && last !== undefined && last.isTerminator) {
@@ -1208,16 +1228,26 @@ class ModulePrinter {
     this.localSlots = locals;
     if (preds === undefined) this.preds = NO_PREDECESSORS;
     else {
-      for (const list of preds.values()) list.reverse();
+      preds.forEach(reverseInPlace);
       this.preds = preds;
     }
     if (finder !== undefined) this.checkDeferred();
   }
 
+  /** Numbers the nodes of an instruction's or function's attachments, in kind order. */
+  private attachmentSlots(list: readonly Attachment[]): void {
+    const sorted = sortedAttachments(list);
+    for (let i = 0; i < sorted.length; i++) this.mdSlot(sorted[i]!.node);
+  }
+
   /** The metadata operands of an intrinsic call and the call's function attribute group. */
   private callSlots(call: CallInst): void {
     if (call.calledFunction?.isIntrinsic) {
-      for (const op of call.operands) if (op.vk === 'metadata') this.mdSlot(op.metadata);
+      const ops = call.operands;
+      for (let i = 0; i < ops.length; i++) {
+        const op = ops[i]!;
+        if (op.vk === 'metadata') this.mdSlot(op.metadata);
+      }
     }
     const fnAttrs = this.attrList(call.attributes).fn;
     if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
@@ -1225,7 +1255,7 @@ class ModulePrinter {
 
   /** The module-wide numbers a function's body takes: its metadata and call-site attribute groups. */
   private incorporateFunctionSlots(f: IRFunction): void {
-    for (const a of sortedAttachments(f.attachments)) this.mdSlot(a.node);
+    if (f.attachments !== null) this.attachmentSlots(f.attachments);
     // metadata and attribute groups are numbered apart, so one pass can do both in LLVM's order
     const blocks = f.blocks;
     for (let bi = 0; bi < blocks.length; bi++) {
@@ -1234,7 +1264,7 @@ class ModulePrinter {
         const inst = insts[ii]!;
         if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
         if (inst instanceof CallInst) this.callSlots(inst);
-        if (inst.attachments) for (const a of sortedAttachments(inst.attachments)) this.mdSlot(a.node);
+        if (inst.attachments !== null) this.attachmentSlots(inst.attachments);
       }
     }
   }
@@ -1618,7 +1648,8 @@ class ModulePrinter {
       // a kernel's header carries several attachments: written as they come, like an instruction's
       if (f.attachments !== null) this.wAttachments(f.attachments, ' !');
       this.w(' {');
-      f.blocks.forEach((b, i) => this.printBlock(b, i === 0));
+      const blocks = f.blocks;
+      for (let i = 0; i < blocks.length; i++) this.printBlock(blocks[i]!, i === 0);
       this.w('}\n');
     }
     this.currentFunction = undefined;
@@ -2079,11 +2110,11 @@ class ModulePrinter {
         const cleanup = (flags & Flag.CLEANUP) !== 0;
         if (cleanup || ops.length > 0) this.ch(10);
         if (cleanup) this.w('          cleanup');
-        ops.forEach((c, i) => {
+        for (let i = 0; i < ops.length; i++) {
           if (i !== 0 || cleanup) this.ch(10);
           this.w(`          ${lp.clauseKinds[i]} `);
-          this.wTyped(c);
-        });
+          this.wTyped(ops[i]!);
+        }
         break;
       }
       case 'catchswitch': {
@@ -2280,10 +2311,7 @@ class ModulePrinter {
         this.num(this.attrSlot(attrs.fn));
       } else this.w(this.attrNumber(attrs.fn));
     }
-    if (c.bundles.length > 0) {
-      const bundles = c.bundles.map((b) => `"${escapeString(b.tag)}"(${b.inputs.map((v) => this.typedOperand(v)).join(', ')})`);
-      this.w(` [ ${bundles.join(', ')} ]`);
-    }
+    if (c.bundles.length > 0) this.w(this.bundlesText(c.bundles));
     if (c.opcode === 'invoke') {
       this.w('\n          to ');
       this.wTyped(ops[ops.length - 2]!);
@@ -2297,6 +2325,11 @@ class ModulePrinter {
       this.wList(ops, first, ops.length);
       this.ch(93);
     }
+  }
+
+  private bundlesText(list: readonly OperandBundle[]): string {
+    const bundles = list.map((b) => `"${escapeString(b.tag)}"(${b.inputs.map((v) => this.typedOperand(v)).join(', ')})`);
+    return ` [ ${bundles.join(', ')} ]`;
   }
 
   // --- operands and constants --------------------------------------------------------------------
@@ -2357,17 +2390,13 @@ class ModulePrinter {
         return c.type.kind === 'target' ? 'zeroinitializer' : 'none';
       case 'string':
         return `c"${escapeString(c.bytes)}"`;
-      case 'array': {
-        const et = this.type((c.type as { element: Type }).element);
-        return `[${c.elements.map((e) => `${et} ${this.operand(e)}`).join(', ')}]`;
-      }
-      case 'vector': {
-        const et = this.type((c.type as { element: Type }).element);
-        return `<${c.elements.map((e) => `${et} ${this.operand(e)}`).join(', ')}>`;
-      }
+      case 'array':
+        return `[${this.elementsText(c.type as { element: Type }, c.elements)}]`;
+      case 'vector':
+        return `<${this.elementsText(c.type as { element: Type }, c.elements)}>`;
       case 'struct': {
         const packed = c.type.kind === 'struct' && c.type.packed;
-        const body = c.fields.length === 0 ? '{}' : `{ ${c.fields.map((f) => this.typedOperand(f)).join(', ')} }`;
+        const body = c.fields.length === 0 ? '{}' : `{ ${this.typedOperandsText(c.fields)} }`;
         return packed ? `<${body}>` : body;
       }
       case 'blockaddress': {
@@ -2386,24 +2415,41 @@ class ModulePrinter {
         return `dso_local_equivalent ${this.plainRef(c.global)}`;
       case 'no_cfi':
         return `no_cfi ${this.plainRef(c.global)}`;
-      case 'expr': {
-        const e = c.extra;
-        let s = c.opcode;
-        // LLVM 15 has neither GEP nuw/nusw nor LLVM 19's inrange(a, b): promises, left out
-        if (e.flags) for (const f of e.flags) if (!(this.llvm15 && c.opcode === 'getelementptr' && (f === 'nuw' || f === 'nusw'))) s += ' ' + f;
-        if (e.inRange && !this.llvm15) s += ` inrange(${e.inRange[0]}, ${e.inRange[1]})`;
-        if (e.predicate) s += ' ' + e.predicate;
-        s += ' (';
-        if (e.sourceElementType) s += this.type(e.sourceElementType) + ', ';
-        s += c.operands.map((o, i) => (e.inRangeOperand === i ? 'inrange ' : '') + this.typedOperand(o)).join(', ');
-        if (CAST_OPCODES.has(c.opcode)) s += ' to ' + this.type(c.type);
-        if (c.opcode === 'shufflevector' && e.mask) s += this.shuffleMaskText(c.type, e.mask);
-        if (e.indices) s += e.indices.map((i) => `, ${i}`).join('');
-        return s + ')';
-      }
+      case 'expr':
+        return this.exprText(c);
       default:
         return this.globalRef(c);
     }
+  }
+
+  /** A constant array's or vector's elements, `T v, T w`. */
+  private elementsText(type: { element: Type }, elements: readonly Value[]): string {
+    const et = this.type(type.element);
+    let s = '';
+    for (let i = 0; i < elements.length; i++) s += `${i > 0 ? ', ' : ''}${et} ${this.operand(elements[i]!)}`;
+    return s;
+  }
+
+  private typedOperandsText(values: readonly Value[]): string {
+    let s = '';
+    for (let i = 0; i < values.length; i++) s += (i > 0 ? ', ' : '') + this.typedOperand(values[i]!);
+    return s;
+  }
+
+  private exprText(c: Extract<Constant, { vk: 'expr' }>): string {
+    const e = c.extra;
+    let s = c.opcode;
+    // LLVM 15 has neither GEP nuw/nusw nor LLVM 19's inrange(a, b): promises, left out
+    if (e.flags) for (const f of e.flags) if (!(this.llvm15 && c.opcode === 'getelementptr' && (f === 'nuw' || f === 'nusw'))) s += ' ' + f;
+    if (e.inRange && !this.llvm15) s += ` inrange(${e.inRange[0]}, ${e.inRange[1]})`;
+    if (e.predicate) s += ' ' + e.predicate;
+    s += ' (';
+    if (e.sourceElementType) s += this.type(e.sourceElementType) + ', ';
+    s += c.operands.map((o, i) => (e.inRangeOperand === i ? 'inrange ' : '') + this.typedOperand(o)).join(', ');
+    if (CAST_OPCODES.has(c.opcode)) s += ' to ' + this.type(c.type);
+    if (c.opcode === 'shufflevector' && e.mask) s += this.shuffleMaskText(c.type, e.mask);
+    if (e.indices) s += e.indices.map((i) => `, ${i}`).join('');
+    return s + ')';
   }
 
   private functionLocalSlots(f: IRFunction): Map<Value, number> {
@@ -2436,7 +2482,7 @@ class ModulePrinter {
       case 'expr':
         return this.expressionText(md);
       case 'arglist':
-        return `!DIArgList(${md.args.map((a) => (this.typed15 ? this.naturalOperand(a.value) : this.typedOperand(a.value))).join(', ')})`;
+        return this.argListText(md.args);
       case 'string':
         return `!"${escapeString(md.value)}"`;
       case 'value':
@@ -2444,6 +2490,10 @@ class ModulePrinter {
       default:
         return this.mdRef(md);
     }
+  }
+
+  private argListText(args: readonly { readonly value: Value }[]): string {
+    return `!DIArgList(${args.map((a) => (this.typed15 ? this.naturalOperand(a.value) : this.typedOperand(a.value))).join(', ')})`;
   }
 
   private expressionText(e: DIExpression): string {
@@ -2593,6 +2643,10 @@ function optimizationFlagsText(op: string, flags: number): string {
 
 const NO_PREDECESSORS: ReadonlyMap<BasicBlock, BasicBlock[]> = new Map();
 
+function reverseInPlace(list: BasicBlock[]): void {
+  list.reverse();
+}
+
 /** Each block's predecessors as a block's `; preds =` comment lists them: terminator uses in reverse textual order. */
 function predecessorsInPrintOrder(f: IRFunction): ReadonlyMap<BasicBlock, BasicBlock[]> {
   // only blocks after the entry block print the comment
@@ -2626,6 +2680,13 @@ function sameNodes(a: readonly MDNode[], b: readonly MDNode[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** Pushes the operands of `node` that are nodes not yet in `slots`, in numbering order. */
+function unnumberedDIOperands(node: DINode, slots: ReadonlyMap<MDNode, number>, children: MDNode[]): void {
+  forEachDIOperand(node, (op) => {
+    if (op !== null && (op.mk === 'tuple' || op.mk === 'di') && !slots.has(op)) children.push(op);
+  });
 }
 
 const NO_ATTACHMENTS: readonly Attachment[] = [];
