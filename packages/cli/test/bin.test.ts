@@ -13,9 +13,10 @@
  * - SYCLKIT_NO_BUNDLE, a missing bundle and a bundle older than a later tsc -b run dist/main.js;
  * - built-in modules few runs need (child_process, crypto, os, worker_threads) are loaded when a
  *   run first uses them: `opt -S` loads none of them;
- * - scripts/bundle.mjs makes the same bundle bytes each time, with no path of the checkout in
+ * - scripts/bundle.mjs makes the same bundle bytes each time, ASCII, with no path of the checkout in
  *   them, and a code cache; it removes an older build's chunks, and --clean removes what it made.
  */
+import { isAscii } from 'node:buffer';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -182,6 +183,11 @@ describe.runIf(built)('bin/syclkit.js', () => {
     const unknown = run(copyBin, ['frobnicate']);
     expect([unknown.status, unknown.cache]).toEqual([1, ['none']]);
     expect(unknown.stderr).toMatch(/^Syclkit: error: unknown command 'frobnicate'/);
+    // a bundle that is not ASCII (the build makes ASCII, read as Latin-1) is read as UTF-8
+    writeFileSync(bundlePath, Buffer.from(original.slice(0, at + 1) + '\u015E' + original.slice(at + 2), 'utf8'));
+    const nonAscii = run(copyBin, ['frobnicate']);
+    expect([nonAscii.status, nonAscii.cache]).toEqual([1, ['none']]);
+    expect(nonAscii.stderr).toMatch(/^\u015Eyclkit: error: unknown command 'frobnicate'/);
     writeFileSync(bundlePath, original, 'latin1');
     expect(run(copyBin, argv).cache).toEqual(['used']);
     // a damaged cache: one bit of its data flipped
@@ -260,6 +266,9 @@ describe.runIf(built)('bin/syclkit.js', () => {
     };
     const first = make('one');
     expect(first.equals(make('two'))).toBe(true);
+    // ASCII: bin/load-bundle.js reads it as one-byte text (a non-ASCII character in a regular
+    // expression or String.raw template of the sources would end that: write it escaped)
+    expect(isAscii(first)).toBe(true);
     expect(first.includes(ROOT)).toBe(false);
     // a rebuild into the same folder removes an older build's entry and chunks and leaves no temporary file
     const again = join(dir, 'one');
