@@ -8,6 +8,7 @@
 // CRC-32 of the script V8 compiled and the CRC-32 of the cache data, checked here (V8's own check
 // of a cache is its source's length, Node's version and the V8 flags). A cache that fails either
 // check, or that V8 rejects, is not an error: V8 compiles the bundle as without one.
+import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -38,9 +39,14 @@ export function codeCachePath(bundlePath) {
   return bundlePath.replace(/\.cjs$/, '') + '.cache';
 }
 
-/** The script V8 compiles for the bundle's bytes, and their checksum. */
+/**
+ * The script V8 compiles for the bundle's bytes, and their checksum. ASCII bytes (the bundle
+ * script makes them) are the same text read as UTF-8 or Latin-1; Latin-1 is a copy, not a
+ * decoding, and gives V8 a one-byte string.
+ */
 function wrap(bytes) {
-  return { source: HEAD + bytes.toString('utf8') + TAIL, sourceCrc: crc32(TAIL, crc32(bytes, crc32(HEAD))) >>> 0 };
+  const text = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+  return { source: HEAD + text + TAIL, sourceCrc: crc32(TAIL, crc32(bytes, crc32(HEAD))) >>> 0 };
 }
 
 /** The cache data in `file` if it was made for a source of this length and checksum. */

@@ -11,9 +11,12 @@
  *   runs dist/main.js, and the plugin's passes work; run from the bundle they would not (the
  *   bundle has its own copies of the @syclkit classes the plugin imports);
  * - SYCLKIT_NO_BUNDLE, a missing bundle and a bundle older than a later tsc -b run dist/main.js;
- * - scripts/bundle.mjs makes the same bundle bytes each time, with no path of the checkout in
+ * - built-in modules few runs need (child_process, crypto, os, worker_threads) are loaded when a
+ *   run first uses them: `opt -S` loads none of them;
+ * - scripts/bundle.mjs makes the same bundle bytes each time, ASCII, with no path of the checkout in
  *   them, and a code cache; it removes an older build's chunks, and --clean removes what it made.
  */
+import { isAscii } from 'node:buffer';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -129,6 +132,31 @@ describe.runIf(built)('bin/syclkit.js', () => {
     expect([bundled.status, bundled.stdout, bundled.stderr]).toEqual([reference.status, reference.stdout, reference.stderr]);
   }, 300_000);
 
+  it('loads the built-in modules few runs need only when a run uses them: not for opt -S, worker_threads and os for compile -j 2', () => {
+    // not through `run`: its resolve hook runs on a worker thread (module.register), which loads worker_threads
+    const listing = join(dir, 'builtins.mjs');
+    writeFileSync(listing, `process.on('exit', () => process.stderr.write('builtins: ' + process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)).join(' ') + '\\n'));\n`);
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    const withBuiltins = (argv: readonly string[]): { status: number | null; stdout: string; builtins: string[] } => {
+      const r = spawnSync(process.execPath, ['--import', listing, BIN, ...argv], { encoding: 'utf8', cwd: dir, env });
+      const line = /^builtins: (.*)$/m.exec(r.stderr);
+      expect(line, r.stderr).not.toBeNull();
+      return { status: r.status, stdout: r.stdout, builtins: line![1]!.split(' ') };
+    };
+    const p = join(dir, 'p.ll');
+    const rare = ['child_process', 'crypto', 'os', 'worker_threads'];
+    const opt = withBuiltins(['opt', '-S', p, '-o', join(dir, 'lazy.ll')]);
+    expect(opt.status).toBe(0);
+    expect(opt.builtins).toContain('fs');
+    expect(opt.builtins.filter((m) => rare.includes(m))).toEqual([]);
+    expect(readFileSync(join(dir, 'lazy.ll'), 'utf8')).toBe(run(BIN, ['opt', '-S', p, '-o', '-'], { SYCLKIT_NO_BUNDLE: '1' }).stdout);
+    // the stand-ins load the real modules when first used, and their functions work
+    const compile = withBuiltins(['compile', p, '-fsycl-targets=spir64', '-fsycl-device-obj=llvmir', '-o', join(dir, 'lazy.fatbin'), '-j', '2', '-v']);
+    expect(compile.status).toBe(0);
+    expect(compile.stdout).toMatch(/^images built by 2 threads: \d+, \d+$/m);
+    expect(compile.builtins).toEqual(expect.arrayContaining(['os', 'worker_threads']));
+  }, 120_000);
+
   it("gives V8 the code cache only for the bundle's own bytes: one byte changed (same length) or a damaged cache runs without it", () => {
     // A copy of the package's bin and dist beside node_modules that resolve the bundle's dependencies.
     const copy = join(dir, 'cache-copy');
@@ -155,6 +183,11 @@ describe.runIf(built)('bin/syclkit.js', () => {
     const unknown = run(copyBin, ['frobnicate']);
     expect([unknown.status, unknown.cache]).toEqual([1, ['none']]);
     expect(unknown.stderr).toMatch(/^Syclkit: error: unknown command 'frobnicate'/);
+    // a bundle that is not ASCII (the build makes ASCII, read as Latin-1) is read as UTF-8
+    writeFileSync(bundlePath, Buffer.from(original.slice(0, at + 1) + '\u015E' + original.slice(at + 2), 'utf8'));
+    const nonAscii = run(copyBin, ['frobnicate']);
+    expect([nonAscii.status, nonAscii.cache]).toEqual([1, ['none']]);
+    expect(nonAscii.stderr).toMatch(/^\u015Eyclkit: error: unknown command 'frobnicate'/);
     writeFileSync(bundlePath, original, 'latin1');
     expect(run(copyBin, argv).cache).toEqual(['used']);
     // a damaged cache: one bit of its data flipped
@@ -233,6 +266,9 @@ describe.runIf(built)('bin/syclkit.js', () => {
     };
     const first = make('one');
     expect(first.equals(make('two'))).toBe(true);
+    // ASCII: bin/load-bundle.js reads it as one-byte text (a non-ASCII character in a regular
+    // expression or String.raw template of the sources would end that: write it escaped)
+    expect(isAscii(first)).toBe(true);
     expect(first.includes(ROOT)).toBe(false);
     // a rebuild into the same folder removes an older build's entry and chunks and leaves no temporary file
     const again = join(dir, 'one');

@@ -135,6 +135,18 @@ const BROKEN: readonly { name: string; ir: string; report: string }[] = [
       'immarg operand has non-immediate parameter\n  %x = add i1 %v, %v\n  call void @llvm.memcpy.p0.p0.i64(ptr %a, ptr %b, i64 8, i1 %x)\n',
   },
   {
+    name: 'one broken call-site group in two functions, after a call without it, beside a function whose calls pass',
+    ir:
+      'declare void @f()\n\ndefine void @g() {\n  call void @f() #1\n  ret void\n}\n\ndefine void @h() {\n  call void @f()\n  call void @f() #1\n  ret void\n}\n\n' +
+      'define void @k() {\n  call void @f() #0\n  ret void\n}\n\nattributes #0 = { nounwind }\nattributes #1 = { noinline alwaysinline }\n',
+    report: "Attributes 'noinline and alwaysinline' are incompatible!\n  call void @f() #0\nAttributes 'noinline and alwaysinline' are incompatible!\n  call void @f() #0\n",
+  },
+  {
+    name: "a callee's 'preallocated' parameter at a call without attributes that uses a value of another block",
+    ir: 'declare void @p(ptr preallocated(i32))\n\ndefine void @f() {\nentry:\n  %q = alloca i32\n  br label %next\nnext:\n  call void @p(ptr %q)\n  ret void\n}\n',
+    report: 'preallocated operand either requires a preallocated bundle or the call to be musttail (but not both)\n  %q = alloca i32, align 4\n  call void @p(ptr %q)\n',
+  },
+  {
     name: "a call-site 'immarg' the callee does not have, and 'preallocated' without its bundle",
     ir: 'declare void @h(i32)\ndeclare void @p(ptr)\n\ndefine void @f(ptr %q) {\n  call void @h(i32 immarg 1)\n  call void @p(ptr preallocated(i32) %q)\n  ret void\n}\n',
     report:

@@ -31,7 +31,7 @@ import type { ParsedFunctionFacts } from '../reader/parser.js';
 import type { Module } from '../model/module.js';
 import { valueTexts } from '../printer/printer.js';
 import type { FunctionType } from '../model/types.js';
-import { predecessorEdges, type BasicBlock, type IRFunction, type Value } from '../model/values.js';
+import type { BasicBlock, IRFunction, Value } from '../model/values.js';
 
 export interface LLVMVerifierFailure {
   /** LLVM's message, e.g. `PHI node entries do not match predecessors!`. */
@@ -87,6 +87,52 @@ class AttributeVerdicts {
     byType.set(fnType, (byType.get(fnType) ?? 0) | kindBit);
   }
 
+  /**
+   * Per callee (a function, a forward reference, inline asm or an indirect callee's value): the
+   * call attribute list and call type with which its last call passed {@link callProblems} with
+   * nothing to look at per argument. A call with the same three passes too: everything those
+   * checks read (the callee's name, kind and attributes, the list, the type) is the same.
+   */
+  private readonly cleanCalls = new Map<Value | object, { readonly attrs: AttributeList; readonly fnType: FunctionType }>();
+
+  callPassed(call: CallInst): boolean {
+    const clean = this.cleanCalls.get(call.operands[0]!);
+    return clean !== undefined && clean.attrs === call.attributes && clean.fnType === call.functionType;
+  }
+
+  noteCallPassed(call: CallInst): void {
+    this.cleanCalls.set(call.operands[0]!, { attrs: call.attributes, fnType: call.functionType });
+  }
+
+  /**
+   * Per function type: headers (return and parameter sets, function set, intrinsic or not) that
+   * passed the checks of a definition's own attributes and types while parsing. Definitions
+   * mostly share a few; a few per type are kept.
+   */
+  private readonly cleanHeaders = new Map<FunctionType, CleanHeader[]>();
+
+  headerPassed(fn: IRFunction): boolean {
+    const headers = this.cleanHeaders.get(fn.functionType);
+    if (headers === undefined) return false;
+    const attrs = fn.attributes;
+    const isIntrinsic = fn.isIntrinsic;
+    for (let h = 0; h < headers.length; h++) {
+      const header = headers[h]!;
+      if (header.ret !== attrs.ret || header.fn !== attrs.fn || header.isIntrinsic !== isIntrinsic || header.params.length !== attrs.params.length) continue;
+      let same = true;
+      for (let i = 0; i < attrs.params.length && same; i++) same = header.params[i] === attrs.params[i];
+      if (same) return true;
+    }
+    return false;
+  }
+
+  noteHeaderPassed(fn: IRFunction): void {
+    let headers = this.cleanHeaders.get(fn.functionType);
+    if (headers === undefined) this.cleanHeaders.set(fn.functionType, (headers = []));
+    const attrs = fn.attributes;
+    if (headers.length < MAX_HEADERS_PER_TYPE) headers.push({ ret: attrs.ret, fn: attrs.fn, params: attrs.params, isIntrinsic: fn.isIntrinsic });
+  }
+
   specialBits(list: AttributeList): number {
     let bits = this.special.get(list);
     if (bits === undefined) {
@@ -98,12 +144,20 @@ class AttributeVerdicts {
   }
 }
 
+interface CleanHeader {
+  readonly ret: AttributeSet;
+  readonly fn: AttributeSet;
+  readonly params: readonly AttributeSet[];
+  readonly isIntrinsic: boolean;
+}
+
+/** Headers kept per function type (a search of them stays cheaper than the checks). */
+const MAX_HEADERS_PER_TYPE = 8;
+
 /** One bit for each combination of the site facts besides the list and type that attribute rules read. */
 function callKindBit(isIntrinsic: boolean, isInlineAsm: boolean): number {
   return 1 << ((isIntrinsic ? 1 : 0) | (isInlineAsm ? 2 : 0));
 }
-
-const NO_CALLS: readonly CallInst[] = [];
 
 /** LLVM's verifier run while a module is parsed; see {@link verifyWhileParsing}. */
 export interface ParseVerifier {
@@ -123,23 +177,52 @@ export interface ParseVerifier {
  */
 export function verifyWhileParsing(): ParseVerifier {
   const bodyFailures = new Map<IRFunction, LLVMVerifierFailure[]>();
-  const callsWithFunctionAttributes = new Map<IRFunction, readonly CallInst[]>();
+  // The function sets of calls, read while each definition is parsed (while its calls are in the
+  // CPU caches): the distinct pairs of set and call type (a few per module), each with the
+  // definitions whose calls have it. After the parse, each pair is judged once.
+  const callSets = new Map<AttributeSet, Map<FunctionType, IRFunction[]>>();
   const verdicts = new AttributeVerdicts();
-  const failuresOf = (fn: IRFunction, specialCallees: ReadonlySet<Value>): readonly LLVMVerifierFailure[] => {
-    if (fn.isDeclaration || functionAttributeRulesBroken(fn, callsWithFunctionAttributes.get(fn) ?? NO_CALLS) || callsAny(fn, specialCallees)) return llvmVerifierFunctionFailures(fn);
-    return bodyFailures.get(fn) ?? [];
+  const noteCallSets = (fn: IRFunction, calls: readonly CallInst[]): void => {
+    let lastSet: AttributeSet | undefined;
+    let lastType: FunctionType | undefined;
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
+      const set = call.attributes.fn;
+      const type = call.functionType;
+      if (set === lastSet && type === lastType) continue;
+      lastSet = set;
+      lastType = type;
+      let byType = callSets.get(set);
+      if (byType === undefined) callSets.set(set, (byType = new Map()));
+      const users = byType.get(type);
+      if (users === undefined) byType.set(type, [fn]);
+      else if (users[users.length - 1] !== fn) users.push(fn);
+    }
   };
   return {
     onFunction: (fn, facts) => {
       const found: LLVMVerifierFailure[] = [];
       checkFunction(fn, found, facts, verdicts);
       if (found.length > 0) bodyFailures.set(fn, found);
-      if (facts.callsWithFunctionAttributes.length > 0) callsWithFunctionAttributes.set(fn, facts.callsWithFunctionAttributes);
+      if (facts.callsWithFunctionAttributes.length > 0) noteCallSets(fn, facts.callsWithFunctionAttributes);
     },
     failures: (module) => {
       const specialCallees = new Set<Value>();
       for (const fn of module.functions) if (!fn.isIntrinsic && verdicts.specialBits(fn.attributes) !== 0) specialCallees.add(fn);
-      return module.functions.flatMap((fn) => failuresOf(fn, specialCallees));
+      // the `#N` sets are complete now: a set's verdict for a type holds for the rest of this call
+      const sets = new FunctionSetVerdicts();
+      const brokenCalls = new Set<IRFunction>();
+      for (const [set, byType] of callSets) for (const [type, users] of byType) if (sets.broken(set, type, false)) for (const fn of users) brokenCalls.add(fn);
+      const failures: LLVMVerifierFailure[] = [];
+      for (const fn of module.functions) {
+        if (fn.isDeclaration || brokenCalls.has(fn) || sets.broken(fn.attributes.fn, fn.functionType, fn.unnamedAddr === 'unnamed_addr') || callsAny(fn, specialCallees)) {
+          failures.push(...llvmVerifierFunctionFailures(fn));
+        } else {
+          const found = bodyFailures.size === 0 ? undefined : bodyFailures.get(fn);
+          if (found !== undefined) failures.push(...found);
+        }
+      }
+      return failures;
     },
   };
 }
@@ -152,33 +235,54 @@ function callsAny(fn: IRFunction, callees: ReadonlySet<Value>): boolean {
 }
 
 /**
+ * Verdicts of the function-attribute rules per set, function type and `unnamed_addr`: functions
+ * and calls share a few `#N` sets (and a module a few function types), so most repeat one. Only
+ * for sets that no longer change (the parse is over).
+ */
+class FunctionSetVerdicts {
+  /**
+   * Per set (null: no rule looks at it, as for most sets) and type: bit 0 set once asked
+   * without `unnamed_addr`, bit 1 its answer; bits 2 and 3 the same with it.
+   */
+  private readonly known = new Map<AttributeSet, Map<FunctionType, number> | null>();
+  /** The set asked about last, when no rule looks at it: calls in a row mostly share one. */
+  private lastRuleless: AttributeSet | undefined;
+
+  broken(set: AttributeSet, fnType: FunctionType, unnamedAddr: boolean): boolean {
+    if (set === this.lastRuleless) return false;
+    let byType = this.known.get(set);
+    if (byType === undefined) {
+      byType = functionAttributeRulesApply(set) ? new Map() : null;
+      this.known.set(set, byType);
+    }
+    if (byType === null) {
+      this.lastRuleless = set;
+      return false;
+    }
+    const shift = unnamedAddr ? 2 : 0;
+    const bits = byType.get(fnType) ?? 0;
+    if (((bits >> shift) & 1) !== 0) return ((bits >> shift) & 2) !== 0;
+    const broken = functionAttributeListProblems(set, fnType, unnamedAddr).length > 0;
+    byType.set(fnType, bits | ((broken ? 3 : 1) << shift));
+    return broken;
+  }
+}
+
+/**
  * Whether the function attributes of `fn`, or of one of its calls, break a rule of LLVM 16's
  * verifier (then {@link llvmVerifierFunctionFailures} without facts reports it, in order).
  * `calls`: the parser's `callsWithFunctionAttributes`, else every call of `fn` is looked at.
+ * `sets`: verdicts to share with other functions of the same module.
  */
-export function functionAttributeRulesBroken(fn: IRFunction, calls?: readonly CallInst[]): boolean {
-  if (functionAttributesBreakRules(fn.attributes.fn, fn.functionType, fn.unnamedAddr === 'unnamed_addr')) return true;
-  // calls mostly share a few sets (`#N`) that no rule looks at: each such set is asked about once
-  let lastPassed: AttributeSet | undefined;
-  const check = (call: CallInst): boolean => {
-    const set = call.attributes.fn;
-    if (set === lastPassed) return false;
-    if (!functionAttributeRulesApply(set)) {
-      lastPassed = set;
-      return false;
-    }
-    return functionAttributeListProblems(set, call.functionType, false).length > 0;
-  };
+export function functionAttributeRulesBroken(fn: IRFunction, calls?: readonly CallInst[], sets = new FunctionSetVerdicts()): boolean {
+  if (sets.broken(fn.attributes.fn, fn.functionType, fn.unnamedAddr === 'unnamed_addr')) return true;
+  const check = (call: CallInst): boolean => sets.broken(call.attributes.fn, call.functionType, false);
   if (calls !== undefined) {
     for (let i = 0; i < calls.length; i++) if (check(calls[i]!)) return true;
     return false;
   }
   for (const block of fn.blocks) for (const inst of block.instructions) if (inst instanceof CallInst && check(inst)) return true;
   return false;
-}
-
-function functionAttributesBreakRules(set: AttributeSet, fnType: FunctionType, unnamedAddr: boolean): boolean {
-  return functionAttributeRulesApply(set) && functionAttributeListProblems(set, fnType, unnamedAddr).length > 0;
 }
 
 /** Types only intrinsics (names starting `llvm.`) take or return: visitFunction's first such failure. */
@@ -205,6 +309,8 @@ interface CallProblems {
 }
 
 const NO_CALL_PROBLEMS: CallProblems = { failures: [], stop: false };
+/** {@link NO_CALL_PROBLEMS} where no argument needed looking at: the arguments do not matter. */
+const CLEAN_CALL: CallProblems = { failures: [], stop: false };
 
 /**
  * visitCallBase's attribute checks: verifyFunctionAttrs with the call's function type, then, per
@@ -217,7 +323,7 @@ function callProblems(call: CallInst, functionAttributes: boolean, verdicts?: At
   const ownAttributes = !attrs.ret.isEmpty || attrs.params.length > 0 || (functionAttributes && functionAttributeRulesApply(attrs.fn));
   const calleeAttrs = calleeAttributes(call);
   const calleeParams = calleeAttrs?.params ?? NO_PARAMETERS;
-  if (!ownAttributes && calleeParams.length === 0) return NO_CALL_PROBLEMS;
+  if (!ownAttributes && calleeParams.length === 0) return CLEAN_CALL;
   const failures: { message: string; values: Value[] }[] = [];
   if (ownAttributes) {
     const isIntrinsic = directCalleeName(call)?.startsWith('llvm.') === true;
@@ -233,7 +339,7 @@ function callProblems(call: CallInst, functionAttributes: boolean, verdicts?: At
   }
   // no `immarg` or `preallocated` on either side: nothing more to look at
   if (verdicts !== undefined && (verdicts.specialBits(attrs) | (calleeAttrs === undefined ? 0 : verdicts.specialBits(calleeAttrs))) === 0) {
-    return failures.length === 0 ? NO_CALL_PROBLEMS : { failures, stop: false };
+    return failures.length === 0 ? CLEAN_CALL : { failures, stop: false };
   }
   const params = call.functionType.params.length;
   for (let i = 0; i < params; i++) {
@@ -335,39 +441,61 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   };
   // with facts, the parse is still going on, and the `#N` groups may not have been read yet
   const functionAttributes = facts === undefined;
-  const site = { isIntrinsic: fn.isIntrinsic, isInlineAsm: false, unnamedAddr: fn.unnamedAddr === 'unnamed_addr', functionAttributes };
-  for (const p of attributeListProblems(fn.functionType, fn.attributes, site)) {
-    if (p.namesValue) fail(p.message, fn);
-    else fail(p.message);
-  }
   // a failed check here ends visitFunction before its entry-block check; the blocks are still visited
-  let stopped = hasElementTypeAttribute(fn.attributes);
-  if (stopped) fail("Attribute 'elementtype' can only be applied to a callsite.", fn);
-  else {
-    const problem = nonIntrinsicTypeProblem(fn);
-    if (problem !== undefined) {
-      fail(problem.message, ...problem.values);
-      stopped = true;
+  let stopped = false;
+  if (verdicts === undefined || !verdicts.headerPassed(fn)) {
+    const before = failures.length;
+    const site = { isIntrinsic: fn.isIntrinsic, isInlineAsm: false, unnamedAddr: fn.unnamedAddr === 'unnamed_addr', functionAttributes };
+    for (const p of attributeListProblems(fn.functionType, fn.attributes, site)) {
+      if (p.namesValue) fail(p.message, fn);
+      else fail(p.message);
     }
+    stopped = hasElementTypeAttribute(fn.attributes);
+    if (stopped) fail("Attribute 'elementtype' can only be applied to a callsite.", fn);
+    else {
+      const problem = nonIntrinsicTypeProblem(fn);
+      if (problem !== undefined) {
+        fail(problem.message, ...problem.values);
+        stopped = true;
+      }
+    }
+    // without function attributes (facts), these checks read only what the header's key holds
+    if (verdicts !== undefined && !functionAttributes && failures.length === before) verdicts.noteHeaderPassed(fn);
   }
   const blocks = fn.blocks;
   const entry = blocks[0];
   if (entry === undefined) return;
-  // one walk for the cheap checks; predecessors only for functions with PHI nodes
+  // one walk for the cheap checks that also makes the predecessor edges (predecessorEdges), which
+  // PHI nodes and most uses of values of other blocks need
   let hasPhis = false;
   let entryHasPredecessor = false;
+  let edges: Map<BasicBlock, BasicBlock[]> | undefined;
   for (let b = 0; b < blocks.length; b++) {
-    const insts = blocks[b]!.instructions;
+    const block = blocks[b]!;
+    const insts = block.instructions;
     if (insts[0]?.opcode === 'phi') hasPhis = true;
-    const ops = insts[insts.length - 1]?.operands;
-    if (ops !== undefined && !entryHasPredecessor) for (let k = 0; k < ops.length; k++) if (ops[k] === entry) entryHasPredecessor = true;
+    const last = insts[insts.length - 1];
+    if (last === undefined) continue;
+    const ops = last.operands;
+    const isTerminator = last.isTerminator;
+    for (let k = 0; k < ops.length; k++) {
+      const op = ops[k]!;
+      if (op === entry) entryHasPredecessor = true;
+      if (op.vk !== 'block' || !isTerminator) continue;
+      const list = (edges ??= new Map()).get(op);
+      if (list === undefined) edges.set(op, [block]);
+      else list.push(block);
+    }
   }
   if (entryHasPredecessor && !stopped) fail('Entry block to function must not have predecessors!', entry);
-  const cfg = new FunctionCFG(fn);
+  const cfg = new FunctionCFG(fn, edges ?? NO_EDGES);
   const preds = hasPhis ? cfg.preds : undefined;
-  const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean): void => {
+  // with facts, the calls whose attributes fail are known before the walk (badCalls below): the
+  // others pass, or are rechecked whole after the parse (a callee with `immarg`/`preallocated`
+  // parameters, see verifyWhileParsing), so their checks are not made twice
+  const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean, checkCall: boolean): void => {
     const opcode = inst.opcode;
-    if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
+    if (checkCall && (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr')) {
       const found = callProblems(inst as CallInst, functionAttributes, verdicts);
       for (const f of found.failures) fail(f.message, ...f.values);
       if (found.stop) return;
@@ -383,7 +511,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     if (!checkOperands) return;
     const problems = operandProblems(inst, index, block, cfg);
     if (problems === 'self') fail('Only PHI nodes may reference their own value!', inst);
-    else for (const def of problems) fail('Instruction does not dominate all uses!', def, inst);
+    else for (let k = 0; k < problems.length; k++) fail('Instruction does not dominate all uses!', problems[k]!, inst);
   };
 
   let nextUser = 0;
@@ -392,7 +520,13 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   const badCalls: CallInst[] = [];
   if (facts !== undefined) {
     const calls = facts.callsToCheck;
-    for (let i = 0; i < calls.length; i++) if (callProblems(calls[i]!, false, verdicts).failures.length > 0) badCalls.push(calls[i]!);
+    for (let i = 0; i < calls.length; i++) {
+      const call = calls[i]!;
+      if (verdicts?.callPassed(call) === true) continue;
+      const found = callProblems(call, false, verdicts);
+      if (found === CLEAN_CALL) verdicts?.noteCallPassed(call);
+      else if (found.failures.length > 0) badCalls.push(call);
+    }
   }
   let nextBadCall = 0;
   for (let b = 0; b < blocks.length; b++) {
@@ -407,7 +541,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
       for (let i = 0; i < insts.length; i++) {
         const inst = insts[i]!;
         const isPhi = inst.opcode === 'phi';
-        visit(inst, i, block, isPhi && !previousIsPhi, true);
+        visit(inst, i, block, isPhi && !previousIsPhi, true, true);
         previousIsPhi = isPhi;
       }
       continue;
@@ -429,21 +563,25 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
       for (let k = firstUser; k < nextUser; k++) {
         const user = users[k]!;
         while (at < last && insts[at] !== user) at++;
-        visit(user, at, block, false, true);
+        visit(user, at, block, false, true, false);
       }
-      if (firstUser === nextUser || users[nextUser - 1] !== term) visit(term, last, block, false, false);
+      if (firstUser === nextUser || users[nextUser - 1] !== term) visit(term, last, block, false, false, false);
     } else {
-      const visits = new Map<Instruction, { misplacedPhi: boolean; operands: boolean }>();
-      for (let k = firstUser; k < nextUser; k++) visits.set(users[k]!, { misplacedPhi: false, operands: true });
+      const visits = new Map<Instruction, { misplacedPhi: boolean; operands: boolean; call: boolean }>();
+      for (let k = firstUser; k < nextUser; k++) visits.set(users[k]!, { misplacedPhi: false, operands: true, call: false });
       for (let k = firstPhi; k < nextPhi; k++) {
         const seen = visits.get(phis[k]!);
         if (seen !== undefined) seen.misplacedPhi = true;
-        else visits.set(phis[k]!, { misplacedPhi: true, operands: false });
+        else visits.set(phis[k]!, { misplacedPhi: true, operands: false, call: false });
       }
-      for (let k = firstBadCall; k < nextBadCall; k++) if (!visits.has(badCalls[k]!)) visits.set(badCalls[k]!, { misplacedPhi: false, operands: false });
-      if (!visits.has(term)) visits.set(term, { misplacedPhi: false, operands: false });
+      for (let k = firstBadCall; k < nextBadCall; k++) {
+        const seen = visits.get(badCalls[k]!);
+        if (seen !== undefined) seen.call = true;
+        else visits.set(badCalls[k]!, { misplacedPhi: false, operands: false, call: true });
+      }
+      if (!visits.has(term)) visits.set(term, { misplacedPhi: false, operands: false, call: false });
       const ordered = [...visits].map(([inst, how]) => ({ inst, how, index: positionOf(insts, inst) })).sort((x, y) => x.index - y.index);
-      for (const { inst, how, index } of ordered) visit(inst, index, block, how.misplacedPhi, how.operands);
+      for (const { inst, how, index } of ordered) visit(inst, index, block, how.misplacedPhi, how.operands, how.call);
     }
   }
 }
@@ -460,33 +598,33 @@ function positionOf(insts: readonly Instruction[], inst: Instruction): number {
  * uses itself (which ends the checks), else each operand, in LLVM's operand order, that does not
  * dominate its use (one failure per operand, as LLVM reports them).
  */
-function operandProblems(inst: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): 'self' | Instruction[] {
+function operandProblems(inst: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): 'self' | readonly Instruction[] {
   const ops = inst.operands;
   const opcode = inst.opcode;
-  const bad: Instruction[] = [];
+  // nearly every instruction passes: no list is made for those
+  let bad: Instruction[] | undefined;
   if (opcode === 'phi') {
     for (let k = 0; k < ops.length; k += 2) {
       const op = ops[k]!;
-      if (op.vk === 'instruction' && !dominatesUse(op, inst, ops[k + 1] as BasicBlock, index, cfg)) bad.push(op);
+      if (op.vk === 'instruction' && !dominatesUse(op, inst, ops[k + 1] as BasicBlock, index, cfg)) (bad ??= []).push(op);
     }
-    return bad;
+    return bad ?? NONE_BAD;
   }
   if (usesItself(inst) && cfg.tree.isReachable(block)) return 'self';
-  const check = (op: Value): void => {
-    if (!usable(op, inst, index, block, cfg)) bad.push(op as Instruction);
-  };
   if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
     // LLVM keeps the callee last: arguments, bundle inputs, callee
     const call = inst as CallInst;
     const args = call.argCount;
-    for (let k = 1; k <= args; k++) check(ops[k]!);
-    for (const bundle of call.bundles) for (const v of bundle.inputs) check(v);
-    check(ops[0]!);
+    for (let k = 1; k <= args; k++) if (!usable(ops[k]!, inst, index, block, cfg)) (bad ??= []).push(ops[k] as Instruction);
+    for (const bundle of call.bundles) for (const v of bundle.inputs) if (!usable(v, inst, index, block, cfg)) (bad ??= []).push(v as Instruction);
+    if (!usable(ops[0]!, inst, index, block, cfg)) (bad ??= []).push(ops[0] as Instruction);
   } else {
-    for (let k = 0; k < ops.length; k++) check(ops[k]!);
+    for (let k = 0; k < ops.length; k++) if (!usable(ops[k]!, inst, index, block, cfg)) (bad ??= []).push(ops[k] as Instruction);
   }
-  return bad;
+  return bad ?? NONE_BAD;
 }
+
+const NONE_BAD: readonly Instruction[] = [];
 
 /** Whether operand `op` of the non-PHI `user` (at `index` of `block`) passes verifyDominatesUse. */
 function usable(op: Value, user: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): boolean {
@@ -546,16 +684,16 @@ function dominatesUse(def: Instruction, user: Instruction, useBlock: BasicBlock,
   return definedBefore(defBlock.instructions, def, userIndex);
 }
 
-/** A function's predecessor lists and dominator tree, each made when first needed. */
+const NO_EDGES: ReadonlyMap<BasicBlock, readonly BasicBlock[]> = new Map();
+
+/** A function's predecessor lists (those of predecessorEdges) and its dominator tree, made when first needed. */
 class FunctionCFG {
-  private predsCache: Map<BasicBlock, BasicBlock[]> | undefined;
   private treeCache: DominatorTree | undefined;
 
-  constructor(private readonly fn: IRFunction) {}
-
-  get preds(): Map<BasicBlock, BasicBlock[]> {
-    return (this.predsCache ??= predecessorEdges(this.fn));
-  }
+  constructor(
+    private readonly fn: IRFunction,
+    readonly preds: ReadonlyMap<BasicBlock, readonly BasicBlock[]>,
+  ) {}
 
   get tree(): DominatorTree {
     return (this.treeCache ??= new DominatorTree(this.fn, this.preds));
