@@ -206,6 +206,13 @@ interface NamedMetadataRecord {
 }
 
 /**
+ * A greatest `!N` reference that is not known. A small integer (not Infinity): the printer's
+ * field that holds it stays a small-integer field, and a double there would deoptimise the hot
+ * writer methods once per process.
+ */
+const MAX_REF_UNKNOWN = 0x7fffffff;
+
+/**
  * The metadata sections of one print: the `!name = !{...}` lines and each `!i = ...` line with
  * the greatest `!N` its body refers to. A later print whose first nodes are the same objects
  * writes those lines as they are: a line only holds its node's own text and the numbers of the
@@ -218,7 +225,7 @@ interface MetadataRun {
   readonly named: NamedMetadataRecord | undefined;
   readonly namedText: Buffer | undefined;
   readonly namedMaxRef: number;
-  /** The `!i = ...` lines; line i ends at `ends[i]`; `maxRefs[i]` is Infinity where it is not known. */
+  /** The `!i = ...` lines; line i ends at `ends[i]`; `maxRefs[i]` is {@link MAX_REF_UNKNOWN} where it is not known. */
   readonly text: Buffer;
   readonly ends: readonly number[];
   readonly maxRefs: readonly number[];
@@ -518,7 +525,7 @@ class ModulePrinter {
   private typedState: TypedFunctionState | undefined = undefined;
   /** With a cache: its record of this module's named metadata (see `namedRecord`). */
   private named: NamedMetadataRecord | undefined = undefined;
-  /** The greatest `!N` the last `mdBody` text refers to; Infinity when not known. */
+  /** The greatest `!N` the last `mdBody` text refers to; {@link MAX_REF_UNKNOWN} when not known. */
   private bodyMaxRef = 0;
 
   /**
@@ -932,7 +939,7 @@ class ModulePrinter {
             const op = ops[i]!;
             if (i > 0) text += ', ';
             text += this.mdRef(op);
-            if (op.mk === 'tuple' || op.mk === 'di') namedMaxRef = Math.max(namedMaxRef, this.mdSlots.get(op) ?? Infinity);
+            if (op.mk === 'tuple' || op.mk === 'di') namedMaxRef = Math.max(namedMaxRef, this.mdSlots.get(op) ?? MAX_REF_UNKNOWN);
           }
           text += '}\n';
         }
@@ -2565,7 +2572,7 @@ class ModulePrinter {
   /** `mdBodyText`, for a body whose `!N` are not known afterwards (an inline DILocation may have been filled in). */
   private mdBodyUnknownRefs(n: MDNode): string {
     const text = this.mdBodyText(n);
-    this.bodyMaxRef = Infinity;
+    this.bodyMaxRef = MAX_REF_UNKNOWN;
     return text;
   }
 
