@@ -14,6 +14,12 @@ import { GlobalParser } from './parse-globals.js';
 
 const DEBUG_RECORD_KINDS = new Set(['value', 'declare', 'assign', 'label']);
 
+/** The number a numbered block was referenced by (it is still in `blocksNumbered`, never defined). */
+function numberOf(blocksNumbered: ReadonlyMap<number, BasicBlock>, block: BasicBlock): number | undefined {
+  for (const [id, b] of blocksNumbered) if (b === block) return id;
+  return undefined;
+}
+
 /** A block's state in `FunctionState.blockStates` once its label is read (before: where it was first referenced). */
 const BLOCK_DEFINED = -1;
 
@@ -214,7 +220,7 @@ export abstract class FunctionParser extends GlobalParser {
     this.next();
     if (st.pendingBlocks > 0) {
       for (const [b, loc] of st.blockStates) {
-        if (loc !== BLOCK_DEFINED) throw this.error(`use of undefined value '%${b.name !== '' ? b.name : '?'}'`, loc);
+        if (loc !== BLOCK_DEFINED) throw this.error(`use of undefined value '%${b.name !== '' ? b.name : numberOf(st.blocksNumbered, b)}'`, loc);
       }
     }
     if (st.fwdNamed.size > 0) {
@@ -287,9 +293,9 @@ export abstract class FunctionParser extends GlobalParser {
     return b;
   }
 
-  /** A block named `name`, which no value of the function has. */
-  protected newNamedBlock(st: FunctionState, name: string, loc: number): BasicBlock {
-    if (st.named.get(name) !== undefined) throw this.error(`'%${name}' is not a basic block`, loc);
+  /** A block named `name`, which no value of the function has; `label`: made by its label (else by a reference). */
+  protected newNamedBlock(st: FunctionState, name: string, loc: number, label = false): BasicBlock {
+    if (st.named.get(name) !== undefined) throw this.error(label ? `unable to create block named '${name}'` : `'%${name}' is not a basic block`, loc);
     const b = new BasicBlock(name, st.fn, this.ctx.label);
     st.blocksNamed.set(name, b);
     return b;
@@ -308,7 +314,7 @@ export abstract class FunctionParser extends GlobalParser {
       const name = this.lex.text;
       this.next();
       const known = st.blocksNamed.get(name);
-      if (known === undefined) block = this.newNamedBlock(st, name, loc);
+      if (known === undefined) block = this.newNamedBlock(st, name, loc, true);
       else {
         // only a block referenced before (and pending) is defined here; any other was defined already
         const state = st.blockStates.get(known);
