@@ -38,7 +38,7 @@ describe('lists the parser reuses', () => {
     const calls = insts.slice(0, 4) as CallInst[];
     expect(calls.map((c) => c.operands.length)).toEqual([4, 2, 2, 4]);
     expect(calls.map((c) => c.attributes.params.length)).toEqual([3, 0, 1, 0]);
-    expect(calls[1]!.operands[0]!.name).toBe('h');
+    expect(calls[1]!.operands[0]).toBe(m.getFunction('h'));
     expect(calls[3]!.operands.slice(1).every((o) => o === f.args[1])).toBe(true);
     expect(new Set(calls.map((c) => c.operands)).size).toBe(4);
   });
