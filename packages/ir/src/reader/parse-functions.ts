@@ -380,7 +380,7 @@ export abstract class FunctionParser extends GlobalParser {
         records = null;
       }
       instructions.push(inst);
-      if (inst.isTerminator) break;
+      if (this.readTerminator) break;
       if (this.t() === Tok.RBrace || this.t() === Tok.Eof || this.t() === Tok.LabelStr || this.t() === Tok.LabelID)
         throw this.error('expected instruction opcode');
     }

@@ -73,9 +73,11 @@ const OLD_DEBUG_INTRINSICS = new Set(['llvm.dbg.value', 'llvm.dbg.declare', 'llv
 
 /** How {@link InstructionParser.parseInstruction} reads each opcode keyword. */
 const enum Dispatch {
-  Binary, Cast, Ret, Br, Switch, IndirectBr, Unreachable, Resume, FNeg, Compare, Select, VAArg, ExtractElement, InsertElement,
-  ShuffleVector, Phi, LandingPad, Freeze, Call, TailCall, Invoke, Alloca, Load, Store, CmpXchg, AtomicRMW, Fence, GEP,
-  ExtractValue, InsertValue, CleanupRet, CatchRet, CatchSwitch, Pad,
+  // the terminators (TERMINATORS), Ret to Resume
+  Ret, Br, Switch, IndirectBr, Unreachable, Invoke, CleanupRet, CatchRet, CatchSwitch, Resume,
+  Binary, Cast, FNeg, Compare, Select, VAArg, ExtractElement, InsertElement,
+  ShuffleVector, Phi, LandingPad, Freeze, Call, TailCall, Alloca, Load, Store, CmpXchg, AtomicRMW, Fence, GEP,
+  ExtractValue, InsertValue, Pad,
 }
 
 const OPCODE_DISPATCH = new Map<string, Dispatch>([
@@ -97,6 +99,11 @@ const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | unde
 
 export abstract class InstructionParser extends ValueParser {
   protected abstract parseOptionalCallingConv(): string;
+  /**
+   * Whether the instruction `parseInstruction` read last is a terminator, known from its opcode
+   * keyword: cheaper than asking the instruction (a getter, on objects of many classes).
+   */
+  protected readTerminator = false;
 
   protected parseInstructionLine(st: FunctionState): Instruction {
     const loc = this.lex.start;
@@ -135,7 +142,7 @@ export abstract class InstructionParser extends ValueParser {
         inst.attachments = exactCopy(list);
       }
     }
-    const isVoid = inst.type.kind === 'void';
+    const isVoid = inst.type === this.ctx.void;
     if (isVoid) {
       if (name !== '' || id >= 0) throw this.error(`instructions returning void cannot have a name`, loc);
       return inst;
@@ -192,6 +199,7 @@ export abstract class InstructionParser extends ValueParser {
     // the next token first, as LLVM reads it (its lexical errors come before this one)
     this.next();
     if (dispatch === undefined) throw this.error('expected instruction opcode', loc);
+    this.readTerminator = dispatch >= Dispatch.Ret && dispatch <= Dispatch.Resume;
     switch (dispatch) {
       case Dispatch.Binary:
         return this.parseBinaryOp(op, st);

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseModule } from './parser.js';
 import { printModule } from '../printer/printer.js';
-import type { CallInst } from '../model/instructions.js';
+import { TERMINATORS, type CallInst } from '../model/instructions.js';
 
 /**
  * The parser gathers a call's operands and argument attributes, a GEP's operands and a block's
@@ -66,5 +67,20 @@ describe('lists the parser reuses', () => {
     const listened = parseModule(IR, { filename: 'reuse.ll', onFunction: (fn, facts) => seen.push(`${fn.name}:${facts.callsToCheck.length}`) });
     expect(seen).toEqual(['f:2']);
     expect(printModule(listened)).toBe(printModule(m));
+  });
+});
+
+describe('block ends', () => {
+  it('ends a block at each kind of terminator, and only there', () => {
+    const text = readFileSync(new URL('../../test/fixtures/roundtrip/terminators.ll', import.meta.url), 'latin1');
+    const m = parseModule(text, { filename: 'terminators.ll' });
+    const ends = new Set<string>();
+    for (const f of m.functions) {
+      for (const b of f.blocks) {
+        b.instructions.forEach((inst, i) => expect(inst.isTerminator).toBe(i === b.instructions.length - 1));
+        ends.add(b.instructions.at(-1)!.opcode);
+      }
+    }
+    expect([...ends].sort()).toEqual([...TERMINATORS].sort());
   });
 });
