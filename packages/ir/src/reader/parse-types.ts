@@ -120,7 +120,7 @@ export abstract class TypeParser extends ParserState {
       }
       break;
     }
-    if (!allowVoid && t.kind === 'void') throw this.error('void type only allowed for function results', loc);
+    if (!allowVoid && t === this.ctx.void) throw this.error('void type only allowed for function results', loc);
     return t;
   }
 

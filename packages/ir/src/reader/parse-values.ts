@@ -12,7 +12,7 @@ import {
   shuffleVectorValid,
   type CastOpcode,
 } from '../verifier/operand-rules.js';
-import { CAST_OPS } from '../model/instructions.js';
+import { CAST_OPS, type Instruction } from '../model/instructions.js';
 import { constantOperands } from '../analysis/uses.js';
 import type { Metadata, ValueAsMetadata } from '../model/metadata.js';
 import {
@@ -26,6 +26,7 @@ import {
   type VectorType,
 } from '../model/types.js';
 import {
+  type Argument,
   BasicBlock,
   BlockAddress,
   DSOLocalEquivalent,
@@ -114,7 +115,9 @@ export abstract class ValueParser extends MetadataParser {
           const found = l.textIsSpan ? st.named.getHashed(l.src, l.textStart, l.textEnd, l.textHash) : st.named.get(l.text);
           if (found !== undefined && found.type === t) {
             this.next();
-            if (found.vk === 'instruction' && found.parent !== st.block) st.usesNonLocal = true;
+            // the parent first (a function's locals are its instructions and arguments): a use in
+            // the defining block, the usual one, then reads nothing more
+            if ((found as Instruction | Argument).parent !== st.block && found.vk === 'instruction') st.usesNonLocal = true;
             return found;
           }
         }
