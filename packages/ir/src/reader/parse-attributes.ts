@@ -401,6 +401,18 @@ export abstract class AttributeParser extends TypeParser {
     }
   }
 
+  /**
+   * Whether the current token can start a function attribute: a `#N`, a string or an attribute
+   * keyword. After a call's `)` the next token is usually the next line's opcode (`store`, `br`).
+   */
+  protected startsFnAttribute(): boolean {
+    const k = this.lex.kind;
+    if (k === Tok.AttrGrpID || k === Tok.String) return true;
+    if (k !== Tok.Ident) return false;
+    const w = this.lex.text;
+    return isAttributeKeyword(w) || MEMORY_UPGRADES[w] !== undefined;
+  }
+
   /** The one set that stands for `#id` alone, completed when the group is read. */
   protected groupPlaceholder(id: number): AttributeSet {
     let set = this.groupPlaceholders.get(id);

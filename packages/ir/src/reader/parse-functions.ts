@@ -10,10 +10,18 @@ import type { Type } from '../model/types.js';
 import { Argument, BasicBlock, IRFunction, type Comdat, type Constant, type Value } from '../model/values.js';
 import { Tok } from './lexer.js';
 import { ForwardLocal, type AnyValue, type FunctionState } from './parser-state.js';
-import { exactCopy } from './parse-instructions.js';
 import { GlobalParser } from './parse-globals.js';
 
 const DEBUG_RECORD_KINDS = new Set(['value', 'declare', 'assign', 'label']);
+
+/** The number a numbered block was referenced by (it is still in `blocksNumbered`, never defined). */
+function numberOf(blocksNumbered: ReadonlyMap<number, BasicBlock>, block: BasicBlock): number | undefined {
+  for (const [id, b] of blocksNumbered) if (b === block) return id;
+  return undefined;
+}
+
+/** A block's state in `FunctionState.blockStates` once its label is read (before: where it was first referenced). */
+const BLOCK_DEFINED = -1;
 
 export abstract class FunctionParser extends GlobalParser {
   protected abstract skipUseListOrder(): void;
@@ -175,16 +183,19 @@ export abstract class FunctionParser extends GlobalParser {
     this.expect(Tok.LBrace, "expected '{' in function body");
     this.localNames.clear();
     this.blockNames.clear();
+    // the per-function maps are the parser's, reused: a function read to its end leaves the
+    // forward-reference maps empty (a reference never defined is an error)
+    if (this.blockStates.size > 0) this.blockStates.clear();
     const st: FunctionState = {
       fn,
       named: this.localNames,
       numbered: [],
-      fwdNamed: new Map(),
-      fwdNumbered: new Map(),
+      fwdNamed: this.forwardNamedLocals,
+      fwdNumbered: this.forwardNumberedLocals,
       blocksNamed: this.blockNames,
-      blocksNumbered: new Map(),
-      blockRefLoc: new Map(),
-      definedBlocks: new Set(),
+      blocksNumbered: this.forwardNumberedBlocks,
+      blockStates: this.blockStates,
+      pendingBlocks: 0,
       hasForwardLocals: false,
       block: undefined,
       usesNonLocal: false,
@@ -207,8 +218,10 @@ export abstract class FunctionParser extends GlobalParser {
       this.parseBasicBlock(st);
     }
     this.next();
-    for (const [b, loc] of st.blockRefLoc) {
-      if (!st.definedBlocks.has(b)) throw this.error(`use of undefined value '%${b.name !== '' ? b.name : '?'}'`, loc);
+    if (st.pendingBlocks > 0) {
+      for (const [b, loc] of st.blockStates) {
+        if (loc !== BLOCK_DEFINED) throw this.error(`use of undefined value '%${b.name !== '' ? b.name : numberOf(st.blocksNumbered, b)}'`, loc);
+      }
     }
     if (st.fwdNamed.size > 0) {
       const [name, f] = st.fwdNamed.entries().next().value as [string, ForwardLocal];
@@ -259,11 +272,9 @@ export abstract class FunctionParser extends GlobalParser {
     if (typeof nameOrId === 'string') {
       let b = st.blocksNamed.get(nameOrId);
       if (b === undefined) {
-        const v = st.named.get(nameOrId);
-        if (v !== undefined) throw this.error(`'%${nameOrId}' is not a basic block`, loc);
-        b = new BasicBlock(nameOrId, st.fn, this.ctx.label);
-        st.blocksNamed.set(nameOrId, b);
-        st.blockRefLoc.set(b, loc);
+        b = this.newNamedBlock(st, nameOrId, loc);
+        st.blockStates.set(b, loc);
+        st.pendingBlocks++;
       }
       return b;
     }
@@ -276,9 +287,24 @@ export abstract class FunctionParser extends GlobalParser {
       }
       b = new BasicBlock('', st.fn, this.ctx.label);
       st.blocksNumbered.set(nameOrId, b);
-      st.blockRefLoc.set(b, loc);
+      st.blockStates.set(b, loc);
+      st.pendingBlocks++;
     }
     return b;
+  }
+
+  /** A block named `name`, which no value of the function has; `label`: made by its label (else by a reference). */
+  protected newNamedBlock(st: FunctionState, name: string, loc: number, label = false): BasicBlock {
+    if (st.named.get(name) !== undefined) throw this.error(label ? `unable to create block named '${name}'` : `'%${name}' is not a basic block`, loc);
+    const b = new BasicBlock(name, st.fn, this.ctx.label);
+    st.blocksNamed.set(name, b);
+    return b;
+  }
+
+  /** A block referenced before its label (pending) is defined by it. */
+  protected defineReferencedBlock(st: FunctionState, b: BasicBlock): void {
+    st.blockStates.set(b, BLOCK_DEFINED);
+    st.pendingBlocks--;
   }
 
   protected parseBasicBlock(st: FunctionState): void {
@@ -287,24 +313,37 @@ export abstract class FunctionParser extends GlobalParser {
     if (this.t() === Tok.LabelStr) {
       const name = this.lex.text;
       this.next();
-      block = this.getBlock(st, name, loc);
-      if (st.definedBlocks.has(block)) throw this.error(`redefinition of label '%${name}'`, loc);
+      const known = st.blocksNamed.get(name);
+      if (known === undefined) block = this.newNamedBlock(st, name, loc, true);
+      else {
+        // only a block referenced before (and pending) is defined here; any other was defined already
+        const state = st.blockStates.get(known);
+        if (state === undefined || state === BLOCK_DEFINED) throw this.error(`redefinition of label '%${name}'`, loc);
+        this.defineReferencedBlock(st, known);
+        block = known;
+      }
     } else {
       const id = st.numbered.length;
       if (this.t() === Tok.LabelID) {
         if (this.lex.num !== id) throw this.error(`label expected to be numbered '${id}'`, loc);
         this.next();
       }
-      block = st.blocksNumbered.get(id) ?? new BasicBlock('', st.fn, this.ctx.label);
-      st.blocksNumbered.delete(id);
+      const referenced = st.blocksNumbered.size === 0 ? undefined : st.blocksNumbered.get(id);
+      if (referenced === undefined) block = new BasicBlock('', st.fn, this.ctx.label);
+      else {
+        st.blocksNumbered.delete(id);
+        this.defineReferencedBlock(st, referenced);
+        block = referenced;
+      }
       st.numbered.push(block);
     }
-    st.definedBlocks.add(block);
-    st.blockRefLoc.delete(block);
     st.fn.blocks.push(block);
     st.block = block;
     let records: DebugRecord[] | null = null;
     let previousIsPhi = true;
+    const listening = this.onFunction !== undefined;
+    const instructions = this.blockInstructions;
+    instructions.clear();
     for (;;) {
       if (this.t() === Tok.DbgRecord) {
         (records ??= []).push(this.parseDebugRecord());
@@ -320,29 +359,32 @@ export abstract class FunctionParser extends GlobalParser {
         st.nonLocalUsers.push(inst);
         st.usesNonLocal = false;
       }
-      const opcode = inst.opcode;
-      if (opcode === 'phi') {
-        if (!previousIsPhi) st.phisAfterOthers.push(inst);
-        previousIsPhi = true;
-      } else {
-        previousIsPhi = false;
-        if ((opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') && inst instanceof CallInst) {
-          const attrs = inst.attributes;
-          if (!attrs.ret.isEmpty || attrs.params.length > 0 || directCalleeName(inst)?.startsWith('llvm.') === true) st.callsToCheck.push(inst);
-          // a `#N` not read yet is an empty placeholder, but never the shared empty set
-          if (attrs.fn !== AttributeSet.empty) st.callsWithFunctionAttributes.push(inst);
+      // the facts only an `onFunction` listener receives
+      if (listening) {
+        const opcode = inst.opcode;
+        if (opcode === 'phi') {
+          if (!previousIsPhi) st.phisAfterOthers.push(inst);
+          previousIsPhi = true;
+        } else {
+          previousIsPhi = false;
+          if ((opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') && inst instanceof CallInst) {
+            const attrs = inst.attributes;
+            if (!attrs.ret.isEmpty || attrs.params.length > 0 || directCalleeName(inst)?.startsWith('llvm.') === true) st.callsToCheck.push(inst);
+            // a `#N` not read yet is an empty placeholder, but never the shared empty set
+            if (attrs.fn !== AttributeSet.empty) st.callsWithFunctionAttributes.push(inst);
+          }
         }
       }
       if (records !== null) {
         inst.debugRecords = records;
         records = null;
       }
-      block.instructions.push(inst);
-      if (inst.isTerminator) break;
+      instructions.push(inst);
+      if (this.readTerminator) break;
       if (this.t() === Tok.RBrace || this.t() === Tok.Eof || this.t() === Tok.LabelStr || this.t() === Tok.LabelID)
         throw this.error('expected instruction opcode');
     }
-    block.instructions = exactCopy(block.instructions);
+    block.instructions = instructions.copy();
   }
 
   /**

@@ -44,7 +44,7 @@ import {
 import { BasicBlock, InlineAsm, type Value } from '../model/values.js';
 import { Tok } from './lexer.js';
 import { NameTable } from '../model/nametable.js';
-import { ForwardGlobal, type AnyValue, type FunctionState, typeString } from './parser-state.js';
+import { ForwardGlobal, type AnyValue, type FunctionState, type ScratchList, typeString } from './parser-state.js';
 import { ICMP_PREDICATES, FCMP_PREDICATES, predicateError, shuffleMaskOf, ValueParser } from './parse-values.js';
 
 const ORDERINGS = new Set<string>(['unordered', 'monotonic', 'acquire', 'release', 'acq_rel', 'seq_cst']);
@@ -71,13 +71,13 @@ const FMF_FLAGS: Record<string, number> = {
 /** The intrinsics LLVM 19's debug records replace (`isOldDbgFormatIntrinsic`). */
 const OLD_DEBUG_INTRINSICS = new Set(['llvm.dbg.value', 'llvm.dbg.declare', 'llvm.dbg.assign', 'llvm.dbg.label']);
 
-const NO_PARAMETER_SETS: readonly AttributeSet[] = [];
-
 /** How {@link InstructionParser.parseInstruction} reads each opcode keyword. */
 const enum Dispatch {
-  Binary, Cast, Ret, Br, Switch, IndirectBr, Unreachable, Resume, FNeg, Compare, Select, VAArg, ExtractElement, InsertElement,
-  ShuffleVector, Phi, LandingPad, Freeze, Call, TailCall, Invoke, Alloca, Load, Store, CmpXchg, AtomicRMW, Fence, GEP,
-  ExtractValue, InsertValue, CleanupRet, CatchRet, CatchSwitch, Pad,
+  // the terminators (TERMINATORS), Ret to Resume
+  Ret, Br, Switch, IndirectBr, Unreachable, Invoke, CleanupRet, CatchRet, CatchSwitch, Resume,
+  Binary, Cast, FNeg, Compare, Select, VAArg, ExtractElement, InsertElement,
+  ShuffleVector, Phi, LandingPad, Freeze, Call, TailCall, Alloca, Load, Store, CmpXchg, AtomicRMW, Fence, GEP,
+  ExtractValue, InsertValue, Pad,
 }
 
 const OPCODE_DISPATCH = new Map<string, Dispatch>([
@@ -99,6 +99,11 @@ const NO_FN_ATTRS: { attrs: Attribute[]; groups: number[]; memory: number | unde
 
 export abstract class InstructionParser extends ValueParser {
   protected abstract parseOptionalCallingConv(): string;
+  /**
+   * Whether the instruction `parseInstruction` read last is a terminator, known from its opcode
+   * keyword: cheaper than asking the instruction (a getter, on objects of many classes).
+   */
+  protected readTerminator = false;
 
   protected parseInstructionLine(st: FunctionState): Instruction {
     const loc = this.lex.start;
@@ -122,17 +127,22 @@ export abstract class InstructionParser extends ValueParser {
     // attachments: `, !kind !N` (an instruction parser stops before such a comma); LLVM takes
     // any comma left after an instruction as the start of one
     if (this.t() === Tok.Comma) {
-      // gathered in a list kept for every instruction, then copied to its exact size
-      const list = this.instructionAttachments;
-      list.length = 0;
-      do {
-        this.next();
-        if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata after comma');
-        this.parseAttachmentNoComma(list);
-      } while (this.t() === Tok.Comma);
-      inst.attachments = exactCopy(list);
+      this.next();
+      if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata after comma');
+      // usually one (`!tbaa !8`): a list of one, with no list grown for it
+      const first = this.parseOneAttachment();
+      if (this.t() !== Tok.Comma) inst.attachments = [first];
+      else {
+        const list = [first];
+        do {
+          this.next();
+          if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata after comma');
+          this.parseAttachmentNoComma(list);
+        } while (this.t() === Tok.Comma);
+        inst.attachments = exactCopy(list);
+      }
     }
-    const isVoid = inst.type.kind === 'void';
+    const isVoid = inst.type === this.ctx.void;
     if (isVoid) {
       if (name !== '' || id >= 0) throw this.error(`instructions returning void cannot have a name`, loc);
       return inst;
@@ -189,6 +199,7 @@ export abstract class InstructionParser extends ValueParser {
     // the next token first, as LLVM reads it (its lexical errors come before this one)
     this.next();
     if (dispatch === undefined) throw this.error('expected instruction opcode', loc);
+    this.readTerminator = dispatch >= Dispatch.Ret && dispatch <= Dispatch.Resume;
     switch (dispatch) {
       case Dispatch.Binary:
         return this.parseBinaryOp(op, st);
@@ -315,12 +326,11 @@ export abstract class InstructionParser extends ValueParser {
     const ctx = this.ctx;
     const typeLoc = this.lex.start;
     const resultType = st.fn.valueType.returnType;
-    const mismatch = (): IrSyntaxError => this.error(`value doesn't match function result type '${typeString(resultType)}'`, typeLoc);
     let v: Value;
     if (this.isIdent('void')) {
       this.next();
       if (this.t() !== Tok.LParen) {
-        if (resultType !== ctx.void) throw mismatch();
+        if (resultType !== ctx.void) throw this.returnMismatch(resultType, typeLoc);
         return new Instruction('ret', ctx.void, []);
       }
       // `ret void (i32)* @f`: a function pointer (typed pointers)
@@ -328,8 +338,13 @@ export abstract class InstructionParser extends ValueParser {
     } else {
       v = this.parseTypeAndValue(st);
     }
-    if (v.type !== resultType) throw mismatch();
+    if (v.type !== resultType) throw this.returnMismatch(resultType, typeLoc);
     return new Instruction('ret', ctx.void, [v]);
+  }
+
+  /** (A method, not a closure in `parseRet`: V8 would allocate the closure's context for every `ret`.) */
+  protected returnMismatch(resultType: Type, at: number): IrSyntaxError {
+    return this.error(`value doesn't match function result type '${typeString(resultType)}'`, at);
   }
 
   protected parseBr(st: FunctionState): Instruction {
@@ -768,19 +783,22 @@ export abstract class InstructionParser extends ValueParser {
     const ptrLoc = this.lex.start;
     const ptr = this.parseTypeAndValue(st);
     let base: PointerType = this.gepBase(sourceType, ptr.type, sourceLoc, ptrLoc);
-    const ops: Value[] = [ptr];
+    const list = this.gepOperands;
+    list.clear();
+    list.push(ptr);
     let vectorLength = ptr.type.kind === 'vector' ? ptr.type.length : -1;
     while (this.t() === Tok.Comma && !this.commaStartsAttachment()) {
       this.next();
       const idxLoc = this.lex.start;
       const idx = this.parseTypeAndValue(st);
       vectorLength = this.gepIndex(idx.type, vectorLength, idxLoc);
-      ops.push(idx);
+      list.push(idx);
     }
+    const ops = list.copy();
     const indexed = this.gepIndexedType(sourceType, ops, ptrLoc);
     if (this.typed) base = this.ctx.typedPtr(indexed, base.addressSpace);
     const resultType = vectorLength >= 0 ? this.ctx.vector(base, vectorLength) : base;
-    return new GetElementPtrInst(resultType, sourceType, exactCopy(ops), '', flags);
+    return new GetElementPtrInst(resultType, sourceType, ops, '', flags);
   }
 
   /** LLParser's checks of a GEP's base (a pointer or a vector of them; typed: of the source type). */
@@ -848,8 +866,8 @@ export abstract class InstructionParser extends ValueParser {
     // operands[0] is the callee, set below; filled in a list kept for every call, then copied
     const operands = this.callOperands;
     const argAttrs = this.callArgumentSets;
-    operands.length = 0;
-    argAttrs.length = 0;
+    operands.clear();
+    argAttrs.clear();
     operands.push(callee!);
     let anyArgAttrs = false;
     if (!this.eat(Tok.RParen)) {
@@ -872,15 +890,15 @@ export abstract class InstructionParser extends ValueParser {
     // a lone `#N` (the usual case) is its group's shared set, without the general reading
     const groupSet = this.t() === Tok.AttrGrpID && !this.attributeFollowsGroup() ? this.groupPlaceholder(this.lex.num) : undefined;
     if (groupSet !== undefined) this.next();
-    const parsedFnAttrs = groupSet === undefined && (this.t() === Tok.Ident || this.t() === Tok.AttrGrpID || this.t() === Tok.String) ? this.parseFnAttributes(false) : NO_FN_ATTRS;
+    const parsedFnAttrs = groupSet === undefined && this.startsFnAttribute() ? this.parseFnAttributes(false) : NO_FN_ATTRS;
     const bundles = this.t() === Tok.LSquare && opcode !== 'callbr' ? this.parseOperandBundles(st) : opcode === 'callbr' ? this.parseOperandBundles(st) : [];
     let fnType: FunctionType;
     if (retOrFnType.kind === 'function') fnType = retOrFnType;
     else {
       if (retOrFnType.kind === 'label') throw this.error('Invalid result type for LLVM function', retLoc);
       let node = this.callTypes.child(retOrFnType);
-      for (let i = 1; i <= argCount; i++) node = node.child(operands[i]!.type);
-      fnType = node.value ??= this.ctx.fnOfArgs(retOrFnType, operands.slice(1));
+      for (let i = 1; i <= argCount; i++) node = node.child(operands.get(i).type);
+      fnType = node.value ??= this.ctx.fnOfArgs(retOrFnType, operands.copy(1));
     }
     if (callee !== undefined && (callee as AnyValue).vk === 'fwd') {
       const f = callee as unknown as ForwardGlobal;
@@ -895,7 +913,7 @@ export abstract class InstructionParser extends ValueParser {
     }
     if (asmParts !== undefined) callee = new InlineAsm(this.typed ? this.ctx.typedPtr(fnType, 0) : this.ctx.ptr(0), fnType, asmParts.asm, asmParts.constraints, asmParts.flags);
     if (fnType.params.length !== argCount && !fnType.varArgs) throw this.error('invalid number of arguments to function', calleeLoc);
-    operands[0] = callee!;
+    operands.set(0, callee!);
     let indirectCount = 0;
     if (opcode === 'invoke') {
       this.expectIdent('to', "expected 'to' in invoke");
@@ -915,13 +933,13 @@ export abstract class InstructionParser extends ValueParser {
       this.expect(Tok.RSquare, "expected ']' at end of block list");
     }
     const noAttrs = !anyArgAttrs && retSet.isEmpty && groupSet === undefined && parsedFnAttrs === NO_FN_ATTRS;
-    const inst = new CallInst(opcode, fnType.returnType, fnType, exactCopy(operands), AttributeList.empty, '', flags);
+    const inst = new CallInst(opcode, fnType.returnType, fnType, operands.copy(), AttributeList.empty, '', flags);
     inst.callingConv = cc;
     if (bundles.length > 0) inst.bundles = bundles;
     inst.indirectDestCount = indirectCount;
     if (!noAttrs) {
       const fnSet = groupSet ?? (parsedFnAttrs === NO_FN_ATTRS ? AttributeSet.empty : this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
-      inst.attributes = this.callAttributeList(fnSet, retSet, anyArgAttrs ? argAttrs : NO_PARAMETER_SETS);
+      inst.attributes = this.callAttributeList(fnSet, retSet, anyArgAttrs ? argAttrs : undefined);
     }
     return inst;
   }
@@ -931,10 +949,11 @@ export abstract class InstructionParser extends ValueParser {
    * immutable), so the thousands of calls that pass `noundef` arguments to a `#N` group share
    * one, as their sets are already shared (see `parseParamAttributeSet`).
    */
-  protected callAttributeList(fn: AttributeSet, ret: AttributeSet, params: readonly AttributeSet[]): AttributeList {
+  protected callAttributeList(fn: AttributeSet, ret: AttributeSet, params: ScratchList<AttributeSet> | undefined): AttributeList {
     let node = this.callAttributeLists.child(fn).child(ret);
-    for (let i = 0; i < params.length; i++) node = node.child(params[i]!);
-    return (node.value ??= new AttributeList(fn, ret, params.slice()));
+    if (params === undefined) return (node.value ??= new AttributeList(fn, ret, []));
+    for (let i = 0; i < params.length; i++) node = node.child(params.get(i));
+    return (node.value ??= new AttributeList(fn, ret, params.copy()));
   }
 
   /**

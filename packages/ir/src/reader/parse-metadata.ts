@@ -277,6 +277,19 @@ export abstract class MetadataParser extends AttributeParser {
 
   /** `!kind !N` (no leading comma). */
   protected parseAttachmentNoComma(list: Attachment[]): void {
+    const attachment = this.parseOneAttachment();
+    const kind = attachment.kind;
+    for (let i = 0; i < list.length; i++) {
+      if (list[i]!.kind === kind) {
+        list[i] = attachment;
+        return;
+      }
+    }
+    list.push(attachment);
+  }
+
+  /** One `!kind !node` (the current token is the `!kind`). */
+  protected parseOneAttachment(): Attachment {
     if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata attachment');
     const kind = this.ctx.md.kinds.id(this.lex.text);
     if (kind === 0 || kind === 38 || this.lex.text === 'heapallocsite') this.sawDebugInfo = true;
@@ -289,13 +302,7 @@ export abstract class MetadataParser extends AttributeParser {
       if (attachment === undefined) this.sharedAttachments.set(node, fresh);
       attachment = fresh;
     }
-    for (let i = 0; i < list.length; i++) {
-      if (list[i]!.kind === kind) {
-        list[i] = attachment;
-        return;
-      }
-    }
-    list.push(attachment);
+    return attachment;
   }
 
   /** `, !kind !N` after a global variable (comma already consumed). */

@@ -73,8 +73,9 @@ export abstract class TypeParser extends ParserState {
     const t = this.parseBaseType(missing);
     const k = this.lex.kind;
     if (k !== Tok.Star && k !== Tok.LParen && k !== Tok.Ident) {
-      // no suffix (the common case)
-      if (!allowVoid && t.kind === 'void') throw this.error('void type only allowed for function results', loc);
+      // no suffix (the common case); void by identity: `t.kind` read here sees every kind of type,
+      // and V8 reads a property of that many shapes through its slow (megamorphic) cache
+      if (!allowVoid && t === this.ctx.void) throw this.error('void type only allowed for function results', loc);
       return t;
     }
     return this.parseTypeSuffixes(t, loc, allowVoid);
@@ -119,7 +120,7 @@ export abstract class TypeParser extends ParserState {
       }
       break;
     }
-    if (!allowVoid && t.kind === 'void') throw this.error('void type only allowed for function results', loc);
+    if (!allowVoid && t === this.ctx.void) throw this.error('void type only allowed for function results', loc);
     return t;
   }
 

@@ -12,10 +12,11 @@ import {
   shuffleVectorValid,
   type CastOpcode,
 } from '../verifier/operand-rules.js';
-import { CAST_OPS } from '../model/instructions.js';
+import { CAST_OPS, type Instruction } from '../model/instructions.js';
 import { constantOperands } from '../analysis/uses.js';
 import type { Metadata, ValueAsMetadata } from '../model/metadata.js';
 import {
+  FunctionType,
   isFirstClassType,
   type ArrayType,
   type FloatKind,
@@ -25,6 +26,7 @@ import {
   type VectorType,
 } from '../model/types.js';
 import {
+  type Argument,
   BasicBlock,
   BlockAddress,
   DSOLocalEquivalent,
@@ -58,7 +60,8 @@ export abstract class ValueParser extends MetadataParser {
 
   protected parseTypeAndValue(st: FunctionState | undefined): Value {
     const t = this.parseType();
-    if (t.kind === 'metadata') return this.parseMetadataAsValue(st);
+    // types compared by identity where one is known (see `parseType`)
+    if (t === this.ctx.metadata) return this.parseMetadataAsValue(st);
     return this.parseValue(t, st);
   }
 
@@ -100,24 +103,27 @@ export abstract class ValueParser extends MetadataParser {
   protected parseValue(t: Type, st: FunctionState | undefined): Value {
     const l = this.lex;
     const loc = l.start;
-    if (t.kind === 'function') throw this.error('functions are not values, refer to them as pointers', loc);
+    if (t instanceof FunctionType) throw this.error('functions are not values, refer to them as pointers', loc);
     switch (l.kind) {
       case Tok.LocalVar:
       case Tok.LocalVarID: {
         if (st === undefined) throw this.error('invalid use of function-local name');
         const named = l.kind === Tok.LocalVar;
-        if (named && t.kind !== 'label') {
+        const label = t === this.ctx.label;
+        if (named && !label) {
           // the common case: a defined local, looked up without slicing its name
           const found = l.textIsSpan ? st.named.getHashed(l.src, l.textStart, l.textEnd, l.textHash) : st.named.get(l.text);
           if (found !== undefined && found.type === t) {
             this.next();
-            if (found.vk === 'instruction' && found.parent !== st.block) st.usesNonLocal = true;
+            // the parent first (a function's locals are its instructions and arguments): a use in
+            // the defining block, the usual one, then reads nothing more
+            if ((found as Instruction | Argument).parent !== st.block && found.vk === 'instruction') st.usesNonLocal = true;
             return found;
           }
         }
         const key = named ? l.text : l.num;
         this.next();
-        if (t.kind === 'label') return this.getBlock(st, key, loc);
+        if (label) return this.getBlock(st, key, loc);
         const v = named ? st.named.get(key as string) : st.numbered[key as number];
         if (v !== undefined) {
           if (v.type !== t) throw this.error(`'%${key}' defined with type '${typeString(v.type)}' but expected '${typeString(t)}'`, loc);

@@ -66,10 +66,15 @@ export interface FunctionState {
   fwdNamed: Map<string, ForwardLocal>;
   fwdNumbered: Map<number, ForwardLocal>;
   blocksNamed: NameTable<BasicBlock>;
+  /** Numbered blocks referenced before their label. */
   blocksNumbered: Map<number, BasicBlock>;
-  /** Blocks created by a forward reference that have not been defined yet (for errors). */
-  blockRefLoc: Map<BasicBlock, number>;
-  definedBlocks: Set<BasicBlock>;
+  /**
+   * Blocks referenced before their label: where the first reference is, then -1 once the label is
+   * read. Blocks defined before any reference are not in it.
+   */
+  blockStates: Map<BasicBlock, number>;
+  /** How many blocks of `blockStates` are still waiting for their label. */
+  pendingBlocks: number;
   hasForwardLocals: boolean;
   /** The block being read. */
   block: BasicBlock | undefined;
@@ -129,10 +134,12 @@ export abstract class ParserState {
   /** Function types of calls written without one, by return type and argument types (see `parseCall`). */
   protected readonly callTypes = new IdentityTrie<Type, FunctionType>();
   /** Lists `parseCall` fills and copies, so a call leaves no grown lists behind. */
-  protected readonly callOperands: Value[] = [];
-  protected readonly callArgumentSets: AttributeSet[] = [];
-  /** The list `parseInstructionLine` gathers an instruction's attachments in, then copies. */
-  protected readonly instructionAttachments: Attachment[] = [];
+  protected readonly callOperands = new ScratchList<Value>();
+  protected readonly callArgumentSets = new ScratchList<AttributeSet>();
+  /** The list `parseGEP` gathers a GEP's operands in. */
+  protected readonly gepOperands = new ScratchList<Value>();
+  /** The list `parseBasicBlock` gathers a block's instructions in. */
+  protected readonly blockInstructions = new ScratchList<Instruction>();
   /**
    * One attachment object per node (for the first kind it is attached with): `!tbaa !8` on
    * thousands of loads and stores shares one. Attachments are immutable.
@@ -145,6 +152,10 @@ export abstract class ParserState {
   /** Per-function name tables, emptied and reused for each function body. */
   protected readonly localNames = new NameTable<Value>(64);
   protected readonly blockNames = new NameTable<BasicBlock>(16);
+  protected readonly forwardNamedLocals = new Map<string, ForwardLocal>();
+  protected readonly forwardNumberedLocals = new Map<number, ForwardLocal>();
+  protected readonly forwardNumberedBlocks = new Map<number, BasicBlock>();
+  protected readonly blockStates = new Map<BasicBlock, number>();
   protected readonly resolvedLocals = new Map<ForwardLocal, Value>();
   protected readonly blockAddressForwards: ForwardGlobal[] = [];
   protected readonly forwardConstants = new Set<Constant>();
@@ -233,8 +244,9 @@ export abstract class ParserState {
     }
     return false;
   }
-  protected expectIdent(word: string, message = `expected '${word}'`): void {
-    if (!this.eatIdent(word)) throw this.error(message);
+  protected expectIdent(word: string, message?: string): void {
+    // the default message is made only for the error: a template default would build a string per call
+    if (!this.eatIdent(word)) throw this.error(message ?? `expected '${word}'`);
   }
   protected eat(kind: Tok): boolean {
     if (this.lex.kind === kind) {
@@ -289,6 +301,33 @@ export abstract class ParserState {
     const v = intTokenValue(this.lex.text);
     this.next();
     return v;
+  }
+}
+
+/**
+ * A list the parser fills again for each instruction (or block) and then copies at its exact size,
+ * so a parse leaves no grown lists behind. It is emptied by resetting a count: `array.length = 0`
+ * makes V8 drop the backing store, and every use would allocate (and discard) a new one.
+ */
+export class ScratchList<T> {
+  private readonly items: T[] = [];
+  length = 0;
+
+  clear(): void {
+    this.length = 0;
+  }
+  push(item: T): void {
+    this.items[this.length++] = item;
+  }
+  get(index: number): T {
+    return this.items[index]!;
+  }
+  set(index: number, item: T): void {
+    this.items[index] = item;
+  }
+  /** The items from `start` on, as an array of their own (exact size). */
+  copy(start = 0): T[] {
+    return this.items.slice(start, this.length);
   }
 }
 

@@ -41,6 +41,12 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ["%T = type { i32 }\ndefine %T @f() {\n  ret i32 0\n}\n", "3:7: value doesn't match function result type '%T = type { i32 }'"],
   ['declare void @f(ptr byval %x)\n', "1:27: expected '('"],
   ['declare void @f(ptr elementtype %x)\n', "1:33: expected '('"],
+  // blocks: a label referenced and never defined (the first so referenced, numbered ones by their
+  // number), a label that names a value, a value used as a label
+  ['define void @f(i1 %c) {\nentry:\n  br i1 %c, label %y, label %x\ny:\n  br label %z\n}\n', "3:29: use of undefined value '%x'"],
+  ['define void @f() {\n  br label %2\n1:\n  ret void\n}\n', "2:12: use of undefined value '%2'"],
+  ['define i32 @f() {\nentry:\n  %a = add i32 0, 0\n  br label %b\na:\n  ret i32 0\nb:\n  ret i32 %a\n}\n', "5:1: unable to create block named 'a'"],
+  ['define i32 @f() {\nentry:\n  %a = add i32 0, 0\n  br label %a\n}\n', "4:12: '%a' is not a basic block"],
   // constants: a list of values is empty at any closing bracket
   ['@a = global [1 x i32] [)]\n', '1:24: expected end of array constant'],
   ['@a = global {i32} { ) }\n', '1:21: expected end of struct constant'],
@@ -130,6 +136,8 @@ const READ: readonly (readonly [string, string])[] = [
   ['declare void @z() #0\nattributes #0 = { alignstack=3 }\n', '; Function Attrs: alignstack(2)\ndeclare void @z() #0\n\nattributes #0 = { alignstack=2 }\n'],
   ['declare void @z() #0\nattributes #0 = { alignstack=0 nounwind }\n', '; Function Attrs: nounwind\ndeclare void @z() #0\n\nattributes #0 = { nounwind }\n'],
   ['declare void @z() align 4 #0\nattributes #0 = { align=16 nounwind }\n', '; Function Attrs: nounwind\ndeclare void @z() #0 align 16\n\nattributes #0 = { nounwind }\n'],
+  // blocks referenced before their labels, named and numbered
+  ['define void @f(i1 %c) {\nentry:\n  br i1 %c, label %b, label %0\n\n0:\n  br label %b\n\nb:\n  ret void\n}\n', 'define void @f(i1 %c) {\nentry:\n  br i1 %c, label %b, label %0\n\n0:                                                ; preds = %entry\n  br label %b\n\nb:                                                ; preds = %0, %entry\n  ret void\n}\n'],
   // memory(...): locations not named have no access unless a default comes first
   ['declare void @f() memory(argmem: read)\n', '; Function Attrs: memory(argmem: read)\ndeclare void @f() #0\n\nattributes #0 = { memory(argmem: read) }\n'],
   ['declare void @f() memory(inaccessiblemem: write, argmem: read)\n', '; Function Attrs: memory(argmem: read, inaccessiblemem: write)\ndeclare void @f() #0\n\nattributes #0 = { memory(argmem: read, inaccessiblemem: write) }\n'],
