@@ -8,13 +8,18 @@
 // CRC-32 of the script V8 compiled and the CRC-32 of the cache data, checked here (V8's own check
 // of a cache is its source's length, Node's version and the V8 flags). A cache that fails either
 // check, or that V8 rejects, is not an error: V8 compiles the bundle as without one.
-import { isAscii } from 'node:buffer';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
-import { crc32 } from 'node:zlib';
+//
+// CommonJS (bin/package.json): scripts/code-cache.mjs imports its exports by name (Node finds
+// them in the `module.exports = { ... }` at the end), as image worker threads import
+// imageWorkerMain.
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS */
+'use strict';
+const { isAscii } = require('node:buffer');
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
+const { crc32 } = require('node:zlib');
 
 /**
  * V8 flags the CLI runs with (bin/syclkit.js sets them before loading the bundle). A code cache
@@ -24,7 +29,7 @@ import { crc32 } from 'node:zlib';
  * that cost more (4k-kernel compile under callgrind, cache made under its flags: 18.75G
  * instructions with flushing, 18.30G without).
  */
-export const CLI_V8_FLAGS = '--max-inlined-bytecode-size-cumulative=200 --no-flush-bytecode';
+const CLI_V8_FLAGS = '--max-inlined-bytecode-size-cumulative=200 --no-flush-bytecode';
 
 /** `SKCC`, then a format number: a change of the wrapper below changes it. */
 const MAGIC = 0x53_4b_43_43;
@@ -35,7 +40,7 @@ const HEAD = '(function (exports, require, module, __filename, __dirname) {';
 const TAIL = '\n})';
 
 /** The code cache file of a bundle. */
-export function codeCachePath(bundlePath) {
+function codeCachePath(bundlePath) {
   return bundlePath.replace(/\.cjs$/, '') + '.cache';
 }
 
@@ -73,7 +78,7 @@ function readCache(file, sourceLength, sourceCrc) {
  * `__filename`, `__dirname`; `import()` as in the main context) and returns its exports, and the
  * compiled script (for {@link writeCodeCache}). `useCache: false` ignores the cache file.
  */
-export function loadBundle(bundlePath, { useCache = true } = {}) {
+function loadBundle(bundlePath, { useCache = true } = {}) {
   const { source, sourceCrc } = wrap(readFileSync(bundlePath));
   const cachedData = useCache ? readCache(codeCachePath(bundlePath), source.length, sourceCrc) : undefined;
   const script = new vm.Script(source, {
@@ -87,7 +92,7 @@ export function loadBundle(bundlePath, { useCache = true } = {}) {
 }
 
 /** Writes the code cache of `script` (what {@link loadBundle} compiled from `bundlePath`), whole or not at all. */
-export function writeCodeCache(bundlePath, script) {
+function writeCodeCache(bundlePath, script) {
   const { source, sourceCrc } = wrap(readFileSync(bundlePath));
   const data = script.createCachedData();
   const header = Buffer.alloc(HEADER_SIZE);
@@ -111,6 +116,8 @@ export function writeCodeCache(bundlePath, script) {
  * module (src/bundle-entry.ts names it) and call this, which loads the bundle as the main thread
  * did, code cache included.
  */
-export async function imageWorkerMain() {
-  await loadBundle(fileURLToPath(new URL('../dist/syclkit.bundle.cjs', import.meta.url))).exports.imageWorkerMain();
+async function imageWorkerMain() {
+  await loadBundle(join(__dirname, '../dist/syclkit.bundle.cjs')).exports.imageWorkerMain();
 }
+
+module.exports = { CLI_V8_FLAGS, codeCachePath, loadBundle, writeCodeCache, imageWorkerMain };

@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// Committed (not built) so npm links a real, executable file at install time.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { CLI_V8_FLAGS, loadBundle } from './load-bundle.js';
+// Committed (not built) so npm links a real, executable file at install time. CommonJS (see
+// bin/package.json), as bin/load-bundle.js is: Node's ESM loader would cost a tiny `opt -S` about
+// 4% more instructions, for two files that import only Node's modules and the bundle.
+/* eslint-disable @typescript-eslint/no-require-imports -- CommonJS */
+'use strict';
+const { existsSync, readFileSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { setFlagsFromString } = require('node:v8');
+const { CLI_V8_FLAGS, loadBundle } = require('./load-bundle.js');
 
 // A smaller inlining budget gets TurboFan code for the parser and printer sooner in a short-lived
 // process: parse+print of a 10 MiB module is ~11% faster, large pass and split runs are unchanged
@@ -20,9 +25,16 @@ process.stdout.on('error', (error) => {
 });
 
 const argv = process.argv.slice(2);
-const bundle = new URL('../dist/syclkit.bundle.cjs', import.meta.url);
-const { main } = useBundle(argv) ? loadBundle(fileURLToPath(bundle)).exports : await import('../dist/main.js');
-process.exitCode = await main(argv);
+const bundle = join(__dirname, '../dist/syclkit.bundle.cjs');
+if (useBundle(argv)) run(loadBundle(bundle).exports.main);
+else import(pathToFileURL(join(__dirname, '../dist/main.js')).href).then(({ main }) => run(main));
+
+/** Runs the CLI's main on the command line; its status becomes the exit status. */
+function run(main) {
+  main(argv).then((status) => {
+    process.exitCode = status;
+  });
+}
 
 /**
  * Whether to run the CLI from its bundle (dist/syclkit.bundle.cjs: one file for Node to load,
@@ -38,11 +50,11 @@ function useBundle(args) {
   if (process.env.SYCLKIT_NO_BUNDLE) return false;
   if (!existsSync(bundle)) return false;
   // The stamp is not published: an installed package has none and runs its bundle.
-  const stamp = new URL('../dist/syclkit.bundle.stamp.json', import.meta.url);
+  const stamp = join(__dirname, '../dist/syclkit.bundle.stamp.json');
   if (!existsSync(stamp)) return true;
   try {
     const { inputs } = JSON.parse(readFileSync(stamp, 'utf8'));
-    return Object.entries(inputs).every(([path, mtime]) => statSync(new URL(path, stamp), { throwIfNoEntry: false })?.mtimeMs === mtime);
+    return Object.entries(inputs).every(([path, mtime]) => statSync(join(__dirname, '../dist', path), { throwIfNoEntry: false })?.mtimeMs === mtime);
   } catch {
     return false;
   }

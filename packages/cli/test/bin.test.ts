@@ -1,5 +1,6 @@
 /**
  * How bin/syclkit.js starts the CLI (see the README's "How the CLI starts"):
+ * - bin/syclkit.js and bin/load-bundle.js are CommonJS (bin/package.json);
  * - it runs the bundle, dist/syclkit.bundle.cjs, with the V8 code cache the build made for it,
  *   and no module of dist/;
  * - the bundle writes what dist/main.js writes, byte for byte: help, version, compile and
@@ -19,6 +20,7 @@
 import { isAscii } from 'node:buffer';
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,6 +158,16 @@ describe.runIf(built)('bin/syclkit.js', () => {
     expect(compile.stdout).toMatch(/^images built by 2 threads: \d+, \d+$/m);
     expect(compile.builtins).toEqual(expect.arrayContaining(['os', 'worker_threads']));
   }, 120_000);
+
+  it('is CommonJS (no ESM loader at start-up): bin/load-bundle.js loads through require, and bin/syclkit.js runs the bundle', () => {
+    expect((JSON.parse(readFileSync(join(CLI, 'bin/package.json'), 'utf8')) as { type?: string }).type).toBe('commonjs');
+    const loader = createRequire(import.meta.url)(join(CLI, 'bin/load-bundle.js')) as { loadBundle: unknown; imageWorkerMain: unknown; CLI_V8_FLAGS: unknown };
+    expect([typeof loader.loadBundle, typeof loader.imageWorkerMain, typeof loader.CLI_V8_FLAGS]).toEqual(['function', 'function', 'string']);
+    const { NODE_OPTIONS: _, ...env } = process.env;
+    const r = spawnSync(process.execPath, [BIN, '--version'], { encoding: 'utf8', env });
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/^syclkit \S+\n$/);
+  });
 
   it("gives V8 the code cache only for the bundle's own bytes: one byte changed (same length) or a damaged cache runs without it", () => {
     // A copy of the package's bin and dist beside node_modules that resolve the bundle's dependencies.
