@@ -305,11 +305,6 @@ export abstract class ParserState {
 }
 
 /**
- * A list the parser fills again for each instruction (or block) and then copies at its exact size,
- * so a parse leaves no grown lists behind. It is emptied by resetting a count: `array.length = 0`
- * makes V8 drop the backing store, and every use would allocate (and discard) a new one.
- */
-/**
  * An exact-size copy of the first `length` items of a list built by `push`: V8 grows such a list
  * to at least 17 slots, and parsed IR lives as long as the module (about 10 MB less heap on a
  * 10 MB module).
@@ -344,6 +339,11 @@ export function exactCopy<T>(list: readonly T[], length = list.length): T[] {
   }
 }
 
+/**
+ * A list the parser fills again for each instruction (or block) and then copies at its exact size,
+ * so a parse leaves no grown lists behind. It is emptied by resetting a count: `array.length = 0`
+ * makes V8 drop the backing store, and every use would allocate (and discard) a new one.
+ */
 export class ScratchList<T> {
   private readonly items: T[] = [];
   length = 0;
