@@ -2335,7 +2335,7 @@ class ModulePrinter {
   }
 
   private bundlesText(list: readonly OperandBundle[]): string {
-    const bundles = list.map((b) => `"${escapeString(b.tag)}"(${b.inputs.map((v) => this.typedOperand(v)).join(', ')})`);
+    const bundles = list.map((b) => `"${escapeString(b.tag)}"(${this.typedOperandsText(b.inputs)})`);
     return ` [ ${bundles.join(', ')} ]`;
   }
 
