@@ -437,12 +437,13 @@ export function formatAttribute(a: Attribute, typeText: (t: Type) => string, inG
 
 /**
  * Buffer's own latin1 writer, without `buf.write`'s argument handling: printing the 10 MiB
- * benchmark module is ~4 % faster end to end when strings longer than a few characters go
- * through it (shorter ones are cheaper byte by byte). Not in Node's typings or docs, so it is
- * looked up once and the byte loop stays as the fallback.
+ * benchmark module is ~4 % faster end to end when long strings go through it. A call into it
+ * costs about what copying 20 characters byte by byte does, so shorter strings (most of what is
+ * written: types like `ptr addrspace(4)`, opcodes, ` preds = `) are copied here. Not in Node's
+ * typings or docs, so it is looked up once and the byte loop stays as the fallback.
  */
 const latin1Write = (Buffer.prototype as unknown as { latin1Write?: (this: Buffer, s: string, offset: number, length: number) => number }).latin1Write;
-const NATIVE_WRITE_MIN = 8;
+const NATIVE_WRITE_MIN = 20;
 
 const CHUNK = 1 << 20;
 const EMPTY_BUFFER = Buffer.alloc(0);
