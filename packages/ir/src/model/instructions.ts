@@ -190,7 +190,8 @@ interface AtomicParams {
 export class MemoryInst extends Instruction {
   declare opcode: 'load' | 'store' | 'cmpxchg' | 'atomicrmw' | 'fence';
   align: number | undefined = undefined;
-  private atomic: AtomicParams | null = null;
+  /** Null (on the prototype, see below) until made by {@link atomicParams}. */
+  declare private atomic: AtomicParams | null;
   constructor(opcode: MemoryInst['opcode'], type: Type, operands: Value[], name = '', flags = 0) {
     super(opcode, type, operands, name, flags);
   }
@@ -224,6 +225,10 @@ export class MemoryInst extends Instruction {
     if (operation !== '' || this.atomic !== null) this.atomicParams().rmwOperation = operation;
   }
 }
+
+// The default on the prototype: a plain load or store (nearly all) has no atomic part and so no
+// field for one; the first non-default write gives the instance its own.
+Object.defineProperty(MemoryInst.prototype, 'atomic', { value: null, writable: true });
 
 export class GetElementPtrInst extends Instruction {
   declare opcode: 'getelementptr';

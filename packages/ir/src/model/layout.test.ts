@@ -79,6 +79,7 @@ describe('the layout of the long-lived model', () => {
       expect(plain.syncScope).toBe('');
       expect(plain.rmwOperation).toBe('');
       expect(Object.keys(plain)).not.toContain('ordering');
+      expect(Object.keys(plain)).not.toContain('atomic');
       // writing the defaults (as clones do) makes no atomic part
       const before = Object.values(plain).length;
       plain.ordering = undefined;
