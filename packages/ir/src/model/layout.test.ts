@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseModule } from '../reader/parser.js';
 import { printModule } from '../printer/printer.js';
 import { cloneModule } from '../transforms/clone.js';
+import { ValueMapper } from '../transforms/mapper.js';
 import { CallInst, Flag, Instruction, MemoryInst, type DebugRecord } from './instructions.js';
+import { getMetadata, setMetadata } from './module.js';
 import type { Value } from './values.js';
 import { debugRecordsModule } from '../../test/debug-records.js';
 
@@ -78,6 +80,7 @@ describe('the layout of the long-lived model', () => {
       expect(plain.syncScope).toBe('');
       expect(plain.rmwOperation).toBe('');
       expect(Object.keys(plain)).not.toContain('ordering');
+      expect(Object.keys(plain)).not.toContain('atomic');
       // writing the defaults (as clones do) makes no atomic part
       const before = Object.values(plain).length;
       plain.ordering = undefined;
@@ -114,6 +117,72 @@ describe('the layout of the long-lived model', () => {
     expect(() => (plain!.bundles as unknown[]).push({ tag: 'x', inputs: [] })).toThrow(TypeError);
     plain!.bundles = [{ tag: 'convergencectrl', inputs: [entry!] }];
     expect(entry!.bundles).toEqual([]);
+  });
+
+  it('keeps the bundle list and callbr count of calls on the prototype; an assignment changes one call only', () => {
+    const calls = instructions.filter((i): i is CallInst => i instanceof CallInst);
+    // (the test above gave the first call bundles of its own)
+    const [plain, entry, bundled] = calls;
+    for (const call of [entry!]) {
+      expect(Object.hasOwn(call, 'bundles')).toBe(false);
+      expect(Object.hasOwn(call, 'indirectDestCount')).toBe(false);
+      expect(call.indirectDestCount).toBe(0);
+    }
+    expect(Object.hasOwn(bundled!, 'bundles')).toBe(true);
+    const made = new CallInst('call', plain!.type, plain!.functionType, [...plain!.operands], plain!.attributes);
+    expect([made.bundles, made.indirectDestCount]).toEqual([[], 0]);
+    made.indirectDestCount = 2;
+    expect([made.indirectDestCount, entry!.indirectDestCount, CallInst.prototype.indirectDestCount]).toEqual([2, 0, 0]);
+    const callbr = parseModule(
+      'define void @c() {\nentry:\n  callbr void asm "", "r,!i"(i32 0) to label %a [label %b]\na:\n  ret void\nb:\n  ret void\n}\n',
+      { filename: 'callbr.ll' },
+    ).getFunction('c')!.blocks[0]!.instructions[0] as CallInst;
+    expect([callbr.indirectDestCount, callbr.argCount]).toEqual([1, 1]);
+  });
+
+  it('gives instructions with the same lone attachment one shared frozen list; changes make a copy for one', () => {
+    const text = `define void @f(ptr %p) {
+entry:
+  %a = load i32, ptr %p, align 4, !tbaa !1
+  %b = load i32, ptr %p, align 4, !tbaa !1
+  %c = load i32, ptr %p, align 4, !tbaa !0
+  %d = load i32, ptr %p, align 4, !tbaa !1, !nontemporal !2
+  store i32 %a, ptr %p, align 4, !nontemporal !1
+  ret void
+}
+
+!0 = !{!"int"}
+!1 = !{!"int"}
+!2 = !{i32 1}
+`;
+    const parsed = parseModule(text, { filename: 'shared.ll' });
+    const ctx = parsed.context;
+    const [a, b, c, d, st] = parsed.getFunction('f')!.blocks[0]!.instructions;
+    // !0 and !1 are one node (uniqued): the lists that named !1 were rewritten once, still shared
+    const int = getMetadata(c!, ctx, 'tbaa')!;
+    expect([a, b, d].map((i) => getMetadata(i!, ctx, 'tbaa'))).toEqual([int, int, int]);
+    expect(getMetadata(st!, ctx, 'nontemporal')).toBe(int);
+    expect(a!.attachments).toBe(b!.attachments);
+    expect(Object.isFrozen(a!.attachments)).toBe(true);
+    expect(Object.isFrozen(d!.attachments)).toBe(false);
+    expect(() => (a!.attachments as unknown[]).push(a!.attachments![0])).toThrow(TypeError);
+    expect(printModule(parsed).split('\n').filter((l) => l.includes('!tbaa')).map((l) => l.slice(-8))).toEqual(['!tbaa !0', '!tbaa !0', '!tbaa !0', '!tbaa !0, !nontemporal !1'.slice(-8)]);
+    // setMetadata copies a shared list, for that instruction only
+    const other = ctx.md.tuple([ctx.md.string('other')]);
+    setMetadata(a!, ctx, 'tbaa', other);
+    expect(getMetadata(a!, ctx, 'tbaa')).toBe(other);
+    expect(getMetadata(b!, ctx, 'tbaa')).toBe(int);
+    setMetadata(b!, ctx, 'nontemporal', other);
+    expect(b!.attachments!.map((x) => x.node)).toEqual([int, other]);
+    expect(getMetadata(c!, ctx, 'nontemporal')).toBeUndefined();
+    // a mapper leaves an unchanged shared list as it is, and gives a changed one a copy
+    const mapper = new ValueMapper({ context: ctx, mapGlobal: (gv) => gv });
+    expect(mapper.mapAttachmentsInPlace(c!.attachments!)).toBe(c!.attachments);
+    expect(mapper.mapAttachments(c!.attachments)).toEqual(c!.attachments);
+    // cloning keeps what is attached
+    const copy = cloneModule(parsed);
+    const copied = copy.getFunction('f')!.blocks[0]!.instructions;
+    expect(copied.map((i) => getMetadata(i, copy.context, 'tbaa') !== undefined)).toEqual([true, true, true, true, false, false]);
   });
 
   it('prints what it parsed, so the layout changes nothing that is written', () => {

@@ -9,7 +9,7 @@ import type { Attachment, Metadata } from '../model/metadata.js';
 import type { Type } from '../model/types.js';
 import { Argument, BasicBlock, IRFunction, type Comdat, type Constant, type Value } from '../model/values.js';
 import { Tok } from './lexer.js';
-import { ForwardLocal, type AnyValue, type FunctionState } from './parser-state.js';
+import { exactCopy, ForwardLocal, type AnyValue, type FunctionState } from './parser-state.js';
 import { GlobalParser } from './parse-globals.js';
 
 const DEBUG_RECORD_KINDS = new Set(['value', 'declare', 'assign', 'label']);
@@ -123,7 +123,8 @@ export abstract class FunctionParser extends GlobalParser {
       if (align === undefined && alignAttr.kind === 'int') align = alignAttr.value as number;
     }
     const fn = new IRFunction(name, fnType, this.pointerTo(fnType, addressSpace), AttributeList.empty);
-    fn.attributes = new AttributeList(AttributeSet.empty, retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs), paramAttrs);
+    // (the list grew by push: keep an exact copy, it lives as long as the function)
+    fn.attributes = new AttributeList(AttributeSet.empty, retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs), exactCopy(paramAttrs));
     fn.attributes = fn.attributes.withFn(this.recordFnAttrs(fn, parsedFnAttrs, fnAttrLoc));
     fn.linkage = linkage ?? 'external';
     fn.visibility = visibility;
@@ -218,6 +219,8 @@ export abstract class FunctionParser extends GlobalParser {
       this.parseBasicBlock(st);
     }
     this.next();
+    // blocks were pushed one by one: an exact copy drops the grown list's spare slots
+    fn.blocks = exactCopy(fn.blocks);
     if (st.pendingBlocks > 0) {
       for (const [b, loc] of st.blockStates) {
         if (loc !== BLOCK_DEFINED) throw this.error(`use of undefined value '%${b.name !== '' ? b.name : numberOf(st.blocksNumbered, b)}'`, loc);

@@ -141,10 +141,10 @@ export abstract class ParserState {
   /** The list `parseBasicBlock` gathers a block's instructions in. */
   protected readonly blockInstructions = new ScratchList<Instruction>();
   /**
-   * One attachment object per node (for the first kind it is attached with): `!tbaa !8` on
-   * thousands of loads and stores shares one. Attachments are immutable.
+   * One attachment per node (for the first kind it is attached with), in a frozen list of one:
+   * `!tbaa !8` on thousands of loads and stores shares the attachment and the list.
    */
-  protected readonly sharedAttachments = new Map<MDNode, Attachment>();
+  protected readonly sharedAttachments = new Map<MDNode, readonly Attachment[]>();
   protected readonly comdatUses = new Map<string, number>();
   protected readonly resolvedForward = new Map<ForwardGlobal, GlobalValue>();
   /** Defined globals by name, probed with source spans (no string per reference). */
