@@ -179,10 +179,19 @@ entry:
     const mapper = new ValueMapper({ context: ctx, mapGlobal: (gv) => gv });
     expect(mapper.mapAttachmentsInPlace(c!.attachments!)).toBe(c!.attachments);
     expect(mapper.mapAttachments(c!.attachments)).toEqual(c!.attachments);
-    // cloning keeps what is attached
+    // cloning keeps what is attached, sharing a frozen list (nothing in it maps differently)
     const copy = cloneModule(parsed);
     const copied = copy.getFunction('f')!.blocks[0]!.instructions;
     expect(copied.map((i) => getMetadata(i, copy.context, 'tbaa') !== undefined)).toEqual([true, true, true, true, false, false]);
+    expect(copied[2]!.attachments).toBe(c!.attachments);
+    expect(copied[0]!.attachments).not.toBe(a!.attachments);
+    expect(Object.isFrozen(copied[0]!.attachments)).toBe(false);
+    // a mapper that maps the node gives a new list, and leaves the shared one as it was
+    const swapped = new ValueMapper({ context: ctx, mapGlobal: (gv) => gv });
+    swapped.mapNode = (n) => (n === int ? other : n);
+    const mappedList = swapped.mapAttachments(c!.attachments)!;
+    expect(mappedList.map((x) => x.node)).toEqual([other]);
+    expect(c!.attachments!.map((x) => x.node)).toEqual([int]);
   });
 
   it('prints what it parsed, so the layout changes nothing that is written', () => {

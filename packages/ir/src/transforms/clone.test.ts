@@ -63,7 +63,9 @@ describe('clone independence', () => {
         b.name = `${b.name}x`;
         for (const inst of b.instructions) {
           inst.operands.reverse();
-          if (inst.attachments) (inst.attachments as unknown[]).length = 0; // a clone's own list, never the original's
+          // a frozen list is shared with the original (nothing can change it); any other is the clone's own
+          if (inst.attachments && !Object.isFrozen(inst.attachments)) (inst.attachments as unknown[]).length = 0;
+          else if (inst.attachments) inst.attachments = [];
         }
       }
     }

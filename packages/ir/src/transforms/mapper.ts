@@ -422,12 +422,30 @@ export class ValueMapper {
     }
   }
 
-  mapAttachments(list: readonly Attachment[] | null): Attachment[] | null {
+  /**
+   * A copy of `list` with its nodes mapped; a frozen list (shared by parsed instructions) whose
+   * nodes all map to themselves is returned as it is, still shared, instead of copied.
+   */
+  mapAttachments<L extends readonly Attachment[]>(list: L | null): L | Attachment[] | null {
     if (list === null) return null;
+    if (Object.isFrozen(list)) return this.mappedAttachments(list) ?? list;
     return list.map((a) => {
       const node = this.mapNode(a.node);
       return node === a.node ? a : { kind: a.kind, node };
     });
+  }
+
+  /** `list` with its nodes mapped, or undefined when every node maps to itself. */
+  private mappedAttachments(list: readonly Attachment[]): Attachment[] | undefined {
+    let out: Attachment[] | undefined;
+    for (let i = 0; i < list.length; i++) {
+      const a = list[i]!;
+      const node = this.mapNode(a.node);
+      if (node === a.node && out === undefined) continue;
+      out ??= list.slice(0, i);
+      out.push(node === a.node ? a : { kind: a.kind, node });
+    }
+    return out;
   }
 
   mapDebugRecords(records: readonly DebugRecord[] | null, locals: LocalMap): DebugRecord[] | null {
@@ -844,14 +862,7 @@ export class ValueMapper {
 
   /** {@link mapAttachments} for an owner that keeps its list when no node changes (mapped in place). */
   mapAttachmentsInPlace<L extends readonly Attachment[]>(list: L): L | Attachment[] {
-    let out: Attachment[] | undefined;
-    for (let i = 0; i < list.length; i++) {
-      const a = list[i]!;
-      const node = this.mapNode(a.node);
-      if (node === a.node && out === undefined) continue;
-      out ??= list.slice(0, i);
-      out.push(node === a.node ? a : { kind: a.kind, node });
-    }
+    const out = this.mappedAttachments(list);
     if (out === undefined) return list;
     this.rewrites++;
     return out;
