@@ -5,7 +5,8 @@
  * used from globals, instructions (result, GEP source, alloca, constants), call attributes and
  * metadata, in random orders:
  * 1. `identifiedStructTypes` finds the same structs in the same order as a finder that walks
- *    every type, constant and metadata node it meets (LLVM's TypeFinder without the shortcut).
+ *    every type, constant and metadata node it meets (LLVM's TypeFinder without the shortcut,
+ *    in its worklist order: a struct's fields pushed last first, each marked seen when pushed).
  * 2. So does `rootStructTypes` for each function.
  * 3. Still true after mutations that change what a type reaches: an opaque struct given a body
  *    that holds another struct, and new instructions using types made after the parse.
@@ -22,6 +23,9 @@ import { subtypes, type StructType, type Type } from '../model/types.js';
 import { BasicBlock, isConstant, type IRFunction, type Value } from '../model/values.js';
 import type { AttributeList } from '../model/attributes.js';
 import { parseModule } from '../reader/parser.js';
+import { llvm16, run } from '../../test/support.js';
+
+const opt16 = llvm16('opt');
 
 /** The finder's walk with nothing skipped: every type, constant and node met is walked. */
 class ReferenceFinder {
@@ -30,11 +34,25 @@ class ReferenceFinder {
   private readonly constants = new Set<Value>();
   private readonly nodes = new Set<Metadata>();
 
+  /**
+   * LLVM's order: a stack of types, each subtype marked seen as it is pushed (last first), so
+   * `{ %A, %B, %A }` finds %B before %A.
+   */
   type(t: Type): void {
     if (this.types.has(t)) return;
     this.types.add(t);
-    if (t.kind === 'struct' && !t.literal) this.structs.push(t);
-    for (const sub of subtypes(t)) this.type(sub);
+    const work = [t];
+    while (work.length > 0) {
+      const next = work.pop()!;
+      if (next.kind === 'struct' && !next.literal) this.structs.push(next);
+      const subs = subtypes(next);
+      for (let i = subs.length - 1; i >= 0; i--) {
+        const sub = subs[i]!;
+        if (this.types.has(sub)) continue;
+        this.types.add(sub);
+        work.push(sub);
+      }
+    }
   }
 
   value(v: Value): void {
@@ -194,12 +212,20 @@ describe('type finder (properties)', () => {
     fc.assert(
       fc.property(moduleShape, (shape) => {
         const m = parseModule(moduleText(shape), { filename: 'types.ll' });
-        expect(identifiedStructTypes(m)).toEqual(new ReferenceFinder().module(m));
-        for (const f of m.functions) expect(rootStructTypes(f)).toEqual(referenceOf(f));
+        expectSameStructs(identifiedStructTypes(m), new ReferenceFinder().module(m));
+        for (const f of m.functions) expectSameStructs(rootStructTypes(f), referenceOf(f));
       }),
       fcOptions(150),
     );
   }, 120_000);
+
+  it("finds a struct that a body holds twice, around another, in LLVM's order (as opt-16 -S prints them)", () => {
+    const text = '%S0 = type { %S2, %S3, %S2 }\n%S2 = type { i32 }\n%S3 = type { i32 }\n@g = global %S0 zeroinitializer\n';
+    expect(identifiedStructTypes(parseModule(text, { filename: 'twice.ll' })).map((s) => s.name)).toEqual(['S0', 'S3', 'S2']);
+    if (opt16 === undefined) return;
+    const printed = run(opt16, ['-S'], text);
+    expect(printed?.split('\n').filter((l) => l.includes(' = type ')).map((l) => l.split(' ')[0])).toEqual(['%S0', '%S3', '%S2']);
+  });
 
   it('finds a struct reached through a body given after the types holding it were made', () => {
     fc.assert(
@@ -234,6 +260,12 @@ describe('type finder (properties)', () => {
     );
   });
 });
+
+/** The same structs (the very objects, not look-alikes: two structs may have equal bodies) in the same order. */
+function expectSameStructs(actual: readonly StructType[], expected: readonly StructType[]): void {
+  expect(actual.map((s) => s.name)).toEqual(expected.map((s) => s.name));
+  actual.forEach((s, i) => expect(s).toBe(expected[i]));
+}
 
 function referenceOf(f: IRFunction): StructType[] {
   const finder = new ReferenceFinder();
