@@ -4,6 +4,7 @@ import { printModule } from '../printer/printer.js';
 import { cloneModule } from '../transforms/clone.js';
 import { CallInst, Flag, Instruction, MemoryInst, type DebugRecord } from './instructions.js';
 import type { Value } from './values.js';
+import { debugRecordsModule } from '../../test/debug-records.js';
 
 // The parsed model lives as long as a command does, and the garbage collector copies every object
 // of it: fields that are the same for every instance (the `vk` tags), rare ones (debug records,
@@ -124,35 +125,15 @@ describe('the layout of the long-lived model', () => {
   });
 
   it('keeps debug records with their instruction through parsing, cloning and printing', () => {
-    const text = `define void @r(i32 %x) !dbg !5 {
-entry:
-  #dbg_value(i32 %x, !8, !DIExpression(), !9)
-  #dbg_label(!12, !9)
-  ret void, !dbg !9
-}
-
-!llvm.dbg.cu = !{!0}
-!llvm.module.flags = !{!2}
-
-!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "p", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
-!1 = !DIFile(filename: "a.c", directory: "/")
-!2 = !{i32 2, !"Debug Info Version", i32 3}
-!5 = distinct !DISubprogram(name: "r", scope: !1, file: !1, line: 1, type: !6, scopeLine: 1, spFlags: DISPFlagDefinition, unit: !0)
-!6 = !DISubroutineType(types: !7)
-!7 = !{null}
-!8 = !DILocalVariable(name: "v", scope: !5, file: !1, line: 2, type: !10)
-!9 = !DILocation(line: 2, column: 1, scope: !5)
-!10 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
-!12 = !DILabel(scope: !5, name: "l", file: !1, line: 3)
-`;
+    const text = debugRecordsModule('  #dbg_value(i32 %x, !8, !DIExpression(), !9)\n  #dbg_label(!12, !9)');
     const parsed = parseModule(text, { filename: 'records.ll' });
-    const ret = parsed.getFunction('r')!.blocks[0]!.instructions[0]!;
+    const ret = parsed.getFunction('f')!.blocks[0]!.instructions[0]!;
     expect(Object.hasOwn(ret, 'debugRecords')).toBe(false);
     expect(ret.debugRecords!.map((r) => r.kind)).toEqual(['value', 'label']);
     const printed = printModule(parsed);
     expect(printed.split('\n').filter((l) => l.includes('#dbg_'))).toEqual(['    #dbg_value(i32 %x, !6, !DIExpression(), !8)', '    #dbg_label(!9, !8)']);
     const copy = cloneModule(parsed);
-    const copiedRet = copy.getFunction('r')!.blocks[0]!.instructions[0]!;
+    const copiedRet = copy.getFunction('f')!.blocks[0]!.instructions[0]!;
     expect(copiedRet).not.toBe(ret);
     expect(copiedRet.debugRecords!.map((r) => r.kind)).toEqual(['value', 'label']);
     expect(printModule(copy)).toBe(printed);
