@@ -172,6 +172,85 @@ function internKeyword(table: NameTable<string>, src: string, start: number, end
   return t;
 }
 
+/** [0-9A-Za-z_] as 1..63 (0: any other character), six bits each in {@link IdentifierTable}'s keys. */
+const IDENT_CODE = (() => {
+  const codes = new Uint8Array(128);
+  let next = 1;
+  for (let c = 48; c <= 57; c++) codes[c] = next++;
+  for (let c = 65; c <= 90; c++) codes[c] = next++;
+  for (let c = 97; c <= 122; c++) codes[c] = next++;
+  codes[95] = next;
+  return codes;
+})();
+
+/** The longest identifier {@link IdentifierTable} keys exactly: five characters per 30-bit word, three words. */
+const PACKED_IDENT_MAX = 15;
+
+/**
+ * Identifiers of up to {@link PACKED_IDENT_MAX} characters (nearly every keyword), keyed by their
+ * exact spelling packed into three integers while the lexer scans them: a lookup compares four
+ * numbers instead of hashing the characters and comparing them with a stored string.
+ */
+class IdentifierTable {
+  private w0 = new Int32Array(1024);
+  private w1 = new Int32Array(1024);
+  private w2 = new Int32Array(1024);
+  /** 0: a free slot. */
+  private lengths = new Uint8Array(1024);
+  private texts: (string | undefined)[] = new Array<string | undefined>(1024).fill(undefined);
+  private mask = 1023;
+  private size = 0;
+
+  /** The interned text of `src[start..end)`, whose packed spelling is `w0 w1 w2`. */
+  find(src: string, start: number, end: number, w0: number, w1: number, w2: number): string {
+    const len = end - start;
+    let i = slotOf(w0, w1, w2, len) & this.mask;
+    for (;;) {
+      const l = this.lengths[i]!;
+      if (l === 0) return this.add(i, internalized(src.slice(start, end)), len, w0, w1, w2);
+      if (l === len && this.w0[i] === w0 && this.w1[i] === w1 && this.w2[i] === w2) return this.texts[i]!;
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  private add(slot: number, text: string, len: number, w0: number, w1: number, w2: number): string {
+    this.lengths[slot] = len;
+    this.w0[slot] = w0;
+    this.w1[slot] = w1;
+    this.w2[slot] = w2;
+    this.texts[slot] = text;
+    if (++this.size * 2 > this.lengths.length) this.grow();
+    return text;
+  }
+
+  private grow(): void {
+    const { w0, w1, w2, lengths, texts } = this;
+    const cap = lengths.length * 2;
+    this.w0 = new Int32Array(cap);
+    this.w1 = new Int32Array(cap);
+    this.w2 = new Int32Array(cap);
+    this.lengths = new Uint8Array(cap);
+    this.texts = new Array<string | undefined>(cap).fill(undefined);
+    this.mask = cap - 1;
+    for (let j = 0; j < lengths.length; j++) {
+      const len = lengths[j]!;
+      if (len === 0) continue;
+      let i = slotOf(w0[j]!, w1[j]!, w2[j]!, len) & this.mask;
+      while (this.lengths[i] !== 0) i = (i + 1) & this.mask;
+      this.lengths[i] = len;
+      this.w0[i] = w0[j]!;
+      this.w1[i] = w1[j]!;
+      this.w2[i] = w2[j]!;
+      this.texts[i] = texts[j];
+    }
+  }
+}
+
+function slotOf(w0: number, w1: number, w2: number, len: number): number {
+  const h = Math.imul(w0, 0x9e3779b1) ^ Math.imul(w1 + len, 0x85ebca6b) ^ Math.imul(w2, 0xc2b2ae35);
+  return h ^ (h >>> 15);
+}
+
 export class Lexer {
   readonly src: string;
   readonly file: string;
@@ -216,6 +295,7 @@ export class Lexer {
     return (this.textValue = t);
   }
   private readonly identifiers = new NameTable<string>(256);
+  private readonly packedIdentifiers = new IdentifierTable();
   private readonly localNames = new NameTable<string>(1024);
   private readonly globalNames = new NameTable<string>(1024);
 
@@ -596,28 +676,28 @@ export class Lexer {
 
   private lexIdentifier(p: number): Tok {
     const src = this.src;
-    // keyword characters first; most identifiers end there
-    let h = Math.imul(FNV_OFFSET ^ src.charCodeAt(p), FNV_PRIME);
-    let k = p + 1;
+    // keyword characters first (most identifiers end there), packed six bits a character
+    let k = p;
+    let w0 = 0;
+    let w1 = 0;
+    let w2 = 0;
     for (;;) {
       const c = src.charCodeAt(k);
-      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95) {
-        h = Math.imul(h ^ c, FNV_PRIME);
-        k++;
-      } else break;
+      const code = c < 128 ? IDENT_CODE[c]! : 0;
+      if (code === 0) break;
+      const n = k - p;
+      if (n < 5) w0 = (w0 << 6) | code;
+      else if (n < 10) w1 = (w1 << 6) | code;
+      else if (n < PACKED_IDENT_MAX) w2 = (w2 << 6) | code;
+      k++;
     }
     const after = src.charCodeAt(k);
     if (after === 58 || after === 45 || after === 36 || after === 46) {
       let q = k;
-      let labelHash = h;
-      for (;;) {
-        const c = src.charCodeAt(q);
-        if (!isLabelChar(c)) break;
-        labelHash = Math.imul(labelHash ^ c, FNV_PRIME);
-        q++;
-      }
+      while (isLabelChar(src.charCodeAt(q))) q++;
       if (src.charCodeAt(q) === 58) {
         // a block's label: its name is wanted at once (block names repeat like local names)
+        const labelHash = NameTable.hashSpan(src, p, q);
         this.textValue = internSpan(this.localNames, src, p, q, labelHash);
         this.textHash = labelHash;
         this.textStart = p;
@@ -647,9 +727,12 @@ export class Lexer {
       return (this.kind = Tok.Int);
     }
     // keywords repeat endlessly and the parser asks for nearly every one: the one interned string
-    // per spelling, found while the characters are fresh
-    this.textValue = internKeyword(this.identifiers, src, p, k, h);
-    this.textHash = h;
+    // per spelling, found by the packed spelling (a longer identifier by its hash and characters)
+    this.textValue =
+      k - p <= PACKED_IDENT_MAX
+        ? this.packedIdentifiers.find(src, p, k, w0, w1, w2)
+        : internKeyword(this.identifiers, src, p, k, NameTable.hashSpan(src, p, k));
+    this.textHash = 0;
     this.textStart = p;
     this.textEnd = k;
     this.pos = k;
