@@ -146,7 +146,11 @@ export abstract class TypeParser extends ParserState {
       if (s === 'P') return dl.programAddressSpace;
       throw this.error(`invalid symbolic addrspace '${s}'`);
     }
-    const as = this.expectUInt('expected integer or string constant');
+    // as LLVM: a negative number is a wrong integer, anything else not a number or a string
+    const at = this.lex.start;
+    const as = this.expectUInt(this.t() === Tok.Int ? 'expected integer' : 'expected integer or string constant');
+    if (as > 0xffffffff) throw this.error('expected 32-bit integer (too large)', at);
+    if (as >= 1 << 24) throw this.error('invalid address space, must be a 24-bit integer', at);
     this.expect(Tok.RParen, "expected ')' in address space");
     return as;
   }

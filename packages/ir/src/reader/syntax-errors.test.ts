@@ -18,6 +18,10 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['%T = 5\n', "1:6: expected 'type' after name"],
   ['%0 = 5\n', "1:6: expected 'type' after '='"],
   ['@g = external addrspace(}) global i32\n', '1:25: expected integer or string constant'],
+  ['@g = external addrspace(-1) global i32\n', '1:25: expected integer'],
+  ['@g = external addrspace(16777216) global i32\n', '1:25: invalid address space, must be a 24-bit integer'],
+  ['@g = external addrspace(4294967296) global i32\n', '1:25: expected 32-bit integer (too large)'],
+  ['define void @f(ptr addrspace(-1) %p) {\n  ret void\n}\n', '1:30: expected integer'],
   ['@g = external global [x x i32]\n', '1:23: expected number in address space'],
   // a negative number where an unsigned one belongs (the sign is read from the token's first character)
   ['@g = external global [-1 x i32]\n', '1:23: expected number in address space'],
