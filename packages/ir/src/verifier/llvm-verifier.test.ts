@@ -81,6 +81,11 @@ const BROKEN: readonly { name: string; ir: string; report: string }[] = [
     report: 'Instruction does not dominate all uses!\n  %r = invoke i32 @g()\n          to label %ok unwind label %bad\n  %z = add i32 %r, 1\n',
   },
   {
+    name: 'a callbr result used in its indirect destination',
+    ir: 'define i32 @f() {\nentry:\n  %r = callbr i32 asm "", "=r,!i"()\n          to label %ok [label %ind]\nok:\n  ret i32 %r\nind:\n  %z = add i32 %r, 1\n  ret i32 %z\n}\n',
+    report: 'Instruction does not dominate all uses!\n  %r = callbr i32 asm "", "=r,!i"()\n          to label %ok [label %ind]\n  %z = add i32 %r, 1\n',
+  },
+  {
     name: 'a definition in an unreachable block used in a reachable one',
     ir: 'define i32 @g(i1 %c) {\nentry:\n  br label %b\ndead:\n  %x = add i32 1, 2\n  br label %b\nb:\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n',
     report: 'Instruction does not dominate all uses!\n  %x = add i32 1, 2\n  %y = add i32 %x, 1\n',
@@ -222,6 +227,12 @@ const VALID: readonly { name: string; ir: string }[] = [
       'declare i32 @g()\ndeclare i32 @pers(...)\n\ndefine i32 @f(i1 %c) personality ptr @pers {\nentry:\n  br i1 %c, label %a, label %ok\n' +
       'a:\n  %r = invoke i32 @g()\n          to label %ok unwind label %bad\nok:\n  %p = phi i32 [ 0, %entry ], [ %r, %a ]\n  %q = add i32 %p, 1\n  ret i32 %q\n' +
       'bad:\n  %lp = landingpad { ptr, i32 }\n          cleanup\n  ret i32 0\n}\n',
+  },
+  {
+    name: 'a callbr result in a PHI of its default destination',
+    ir:
+      'define i32 @f(i1 %c) {\nentry:\n  br i1 %c, label %a, label %ok\na:\n  %r = callbr i32 asm "", "=r,!i"()\n          to label %ok [label %ind]\n' +
+      'ok:\n  %p = phi i32 [ 0, %entry ], [ %r, %a ]\n  ret i32 %p\nind:\n  ret i32 0\n}\n',
   },
   {
     name: 'uses in unreachable blocks of values defined in unreachable blocks',

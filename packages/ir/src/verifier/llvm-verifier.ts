@@ -801,7 +801,7 @@ class FunctionCheck {
  * Blocks are numbered by their position in the function; unreachable ones get no interval.
  * Edge lists are kept flat in typed arrays (a start per block, CSR style): no list per block.
  */
-class DominatorTree {
+export class DominatorTree {
   private readonly blocks: readonly BasicBlock[];
   private readonly number = new Map<BasicBlock, number>();
   /** Predecessor edges by block number (a block once per edge): those of block i at predStart[i]..predStart[i+1]. */
