@@ -31,7 +31,7 @@ import type { ParsedFunctionFacts } from '../reader/parser.js';
 import type { Module } from '../model/module.js';
 import { valueTexts } from '../printer/printer.js';
 import type { FunctionType } from '../model/types.js';
-import type { BasicBlock, IRFunction, Value } from '../model/values.js';
+import { BasicBlock, type IRFunction, type Value } from '../model/values.js';
 
 export interface LLVMVerifierFailure {
   /** LLVM's message, e.g. `PHI node entries do not match predecessors!`. */
@@ -484,12 +484,15 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     if (last === undefined) continue;
     if (insts[0]!.opcode === 'phi') (phiBlocks ??= []).push(block);
     const ops = last.operands;
-    // only terminators have blocks among their operands in a parsed module: asked at the first one
-    let isTerminator: boolean | undefined;
+    // asked of every block, not only at a block operand: feedback from all blocks early keeps
+    // this site from meeting a new instruction class after it is optimized (a deopt)
+    const isTerminator = last.isTerminator;
     for (let k = 0; k < ops.length; k++) {
       const op = ops[k]!;
       if (op === entry) entryHasPredecessor = true;
-      if (op.vk !== 'block' || !(isTerminator ??= last.isTerminator)) continue;
+      // `instanceof`, not `op.vk`: values of ever more classes come here (returned values, branch
+      // conditions), and optimized code that reads a property of one it has not met deopts
+      if (!isTerminator || !(op instanceof BasicBlock)) continue;
       const list = (edges ??= new Map()).get(op);
       if (list === undefined) edges.set(op, [block]);
       else list.push(block);
