@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { closeSync, constants, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -115,5 +116,45 @@ describe('AtomicFile', () => {
     file.discard();
     expect(readFileSync(path, 'utf8')).toBe('old');
     expect(readdirSync(dir)).toEqual(['out']);
+  });
+});
+
+// `-o /dev/null` and the like: a device or pipe is written in place, never replaced by a renamed file
+describe('targets that are no regular file', () => {
+  const fifo = (): string | undefined => {
+    const path = join(dir, 'pipe');
+    return spawnSync('mkfifo', [path]).status === 0 ? path : undefined;
+  };
+
+  it.each([false, true])('writes a FIFO in place and leaves it a FIFO, with no temporary file (durable: %s)', (durable) => {
+    const path = fifo();
+    if (path === undefined) return; // no mkfifo here
+    // held open for reading (Linux: read-write open of a FIFO does not block), so the write does not wait
+    const reader = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+    try {
+      writeFileAtomic(path, 'one ', { durable });
+      writeFileAtomicWith(path, (file) => file.write('two'), { durable });
+      const buf = Buffer.alloc(64);
+      const n = readSync(reader, buf, 0, buf.length, null);
+      expect(buf.subarray(0, n).toString()).toBe('one two');
+    } finally {
+      closeSync(reader);
+    }
+    expect(statSync(path).isFIFO()).toBe(true);
+    expect(readdirSync(dir)).toEqual(['pipe']);
+  });
+
+  it('discard closes a FIFO target and leaves it in place', () => {
+    const path = fifo();
+    if (path === undefined) return;
+    const reader = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+    try {
+      const file = new AtomicFile(path);
+      expect(file.temp).toBe(path);
+      file.discard();
+    } finally {
+      closeSync(reader);
+    }
+    expect(statSync(path).isFIFO()).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 let tempCounter = 0;
@@ -21,6 +21,17 @@ function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${tempCounter++}.tmp`);
 }
 
+/**
+ * Whether `path` exists and is neither a regular file nor a directory (`/dev/null`, a FIFO, a
+ * terminal): such a target is written in place, as LLVM's tools write it. A file renamed over it
+ * would replace the device or pipe itself (and outside a writable directory, such as `/dev`, the
+ * temporary file cannot be made at all).
+ */
+function isSpecialTarget(path: string): boolean {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats !== undefined && !stats.isFile() && !stats.isDirectory();
+}
+
 /** A file-system error about the temporary file, retold about the target the user named. */
 function aboutTarget(error: unknown, temp: string, path: string): unknown {
   const e = error as NodeJS.ErrnoException;
@@ -34,22 +45,27 @@ function aboutTarget(error: unknown, temp: string, path: string): unknown {
 /**
  * A file written through a temporary file beside its target: `commit` renames it over the target,
  * `discard` removes it, so readers never see a half-written file and a failure keeps the old one.
+ * A target that exists and is no regular file or directory (a device such as `/dev/null`, a FIFO)
+ * is written in place: `temp` is the target itself, and commit and discard only close it.
  */
 export class AtomicFile {
+  /** Where the bytes go until `commit`: a temporary file, or the target when it is written in place. */
   readonly temp: string;
   private fd: number | null;
   private readonly durable: boolean;
+  private readonly inPlace: boolean;
   /** Bytes written so far. */
   position = 0;
 
   constructor(readonly path: string, options: AtomicFileOptions = {}) {
-    this.temp = tempPathFor(path);
+    this.inPlace = isSpecialTarget(path);
+    this.temp = this.inPlace ? path : tempPathFor(path);
     try {
       this.fd = openSync(this.temp, 'w', options.mode);
     } catch (error) {
       throw aboutTarget(error, this.temp, path);
     }
-    this.durable = options.durable === true;
+    this.durable = options.durable === true && !this.inPlace;
   }
 
   write(data: Uint8Array | string, encoding: TextEncoding = 'utf8'): void {
@@ -82,6 +98,7 @@ export class AtomicFile {
       throw error;
     }
     closeSync(fd);
+    if (this.inPlace) return;
     try {
       renameSync(this.temp, this.path);
     } catch (error) {
@@ -96,7 +113,7 @@ export class AtomicFile {
       closeSync(this.fd);
       this.fd = null;
     }
-    rmSync(this.temp, { force: true });
+    if (!this.inPlace) rmSync(this.temp, { force: true });
   }
 
   private openFd(): number {
@@ -123,7 +140,7 @@ export function writeFileAtomic(
   data: string | Uint8Array,
   options: AtomicFileOptions & { readonly encoding?: TextEncoding } = {},
 ): void {
-  if (options.durable === true) {
+  if (options.durable === true || isSpecialTarget(path)) {
     writeFileAtomicWith(path, (file) => file.write(data, options.encoding), options);
     return;
   }

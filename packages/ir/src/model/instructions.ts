@@ -109,7 +109,12 @@ export class Instruction {
   operands: Value[];
   parent: BasicBlock | null = null;
   flags: number;
-  attachments: Attachment[] | null = null;
+  /**
+   * Metadata attachments, null when none. A list may be shared by many instructions (the reader
+   * gives all instructions with the same lone attachment one frozen list): assign a new list to
+   * change it, never change it in place.
+   */
+  attachments: readonly Attachment[] | null = null;
 
   constructor(opcode: Opcode, type: Type, operands: Value[], name = '', flags = 0) {
     this.opcode = opcode;
@@ -185,7 +190,8 @@ interface AtomicParams {
 export class MemoryInst extends Instruction {
   declare opcode: 'load' | 'store' | 'cmpxchg' | 'atomicrmw' | 'fence';
   align: number | undefined = undefined;
-  private atomic: AtomicParams | null = null;
+  /** Null (on the prototype, see below) until made by {@link atomicParams}. */
+  declare private atomic: AtomicParams | null;
   constructor(opcode: MemoryInst['opcode'], type: Type, operands: Value[], name = '', flags = 0) {
     super(opcode, type, operands, name, flags);
   }
@@ -219,6 +225,10 @@ export class MemoryInst extends Instruction {
     if (operation !== '' || this.atomic !== null) this.atomicParams().rmwOperation = operation;
   }
 }
+
+// The default on the prototype: a plain load or store (nearly all) has no atomic part and so no
+// field for one; the first non-default write gives the instance its own.
+Object.defineProperty(MemoryInst.prototype, 'atomic', { value: null, writable: true });
 
 export class GetElementPtrInst extends Instruction {
   declare opcode: 'getelementptr';
@@ -261,10 +271,13 @@ export class CallInst extends Instruction {
   functionType: FunctionType;
   callingConv = 'ccc';
   attributes: AttributeList;
-  /** Shared and frozen while empty (nearly every call): assign a new array to add bundles. */
-  bundles: readonly OperandBundle[] = NO_BUNDLES;
+  /**
+   * Shared and frozen while empty (nearly every call): assign a new array to add bundles. The
+   * default is on the prototype (see below), like {@link indirectDestCount}'s.
+   */
+  declare bundles: readonly OperandBundle[];
   /** callbr only: number of indirect destinations at the end of the operands. */
-  indirectDestCount = 0;
+  declare indirectDestCount: number;
   constructor(
     opcode: CallInst['opcode'],
     type: Type,
@@ -300,6 +313,12 @@ export class CallInst extends Instruction {
     return this.operands[1 + i]!;
   }
 }
+
+// Defaults on the prototype, writable: nearly no call has bundles or is a callbr, and two own
+// fields would cost each of the many thousands of calls of a module 16 bytes. An assignment makes
+// an own property of the instance, as for any field.
+Object.defineProperty(CallInst.prototype, 'bundles', { value: NO_BUNDLES, writable: true });
+Object.defineProperty(CallInst.prototype, 'indirectDestCount', { value: 0, writable: true });
 
 /** extractvalue and insertvalue. */
 export class AggregateInst extends Instruction {

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { parseModule } from '../reader/parser.js';
 import { printModule } from '../printer/printer.js';
 import { cloneModule } from '../transforms/clone.js';
+import { ValueMapper } from '../transforms/mapper.js';
 import { CallInst, Flag, Instruction, MemoryInst, type DebugRecord } from './instructions.js';
+import { getMetadata, setMetadata } from './module.js';
 import type { Value } from './values.js';
+import { debugRecordsModule } from '../../test/debug-records.js';
 
 // The parsed model lives as long as a command does, and the garbage collector copies every object
 // of it: fields that are the same for every instance (the `vk` tags), rare ones (debug records,
@@ -77,6 +80,7 @@ describe('the layout of the long-lived model', () => {
       expect(plain.syncScope).toBe('');
       expect(plain.rmwOperation).toBe('');
       expect(Object.keys(plain)).not.toContain('ordering');
+      expect(Object.keys(plain)).not.toContain('atomic');
       // writing the defaults (as clones do) makes no atomic part
       const before = Object.values(plain).length;
       plain.ordering = undefined;
@@ -115,6 +119,72 @@ describe('the layout of the long-lived model', () => {
     expect(entry!.bundles).toEqual([]);
   });
 
+  it('keeps the bundle list and callbr count of calls on the prototype; an assignment changes one call only', () => {
+    const calls = instructions.filter((i): i is CallInst => i instanceof CallInst);
+    // (the test above gave the first call bundles of its own)
+    const [plain, entry, bundled] = calls;
+    for (const call of [entry!]) {
+      expect(Object.hasOwn(call, 'bundles')).toBe(false);
+      expect(Object.hasOwn(call, 'indirectDestCount')).toBe(false);
+      expect(call.indirectDestCount).toBe(0);
+    }
+    expect(Object.hasOwn(bundled!, 'bundles')).toBe(true);
+    const made = new CallInst('call', plain!.type, plain!.functionType, [...plain!.operands], plain!.attributes);
+    expect([made.bundles, made.indirectDestCount]).toEqual([[], 0]);
+    made.indirectDestCount = 2;
+    expect([made.indirectDestCount, entry!.indirectDestCount, CallInst.prototype.indirectDestCount]).toEqual([2, 0, 0]);
+    const callbr = parseModule(
+      'define void @c() {\nentry:\n  callbr void asm "", "r,!i"(i32 0) to label %a [label %b]\na:\n  ret void\nb:\n  ret void\n}\n',
+      { filename: 'callbr.ll' },
+    ).getFunction('c')!.blocks[0]!.instructions[0] as CallInst;
+    expect([callbr.indirectDestCount, callbr.argCount]).toEqual([1, 1]);
+  });
+
+  it('gives instructions with the same lone attachment one shared frozen list; changes make a copy for one', () => {
+    const text = `define void @f(ptr %p) {
+entry:
+  %a = load i32, ptr %p, align 4, !tbaa !1
+  %b = load i32, ptr %p, align 4, !tbaa !1
+  %c = load i32, ptr %p, align 4, !tbaa !0
+  %d = load i32, ptr %p, align 4, !tbaa !1, !nontemporal !2
+  store i32 %a, ptr %p, align 4, !nontemporal !1
+  ret void
+}
+
+!0 = !{!"int"}
+!1 = !{!"int"}
+!2 = !{i32 1}
+`;
+    const parsed = parseModule(text, { filename: 'shared.ll' });
+    const ctx = parsed.context;
+    const [a, b, c, d, st] = parsed.getFunction('f')!.blocks[0]!.instructions;
+    // !0 and !1 are one node (uniqued): the lists that named !1 were rewritten once, still shared
+    const int = getMetadata(c!, ctx, 'tbaa')!;
+    expect([a, b, d].map((i) => getMetadata(i!, ctx, 'tbaa'))).toEqual([int, int, int]);
+    expect(getMetadata(st!, ctx, 'nontemporal')).toBe(int);
+    expect(a!.attachments).toBe(b!.attachments);
+    expect(Object.isFrozen(a!.attachments)).toBe(true);
+    expect(Object.isFrozen(d!.attachments)).toBe(false);
+    expect(() => (a!.attachments as unknown[]).push(a!.attachments![0])).toThrow(TypeError);
+    expect(printModule(parsed).split('\n').filter((l) => l.includes('!tbaa')).map((l) => l.slice(-8))).toEqual(['!tbaa !0', '!tbaa !0', '!tbaa !0', '!tbaa !0, !nontemporal !1'.slice(-8)]);
+    // setMetadata copies a shared list, for that instruction only
+    const other = ctx.md.tuple([ctx.md.string('other')]);
+    setMetadata(a!, ctx, 'tbaa', other);
+    expect(getMetadata(a!, ctx, 'tbaa')).toBe(other);
+    expect(getMetadata(b!, ctx, 'tbaa')).toBe(int);
+    setMetadata(b!, ctx, 'nontemporal', other);
+    expect(b!.attachments!.map((x) => x.node)).toEqual([int, other]);
+    expect(getMetadata(c!, ctx, 'nontemporal')).toBeUndefined();
+    // a mapper leaves an unchanged shared list as it is, and gives a changed one a copy
+    const mapper = new ValueMapper({ context: ctx, mapGlobal: (gv) => gv });
+    expect(mapper.mapAttachmentsInPlace(c!.attachments!)).toBe(c!.attachments);
+    expect(mapper.mapAttachments(c!.attachments)).toEqual(c!.attachments);
+    // cloning keeps what is attached
+    const copy = cloneModule(parsed);
+    const copied = copy.getFunction('f')!.blocks[0]!.instructions;
+    expect(copied.map((i) => getMetadata(i, copy.context, 'tbaa') !== undefined)).toEqual([true, true, true, true, false, false]);
+  });
+
   it('prints what it parsed, so the layout changes nothing that is written', () => {
     const text = printModule(parseModule(source, { filename: 'layout.ll' }));
     expect(printModule(parseModule(text, { filename: 'layout.ll' }))).toBe(text);
@@ -124,35 +194,15 @@ describe('the layout of the long-lived model', () => {
   });
 
   it('keeps debug records with their instruction through parsing, cloning and printing', () => {
-    const text = `define void @r(i32 %x) !dbg !5 {
-entry:
-  #dbg_value(i32 %x, !8, !DIExpression(), !9)
-  #dbg_label(!12, !9)
-  ret void, !dbg !9
-}
-
-!llvm.dbg.cu = !{!0}
-!llvm.module.flags = !{!2}
-
-!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "p", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
-!1 = !DIFile(filename: "a.c", directory: "/")
-!2 = !{i32 2, !"Debug Info Version", i32 3}
-!5 = distinct !DISubprogram(name: "r", scope: !1, file: !1, line: 1, type: !6, scopeLine: 1, spFlags: DISPFlagDefinition, unit: !0)
-!6 = !DISubroutineType(types: !7)
-!7 = !{null}
-!8 = !DILocalVariable(name: "v", scope: !5, file: !1, line: 2, type: !10)
-!9 = !DILocation(line: 2, column: 1, scope: !5)
-!10 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
-!12 = !DILabel(scope: !5, name: "l", file: !1, line: 3)
-`;
+    const text = debugRecordsModule('  #dbg_value(i32 %x, !8, !DIExpression(), !9)\n  #dbg_label(!12, !9)');
     const parsed = parseModule(text, { filename: 'records.ll' });
-    const ret = parsed.getFunction('r')!.blocks[0]!.instructions[0]!;
+    const ret = parsed.getFunction('f')!.blocks[0]!.instructions[0]!;
     expect(Object.hasOwn(ret, 'debugRecords')).toBe(false);
     expect(ret.debugRecords!.map((r) => r.kind)).toEqual(['value', 'label']);
     const printed = printModule(parsed);
     expect(printed.split('\n').filter((l) => l.includes('#dbg_'))).toEqual(['    #dbg_value(i32 %x, !6, !DIExpression(), !8)', '    #dbg_label(!9, !8)']);
     const copy = cloneModule(parsed);
-    const copiedRet = copy.getFunction('r')!.blocks[0]!.instructions[0]!;
+    const copiedRet = copy.getFunction('f')!.blocks[0]!.instructions[0]!;
     expect(copiedRet).not.toBe(ret);
     expect(copiedRet.debugRecords!.map((r) => r.kind)).toEqual(['value', 'label']);
     expect(printModule(copy)).toBe(printed);

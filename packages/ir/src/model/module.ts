@@ -228,11 +228,11 @@ function insertBefore<T>(list: T[], item: T, before: T | undefined): void {
 
 /** Something that carries metadata attachments. */
 export interface HasAttachments {
-  attachments: Attachment[] | null;
+  attachments: readonly Attachment[] | null;
 }
 
 /** The node attached under `kind`, registering the kind name like LLVM's string-based `getMetadata`. */
-export function getMetadata(owner: { attachments: Attachment[] | null }, context: Context, kind: string): MDNode | undefined {
+export function getMetadata(owner: { readonly attachments: readonly Attachment[] | null }, context: Context, kind: string): MDNode | undefined {
   const id = context.md.kinds.id(kind);
   const list = owner.attachments;
   if (list === null) return undefined;
@@ -240,10 +240,14 @@ export function getMetadata(owner: { attachments: Attachment[] | null }, context
   return undefined;
 }
 
-/** Attaches (or replaces, or with `undefined` removes) the node under `kind`. */
-export function setMetadata(owner: { attachments: Attachment[] | null }, context: Context, kind: string, node: MDNode | undefined): void {
+/**
+ * Attaches (or replaces, or with `undefined` removes) the node under `kind`. A frozen list (shared
+ * by instructions) is replaced by a changed copy; any other list is changed in place.
+ */
+export function setMetadata(owner: { attachments: readonly Attachment[] | null }, context: Context, kind: string, node: MDNode | undefined): void {
   const id = context.md.kinds.id(kind);
-  const list = owner.attachments ?? [];
+  const current = owner.attachments;
+  const list: Attachment[] = current === null ? [] : Object.isFrozen(current) ? current.slice() : (current as Attachment[]);
   const i = list.findIndex((a) => a.kind === id);
   if (node === undefined) {
     if (i >= 0) list.splice(i, 1);

@@ -182,7 +182,12 @@ export class TypeContext {
   private readonly typedPointers = new Map<Type, Map<number, PointerType>>();
   private readonly arrays = new Map<Type, Map<number, ArrayType>>();
   private readonly vectors = new Map<Type, Map<number, VectorType>>();
-  private readonly derived = new Map<string, FunctionType | StructType | TargetExtType>();
+  private readonly derived = new Map<string, StructType | TargetExtType>();
+  /**
+   * Function types by a hash of their types' ids (a list where hashes collide): a lookup builds
+   * no key string, and every function header and call type asks for one.
+   */
+  private readonly functionTypes = new Map<number, FunctionType | FunctionType[]>();
   private readonly typeIds = new Map<Type, number>();
   private readonly namedStructs = new Map<string, StructType>();
   private renameCounter = 0;
@@ -282,27 +287,24 @@ export class TypeContext {
   }
 
   fn(returnType: Type, params: readonly Type[], varArgs = false): FunctionType {
-    let key = 'f' + this.id(returnType) + '(';
-    for (let i = 0; i < params.length; i++) key += this.id(params[i]!) + ',';
-    if (varArgs) key += '...';
-    let t = this.derived.get(key) as FunctionType | undefined;
-    if (t === undefined) {
-      t = new FunctionType(returnType, params, varArgs);
-      this.derived.set(key, t);
+    let hash = this.id(returnType) * 2 + (varArgs ? 1 : 0);
+    for (let i = 0; i < params.length; i++) hash = (Math.imul(hash, 0x9e3779b1) + this.id(params[i]!)) | 0;
+    const found = this.functionTypes.get(hash);
+    if (found !== undefined) {
+      if (!Array.isArray(found)) {
+        if (sameSignature(found, returnType, params, varArgs)) return found;
+      } else for (const t of found) if (sameSignature(t, returnType, params, varArgs)) return t;
     }
+    const t = new FunctionType(returnType, params, varArgs);
+    if (found === undefined) this.functionTypes.set(hash, t);
+    else if (Array.isArray(found)) found.push(t);
+    else this.functionTypes.set(hash, [found, t]);
     return t;
   }
 
   /** The function type `ret (types of args)` (call sites written without a function type). */
   fnOfArgs(returnType: Type, args: readonly { readonly type: Type }[]): FunctionType {
-    let key = 'f' + this.id(returnType) + '(';
-    for (let i = 0; i < args.length; i++) key += this.id(args[i]!.type) + ',';
-    let t = this.derived.get(key) as FunctionType | undefined;
-    if (t === undefined) {
-      t = new FunctionType(returnType, args.map((a) => a.type), false);
-      this.derived.set(key, t);
-    }
-    return t;
+    return this.fn(returnType, args.map((a) => a.type), false);
   }
 
   /** Literal struct `{ ... }` or packed `<{ ... }>`. */
@@ -370,6 +372,12 @@ export class TypeContext {
     }
     return id;
   }
+}
+
+function sameSignature(t: FunctionType, returnType: Type, params: readonly Type[], varArgs: boolean): boolean {
+  if (t.returnType !== returnType || t.varArgs !== varArgs || t.params.length !== params.length) return false;
+  for (let i = 0; i < params.length; i++) if (t.params[i] !== params[i]) return false;
+  return true;
 }
 
 /** Direct subtypes in LLVM's `Type::subtypes()` order (used by the type finder and aspect rules). */

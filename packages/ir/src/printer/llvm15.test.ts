@@ -11,6 +11,7 @@ import { mangledPointees } from './llvm15-typed.js';
 import { parseModule } from '../reader/parser.js';
 import { formatType, PrintCache, printModule, printModuleTo } from './printer.js';
 import { withoutNoOpCasts } from '../../test/casts.js';
+import { debugRecordsModule } from '../../test/debug-records.js';
 
 // printModule(m, { llvmVersion: 15 }): text LLVM 15 reads, checked with LLVM 15's llvm-as, and
 // what it means checked by reading LLVM 15's bitcode back with LLVM 16 (which upgrades what 15
@@ -84,26 +85,7 @@ describe('memory(...) is written with the words LLVM 15 has', () => {
   });
 });
 
-const withRecords = (records: string): string => `define void @f(ptr %p, i32 %x) !dbg !5 {
-entry:
-${records}
-  ret void, !dbg !9
-}
-
-!llvm.dbg.cu = !{!0}
-!llvm.module.flags = !{!2}
-
-!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "p", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
-!1 = !DIFile(filename: "a.c", directory: "/")
-!2 = !{i32 2, !"Debug Info Version", i32 3}
-!5 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !6, scopeLine: 1, spFlags: DISPFlagDefinition, unit: !0)
-!6 = !DISubroutineType(types: !7)
-!7 = !{null}
-!8 = !DILocalVariable(name: "v", scope: !5, file: !1, line: 2, type: !10)
-!9 = !DILocation(line: 2, column: 1, scope: !5)
-!10 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
-!12 = !DILabel(scope: !5, name: "l", file: !1, line: 3)
-`;
+const withRecords = (records: string): string => debugRecordsModule(records);
 
 describe('LLVM 19 debug records are written as the llvm.dbg calls they stand for', () => {
   const records = [

@@ -437,12 +437,13 @@ export function formatAttribute(a: Attribute, typeText: (t: Type) => string, inG
 
 /**
  * Buffer's own latin1 writer, without `buf.write`'s argument handling: printing the 10 MiB
- * benchmark module is ~4 % faster end to end when strings longer than a few characters go
- * through it (shorter ones are cheaper byte by byte). Not in Node's typings or docs, so it is
- * looked up once and the byte loop stays as the fallback.
+ * benchmark module is ~4 % faster end to end when long strings go through it. A call into it
+ * costs about what copying 20 characters byte by byte does, so shorter strings (most of what is
+ * written: types like `ptr addrspace(4)`, opcodes, ` preds = `) are copied here. Not in Node's
+ * typings or docs, so it is looked up once and the byte loop stays as the fallback.
  */
 const latin1Write = (Buffer.prototype as unknown as { latin1Write?: (this: Buffer, s: string, offset: number, length: number) => number }).latin1Write;
-const NATIVE_WRITE_MIN = 8;
+const NATIVE_WRITE_MIN = 20;
 
 const CHUNK = 1 << 20;
 const EMPTY_BUFFER = Buffer.alloc(0);
@@ -509,6 +510,15 @@ class ModulePrinter {
    */
   private typesFound = true;
   private slotsPending: (() => void) | undefined = undefined;
+  /**
+   * The function being printed whose module-wide numbers (metadata, call-site attribute groups)
+   * are taken as its text reaches them, in the order SlotTracker's walk of it takes them: the text
+   * meets an instruction's debug records, its call's operands and attribute group, then its
+   * attachments in kind order, instruction after instruction, as that walk does. Taking a number
+   * twice changes nothing, so where the text needs one ahead of the walk, the whole walk runs
+   * (`finishFunctionSlots`).
+   */
+  private slotsFunction: IRFunction | undefined = undefined;
   /** captureTexts: whether instructions are printed with their metadata attachments. */
   private printAttachments = true;
 
@@ -1194,12 +1204,16 @@ class ModulePrinter {
   }
 
   /**
-   * SlotTracker::processFunction: metadata, local numbers and call-site attribute groups. The
-   * walks of {@link incorporateFunctionSlots} and {@link incorporateFunctionLocals} in one pass
-   * over the instructions (the three numberings are independent of each other).
+   * SlotTracker::processFunction: metadata, local numbers and call-site attribute groups. Local
+   * numbers (which the text may need before their value: phis, branches) and the `; preds` lists
+   * come from one pass over the instructions here. The module-wide numbers of the body (metadata,
+   * call-site attribute groups) are taken as the text reaches them (see `slotsFunction`), except
+   * in the typed form, whose text does not follow the instructions one by one.
    */
   private incorporateFunction(f: IRFunction, finder?: TypeFinder): void {
     if (f.attachments !== null) this.attachmentSlots(f.attachments);
+    const eager = this.typed15;
+    if (!eager && f.blocks.length > 0) this.slotsFunction = f;
     // finding types during the print: the finder's walk of the function, in its order, in this loop
     if (finder !== undefined) finder.incFunctionHeader(f);
     const locals = new Map<Value, number>();
@@ -1216,9 +1230,7 @@ class ModulePrinter {
         const inst = insts[ii]!;
         if (finder !== undefined) finder.incInstruction(inst);
         if (inst.name === '' && inst.type.kind !== 'void') locals.set(inst, next++);
-        if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
-        if (inst instanceof CallInst) this.callSlots(inst);
-        if (inst.attachments !== null) this.attachmentSlots(inst.attachments);
+        if (eager) this.instructionSlots(inst);
       }
       const last = insts[insts.length - 1];
       if (preds !== undefined && last !== undefined && last.isTerminator) {
@@ -1241,6 +1253,25 @@ class ModulePrinter {
     if (finder !== undefined) this.checkDeferred();
   }
 
+  /** An instruction's module-wide numbers, in SlotTracker's order: debug records, call, attachments. */
+  private instructionSlots(inst: Instruction): void {
+    if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
+    if (inst instanceof CallInst) this.callSlots(inst);
+    if (inst.attachments !== null) this.attachmentSlots(inst.attachments);
+  }
+
+  /**
+   * The text of `slotsFunction` needs a node that is not numbered yet: one that the function's
+   * walk numbers later than where the text is (a call's metadata operand that only a later
+   * instruction's attachment numbers), or never. The walk runs now for the whole function: what
+   * is numbered already stays as it is, so the numbers are the walk's own.
+   */
+  private finishFunctionSlots(): void {
+    const f = this.slotsFunction!;
+    this.slotsFunction = undefined;
+    this.incorporateFunctionSlots(f);
+  }
+
   /** Numbers the nodes of an instruction's or function's attachments, in kind order. */
   private attachmentSlots(list: readonly Attachment[]): void {
     const sorted = sortedAttachments(list);
@@ -1249,15 +1280,17 @@ class ModulePrinter {
 
   /** The metadata operands of an intrinsic call and the call's function attribute group. */
   private callSlots(call: CallInst): void {
-    if (call.calledFunction?.isIntrinsic) {
-      const ops = call.operands;
-      for (let i = 0; i < ops.length; i++) {
-        const op = ops[i]!;
-        if (op.vk === 'metadata') this.mdSlot(op.metadata);
-      }
-    }
+    if (call.calledFunction?.isIntrinsic) this.intrinsicOperandSlots(call);
     const fnAttrs = this.attrList(call.attributes).fn;
     if (!fnAttrs.isEmpty) this.attrSlot(fnAttrs);
+  }
+
+  private intrinsicOperandSlots(call: CallInst): void {
+    const ops = call.operands;
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      if (op.vk === 'metadata') this.mdSlot(op.metadata);
+    }
   }
 
   /** The module-wide numbers a function's body takes: its metadata and call-site attribute groups. */
@@ -1268,10 +1301,7 @@ class ModulePrinter {
     for (let bi = 0; bi < blocks.length; bi++) {
       const insts = blocks[bi]!.instructions;
       for (let ii = 0; ii < insts.length; ii++) {
-        const inst = insts[ii]!;
-        if (inst.debugRecords) for (const r of inst.debugRecords) this.debugRecordSlots(r);
-        if (inst instanceof CallInst) this.callSlots(inst);
-        if (inst.attachments !== null) this.attachmentSlots(inst.attachments);
+        this.instructionSlots(insts[ii]!);
       }
     }
   }
@@ -1521,6 +1551,7 @@ class ModulePrinter {
     if (cache === undefined || !this.cacheable) {
       this.incorporateFunction(f, finder);
       this.printFunctionText(f);
+      this.slotsFunction = undefined;
       if (this.capture !== undefined) this.captureOperands(f);
       return;
     }
@@ -1530,6 +1561,7 @@ class ModulePrinter {
       cache.seen.add(f);
       this.incorporateFunction(f, finder);
       this.printFunctionText(f);
+      this.slotsFunction = undefined;
       return;
     }
     if (finder !== undefined) {
@@ -1701,7 +1733,10 @@ class ModulePrinter {
     }
     for (let i = 0; i < insts.length; i++) {
       const inst = insts[i]!;
-      if (inst.debugRecords) this.printDebugRecords(inst.debugRecords);
+      if (inst.debugRecords) {
+        if (this.slotsFunction !== undefined) for (const r of inst.debugRecords) this.debugRecordSlots(r);
+        this.printDebugRecords(inst.debugRecords);
+      }
       if (this.capture?.instructions.has(inst)) this.captureInstruction(inst);
       else this.printInstruction(inst);
       this.ch(10);
@@ -2253,7 +2288,11 @@ class ModulePrinter {
         this.w(`${scope} ${mi.ordering}`);
       }
     }
-    if (inst.attachments !== null && inst.attachments.length > 0 && this.printAttachments) this.wAttachments(inst.attachments);
+    const attachments = inst.attachments;
+    if (attachments !== null) {
+      if (this.slotsFunction !== undefined) this.attachmentSlots(attachments);
+      if (attachments.length > 0 && this.printAttachments) this.wAttachments(attachments);
+    }
   }
 
   /** Typed operands `from..to` separated by `, `. */
@@ -2275,6 +2314,8 @@ class ModulePrinter {
   }
 
   private printCall(c: CallInst): void {
+    // the metadata operands SlotTracker numbers (its attribute group is numbered where it is written)
+    if (this.slotsFunction !== undefined && c.calledFunction?.isIntrinsic) this.intrinsicOperandSlots(c);
     if (c.callingConv !== 'ccc') {
       this.ch(32);
       this.w(c.callingConv);
@@ -2477,6 +2518,7 @@ class ModulePrinter {
     if (n.mk === 'expr') return this.expressionText(n);
     if (n.mk === 'tuple' || n.mk === 'di') {
       if (this.slotsPending !== undefined) this.catchUpSlots();
+      if (this.slotsFunction !== undefined && !this.mdSlots.has(n)) this.finishFunctionSlots();
       if (this.recording === undefined && !this.mdSlots.has(n)) return n.mk === 'di' && n.className === 'DILocation' ? this.mdBody(n) : '<badref>';
       return this.mdNumber(n);
     }

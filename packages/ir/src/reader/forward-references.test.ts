@@ -195,3 +195,29 @@ describe('forward references to local values', () => {
     });
   }
 });
+
+describe('forward references to local values in several functions', () => {
+  it('each function resolves its own, whatever the function before it left', () => {
+    const fn = (name: string, k: number): string =>
+      [
+        `define i32 @${name}(i1 %c) {`,
+        'entry:',
+        '  br label %loop',
+        'loop:',
+        `  %v = phi i32 [ ${k}, %entry ], [ %next, %loop ]`,
+        `  %next = add i32 %v, ${k}`,
+        '  br i1 %c, label %loop, label %done',
+        'done:',
+        '  ret i32 %next',
+        '}',
+      ].join('\n');
+    const m = parseModule([fn('a', 1), fn('b', 2), 'define void @c() {\n  ret void\n}', fn('d', 3)].join('\n'), { filename: 'fwd.ll' });
+    expect(forwardLocalsLeft(m)).toBe(0);
+    for (const name of ['a', 'b', 'd']) {
+      const f = m.getFunction(name)!;
+      const [phi, next] = f.blocks[1]!.instructions;
+      // the phi's back-edge value is this function's own `%next`
+      expect(phi!.operands[2]).toBe(next);
+    }
+  });
+});

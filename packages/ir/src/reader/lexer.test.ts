@@ -91,3 +91,34 @@ describe('object shapes', () => {
     for (const f of m.functions) expect(Object.keys(f)).toEqual(Object.keys(fresh.fn));
   });
 });
+
+describe('identifier text', () => {
+  // the lexer interns a keyword while it scans it: the parser compares keywords by identity and
+  // `isIdent` only compares the kind and the string
+  it('is one string per spelling, the same one V8 keeps for the literal', () => {
+    const lexer = new Lexer('add nsw add x-y: add: addrspace', 't.ll');
+    const texts: string[] = [];
+    const isAdd: boolean[] = [];
+    for (let kind = lexer.next(); kind !== Tok.Eof; kind = lexer.next()) {
+      texts.push(lexer.text);
+      isAdd.push(lexer.isIdent('add'));
+    }
+    expect(texts).toEqual(['add', 'nsw', 'add', 'x-y', 'add', 'addrspace']);
+    expect(Object.is(texts[0], texts[2])).toBe(true);
+    // a label spelled like a keyword is no identifier, nor is a longer word starting with one
+    expect(isAdd).toEqual([true, false, true, false, false, false]);
+  });
+
+  it('keeps its text across a lookahead', () => {
+    const lexer = new Lexer('align 4, addrspace(1)', 't.ll');
+    lexer.next();
+    lexer.save();
+    lexer.next();
+    lexer.next();
+    lexer.next();
+    expect(lexer.isIdent('addrspace')).toBe(true);
+    lexer.restore();
+    expect(lexer.isIdent('align')).toBe(true);
+    expect(lexer.text).toBe('align');
+  });
+});

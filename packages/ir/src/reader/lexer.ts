@@ -196,17 +196,24 @@ export class Lexer {
   intNumber: number | undefined = undefined;
 
   get text(): string {
-    if (this.textValue === null) {
-      const { textStart: start, textEnd: end } = this;
-      // keywords repeat endlessly, and local and block names from function to function (%call,
-      // %arrayidx, for.body): one string per spelling instead of a slice per token
-      if (this.kind === Tok.Ident) this.textValue = internKeyword(this.identifiers, this.src, start, end, this.textHash);
-      else if (this.kind === Tok.LocalVar || this.kind === Tok.LabelStr) this.textValue = internSpan(this.localNames, this.src, start, end, this.textHash);
-      // a global's name is asked for at its definition and at uses before it (calls to later functions)
-      else if (this.kind === Tok.GlobalVar) this.textValue = internSpan(this.globalNames, this.src, start, end, this.textHash);
-      else this.textValue = ownSlice(this.src, start, end);
-    }
-    return this.textValue;
+    // small enough for V8 to inline at every use; the span path is a call of its own, compiled once
+    const v = this.textValue;
+    return v !== null ? v : this.spanText();
+  }
+
+  /**
+   * The text of a local or global name or an integer token, made only when asked for: most uses
+   * of a name are looked up by their span (see {@link textHash}), most integers by {@link intNumber}.
+   */
+  private spanText(): string {
+    const { kind, textStart: start, textEnd: end } = this;
+    let t: string;
+    // local names repeat from function to function (%call, %arrayidx): one string per spelling
+    if (kind === Tok.LocalVar) t = internSpan(this.localNames, this.src, start, end, this.textHash);
+    // a global's name is asked for at its definition and at uses before it (calls to later functions)
+    else if (kind === Tok.GlobalVar) t = internSpan(this.globalNames, this.src, start, end, this.textHash);
+    else t = ownSlice(this.src, start, end);
+    return (this.textValue = t);
   }
   private readonly identifiers = new NameTable<string>(256);
   private readonly localNames = new NameTable<string>(1024);
@@ -226,11 +233,10 @@ export class Lexer {
     return this.textEnd - this.textStart >= prefix.length && this.src.startsWith(prefix, this.textStart);
   }
 
-  /** Whether the current token is the identifier `word` (no allocation). */
+  /** Whether the current token is the identifier `word`. */
   isIdent(word: string): boolean {
-    if (this.kind !== Tok.Ident) return false;
-    if (this.textValue !== null) return this.textValue === word;
-    return this.textEnd - this.textStart === word.length && this.src.startsWith(word, this.textStart);
+    // an identifier's text is the interned keyword (see lexIdentifier), usually `word` itself
+    return this.kind === Tok.Ident && this.textValue === word;
   }
 
   /** Saves the lexer position (for one-token lookahead). */
@@ -611,7 +617,8 @@ export class Lexer {
         q++;
       }
       if (src.charCodeAt(q) === 58) {
-        this.textValue = null;
+        // a block's label: its name is wanted at once (block names repeat like local names)
+        this.textValue = internSpan(this.localNames, src, p, q, labelHash);
         this.textHash = labelHash;
         this.textStart = p;
         this.textEnd = q;
@@ -639,7 +646,9 @@ export class Lexer {
       this.pos = r;
       return (this.kind = Tok.Int);
     }
-    this.textValue = null;
+    // keywords repeat endlessly and the parser asks for nearly every one: the one interned string
+    // per spelling, found while the characters are fresh
+    this.textValue = internKeyword(this.identifiers, src, p, k, h);
     this.textHash = h;
     this.textStart = p;
     this.textEnd = k;

@@ -4,6 +4,7 @@ import { IrSyntaxError } from '../errors.js';
 import { parseModule, type ParseOptions } from './parser.js';
 import { printModule } from '../printer/printer.js';
 import { runTool } from '../../test/llvm.js';
+import { debugRecordsModule } from '../../test/debug-records.js';
 
 // What LLVM 19 reads and LLVM 16 does not, as intel/llvm's newer tests write it: debug records
 // and intrinsics that are called without a declaration. Each case is compared with LLVM 19's
@@ -27,27 +28,7 @@ function theirs(text: string): string {
   return m ? `${m[1]}:${m[2]}: ${m[3]}` : `<no error position: ${r.stderr}>`;
 }
 
-const withRecord = (record: string): string => `define void @f(ptr %p, i32 %x) !dbg !5 {
-entry:
-  ${record}
-  ret void, !dbg !9
-}
-
-!llvm.dbg.cu = !{!0}
-!llvm.module.flags = !{!2}
-
-!0 = distinct !DICompileUnit(language: DW_LANG_C99, file: !1, producer: "p", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug)
-!1 = !DIFile(filename: "a.c", directory: "/")
-!2 = !{i32 2, !"Debug Info Version", i32 3}
-!5 = distinct !DISubprogram(name: "f", scope: !1, file: !1, line: 1, type: !6, scopeLine: 1, spFlags: DISPFlagDefinition, unit: !0)
-!6 = !DISubroutineType(types: !7)
-!7 = !{null}
-!8 = !DILocalVariable(name: "v", scope: !5, file: !1, line: 2, type: !10)
-!9 = !DILocation(line: 2, column: 1, scope: !5)
-!10 = !DIBasicType(name: "int", size: 32, encoding: DW_ATE_signed)
-!11 = distinct !DIAssignID()
-!12 = !DILabel(scope: !5, name: "l", file: !1, line: 3)
-`;
+const withRecord = (record: string): string => debugRecordsModule(`  ${record}`, '!11 = distinct !DIAssignID()\n');
 
 describe('debug records (#dbg_value and friends) are read and printed as LLVM 19 does', () => {
   // [record as written, the record LLVM 19 prints (metadata renumbered) or its error]

@@ -3,13 +3,13 @@
  */
 import { AttributeList, AttributeSet } from '../model/attributes.js';
 import { callingConvFromNumber, isCallingConvKeyword } from '../model/callingconv.js';
-import { CallInst, type DebugRecord } from '../model/instructions.js';
+import { CallInst, type DebugRecord, type Instruction } from '../model/instructions.js';
 import { directCalleeName } from '../verifier/llvm-verifier.js';
 import type { Attachment, Metadata } from '../model/metadata.js';
 import type { Type } from '../model/types.js';
 import { Argument, BasicBlock, IRFunction, type Comdat, type Constant, type Value } from '../model/values.js';
 import { Tok } from './lexer.js';
-import { ForwardLocal, type AnyValue, type FunctionState } from './parser-state.js';
+import { exactCopy, ForwardLocal, type AnyValue, type FunctionState } from './parser-state.js';
 import { GlobalParser } from './parse-globals.js';
 
 const DEBUG_RECORD_KINDS = new Set(['value', 'declare', 'assign', 'label']);
@@ -123,7 +123,8 @@ export abstract class FunctionParser extends GlobalParser {
       if (align === undefined && alignAttr.kind === 'int') align = alignAttr.value as number;
     }
     const fn = new IRFunction(name, fnType, this.pointerTo(fnType, addressSpace), AttributeList.empty);
-    fn.attributes = new AttributeList(AttributeSet.empty, retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs), paramAttrs);
+    // (the list grew by push: keep an exact copy, it lives as long as the function)
+    fn.attributes = new AttributeList(AttributeSet.empty, retAttrs.length === 0 ? AttributeSet.empty : AttributeSet.of(retAttrs), exactCopy(paramAttrs));
     fn.attributes = fn.attributes.withFn(this.recordFnAttrs(fn, parsedFnAttrs, fnAttrLoc));
     fn.linkage = linkage ?? 'external';
     fn.visibility = visibility;
@@ -186,6 +187,7 @@ export abstract class FunctionParser extends GlobalParser {
     // the per-function maps are the parser's, reused: a function read to its end leaves the
     // forward-reference maps empty (a reference never defined is an error)
     if (this.blockStates.size > 0) this.blockStates.clear();
+    this.forwardLocalUsers.clear();
     const st: FunctionState = {
       fn,
       named: this.localNames,
@@ -199,6 +201,7 @@ export abstract class FunctionParser extends GlobalParser {
       hasForwardLocals: false,
       block: undefined,
       usesNonLocal: false,
+      usesForward: false,
       nonLocalUsers: [],
       phisAfterOthers: [],
       callsToCheck: [],
@@ -218,6 +221,8 @@ export abstract class FunctionParser extends GlobalParser {
       this.parseBasicBlock(st);
     }
     this.next();
+    // blocks were pushed one by one: an exact copy drops the grown list's spare slots
+    fn.blocks = exactCopy(fn.blocks);
     if (st.pendingBlocks > 0) {
       for (const [b, loc] of st.blockStates) {
         if (loc !== BLOCK_DEFINED) throw this.error(`use of undefined value '%${b.name !== '' ? b.name : numberOf(st.blocksNumbered, b)}'`, loc);
@@ -231,39 +236,45 @@ export abstract class FunctionParser extends GlobalParser {
       const [id, f] = st.fwdNumbered.entries().next().value as [number, ForwardLocal];
       throw this.error(`use of undefined value '%${id}'`, f.loc);
     }
-    if (st.hasForwardLocals) this.patchForwardLocals(st);
+    if (st.hasForwardLocals) this.patchForwardLocals();
     this.pfs = undefined;
     this.onFunction?.(st.fn, { nonLocalUsers: st.nonLocalUsers, phisAfterOthers: st.phisAfterOthers, callsToCheck: st.callsToCheck, callsWithFunctionAttributes: st.callsWithFunctionAttributes });
   }
 
-  protected patchForwardLocals(st: FunctionState): void {
-    const resolve = (v: AnyValue): Value => (v.vk === 'fwdlocal' ? this.resolvedLocals.get(v)! : (v as Value));
-    // a forward reference marks its instruction as a non-local user (its debug records included):
-    // only those can hold one
-    for (const inst of st.nonLocalUsers) {
-      const ops = inst.operands as AnyValue[];
-      for (let i = 0; i < ops.length; i++) {
-        const op = ops[i]!;
-        if (op.vk === 'fwdlocal') ops[i] = resolve(op);
-        else if (op.vk === 'metadata' && op.metadata.mk === 'value' && (op.metadata.value as AnyValue).vk === 'fwdlocal') {
-          op.metadata = this.ctx.md.value(resolve(op.metadata.value as AnyValue));
-        } else if (op.vk === 'metadata' && op.metadata.mk === 'arglist') {
-          const args = op.metadata.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(resolve(a.value as AnyValue)) : a));
-          op.metadata = this.ctx.md.argList(args);
-        }
+  /** Replaces the forward references to locals by the values defined later in the function. */
+  protected patchForwardLocals(): void {
+    // only the instructions that took a forward reference (their debug records included) can hold one
+    const users = this.forwardLocalUsers;
+    for (let u = 0; u < users.length; u++) this.patchForwardLocalsOf(users.get(u));
+  }
+
+  private resolveLocal(v: AnyValue): Value {
+    return v.vk === 'fwdlocal' ? this.resolvedLocals.get(v)! : (v as Value);
+  }
+
+  private patchForwardLocalsOf(inst: Instruction): void {
+    const ops = inst.operands as AnyValue[];
+    for (let i = 0; i < ops.length; i++) {
+      const op = ops[i]!;
+      if (op.vk === 'fwdlocal') ops[i] = this.resolveLocal(op);
+      else if (op.vk === 'metadata' && op.metadata.mk === 'value' && (op.metadata.value as AnyValue).vk === 'fwdlocal') {
+        op.metadata = this.ctx.md.value(this.resolveLocal(op.metadata.value as AnyValue));
+      } else if (op.vk === 'metadata' && op.metadata.mk === 'arglist') {
+        const args = op.metadata.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(this.resolveLocal(a.value as AnyValue)) : a));
+        op.metadata = this.ctx.md.argList(args);
       }
-      if (inst instanceof CallInst) for (const bundle of inst.bundles) bundle.inputs.forEach((v, i) => (bundle.inputs[i] = resolve(v as AnyValue)));
-      if (inst.debugRecords) {
-        for (let r = 0; r < inst.debugRecords.length; r++) {
-          const rec = inst.debugRecords[r]!;
-          const operands = rec.operands.map((md) => {
-            if (md !== null && md.mk === 'value' && (md.value as AnyValue).vk === 'fwdlocal') return this.ctx.md.value(resolve(md.value as AnyValue));
-            if (md !== null && md.mk === 'arglist')
-              return this.ctx.md.argList(md.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(resolve(a.value as AnyValue)) : a)));
-            return md;
-          });
-          inst.debugRecords[r] = { kind: rec.kind, operands };
-        }
+    }
+    if (inst instanceof CallInst) for (const bundle of inst.bundles) bundle.inputs.forEach((v, i) => (bundle.inputs[i] = this.resolveLocal(v as AnyValue)));
+    if (inst.debugRecords) {
+      for (let r = 0; r < inst.debugRecords.length; r++) {
+        const rec = inst.debugRecords[r]!;
+        const operands = rec.operands.map((md) => {
+          if (md !== null && md.mk === 'value' && (md.value as AnyValue).vk === 'fwdlocal') return this.ctx.md.value(this.resolveLocal(md.value as AnyValue));
+          if (md !== null && md.mk === 'arglist')
+            return this.ctx.md.argList(md.args.map((a) => ((a.value as AnyValue).vk === 'fwdlocal' ? this.ctx.md.value(this.resolveLocal(a.value as AnyValue)) : a)));
+          return md;
+        });
+        inst.debugRecords[r] = { kind: rec.kind, operands };
       }
     }
   }
@@ -358,6 +369,10 @@ export abstract class FunctionParser extends GlobalParser {
       if (st.usesNonLocal) {
         st.nonLocalUsers.push(inst);
         st.usesNonLocal = false;
+        if (st.usesForward) {
+          this.forwardLocalUsers.push(inst);
+          st.usesForward = false;
+        }
       }
       // the facts only an `onFunction` listener receives
       if (listening) {

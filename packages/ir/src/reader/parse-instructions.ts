@@ -129,11 +129,11 @@ export abstract class InstructionParser extends ValueParser {
     if (this.t() === Tok.Comma) {
       this.next();
       if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata after comma');
-      // usually one (`!tbaa !8`): a list of one, with no list grown for it
-      const first = this.parseOneAttachment();
-      if (this.t() !== Tok.Comma) inst.attachments = [first];
+      // usually one (`!tbaa !8`): the shared frozen list of that one
+      const first = this.parseOneAttachmentList();
+      if (this.t() !== Tok.Comma) inst.attachments = first;
       else {
-        const list = [first];
+        const list = [first[0]!];
         do {
           this.next();
           if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata after comma');
@@ -936,7 +936,7 @@ export abstract class InstructionParser extends ValueParser {
     const inst = new CallInst(opcode, fnType.returnType, fnType, operands.copy(), AttributeList.empty, '', flags);
     inst.callingConv = cc;
     if (bundles.length > 0) inst.bundles = bundles;
-    inst.indirectDestCount = indirectCount;
+    if (indirectCount > 0) inst.indirectDestCount = indirectCount;
     if (!noAttrs) {
       const fnSet = groupSet ?? (parsedFnAttrs === NO_FN_ATTRS ? AttributeSet.empty : this.recordFnAttrs(inst, parsedFnAttrs, fnAttrLoc));
       inst.attributes = this.callAttributeList(fnSet, retSet, anyArgAttrs ? argAttrs : undefined);

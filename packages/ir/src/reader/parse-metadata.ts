@@ -290,19 +290,27 @@ export abstract class MetadataParser extends AttributeParser {
 
   /** One `!kind !node` (the current token is the `!kind`). */
   protected parseOneAttachment(): Attachment {
+    return this.parseOneAttachmentList()[0]!;
+  }
+
+  /**
+   * One `!kind !node` as a frozen list of one, shared by every instruction with just that
+   * attachment (`!tbaa !8` on thousands of loads and stores): one list instead of one each.
+   */
+  protected parseOneAttachmentList(): readonly Attachment[] {
     if (this.t() !== Tok.MetadataVar) throw this.error('expected metadata attachment');
     const kind = this.ctx.md.kinds.id(this.lex.text);
     if (kind === 0 || kind === 38 || this.lex.text === 'heapallocsite') this.sawDebugInfo = true;
     this.next();
     const node = this.parseMetadata();
     if (node.mk !== 'tuple' && node.mk !== 'di') throw this.error('expected metadata node');
-    let attachment = this.sharedAttachments.get(node);
-    if (attachment === undefined || attachment.kind !== kind) {
-      const fresh = { kind, node };
-      if (attachment === undefined) this.sharedAttachments.set(node, fresh);
-      attachment = fresh;
+    let list = this.sharedAttachments.get(node);
+    if (list === undefined || list[0]!.kind !== kind) {
+      const fresh = Object.freeze([{ kind, node }]);
+      if (list === undefined) this.sharedAttachments.set(node, fresh);
+      list = fresh;
     }
-    return attachment;
+    return list;
   }
 
   /** `, !kind !N` after a global variable (comma already consumed). */

@@ -194,9 +194,9 @@ export abstract class TypeParser extends ParserState {
         return t;
       }
       case Tok.Ident: {
-        // the type most operands have in opaque-pointer IR: known by its three characters, before
-        // the keyword's string is looked up, and before the set lookup and the switch
-        if (!this.typed && (l.textIsSpan ? isPtrSpan(l.src, l.textStart, l.textEnd) : l.text === 'ptr')) {
+        // the type most operands have in opaque-pointer IR: by the keyword's identity, before the
+        // set lookup and the switch
+        if (!this.typed && l.text === 'ptr') {
           this.next();
           return this.isIdent('addrspace') ? ctx.ptr(this.parseAddrSpace()) : ctx.ptr(0);
         }
@@ -296,11 +296,6 @@ export abstract class TypeParser extends ParserState {
     this.expect(Tok.RParen, "expected ')' in target extension type");
     return this.ctx.targetExt(name, types, ints);
   }
-}
-
-/** Whether `src[start..end)` is `ptr`. */
-function isPtrSpan(src: string, start: number, end: number): boolean {
-  return end - start === 3 && src.charCodeAt(start) === 112 && src.charCodeAt(start + 1) === 116 && src.charCodeAt(start + 2) === 114;
 }
 
 /** LLVM's `PointerType::isValidElementType`. */

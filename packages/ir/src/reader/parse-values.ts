@@ -147,6 +147,7 @@ export abstract class ValueParser extends MetadataParser {
     } else if (f.type !== t) throw this.error(`'%${key}' defined with type '${typeString(f.type)}' but expected '${typeString(t)}'`, loc);
     st.hasForwardLocals = true;
     st.usesNonLocal = true;
+    st.usesForward = true;
     return f as unknown as Value;
   }
 

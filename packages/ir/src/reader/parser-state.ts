@@ -80,6 +80,8 @@ export interface FunctionState {
   block: BasicBlock | undefined;
   /** Set when the instruction being read uses a local defined in another block, or not yet. */
   usesNonLocal: boolean;
+  /** Set when the instruction being read (or a debug record before it) uses a local not defined yet. */
+  usesForward: boolean;
   /** Instructions that use a value defined in another block or later, in order. */
   nonLocalUsers: Instruction[];
   /** PHI nodes right after an instruction that is not one, in order. */
@@ -138,13 +140,15 @@ export abstract class ParserState {
   protected readonly callArgumentSets = new ScratchList<AttributeSet>();
   /** The list `parseGEP` gathers a GEP's operands in. */
   protected readonly gepOperands = new ScratchList<Value>();
+  /** Instructions of the function being read that hold a forward reference to a local, in order. */
+  protected readonly forwardLocalUsers = new ScratchList<Instruction>();
   /** The list `parseBasicBlock` gathers a block's instructions in. */
   protected readonly blockInstructions = new ScratchList<Instruction>();
   /**
-   * One attachment object per node (for the first kind it is attached with): `!tbaa !8` on
-   * thousands of loads and stores shares one. Attachments are immutable.
+   * One attachment per node (for the first kind it is attached with), in a frozen list of one:
+   * `!tbaa !8` on thousands of loads and stores shares the attachment and the list.
    */
-  protected readonly sharedAttachments = new Map<MDNode, Attachment>();
+  protected readonly sharedAttachments = new Map<MDNode, readonly Attachment[]>();
   protected readonly comdatUses = new Map<string, number>();
   protected readonly resolvedForward = new Map<ForwardGlobal, GlobalValue>();
   /** Defined globals by name, probed with source spans (no string per reference). */
@@ -290,8 +294,8 @@ export abstract class ParserState {
     return s;
   }
   protected expectUInt(message: string): number {
-    // textStartsWith: no string for the usual `align 4`
-    if (this.t() !== Tok.Int || this.lex.textStartsWith('-')) throw this.error(message);
+    // an integer token's text starts where the token does: its sign is that character
+    if (this.t() !== Tok.Int || this.lex.src.charCodeAt(this.lex.start) === 45) throw this.error(message);
     const v = this.lex.intNumber ?? Number(intTokenNumber(this.lex.text));
     this.next();
     return v;

@@ -412,13 +412,28 @@ class Parser extends FunctionParser {
       const r = map.get(n);
       if (r) this.mdSlots.set(id, r);
     }
-    const fixList = (list: Attachment[] | null): void => {
-      if (list === null) return;
+    const fixList = (list: Attachment[]): void => {
       for (let i = 0; i < list.length; i++) {
         const a = list[i]!;
         const r = map.get(a.node);
         if (r) list[i] = { kind: a.kind, node: r };
       }
+    };
+    // instructions' frozen lists are shared: each is replaced once, by a fixed frozen copy
+    const fixedShared = new Map<readonly Attachment[], readonly Attachment[]>();
+    const fixInstructionList = (list: readonly Attachment[]): readonly Attachment[] => {
+      if (!Object.isFrozen(list)) {
+        fixList(list as Attachment[]);
+        return list;
+      }
+      let fixed = fixedShared.get(list);
+      if (fixed === undefined) {
+        const copy = list.slice();
+        fixList(copy);
+        fixed = copy.every((a, i) => a === list[i]) ? list : Object.freeze(copy);
+        fixedShared.set(list, fixed);
+      }
+      return fixed;
     };
     for (const [name, ops] of this.m.namedMetadata) this.m.namedMetadata.set(name, ops.map((o) => get(o)));
     for (const g of this.m.globals) fixList(g.attachments);
@@ -426,7 +441,7 @@ class Parser extends FunctionParser {
       fixList(f.attachments);
       for (const b of f.blocks) {
         for (const inst of b.instructions) {
-          fixList(inst.attachments);
+          if (inst.attachments !== null) inst.attachments = fixInstructionList(inst.attachments);
           for (const op of inst.operands) if (op.vk === 'metadata') op.metadata = get(op.metadata);
           if (inst.debugRecords) for (let r = 0; r < inst.debugRecords.length; r++) {
             const rec = inst.debugRecords[r]!;

@@ -19,6 +19,11 @@ const REFUSED: readonly (readonly [string, string])[] = [
   ['%0 = 5\n', "1:6: expected 'type' after '='"],
   ['@g = external addrspace(}) global i32\n', '1:25: expected integer or string constant'],
   ['@g = external global [x x i32]\n', '1:23: expected number in address space'],
+  // a negative number where an unsigned one belongs (the sign is read from the token's first character)
+  ['@g = external global [-1 x i32]\n', '1:23: expected number in address space'],
+  ['@g = global i32 0, align -4\n', '1:26: expected integer'],
+  ['declare void @f(ptr align -4)\n', '1:27: expected integer'],
+  ['define void @f() {\n  %a = alloca i32, align -8\n  ret void\n}\n', '2:26: expected integer'],
   ['@g = external global <x x i32>\n', '1:23: expected number in address space'],
   ['@g = external global [2 x i32}\n', '1:30: expected end of sequential type'],
   ['@g = external global <2 x i32]\n', '1:30: expected end of sequential type'],

@@ -63,7 +63,7 @@ describe('clone independence', () => {
         b.name = `${b.name}x`;
         for (const inst of b.instructions) {
           inst.operands.reverse();
-          if (inst.attachments) inst.attachments.length = 0;
+          if (inst.attachments) (inst.attachments as unknown[]).length = 0; // a clone's own list, never the original's
         }
       }
     }

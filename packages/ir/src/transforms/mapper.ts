@@ -843,7 +843,7 @@ export class ValueMapper {
   }
 
   /** {@link mapAttachments} for an owner that keeps its list when no node changes (mapped in place). */
-  mapAttachmentsInPlace(list: Attachment[]): Attachment[] {
+  mapAttachmentsInPlace<L extends readonly Attachment[]>(list: L): L | Attachment[] {
     let out: Attachment[] | undefined;
     for (let i = 0; i < list.length; i++) {
       const a = list[i]!;
@@ -885,7 +885,7 @@ function shallowCopy(inst: Instruction): Instruction {
   if (inst instanceof CallInst) {
     const c = new CallInst(inst.opcode, inst.type, inst.functionType, EMPTY, inst.attributes, inst.name, inst.flags);
     c.callingConv = inst.callingConv;
-    c.indirectDestCount = inst.indirectDestCount;
+    if (inst.indirectDestCount !== 0) c.indirectDestCount = inst.indirectDestCount;
     copy = c;
   } else if (inst instanceof MemoryInst) {
     const c = new MemoryInst(inst.opcode, inst.type, EMPTY, inst.name, inst.flags);
