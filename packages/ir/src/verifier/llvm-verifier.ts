@@ -25,13 +25,13 @@
  */
 import { attributeListProblems, functionAttributeListProblems, functionAttributeRulesApply } from './attribute-verifier.js';
 import type { AttributeList, AttributeSet } from '../model/attributes.js';
-import { CallInst, Flag, type Instruction } from '../model/instructions.js';
+import { CallInst, Flag, type Instruction, type Opcode } from '../model/instructions.js';
 import { intrinsicAttributes, lookupIntrinsic } from '../model/upgrade.js';
 import type { ParsedFunctionFacts } from '../reader/parser.js';
 import type { Module } from '../model/module.js';
 import { valueTexts } from '../printer/printer.js';
 import type { FunctionType } from '../model/types.js';
-import type { BasicBlock, IRFunction, Value } from '../model/values.js';
+import { BasicBlock, type IRFunction, type Value } from '../model/values.js';
 
 export interface LLVMVerifierFailure {
   /** LLVM's message, e.g. `PHI node entries do not match predecessors!`. */
@@ -215,7 +215,10 @@ export function verifyWhileParsing(): ParseVerifier {
       for (const [set, byType] of callSets) for (const [type, users] of byType) if (sets.broken(set, type, false)) for (const fn of users) brokenCalls.add(fn);
       const failures: LLVMVerifierFailure[] = [];
       for (const fn of module.functions) {
-        if (fn.isDeclaration || brokenCalls.has(fn) || sets.broken(fn.attributes.fn, fn.functionType, fn.unnamedAddr === 'unnamed_addr') || callsAny(fn, specialCallees)) {
+        if (fn.isDeclaration) {
+          // its header only: checkFunction's walk of blocks would meet an empty list
+          checkHeader(fn, failures, true, undefined);
+        } else if (brokenCalls.has(fn) || sets.broken(fn.attributes.fn, fn.functionType, fn.unnamedAddr === 'unnamed_addr') || callsAny(fn, specialCallees)) {
           failures.push(...llvmVerifierFunctionFailures(fn));
         } else {
           const found = bodyFailures.size === 0 ? undefined : bodyFailures.get(fn);
@@ -432,129 +435,122 @@ export function formatLLVMVerifierFailures(module: Module, failures: readonly LL
 }
 
 /**
- * `facts`, when the parser gives them, name the only instructions that can fail the checks made
- * per instruction (besides terminators): the others are visited without being looked at.
+ * visitFunction's checks of the function's own attributes and types; true when a failed one ends
+ * visitFunction before its entry-block check (the blocks are still visited).
  */
-function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: ParsedFunctionFacts, verdicts?: AttributeVerdicts): void {
-  const fail = (message: string, ...values: Value[]): void => {
-    failures.push({ message, fn, values });
-  };
-  // with facts, the parse is still going on, and the `#N` groups may not have been read yet
-  const functionAttributes = facts === undefined;
-  // a failed check here ends visitFunction before its entry-block check; the blocks are still visited
+function checkHeader(fn: IRFunction, failures: LLVMVerifierFailure[], functionAttributes: boolean, verdicts: AttributeVerdicts | undefined): boolean {
   let stopped = false;
   if (verdicts === undefined || !verdicts.headerPassed(fn)) {
     const before = failures.length;
     const site = { isIntrinsic: fn.isIntrinsic, isInlineAsm: false, unnamedAddr: fn.unnamedAddr === 'unnamed_addr', functionAttributes };
-    for (const p of attributeListProblems(fn.functionType, fn.attributes, site)) {
-      if (p.namesValue) fail(p.message, fn);
-      else fail(p.message);
-    }
+    for (const p of attributeListProblems(fn.functionType, fn.attributes, site)) failures.push({ message: p.message, fn, values: p.namesValue ? [fn] : [] });
     stopped = hasElementTypeAttribute(fn.attributes);
-    if (stopped) fail("Attribute 'elementtype' can only be applied to a callsite.", fn);
+    if (stopped) failures.push({ message: "Attribute 'elementtype' can only be applied to a callsite.", fn, values: [fn] });
     else {
       const problem = nonIntrinsicTypeProblem(fn);
       if (problem !== undefined) {
-        fail(problem.message, ...problem.values);
+        failures.push({ message: problem.message, fn, values: problem.values });
         stopped = true;
       }
     }
     // without function attributes (facts), these checks read only what the header's key holds
     if (verdicts !== undefined && !functionAttributes && failures.length === before) verdicts.noteHeaderPassed(fn);
   }
+  return stopped;
+}
+
+/**
+ * `facts`, when the parser gives them, name the only instructions that can fail the checks made
+ * per instruction (besides terminators): the others are visited without being looked at.
+ */
+function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: ParsedFunctionFacts, verdicts?: AttributeVerdicts): void {
+  // with facts, the parse is still going on, and the `#N` groups may not have been read yet
+  const functionAttributes = facts === undefined;
+  const stopped = checkHeader(fn, failures, functionAttributes, verdicts);
   const blocks = fn.blocks;
   const entry = blocks[0];
   if (entry === undefined) return;
   // one walk for the cheap checks that also makes the predecessor edges (predecessorEdges), which
   // PHI nodes and most uses of values of other blocks need
-  let hasPhis = false;
+  // (instructions are of many classes: each of their properties read here is a megamorphic load,
+  // so blocks that start with PHI nodes are noted in this walk, not looked up again)
+  let phiBlocks: BasicBlock[] | undefined;
   let entryHasPredecessor = false;
   let edges: Map<BasicBlock, BasicBlock[]> | undefined;
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;
     const insts = block.instructions;
-    if (insts[0]?.opcode === 'phi') hasPhis = true;
     const last = insts[insts.length - 1];
     if (last === undefined) continue;
+    if (insts[0]!.opcode === 'phi') (phiBlocks ??= []).push(block);
     const ops = last.operands;
+    // asked of every block, not only at a block operand: feedback from all blocks early keeps
+    // this site from meeting a new instruction class after it is optimized (a deopt)
     const isTerminator = last.isTerminator;
     for (let k = 0; k < ops.length; k++) {
       const op = ops[k]!;
       if (op === entry) entryHasPredecessor = true;
-      if (op.vk !== 'block' || !isTerminator) continue;
+      // `instanceof`, not `op.vk`: values of ever more classes come here (returned values, branch
+      // conditions), and optimized code that reads a property of one it has not met deopts
+      if (!isTerminator || !(op instanceof BasicBlock)) continue;
       const list = (edges ??= new Map()).get(op);
       if (list === undefined) edges.set(op, [block]);
       else list.push(block);
     }
   }
-  if (entryHasPredecessor && !stopped) fail('Entry block to function must not have predecessors!', entry);
-  const cfg = new FunctionCFG(fn, edges ?? NO_EDGES);
-  const preds = hasPhis ? cfg.preds : undefined;
-  // with facts, the calls whose attributes fail are known before the walk (badCalls below): the
-  // others pass, or are rechecked whole after the parse (a callee with `immarg`/`preallocated`
-  // parameters, see verifyWhileParsing), so their checks are not made twice
-  const visit = (inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean, checkCall: boolean): void => {
-    const opcode = inst.opcode;
-    if (checkCall && (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr')) {
-      const found = callProblems(inst as CallInst, functionAttributes, verdicts);
-      for (const f of found.failures) fail(f.message, ...f.values);
-      if (found.stop) return;
-    }
-    if (opcode === 'phi') {
-      // visitPHINode returns at a failed check, before the checks every instruction gets
-      if (misplacedPhi) return fail('PHI nodes not grouped at top of basic block!', inst, block);
-    } else if (opcode === 'switch' && !caseTypesMatch(inst)) {
-      return fail('Switch constants must all be same type as switch value!', inst);
-    } else if (opcode === 'resume' && fn.personality === undefined) {
-      return fail('ResumeInst needs to be in a function with a personality.', inst);
-    }
-    if (!checkOperands) return;
-    const problems = operandProblems(inst, index, block, cfg);
-    if (problems === 'self') fail('Only PHI nodes may reference their own value!', inst);
-    else for (let k = 0; k < problems.length; k++) fail('Instruction does not dominate all uses!', problems[k]!, inst);
-  };
-
-  let nextUser = 0;
-  let nextPhi = 0;
-  // calls whose attributes fail: rare, so the common case below stays as it is
-  const badCalls: CallInst[] = [];
-  if (facts !== undefined) {
-    const calls = facts.callsToCheck;
-    for (let i = 0; i < calls.length; i++) {
-      const call = calls[i]!;
-      if (verdicts?.callPassed(call) === true) continue;
-      const found = callProblems(call, false, verdicts);
-      if (found === CLEAN_CALL) verdicts?.noteCallPassed(call);
-      else if (found.failures.length > 0) badCalls.push(call);
-    }
-  }
-  let nextBadCall = 0;
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b]!;
-    const insts = block.instructions;
-    if (preds !== undefined && insts[0]!.opcode === 'phi') {
-      const problem = phiEntriesProblem(block, preds.get(block) ?? []);
-      if (problem !== undefined) fail(problem.message, ...problem.values);
-    }
-    if (facts === undefined) {
+  if (entryHasPredecessor && !stopped) failures.push({ message: 'Entry block to function must not have predecessors!', fn, values: [entry] });
+  const check = new FunctionCheck(fn, failures, edges ?? NO_EDGES, functionAttributes, verdicts);
+  const preds = check.preds;
+  let nextPhiBlock = 0;
+  if (facts === undefined) {
+    for (let b = 0; b < blocks.length; b++) {
+      const block = blocks[b]!;
+      const insts = block.instructions;
+      if (phiBlocks !== undefined && phiBlocks[nextPhiBlock] === block) {
+        nextPhiBlock++;
+        checkPhiEntries(check, block, preds);
+      }
       let previousIsPhi = true;
       for (let i = 0; i < insts.length; i++) {
         const inst = insts[i]!;
         const isPhi = inst.opcode === 'phi';
-        visit(inst, i, block, isPhi && !previousIsPhi, true, true);
+        visitInstruction(check, inst, i, block, isPhi && !previousIsPhi, true, true);
         previousIsPhi = isPhi;
       }
-      continue;
     }
-    // only the instructions the parser named, and the terminator, in block order
-    const users = facts.nonLocalUsers;
-    const phis = facts.phisAfterOthers;
+    return;
+  }
+  // with facts, the calls whose attributes fail are known before the walk (badCalls below): the
+  // others pass, or are rechecked whole after the parse (a callee with `immarg`/`preallocated`
+  // parameters, see verifyWhileParsing), so their checks are not made twice
+  let badCalls: CallInst[] | undefined;
+  const calls = facts.callsToCheck;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    if (verdicts?.callPassed(call) === true) continue;
+    const found = callProblems(call, false, verdicts);
+    if (found === CLEAN_CALL) verdicts?.noteCallPassed(call);
+    else if (found.failures.length > 0) (badCalls ??= []).push(call);
+  }
+  // only the instructions the parser named, and the terminator, in block order
+  const users = facts.nonLocalUsers;
+  const phis = facts.phisAfterOthers;
+  let nextUser = 0;
+  let nextPhi = 0;
+  let nextBadCall = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b]!;
+    const insts = block.instructions;
+    if (phiBlocks !== undefined && phiBlocks[nextPhiBlock] === block) {
+      nextPhiBlock++;
+      checkPhiEntries(check, block, preds);
+    }
     const firstUser = nextUser;
     while (nextUser < users.length && users[nextUser]!.parent === block) nextUser++;
     const firstPhi = nextPhi;
     while (nextPhi < phis.length && phis[nextPhi]!.parent === block) nextPhi++;
     const firstBadCall = nextBadCall;
-    while (nextBadCall < badCalls.length && badCalls[nextBadCall]!.parent === block) nextBadCall++;
+    if (badCalls !== undefined) while (nextBadCall < badCalls.length && badCalls[nextBadCall]!.parent === block) nextBadCall++;
     const last = insts.length - 1;
     const term = insts[last]!;
     if (firstPhi === nextPhi && firstBadCall === nextBadCall) {
@@ -563,27 +559,88 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
       for (let k = firstUser; k < nextUser; k++) {
         const user = users[k]!;
         while (at < last && insts[at] !== user) at++;
-        visit(user, at, block, false, true, false);
+        visitInstruction(check, user, at, block, false, true, false);
       }
-      if (firstUser === nextUser || users[nextUser - 1] !== term) visit(term, last, block, false, false, false);
+      // a terminator that is not a user has only the checks of its opcode to pass
+      if ((firstUser === nextUser || users[nextUser - 1] !== term) && hasOpcodeChecks(term)) visitInstruction(check, term, last, block, false, false, false);
     } else {
-      const visits = new Map<Instruction, { misplacedPhi: boolean; operands: boolean; call: boolean }>();
-      for (let k = firstUser; k < nextUser; k++) visits.set(users[k]!, { misplacedPhi: false, operands: true, call: false });
-      for (let k = firstPhi; k < nextPhi; k++) {
-        const seen = visits.get(phis[k]!);
-        if (seen !== undefined) seen.misplacedPhi = true;
-        else visits.set(phis[k]!, { misplacedPhi: true, operands: false, call: false });
-      }
-      for (let k = firstBadCall; k < nextBadCall; k++) {
-        const seen = visits.get(badCalls[k]!);
-        if (seen !== undefined) seen.call = true;
-        else visits.set(badCalls[k]!, { misplacedPhi: false, operands: false, call: true });
-      }
-      if (!visits.has(term)) visits.set(term, { misplacedPhi: false, operands: false, call: false });
-      const ordered = [...visits].map(([inst, how]) => ({ inst, how, index: positionOf(insts, inst) })).sort((x, y) => x.index - y.index);
-      for (const { inst, how, index } of ordered) visit(inst, index, block, how.misplacedPhi, how.operands, how.call);
+      visitNamed(check, block, users, firstUser, nextUser, phis, firstPhi, nextPhi, badCalls ?? NO_CALLS, firstBadCall, nextBadCall);
     }
   }
+}
+
+const NO_CALLS: readonly CallInst[] = [];
+
+/** Whether visitInstruction checks `inst` for its opcode alone (without operands or call attributes). */
+function hasOpcodeChecks(inst: Instruction): boolean {
+  const opcode = inst.opcode;
+  return opcode === 'switch' || opcode === 'resume';
+}
+
+/** The named instructions of a block that has misplaced PHI nodes or failing calls, in block order. */
+function visitNamed(
+  check: FunctionCheck,
+  block: BasicBlock,
+  users: readonly Instruction[],
+  firstUser: number,
+  endUser: number,
+  phis: readonly Instruction[],
+  firstPhi: number,
+  endPhi: number,
+  badCalls: readonly CallInst[],
+  firstBadCall: number,
+  endBadCall: number,
+): void {
+  const insts = block.instructions;
+  const term = insts[insts.length - 1]!;
+  const visits = new Map<Instruction, { misplacedPhi: boolean; operands: boolean; call: boolean }>();
+  for (let k = firstUser; k < endUser; k++) visits.set(users[k]!, { misplacedPhi: false, operands: true, call: false });
+  for (let k = firstPhi; k < endPhi; k++) {
+    const seen = visits.get(phis[k]!);
+    if (seen !== undefined) seen.misplacedPhi = true;
+    else visits.set(phis[k]!, { misplacedPhi: true, operands: false, call: false });
+  }
+  for (let k = firstBadCall; k < endBadCall; k++) {
+    const seen = visits.get(badCalls[k]!);
+    if (seen !== undefined) seen.call = true;
+    else visits.set(badCalls[k]!, { misplacedPhi: false, operands: false, call: true });
+  }
+  if (!visits.has(term)) visits.set(term, { misplacedPhi: false, operands: false, call: false });
+  const ordered = [...visits].map(([inst, how]) => ({ inst, how, index: positionOf(insts, inst) })).sort((x, y) => x.index - y.index);
+  for (const { inst, how, index } of ordered) visitInstruction(check, inst, index, block, how.misplacedPhi, how.operands, how.call);
+}
+
+/** visitBasicBlock's PHI checks of `block` (its first instruction is a PHI node). */
+function checkPhiEntries(check: FunctionCheck, block: BasicBlock, preds: ReadonlyMap<BasicBlock, readonly BasicBlock[]>): void {
+  const problem = phiEntriesProblem(block, preds.get(block) ?? NO_BLOCKS);
+  if (problem !== undefined) check.fail(problem.message, problem.values);
+}
+
+const NO_BLOCKS: readonly BasicBlock[] = [];
+
+/**
+ * visitInstruction for one instruction at `index` of `block`: its call attributes (`checkCall`),
+ * the checks of its opcode, then (`checkOperands`) whether its operands dominate it.
+ */
+function visitInstruction(check: FunctionCheck, inst: Instruction, index: number, block: BasicBlock, misplacedPhi: boolean, checkOperands: boolean, checkCall: boolean): void {
+  const opcode = inst.opcode;
+  if (checkCall && (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr')) {
+    const found = callProblems(inst as CallInst, check.functionAttributes, check.verdicts);
+    for (const f of found.failures) check.fail(f.message, f.values);
+    if (found.stop) return;
+  }
+  if (opcode === 'phi') {
+    // visitPHINode returns at a failed check, before the checks every instruction gets
+    if (misplacedPhi) return check.fail('PHI nodes not grouped at top of basic block!', [inst, block]);
+  } else if (opcode === 'switch' && !caseTypesMatch(inst)) {
+    return check.fail('Switch constants must all be same type as switch value!', [inst]);
+  } else if (opcode === 'resume' && check.fn.personality === undefined) {
+    return check.fail('ResumeInst needs to be in a function with a personality.', [inst]);
+  }
+  if (!checkOperands) return;
+  const problems = operandProblems(inst, opcode, index, block, check);
+  if (problems === 'self') check.fail('Only PHI nodes may reference their own value!', [inst]);
+  else for (let k = 0; k < problems.length; k++) check.fail('Instruction does not dominate all uses!', [problems[k]!, inst]);
 }
 
 /** The position of `inst` in its block. */
@@ -598,40 +655,43 @@ function positionOf(insts: readonly Instruction[], inst: Instruction): number {
  * uses itself (which ends the checks), else each operand, in LLVM's operand order, that does not
  * dominate its use (one failure per operand, as LLVM reports them).
  */
-function operandProblems(inst: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): 'self' | readonly Instruction[] {
+function operandProblems(inst: Instruction, opcode: Opcode, index: number, block: BasicBlock, check: FunctionCheck): 'self' | readonly Instruction[] {
   const ops = inst.operands;
-  const opcode = inst.opcode;
   // nearly every instruction passes: no list is made for those
   let bad: Instruction[] | undefined;
   if (opcode === 'phi') {
     for (let k = 0; k < ops.length; k += 2) {
       const op = ops[k]!;
-      if (op.vk === 'instruction' && !dominatesUse(op, inst, ops[k + 1] as BasicBlock, index, cfg)) (bad ??= []).push(op);
+      if (op.vk === 'instruction' && !dominatesUse(op, op.parent!, inst, true, ops[k + 1] as BasicBlock, index, check)) (bad ??= []).push(op);
     }
     return bad ?? NONE_BAD;
   }
-  if (usesItself(inst) && cfg.tree.isReachable(block)) return 'self';
+  if (usesItself(ops, inst) && check.tree.isReachable(block)) return 'self';
   if (opcode === 'call' || opcode === 'invoke' || opcode === 'callbr') {
     // LLVM keeps the callee last: arguments, bundle inputs, callee
     const call = inst as CallInst;
     const args = call.argCount;
-    for (let k = 1; k <= args; k++) if (!usable(ops[k]!, inst, index, block, cfg)) (bad ??= []).push(ops[k] as Instruction);
-    for (const bundle of call.bundles) for (const v of bundle.inputs) if (!usable(v, inst, index, block, cfg)) (bad ??= []).push(v as Instruction);
-    if (!usable(ops[0]!, inst, index, block, cfg)) (bad ??= []).push(ops[0] as Instruction);
+    for (let k = 1; k <= args; k++) if (!usable(ops[k]!, inst, index, block, check)) (bad ??= []).push(ops[k] as Instruction);
+    for (const bundle of call.bundles) for (const v of bundle.inputs) if (!usable(v, inst, index, block, check)) (bad ??= []).push(v as Instruction);
+    if (!usable(ops[0]!, inst, index, block, check)) (bad ??= []).push(ops[0] as Instruction);
   } else {
-    for (let k = 0; k < ops.length; k++) if (!usable(ops[k]!, inst, index, block, cfg)) (bad ??= []).push(ops[k] as Instruction);
+    for (let k = 0; k < ops.length; k++) if (!usable(ops[k]!, inst, index, block, check)) (bad ??= []).push(ops[k] as Instruction);
   }
   return bad ?? NONE_BAD;
 }
 
 const NONE_BAD: readonly Instruction[] = [];
 
-/** Whether operand `op` of the non-PHI `user` (at `index` of `block`) passes verifyDominatesUse. */
-function usable(op: Value, user: Instruction, index: number, block: BasicBlock, cfg: FunctionCFG): boolean {
+/**
+ * Whether operand `op` of the non-PHI `user` (at `index` of `block`) passes verifyDominatesUse.
+ * Values of several classes meet here, so each property is read once (a megamorphic load each).
+ */
+function usable(op: Value, user: Instruction, index: number, block: BasicBlock, check: FunctionCheck): boolean {
   if (op.vk !== 'instruction') return true;
+  const defBlock = op.parent!;
   // a definition earlier in the same block needs no dominator tree
-  if (op.parent === block && definedBefore(block.instructions, op, index)) return true;
-  return dominatesUse(op, user, block, index, cfg);
+  if (defBlock === block && definedBefore(block.instructions, op, index)) return true;
+  return dominatesUse(op, defBlock, user, false, block, index, check);
 }
 
 /** Positions of the instructions of long blocks, where searching them would be slow. */
@@ -657,43 +717,63 @@ function definedBefore(insts: readonly Instruction[], def: Instruction, index: n
   return at !== undefined && at < index;
 }
 
-/** LLVM's `DominatorTree::dominates(Def, Use)`: `useBlock` is the PHI's incoming block for PHI uses. */
-function dominatesUse(def: Instruction, user: Instruction, useBlock: BasicBlock, userIndex: number, cfg: FunctionCFG): boolean {
-  // an invoke whose normal and unwind destinations are the same is refused elsewhere, not here
-  if (def.opcode === 'invoke' && def.operands.at(-1) === def.operands.at(-2)) return true;
-  const defBlock = def.parent!;
-  // the entry block dominates every block (unreachable ones too, by LLVM's rule)
-  if (defBlock === defBlock.parent.blocks[0] && def.opcode !== 'invoke' && def.opcode !== 'callbr' && (defBlock !== useBlock || user.opcode === 'phi')) return true;
-  if (def.opcode !== 'invoke' && def.opcode !== 'callbr') {
-    // a PHI entry from the defining block itself, or a chain of single predecessors from the
-    // use up to the definition, settles most uses without a dominator tree
-    if (defBlock === useBlock ? user.opcode === 'phi' : cfg.singlePredecessorChainReaches(defBlock, useBlock)) return true;
+/**
+ * LLVM's `DominatorTree::dominates(Def, Use)`: `useBlock` is the PHI's incoming block for PHI
+ * uses; `defBlock` is the parent of `def`, `userIsPhi` whether `user` is a PHI node.
+ */
+function dominatesUse(def: Instruction, defBlock: BasicBlock, user: Instruction, userIsPhi: boolean, useBlock: BasicBlock, userIndex: number, check: FunctionCheck): boolean {
+  const opcode = def.opcode;
+  if (opcode === 'invoke' || opcode === 'callbr') return edgeResultDominatesUse(def, opcode, defBlock, user, userIsPhi, useBlock, check);
+  if (defBlock === useBlock) {
+    // a PHI entry from the defining block itself
+    if (userIsPhi) return true;
+  } else if (defBlock === defBlock.parent.blocks[0] || check.singlePredecessorChainReaches(defBlock, useBlock)) {
+    // the entry block dominates every block (unreachable ones too, by LLVM's rule); a chain of
+    // single predecessors from the use up to the definition settles most other uses without a tree
+    return true;
   }
-  const tree = cfg.tree;
+  const tree = check.tree;
   if (!tree.isReachable(useBlock)) return true;
   if (!tree.isReachable(defBlock)) return false;
-  if (def.opcode === 'invoke' || def.opcode === 'callbr') {
-    // their results exist on the edge to the normal (default) destination only
-    const ops = def.operands;
-    const normal = (def.opcode === 'invoke' ? ops[ops.length - 2] : ops[ops.length - 1 - (def as CallInst).indirectDestCount]) as BasicBlock;
-    if (user.opcode === 'phi' && user.parent === normal && useBlock === defBlock) return true;
-    return tree.edgeDominates(defBlock, normal, useBlock);
-  }
   if (defBlock !== useBlock) return tree.dominates(defBlock, useBlock);
-  if (user.opcode === 'phi') return true;
   return definedBefore(defBlock.instructions, def, userIndex);
+}
+
+/** {@link dominatesUse} for the result of an invoke or callbr, which exists on the edge to the normal (default) destination only. */
+function edgeResultDominatesUse(def: Instruction, opcode: Opcode, defBlock: BasicBlock, user: Instruction, userIsPhi: boolean, useBlock: BasicBlock, check: FunctionCheck): boolean {
+  const ops = def.operands;
+  // an invoke whose normal and unwind destinations are the same is refused elsewhere, not here
+  if (opcode === 'invoke' && ops[ops.length - 1] === ops[ops.length - 2]) return true;
+  const tree = check.tree;
+  if (!tree.isReachable(useBlock)) return true;
+  if (!tree.isReachable(defBlock)) return false;
+  const normal = (opcode === 'invoke' ? ops[ops.length - 2] : ops[ops.length - 1 - (def as CallInst).indirectDestCount]) as BasicBlock;
+  if (userIsPhi && user.parent === normal && useBlock === defBlock) return true;
+  return tree.edgeDominates(defBlock, normal, useBlock);
 }
 
 const NO_EDGES: ReadonlyMap<BasicBlock, readonly BasicBlock[]> = new Map();
 
-/** A function's predecessor lists (those of predecessorEdges) and its dominator tree, made when first needed. */
-class FunctionCFG {
+/**
+ * What the checks of one function share: where failures go, its predecessor lists (those of
+ * predecessorEdges) and its dominator tree, made when first needed. An object rather than
+ * closures over checkFunction's locals, which would make each of its calls allocate a context.
+ */
+class FunctionCheck {
   private treeCache: DominatorTree | undefined;
 
   constructor(
-    private readonly fn: IRFunction,
+    readonly fn: IRFunction,
+    private readonly failures: LLVMVerifierFailure[],
     readonly preds: ReadonlyMap<BasicBlock, readonly BasicBlock[]>,
+    /** Whether function attributes are checked (not while parsing: their `#N` groups may come later). */
+    readonly functionAttributes: boolean,
+    readonly verdicts: AttributeVerdicts | undefined,
   ) {}
+
+  fail(message: string, values: readonly Value[]): void {
+    this.failures.push({ message, fn: this.fn, values });
+  }
 
   get tree(): DominatorTree {
     return (this.treeCache ??= new DominatorTree(this.fn, this.preds));
@@ -722,12 +802,14 @@ class FunctionCFG {
  * Dominators of a function's blocks (Cooper, Harvey and Kennedy's iterative algorithm over the
  * reverse postorder), answering "does A dominate B" by DFS intervals of the dominator tree.
  * Blocks are numbered by their position in the function; unreachable ones get no interval.
+ * Edge lists are kept flat in typed arrays (a start per block, CSR style): no list per block.
  */
-class DominatorTree {
+export class DominatorTree {
   private readonly blocks: readonly BasicBlock[];
   private readonly number = new Map<BasicBlock, number>();
-  /** Predecessor edges by block number (a block once per edge). */
-  private readonly preds: number[][];
+  /** Predecessor edges by block number (a block once per edge): those of block i at predStart[i]..predStart[i+1]. */
+  private readonly predStart: Int32Array;
+  private readonly predList: Int32Array;
   private readonly enter: Int32Array;
   private readonly exit: Int32Array;
 
@@ -735,51 +817,74 @@ class DominatorTree {
     const blocks = fn.blocks;
     this.blocks = blocks;
     const n = blocks.length;
-    for (let i = 0; i < n; i++) this.number.set(blocks[i]!, i);
+    const number = this.number;
+    for (let i = 0; i < n; i++) number.set(blocks[i]!, i);
     // the same edges by block number, both ways
-    const succs: number[][] = blocks.map(() => []);
-    this.preds = blocks.map((b) => (predecessors.get(b) ?? []).map((p) => this.number.get(p)!));
-    this.preds.forEach((list, j) => {
-      for (const i of list) succs[i]!.push(j);
-    });
-    // reverse postorder from the entry
-    const rpoIndex = new Int32Array(n).fill(-1);
-    const post: number[] = [];
-    const visited = new Uint8Array(n);
-    const stack: number[] = [0];
-    const cursor = new Int32Array(n);
-    visited[0] = 1;
-    while (stack.length > 0) {
-      const b = stack[stack.length - 1]!;
-      const out = succs[b]!;
-      if (cursor[b]! < out.length) {
-        const next = out[cursor[b]!++]!;
-        if (visited[next] === 0) {
-          visited[next] = 1;
-          stack.push(next);
-        }
-      } else {
-        post.push(b);
-        stack.pop();
+    const predStart = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) predStart[i + 1] = predStart[i]! + (predecessors.get(blocks[i]!)?.length ?? 0);
+    const predList = new Int32Array(predStart[n]!);
+    const succStart = new Int32Array(n + 1);
+    for (let j = 0; j < n; j++) {
+      const list = predecessors.get(blocks[j]!);
+      if (list === undefined) continue;
+      for (let k = 0; k < list.length; k++) {
+        const i = number.get(list[k]!)!;
+        predList[predStart[j]! + k] = i;
+        succStart[i + 1]!++;
       }
     }
-    const order = post.reverse();
-    order.forEach((b, i) => (rpoIndex[b] = i));
+    for (let i = 0; i < n; i++) succStart[i + 1]! += succStart[i]!;
+    const succList = new Int32Array(succStart[n]!);
+    const succFill = succStart.slice(0, n);
+    for (let j = 0; j < n; j++) for (let k = predStart[j]!; k < predStart[j + 1]!; k++) succList[succFill[predList[k]!]!++] = j;
+    this.predStart = predStart;
+    this.predList = predList;
+    // reverse postorder from the entry
+    const post = new Int32Array(n);
+    let reached = 0;
+    const visited = new Uint8Array(n);
+    const stack = new Int32Array(n);
+    const cursor = succStart.slice(0, n);
+    let depth = 1;
+    stack[0] = 0;
+    visited[0] = 1;
+    while (depth > 0) {
+      const b = stack[depth - 1]!;
+      if (cursor[b]! < succStart[b + 1]!) {
+        const next = succList[cursor[b]!++]!;
+        if (visited[next] === 0) {
+          visited[next] = 1;
+          stack[depth++] = next;
+        }
+      } else {
+        post[reached++] = b;
+        depth--;
+      }
+    }
+    // order[i]: the block at reverse-postorder position i; rpoIndex the other way (-1: unreachable)
+    const order = new Int32Array(reached);
+    const rpoIndex = new Int32Array(n).fill(-1);
+    for (let i = 0; i < reached; i++) {
+      const b = post[reached - 1 - i]!;
+      order[i] = b;
+      rpoIndex[b] = i;
+    }
     // immediate dominators, by reverse-postorder position
-    const idom = new Int32Array(order.length).fill(-1);
+    const idom = new Int32Array(reached).fill(-1);
     idom[0] = 0;
     for (let changed = true; changed; ) {
       changed = false;
-      for (let i = 1; i < order.length; i++) {
+      for (let i = 1; i < reached; i++) {
         let next = -1;
-        for (const p of this.preds[order[i]!]!) {
-          let a = rpoIndex[p]!;
+        const b = order[i]!;
+        for (let k = predStart[b]!; k < predStart[b + 1]!; k++) {
+          let a = rpoIndex[predList[k]!]!;
           if (a < 0 || idom[a] === -1) continue;
           if (next !== -1) {
-            let b = next;
-            while (a !== b) {
-              while (a > b) a = idom[a]!;
-              while (b > a) b = idom[b]!;
+            let c = next;
+            while (a !== c) {
+              while (a > c) a = idom[a]!;
+              while (c > a) c = idom[c]!;
             }
           }
           next = a;
@@ -790,25 +895,29 @@ class DominatorTree {
         }
       }
     }
-    // DFS intervals of the dominator tree, by block number
-    const children: number[][] = order.map(() => []);
-    for (let i = 1; i < order.length; i++) children[idom[i]!]!.push(i);
+    // DFS intervals of the dominator tree, by block number; children by reverse-postorder position
+    const childStart = new Int32Array(reached + 1);
+    for (let i = 1; i < reached; i++) childStart[idom[i]! + 1]!++;
+    for (let i = 0; i < reached; i++) childStart[i + 1]! += childStart[i]!;
+    const children = new Int32Array(Math.max(reached - 1, 0));
+    const childFill = childStart.slice(0, reached);
+    for (let i = 1; i < reached; i++) children[childFill[idom[i]!]!++] = i;
     this.enter = new Int32Array(n).fill(-1);
     this.exit = new Int32Array(n).fill(-1);
     let clock = 0;
-    const treeStack: number[] = [0];
-    const childCursor = new Int32Array(order.length);
+    const childCursor = childStart.slice(0, reached);
+    depth = 1;
+    stack[0] = 0;
     this.enter[order[0]!] = clock++;
-    while (treeStack.length > 0) {
-      const top = treeStack[treeStack.length - 1]!;
-      const kids = children[top]!;
-      if (childCursor[top]! < kids.length) {
-        const child = kids[childCursor[top]!++]!;
+    while (depth > 0) {
+      const top = stack[depth - 1]!;
+      if (childCursor[top]! < childStart[top + 1]!) {
+        const child = children[childCursor[top]!++]!;
         this.enter[order[child]!] = clock++;
-        treeStack.push(child);
+        stack[depth++] = child;
       } else {
         this.exit[order[top]!] = clock++;
-        treeStack.pop();
+        depth--;
       }
     }
   }
@@ -830,11 +939,14 @@ class DominatorTree {
   /** LLVM's `dominates(BasicBlockEdge, BasicBlock)`: the edge start→end dominates `use`. */
   edgeDominates(start: BasicBlock, end: BasicBlock, use: BasicBlock): boolean {
     if (!this.dominates(end, use)) return false;
-    const preds = this.preds[this.number.get(end)!]!;
-    if (preds.length === 1) return true;
+    const endNumber = this.number.get(end)!;
+    const first = this.predStart[endNumber]!;
+    const stop = this.predStart[endNumber + 1]!;
+    if (stop - first === 1) return true;
     const startNumber = this.number.get(start);
     let edgesFromStart = 0;
-    for (const p of preds) {
+    for (let k = first; k < stop; k++) {
+      const p = this.predList[k]!;
       if (p === startNumber) {
         if (edgesFromStart++ > 0) return false;
         continue;
@@ -954,8 +1066,7 @@ function creationOrder(fn: IRFunction): Map<BasicBlock, number> {
   return order;
 }
 
-function usesItself(inst: Instruction): boolean {
-  const ops = inst.operands;
+function usesItself(ops: readonly Value[], inst: Instruction): boolean {
   for (let i = 0; i < ops.length; i++) if (ops[i] === inst) return true;
   return false;
 }
