@@ -506,10 +506,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
     for (let b = 0; b < blocks.length; b++) {
       const block = blocks[b]!;
       const insts = block.instructions;
-      if (phiBlocks !== undefined && phiBlocks[nextPhiBlock] === block) {
-        nextPhiBlock++;
-        checkPhiEntries(check, block, preds);
-      }
+      nextPhiBlock = checkPhiEntriesAt(check, block, preds, phiBlocks, nextPhiBlock);
       let previousIsPhi = true;
       for (let i = 0; i < insts.length; i++) {
         const inst = insts[i]!;
@@ -541,10 +538,7 @@ function checkFunction(fn: IRFunction, failures: LLVMVerifierFailure[], facts?: 
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;
     const insts = block.instructions;
-    if (phiBlocks !== undefined && phiBlocks[nextPhiBlock] === block) {
-      nextPhiBlock++;
-      checkPhiEntries(check, block, preds);
-    }
+    nextPhiBlock = checkPhiEntriesAt(check, block, preds, phiBlocks, nextPhiBlock);
     const firstUser = nextUser;
     while (nextUser < users.length && users[nextUser]!.parent === block) nextUser++;
     const firstPhi = nextPhi;
@@ -608,6 +602,24 @@ function visitNamed(
   if (!visits.has(term)) visits.set(term, { misplacedPhi: false, operands: false, call: false });
   const ordered = [...visits].map(([inst, how]) => ({ inst, how, index: positionOf(insts, inst) })).sort((x, y) => x.index - y.index);
   for (const { inst, how, index } of ordered) visitInstruction(check, inst, index, block, how.misplacedPhi, how.operands, how.call);
+}
+
+/**
+ * Both walks of `checkFunction` go through the blocks in order, and `phiBlocks` (from its first
+ * walk) lists the blocks that start with a PHI node in that order: when `block` is the next of
+ * them, its PHI checks are made here, in their place among the block's other failures. Returns the
+ * index of the next PHI block.
+ */
+function checkPhiEntriesAt(
+  check: FunctionCheck,
+  block: BasicBlock,
+  preds: ReadonlyMap<BasicBlock, readonly BasicBlock[]>,
+  phiBlocks: readonly BasicBlock[] | undefined,
+  next: number,
+): number {
+  if (phiBlocks === undefined || phiBlocks[next] !== block) return next;
+  checkPhiEntries(check, block, preds);
+  return next + 1;
 }
 
 /** visitBasicBlock's PHI checks of `block` (its first instruction is a PHI node). */
